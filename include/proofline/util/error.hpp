@@ -1,0 +1,56 @@
+// proofline/util/error.hpp — the project's error codes and exception type.
+//
+// Owns: `Error` (one code per distinct failure a caller may want to branch on), `to_string`, and
+// `ProoflineError` (code + human message naming what was wrong, where, and what was expected).
+// Arithmetic never throws; errors arise only where untrusted bytes enter (decoders, file readers,
+// requests). This header sits below every layer (ff, ec, ...) and includes nothing of theirs.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace proofline {
+
+enum class Error : int {
+  Ok = 0,
+  // field element encodings
+  BadLength,             ///< a byte string of the wrong size
+  NotCanonical,          ///< integer >= the field modulus (Fp: >= p, Fr: >= r)
+  // curve point encodings (ZCash BLS12-381 format)
+  InfinityNotZero,       ///< infinity flag set but other bits / bytes non-zero
+  SignFlagUncompressed,  ///< sign (S) flag set on an uncompressed encoding
+  CompressionMismatch,   ///< compression (C) flag does not match the encoding's length
+  NotOnCurve,            ///< coordinates do not satisfy the curve equation (or x has no y)
+  NotInSubgroup,         ///< on the curve but not in the prime-order subgroup
+  UnexpectedInfinity,    ///< a point at infinity where the format forbids it
+};
+
+/// Short stable name of an error code, e.g. "not in subgroup".
+constexpr std::string_view to_string(Error e) {
+  switch (e) {
+    case Error::Ok: return "ok";
+    case Error::BadLength: return "bad length";
+    case Error::NotCanonical: return "value not canonical (>= modulus)";
+    case Error::InfinityNotZero: return "infinity flag with non-zero bits";
+    case Error::SignFlagUncompressed: return "sign flag on uncompressed encoding";
+    case Error::CompressionMismatch: return "compression flag does not match length";
+    case Error::NotOnCurve: return "point not on curve";
+    case Error::NotInSubgroup: return "point not in prime-order subgroup";
+    case Error::UnexpectedInfinity: return "unexpected point at infinity";
+  }
+  return "unknown error";
+}
+
+/// Exception carrying an `Error` code and a message that says what, where and what was expected.
+class ProoflineError : public std::runtime_error {
+ public:
+  ProoflineError(Error code, const std::string& message)
+      : std::runtime_error(std::string(to_string(code)) + ": " + message), code_(code) {}
+  Error code() const noexcept { return code_; }
+
+ private:
+  Error code_;
+};
+
+}  // namespace proofline
