@@ -15,7 +15,7 @@ using MulFn6 = void (*)(u64* r, const u64* a, const u64* b);
 using SqrFn6 = void (*)(u64* r, const u64* a);
 
 /// Returns the mulx/adcx/adox Montgomery multiply when the CPU has BMI2 and ADX (and the
-/// environment variable PROOFLINE_NO_ASM is unset), else nullptr. Defined in src/ff/fp_x86_64.cpp.
+/// environment variable PROOFLINE_NO_ASM is unset), else nullptr. Defined in src/ff/cpu_dispatch.cpp.
 MulFn6 detect_fp_fast_mul();
 SqrFn6 detect_fp_fast_sqr();
 /// The portable multiply, exposed so tests can compare both paths on the same inputs.

@@ -11,14 +11,25 @@
 
 namespace proofline::ff {
 
+using MulFn4 = void (*)(u64* r, const u64* a, const u64* b);
+using SqrFn4 = void (*)(u64* r, const u64* a);
+
+/// mulx/adcx/adox Montgomery multiply for Fr when the CPU has BMI2 and ADX (and PROOFLINE_NO_ASM
+/// is unset), else nullptr. Defined in src/ff/cpu_dispatch.cpp.
+MulFn4 detect_fr_fast_mul();
+SqrFn4 detect_fr_fast_sqr();
+/// The portable multiply, exposed so tests can compare both paths on the same inputs.
+void fr_mul_portable(u64* r, const u64* a, const u64* b);
+
+inline const MulFn4 g_fr_fast_mul = detect_fr_fast_mul();
+inline const SqrFn4 g_fr_fast_sqr = detect_fr_fast_sqr();
+
 struct FrParams {
   static constexpr std::size_t kLimbs = 4;
   static constexpr std::array<u64, 4> kModulus = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                                   0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
-  using MulFn = void (*)(u64*, const u64*, const u64*);
-  using SqrFn = void (*)(u64*, const u64*);
-  static constexpr MulFn fast_mul() { return nullptr; }
-  static constexpr SqrFn fast_sqr() { return nullptr; }
+  static MulFn4 fast_mul() { return g_fr_fast_mul; }
+  static SqrFn4 fast_sqr() { return g_fr_fast_sqr; }
 };
 
 class Fr : public MontField<Fr, FrParams> {

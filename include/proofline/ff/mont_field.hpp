@@ -12,8 +12,8 @@
 // Multiplication is CIOS (Koç, Acar, Kaliski 1996, "Analyzing and comparing Montgomery
 // multiplication algorithms") with the "no-carry" shortcut that is valid when the modulus' top limb
 // is below 2^63 − 1 (true for both BLS12-381 moduli; checked by static_assert). On x86-64 with
-// BMI2+ADX, Fp multiplication and squaring take a mulx/adcx/adox path selected at start-up
-// (src/ff/fp_x86_64.cpp); the portable C++ path is the reference and the fallback.
+// BMI2+ADX, Fp and Fr multiplication and squaring take a mulx/adcx/adox path selected at start-up
+// (src/ff/cpu_dispatch.cpp, src/ff/mont_mul_x86_64.S); the portable C++ path is the reference and the fallback.
 //
 // Errors: arithmetic never throws. Parsers return `Error::BadLength` / `Error::NotCanonical`.
 #pragma once
