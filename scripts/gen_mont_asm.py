@@ -37,25 +37,34 @@ def gen(name, n, mod):
     e("  .p2align 5")
     e(f"{fn}:  # rdi = r[{n}], rsi = a[{n}], rdx = b[{n}], all Montgomery form < modulus")
     e("  .cfi_startproc")
-    for r in ["rbx", "rbp", "r12", "r13", "r14", "r15"]:
+    scratch = ["rax", "rbx", "rdx", "rcx", "rsi", "rbp"][:n]
+    used = set(regs) | {zero, "rbx"} | set(scratch)
+    saved = [r for r in ["rbx", "rbp", "r12", "r13", "r14", "r15"] if r in used]
+    for r in saved:
         e(f"  push {r}")
     e("  mov rcx, rdx            # rcx = b")
     e(f"  xor {zero}, {zero}")
-    for r in regs:
-        e(f"  xor {r}, {r}")
     for i in range(n):
         t = [regs[(i + k) % (n + 1)] for k in range(n + 1)]
         e(f"  # ---- i = {i}: t += a * b[{i}]")
         e(f"  mov rdx, [rcx + {8 * i}]")
-        e("  xor eax, eax            # clear CF and OF")
-        for j in range(n):
-            e(f"  mulx rbx, rax, [rsi + {8 * j}]")
-            e(f"  adox {t[j]}, rax")
-            if j + 1 < n:
-                e(f"  adcx {t[j + 1]}, rbx")
-            else:
-                e(f"  adcx {t[n]}, rbx")
-                e(f"  adox {t[n]}, {zero}")
+        if i == 0:
+            # t = a * b[0] directly: one carry chain, no prior t.
+            e(f"  mulx {t[1]}, {t[0]}, [rsi]")
+            for j in range(1, n):
+                e(f"  mulx {t[j + 1]}, rax, [rsi + {8 * j}]")
+                e(f"  {'add' if j == 1 else 'adc'} {t[j]}, rax")
+            e(f"  adc {t[n]}, 0")
+        else:
+            e("  xor eax, eax            # clear CF and OF")
+            for j in range(n):
+                e(f"  mulx rbx, rax, [rsi + {8 * j}]")
+                e(f"  adox {t[j]}, rax")
+                if j + 1 < n:
+                    e(f"  adcx {t[j + 1]}, rbx")
+                else:
+                    e(f"  adcx {t[n]}, rbx")
+                    e(f"  adox {t[n]}, {zero}")
         e(f"  # m = t0 * inv; t = (t + m*p) >> 64")
         e(f"  mov rdx, {t[0]}")
         e(f"  imul rdx, qword ptr [rip + .L{name}_inv]")
@@ -67,7 +76,6 @@ def gen(name, n, mod):
         e(f"  adox {t[n]}, {zero}")
         e(f"  # {t[0]} is now 0 and becomes the next iteration's top limb")
     t = [regs[(n + k) % (n + 1)] for k in range(n)]
-    scratch = ["rax", "rbx", "rdx", "rcx", "rsi", "rbp"][:n]
     e("  # final conditional subtraction: r = t >= p ? t - p : t")
     for j in range(n):
         e(f"  mov {scratch[j]}, {t[j]}")
@@ -77,7 +85,7 @@ def gen(name, n, mod):
         e(f"  cmovnc {t[j]}, {scratch[j]}")
     for j in range(n):
         e(f"  mov [rdi + {8 * j}], {t[j]}")
-    for r in reversed(["rbx", "rbp", "r12", "r13", "r14", "r15"]):
+    for r in reversed(saved):
         e(f"  pop {r}")
     e("  ret")
     e("  .cfi_endproc")

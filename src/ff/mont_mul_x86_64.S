@@ -15,35 +15,20 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   push r15
   mov rcx, rdx            # rcx = b
   xor r15, r15
-  xor r8, r8
-  xor r9, r9
-  xor r10, r10
-  xor r11, r11
-  xor r12, r12
-  xor r13, r13
-  xor r14, r14
   # ---- i = 0: t += a * b[0]
   mov rdx, [rcx + 0]
-  xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
-  adox r8, rax
-  adcx r9, rbx
-  mulx rbx, rax, [rsi + 8]
-  adox r9, rax
-  adcx r10, rbx
-  mulx rbx, rax, [rsi + 16]
-  adox r10, rax
-  adcx r11, rbx
-  mulx rbx, rax, [rsi + 24]
-  adox r11, rax
-  adcx r12, rbx
-  mulx rbx, rax, [rsi + 32]
-  adox r12, rax
-  adcx r13, rbx
-  mulx rbx, rax, [rsi + 40]
-  adox r13, rax
-  adcx r14, rbx
-  adox r14, r15
+  mulx r9, r8, [rsi]
+  mulx r10, rax, [rsi + 8]
+  add r9, rax
+  mulx r11, rax, [rsi + 16]
+  adc r10, rax
+  mulx r12, rax, [rsi + 24]
+  adc r11, rax
+  mulx r13, rax, [rsi + 32]
+  adc r12, rax
+  mulx r14, rax, [rsi + 40]
+  adc r13, rax
+  adc r14, 0
   # m = t0 * inv; t = (t + m*p) >> 64
   mov rdx, r8
   imul rdx, qword ptr [rip + .L384_inv]
@@ -351,34 +336,20 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
 proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomery form < modulus
   .cfi_startproc
   push rbx
-  push rbp
   push r12
-  push r13
-  push r14
   push r15
   mov rcx, rdx            # rcx = b
   xor r15, r15
-  xor r8, r8
-  xor r9, r9
-  xor r10, r10
-  xor r11, r11
-  xor r12, r12
   # ---- i = 0: t += a * b[0]
   mov rdx, [rcx + 0]
-  xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
-  adox r8, rax
-  adcx r9, rbx
-  mulx rbx, rax, [rsi + 8]
-  adox r9, rax
-  adcx r10, rbx
-  mulx rbx, rax, [rsi + 16]
-  adox r10, rax
-  adcx r11, rbx
-  mulx rbx, rax, [rsi + 24]
-  adox r11, rax
-  adcx r12, rbx
-  adox r12, r15
+  mulx r9, r8, [rsi]
+  mulx r10, rax, [rsi + 8]
+  add r9, rax
+  mulx r11, rax, [rsi + 16]
+  adc r10, rax
+  mulx r12, rax, [rsi + 24]
+  adc r11, rax
+  adc r12, 0
   # m = t0 * inv; t = (t + m*p) >> 64
   mov rdx, r8
   imul rdx, qword ptr [rip + .L256_inv]
@@ -517,10 +488,7 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   mov [rdi + 16], r9
   mov [rdi + 24], r10
   pop r15
-  pop r14
-  pop r13
   pop r12
-  pop rbp
   pop rbx
   ret
   .cfi_endproc
