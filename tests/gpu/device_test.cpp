@@ -1,0 +1,78 @@
+// tests/gpu/device_test.cpp — smoke tests of the CUDA toolchain and runtime. Skipped (not failed)
+// on machines without a CUDA device; CI builds this binary so the CUDA code always compiles.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "proofline/gpu/device.hpp"
+
+namespace {
+
+using proofline::gpu::device_count;
+
+#define REQUIRE_CUDA_DEVICE()                                                              \
+  do {                                                                                     \
+    if (device_count() == 0) {                                                             \
+      GTEST_SKIP() << "no CUDA device: no GPU or no usable driver on this machine";        \
+    }                                                                                      \
+  } while (0)
+
+TEST(GpuDevice, CountDoesNotThrow) {
+  int n = -1;
+  EXPECT_NO_THROW(n = device_count());
+  EXPECT_GE(n, 0);
+}
+
+TEST(GpuDevice, NamesEveryDevice) {
+  REQUIRE_CUDA_DEVICE();
+  for (int d = 0; d < device_count(); ++d) {
+    const std::string name = proofline::gpu::device_name(d);
+    EXPECT_FALSE(name.empty()) << "device " << d;
+  }
+  EXPECT_THROW(proofline::gpu::device_name(device_count()), proofline::gpu::CudaError);
+}
+
+TEST(GpuDevice, AddU64MatchesCpu) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(20240611);
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  for (std::size_t n : {0u, 1u, 2u, 3u, 1000u}) {
+    std::vector<std::uint64_t> a(n), b(n), want(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = rng();
+      b[i] = rng();
+    }
+    if (n >= 2) {  // the wrap-around edge: max + 1 = 0, max + max = max - 1 (mod 2^64)
+      a[0] = kMax, b[0] = 1;
+      a[1] = kMax, b[1] = kMax;
+    }
+    for (std::size_t i = 0; i < n; ++i) want[i] = a[i] + b[i];
+    EXPECT_EQ(proofline::gpu::gpu_add_u64(a, b), want) << "n = " << n;
+  }
+}
+
+TEST(GpuDevice, AddU64RejectsSizeMismatch) {
+  // Checked before any CUDA call, so this runs without a device too.
+  EXPECT_THROW(proofline::gpu::gpu_add_u64({1, 2}, {1}), std::invalid_argument);
+}
+
+TEST(GpuDevice, CudaCheckThrowsWithContext) {
+  // A status value needs no device to be described: 2 is cudaErrorMemoryAllocation.
+  const int check_line = __LINE__ + 2;
+  try {
+    CUDA_CHECK(2);
+    FAIL() << "CUDA_CHECK did not throw";
+  } catch (const proofline::gpu::CudaError& e) {
+    EXPECT_EQ(e.code(), 2);
+    EXPECT_EQ(e.expression(), "2");
+    EXPECT_EQ(e.line(), check_line);
+    EXPECT_NE(std::string(e.what()).find("device_test.cpp"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(CUDA_CHECK(0));
+}
+
+}  // namespace
