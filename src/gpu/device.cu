@@ -52,6 +52,9 @@ CudaError::CudaError(int code, std::string expression, std::string file, int lin
 
 namespace detail {
 void throw_cuda_error(int code, const char* expression, const char* file, int line) {
+  // A failed runtime call also records its status as the thread's "last error"; consume it here,
+  // so that a later cudaGetLastError() (the launch check) does not report this one again.
+  cudaGetLastError();
   throw CudaError(code, expression, file, line);
 }
 }  // namespace detail

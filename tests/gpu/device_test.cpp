@@ -55,6 +55,13 @@ TEST(GpuDevice, AddU64MatchesCpu) {
   }
 }
 
+TEST(GpuDevice, FailedCallDoesNotLeakIntoTheNextLaunchCheck) {
+  REQUIRE_CUDA_DEVICE();
+  // An invalid device ordinal fails (non-sticky) and must not resurface as the launch error.
+  EXPECT_THROW(proofline::gpu::device_name(device_count()), proofline::gpu::CudaError);
+  EXPECT_EQ(proofline::gpu::gpu_add_u64({1, 2}, {3, 4}), (std::vector<std::uint64_t>{4, 6}));
+}
+
 TEST(GpuDevice, AddU64RejectsSizeMismatch) {
   // Checked before any CUDA call, so this runs without a device too.
   EXPECT_THROW(proofline::gpu::gpu_add_u64({1, 2}, {1}), std::invalid_argument);
