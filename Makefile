@@ -55,7 +55,7 @@ bench: build
 	@if [ ! -x $(BUILD_DIR)/proofline_bench ]; then \
 	  echo "bench: no benchmarks built (bench/*_bench.cpp)"; exit 1; \
 	fi
-	$(BUILD_DIR)/proofline_bench --benchmark_counter_tabular=true \
+	$(BUILD_DIR)/proofline_bench --benchmark_counters_tabular=true \
 	  $(if $(BENCH_FILTER),--benchmark_filter='$(BENCH_FILTER)') $(BENCH_ARGS)
 
 # Asserts stay on (-O1 -g, no NDEBUG); a UBSan finding fails the test.
