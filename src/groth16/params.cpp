@@ -1,0 +1,392 @@
+// Reading and writing bellperson .vk / .params files (layout: include/proofline/groth16/params.hpp).
+#include "proofline/groth16/params.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <system_error>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace proofline::groth16 {
+
+namespace {
+
+// ---- memory-mapped file (read-only, RAII) ------------------------------------------------------
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open '" + path + "'");
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+      int e = errno;
+      ::close(fd_);
+      throw std::system_error(e, std::generic_category(), "cannot stat '" + path + "'");
+    }
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_ > 0) {
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+      if (p == MAP_FAILED) {
+        int e = errno;
+        ::close(fd_);
+        throw std::system_error(e, std::generic_category(), "cannot mmap '" + path + "'");
+      }
+      data_ = static_cast<const std::uint8_t*>(p);
+      ::madvise(p, size_, MADV_SEQUENTIAL);
+    }
+  }
+  ~MappedFile() {
+    if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+
+ private:
+  int fd_ = -1;
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+template <class F>
+void run_with_threads(unsigned max_threads, F&& f) {
+  if (max_threads > 1) {
+    tbb::task_arena arena(static_cast<int>(max_threads));
+    arena.execute(f);
+  } else {
+    f();
+  }
+}
+
+// ---- the decoder's cursor ----------------------------------------------------------------------
+struct Reader {
+  std::span<const std::uint8_t> data;
+  std::string_view source;  // file name or "<memory>"
+  std::string_view kind;    // "params" or "vk"
+  std::size_t offset = 0;
+
+  std::string where(std::string_view section) const {
+    return std::string(kind) + " file '" + std::string(source) + "' (" + std::to_string(data.size()) +
+           " bytes): section " + std::string(section);
+  }
+  std::size_t remaining() const { return data.size() - offset; }
+
+  [[noreturn]] void truncated(std::string_view section, std::size_t need, std::string_view what) const {
+    throw ProoflineError(Error::BadLength, where(section) + ": truncated at byte offset " + std::to_string(offset) +
+                                               ": expected " + std::to_string(need) + " bytes of " +
+                                               std::string(what) + ", only " + std::to_string(remaining()) +
+                                               " remain");
+  }
+
+  std::uint32_t read_u32(std::string_view section) {
+    if (remaining() < 4) truncated(section, 4, "u32 big-endian element count");
+    const std::uint8_t* p = data.data() + offset;
+    offset += 4;
+    return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+  }
+};
+
+template <class Point>
+constexpr std::string_view curve_name() {
+  return Point::kUncompressedBytes == kG1Uncompressed ? "G1" : "G2";
+}
+
+/// Message for point `index` of `section` (at `offset`) that failed with `e`.
+template <class Point>
+[[noreturn]] void throw_point_error(const Reader& rd, std::string_view section, std::size_t index,
+                                    std::size_t count, std::size_t offset, Error e, Check check) {
+  std::string reason;
+  if (e == Error::UnexpectedInfinity) {
+    reason = "the point at infinity, which this section may not contain";
+  } else {
+    try {
+      ec::detail::throw_decode_error(e, curve_name<Point>(), false, Point::kUncompressedBytes);
+    } catch (const ProoflineError& err) {
+      reason = err.what();
+      // Drop the code prefix ("<code>: "); the outer error carries the code.
+      reason = reason.substr(std::string(to_string(e)).size() + 2);
+    }
+  }
+  std::string expected = "expected an uncompressed " + std::string(curve_name<Point>()) + " point on the curve";
+  if (check == Check::Subgroup) expected += ", in the prime-order subgroup";
+  throw ProoflineError(e, rd.where(section) + ", element " + std::to_string(index) + " of " +
+                              std::to_string(count) + " at byte offset " + std::to_string(offset) + ": " +
+                              reason + " (" + expected + ")");
+}
+
+template <class Point>
+Point read_point(Reader& rd, std::string_view section, Check check) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  if (rd.remaining() < n) rd.truncated(section, n, std::string("an uncompressed ") + std::string(curve_name<Point>()) + " point");
+  Point p;
+  const std::size_t at = rd.offset;
+  Error e = Point::from_uncompressed(p, std::span<const std::uint8_t, n>(rd.data.data() + at, n), check);
+  if (e != Error::Ok) throw_point_error<Point>(rd, section, 0, 1, at, e, check);
+  rd.offset += n;
+  return p;
+}
+
+/// Reads `u32 count ‖ count points` into `out`, validating the count against the remaining bytes
+/// first, then decoding the points in parallel. Identities are rejected.
+template <class Point>
+void read_section(Reader& rd, std::string_view section, std::vector<Point>& out, Check check,
+                  unsigned max_threads) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  const std::size_t count_at = rd.offset;
+  const std::uint64_t count = rd.read_u32(section);
+  const std::uint64_t need = count * n;
+  if (need > rd.remaining()) {
+    throw ProoflineError(Error::BadLength,
+                         rd.where(section) + ": count " + std::to_string(count) + " (u32 at byte offset " +
+                             std::to_string(count_at) + ") needs " + std::to_string(need) + " bytes of " +
+                             std::string(curve_name<Point>()) + " points (" + std::to_string(n) +
+                             " each) but only " + std::to_string(rd.remaining()) + " remain after it");
+  }
+  out.assign(count, Point{});
+  const std::uint8_t* base = rd.data.data() + rd.offset;
+  // First failure by element index (errors are rare; a mutex is enough).
+  std::mutex mu;
+  std::size_t bad_index = count;
+  Error bad_error = Error::Ok;
+  auto body = [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      Point p;
+      Error e = Point::from_uncompressed(p, std::span<const std::uint8_t, n>(base + i * n, n), check);
+      if (e == Error::Ok && p.infinity) e = Error::UnexpectedInfinity;
+      if (e != Error::Ok) [[unlikely]] {
+        std::lock_guard<std::mutex> lock(mu);
+        if (i < bad_index) {
+          bad_index = i;
+          bad_error = e;
+        }
+        return;
+      }
+      out[i] = p;
+    }
+  };
+  if (max_threads == 1 || count < 64) {
+    body(tbb::blocked_range<std::size_t>(0, count));
+  } else {
+    run_with_threads(max_threads, [&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 256), body); });
+  }
+  if (bad_index < count) {
+    throw_point_error<Point>(rd, section, bad_index, count, rd.offset + bad_index * n, bad_error, check);
+  }
+  rd.offset += need;
+}
+
+VerifyingKey read_vk(Reader& rd, unsigned max_threads) {
+  VerifyingKey vk;
+  vk.alpha_g1 = read_point<G1Affine>(rd, "vk.alpha_g1", Check::Subgroup);
+  vk.beta_g1 = read_point<G1Affine>(rd, "vk.beta_g1", Check::Subgroup);
+  vk.beta_g2 = read_point<G2Affine>(rd, "vk.beta_g2", Check::Subgroup);
+  vk.gamma_g2 = read_point<G2Affine>(rd, "vk.gamma_g2", Check::Subgroup);
+  vk.delta_g1 = read_point<G1Affine>(rd, "vk.delta_g1", Check::Subgroup);
+  vk.delta_g2 = read_point<G2Affine>(rd, "vk.delta_g2", Check::Subgroup);
+  read_section(rd, "ic", vk.ic, Check::Subgroup, max_threads);
+  return vk;
+}
+
+void expect_end(const Reader& rd, std::string_view last_section) {
+  if (rd.offset != rd.data.size()) {
+    throw ProoflineError(Error::BadLength, std::string(rd.kind) + " file '" + std::string(rd.source) + "' (" +
+                                               std::to_string(rd.data.size()) + " bytes): " +
+                                               std::to_string(rd.remaining()) +
+                                               " trailing bytes after the last section (" +
+                                               std::string(last_section) + ") ending at byte offset " +
+                                               std::to_string(rd.offset) + "; expected end of file");
+  }
+}
+
+// ---- writing -----------------------------------------------------------------------------------
+void put_u32(std::vector<std::uint8_t>& out, std::size_t v) {
+  if (v > 0xffffffffu) {
+    throw ProoflineError(Error::BadLength, "section of " + std::to_string(v) + " points does not fit a u32 count");
+  }
+  out.push_back(static_cast<std::uint8_t>(v >> 24));
+  out.push_back(static_cast<std::uint8_t>(v >> 16));
+  out.push_back(static_cast<std::uint8_t>(v >> 8));
+  out.push_back(static_cast<std::uint8_t>(v));
+}
+
+template <class Point>
+void put_point(std::vector<std::uint8_t>& out, const Point& p) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  std::size_t at = out.size();
+  out.resize(at + n);
+  p.to_uncompressed(std::span<std::uint8_t, n>(out.data() + at, n));
+}
+
+template <class Point>
+void put_section(std::vector<std::uint8_t>& out, const std::vector<Point>& pts) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  put_u32(out, pts.size());
+  std::size_t at = out.size();
+  out.resize(at + n * pts.size());
+  std::uint8_t* base = out.data() + at;
+  auto body = [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      pts[i].to_uncompressed(std::span<std::uint8_t, n>(base + i * n, n));
+    }
+  };
+  if (pts.size() < 1024) {
+    body(tbb::blocked_range<std::size_t>(0, pts.size()));
+  } else {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pts.size(), 1024), body);
+  }
+}
+
+void write_vk(std::vector<std::uint8_t>& out, const VerifyingKey& vk) {
+  put_point(out, vk.alpha_g1);
+  put_point(out, vk.beta_g1);
+  put_point(out, vk.beta_g2);
+  put_point(out, vk.gamma_g2);
+  put_point(out, vk.delta_g1);
+  put_point(out, vk.delta_g2);
+  put_section(out, vk.ic);
+}
+
+bool is_pow2(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+}  // namespace
+
+// ---- files -------------------------------------------------------------------------------------
+std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+  MappedFile f(path);
+  auto b = f.bytes();
+  return {b.begin(), b.end()};
+}
+
+void write_file_bytes(const std::string& path, std::span<const std::uint8_t> bytes) {
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
+  if (!f) throw std::system_error(errno, std::generic_category(), "cannot create '" + path + "'");
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), f.get()) != bytes.size()) {
+    throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+  }
+  if (std::fflush(f.get()) != 0) throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+  FILE* raw = f.release();
+  if (std::fclose(raw) != 0) throw std::system_error(errno, std::generic_category(), "cannot close '" + path + "'");
+}
+
+// ---- VerifyingKey ------------------------------------------------------------------------------
+void VerifyingKey::write(std::vector<std::uint8_t>& out) const {
+  out.reserve(out.size() + serialized_size());
+  write_vk(out, *this);
+}
+
+std::vector<std::uint8_t> VerifyingKey::to_bytes() const {
+  std::vector<std::uint8_t> out;
+  write(out);
+  return out;
+}
+
+void VerifyingKey::write_file(const std::string& path) const { write_file_bytes(path, to_bytes()); }
+
+VerifyingKey VerifyingKey::from_bytes(std::span<const std::uint8_t> bytes, std::string_view source) {
+  Reader rd{bytes, source, "vk"};
+  VerifyingKey vk = read_vk(rd, 0);
+  expect_end(rd, "ic");
+  return vk;
+}
+
+VerifyingKey VerifyingKey::read_file(const std::string& path) {
+  MappedFile f(path);
+  return from_bytes(f.bytes(), path);
+}
+
+// ---- Parameters --------------------------------------------------------------------------------
+std::size_t Parameters::serialized_size() const noexcept {
+  return vk.serialized_size() + 20 + kG1Uncompressed * (h.size() + l.size() + a.size() + b_g1.size()) +
+         kG2Uncompressed * b_g2.size();
+}
+
+void Parameters::write(std::vector<std::uint8_t>& out) const {
+  out.reserve(out.size() + serialized_size());
+  write_vk(out, vk);
+  put_section(out, h);
+  put_section(out, l);
+  put_section(out, a);
+  put_section(out, b_g1);
+  put_section(out, b_g2);
+}
+
+std::vector<std::uint8_t> Parameters::to_bytes() const {
+  std::vector<std::uint8_t> out;
+  write(out);
+  return out;
+}
+
+void Parameters::write_file(const std::string& path) const {
+  // One section at a time keeps the peak extra memory at the size of the largest section.
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
+  if (!f) throw std::system_error(errno, std::generic_category(), "cannot create '" + path + "'");
+  std::vector<std::uint8_t> buf;
+  auto flush = [&] {
+    if (!buf.empty() && std::fwrite(buf.data(), 1, buf.size(), f.get()) != buf.size()) {
+      throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+    }
+    buf.clear();
+  };
+  write_vk(buf, vk);
+  flush();
+  put_section(buf, h);
+  flush();
+  put_section(buf, l);
+  flush();
+  put_section(buf, a);
+  flush();
+  put_section(buf, b_g1);
+  flush();
+  put_section(buf, b_g2);
+  flush();
+  if (std::fflush(f.get()) != 0) throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+  FILE* raw = f.release();
+  if (std::fclose(raw) != 0) throw std::system_error(errno, std::generic_category(), "cannot close '" + path + "'");
+}
+
+Parameters Parameters::from_bytes(std::span<const std::uint8_t> bytes, const ReadOptions& opts,
+                                  std::string_view source) {
+  Reader rd{bytes, source, "params"};
+  Parameters p;
+  p.vk = read_vk(rd, opts.max_threads);
+  read_section(rd, "h", p.h, opts.check, opts.max_threads);
+  read_section(rd, "l", p.l, opts.check, opts.max_threads);
+  read_section(rd, "a", p.a, opts.check, opts.max_threads);
+  read_section(rd, "b_g1", p.b_g1, opts.check, opts.max_threads);
+  read_section(rd, "b_g2", p.b_g2, opts.check, opts.max_threads);
+  expect_end(rd, "b_g2");
+  // Consistency checks that hold for every parameter set a generator can produce.
+  if (!is_pow2(p.h.size() + 1)) {
+    throw ProoflineError(Error::BadLength, rd.where("h") + ": holds " + std::to_string(p.h.size()) +
+                                               " points; expected m − 1 for a power-of-two domain size m");
+  }
+  if (p.a.size() < p.vk.ic.size()) {
+    throw ProoflineError(Error::BadLength, rd.where("a") + ": holds " + std::to_string(p.a.size()) +
+                                               " points, fewer than the " + std::to_string(p.vk.ic.size()) +
+                                               " inputs of ic; expected one per input plus one per aux with A-density");
+  }
+  if (p.b_g1.size() != p.b_g2.size()) {
+    throw ProoflineError(Error::BadLength, rd.where("b_g2") + ": holds " + std::to_string(p.b_g2.size()) +
+                                               " points but b_g1 holds " + std::to_string(p.b_g1.size()) +
+                                               "; expected equal lengths");
+  }
+  return p;
+}
+
+Parameters Parameters::read_file(const std::string& path, const ReadOptions& opts) {
+  MappedFile f(path);
+  return from_bytes(f.bytes(), opts, path);
+}
+
+}  // namespace proofline::groth16
