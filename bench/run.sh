@@ -7,7 +7,9 @@
 #   bench/run.sh --json FILE          skip the run: format an existing Google Benchmark JSON file
 #   bench/run.sh -- ARGS...           extra flags for proofline_bench (e.g. --benchmark_filter=Fp)
 #
-# Environment: BUILD_DIR (default build), REPS (default 3), NO_BUILD=1 to use the binary as is.
+# Environment: BUILD_DIR (default build), REPS (default 3), NO_BUILD=1 to use the binary as is,
+# FILTER (default: the single-threaded arithmetic benchmarks of ff/, ec/ and pairing/; a
+# --benchmark_filter after -- overrides it).
 # The blst column holds the measurements of blst on this machine class (not a side-by-side
 # run: blst cannot be built here); the ratio is ours / blst.
 set -euo pipefail
@@ -16,6 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 REPS=${REPS:-3}
+FILTER=${FILTER:-'^(Fp|Fr|Fp2|Fp12|G1|G2|pairing)/'}
 UPDATE=0
 JSON=
 EXTRA=()
@@ -24,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --update) UPDATE=1; shift ;;
     --json) JSON=$2; shift 2 ;;
     --) shift; EXTRA=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -39,7 +42,7 @@ if [[ -z $JSON ]]; then
   JSON=$(mktemp /tmp/proofline-bench.XXXXXX.json)
   trap 'rm -f "$JSON"' EXIT
   LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-  "$BIN" --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
+  "$BIN" --benchmark_filter="$FILTER" --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
     --benchmark_out="$JSON" --benchmark_out_format=json "${EXTRA[@]}" >&2
   LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 else
