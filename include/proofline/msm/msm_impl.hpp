@@ -1,0 +1,841 @@
+// proofline/msm/msm_impl.hpp — template definitions for msm.hpp.
+//
+// Included only by src/msm/*.cpp, which instantiate them for G1 and G2. Holds: the split pass
+// (zeros dropped, ±1 to the point sum, the rest to canonical + sign trick), Booth digits, the two
+// bucket accumulators (XYZZ, batch-affine), the running-sum reduction, the window combination,
+// and the parallel drivers. See msm.hpp for the algorithm description and cost model.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "proofline/msm/msm.hpp"
+
+namespace proofline::msm {
+
+namespace detail {
+
+using ff::u64;
+
+// ---- errors ------------------------------------------------------------------------------------
+
+[[noreturn]] inline void throw_length(std::string_view what, std::size_t got, std::size_t expected,
+                                      bool at_least = false) {
+  throw ProoflineError(Error::BadLength, "msm: " + std::string(what) + ": got " + std::to_string(got) +
+                                             ", expected " + (at_least ? "at least " : "") +
+                                             std::to_string(expected));
+}
+
+inline void check_config(const MsmConfig& cfg) {
+  if (cfg.threads < 0)
+    throw ProoflineError(Error::BadLength,
+                         "msm: threads: got " + std::to_string(cfg.threads) + ", expected 0 (all) or > 0");
+  if (cfg.window_bits != 0 && (cfg.window_bits < 2 || cfg.window_bits > 24))
+    throw ProoflineError(Error::BadLength, "msm: window_bits: got " + std::to_string(cfg.window_bits) +
+                                               ", expected 0 (auto) or 2..24");
+  if (cfg.batch_size < 0 || cfg.chunks < 0)
+    throw ProoflineError(Error::BadLength, "msm: batch_size and chunks must be >= 0");
+}
+
+/// Runs f() with at most `threads` TBB threads (0: the current arena as it is).
+template <class F>
+auto run_with_threads(int threads, F&& f) {
+  if (threads <= 0) return f();
+  tbb::task_arena arena(threads);
+  return arena.execute(std::forward<F>(f));
+}
+
+// ---- scalars -----------------------------------------------------------------------------------
+
+using Limbs4 = ScalarLimbs;
+inline constexpr Limbs4 kR = ff::Fr::kModulus;
+/// (r − 1)/2: scalars above it are replaced by r − s (sign trick).
+inline constexpr Limbs4 kHalfR = ff::detail::shr<4>(ff::detail::sub_small<4>(kR, 1), 1);
+inline constexpr Limbs4 kMontOne = ff::Fr::kR;                                           // 1·R mod r
+inline constexpr Limbs4 kMontMinusOne = ff::detail::sub_mod<4>(Limbs4{}, ff::Fr::kR, kR);  // −R mod r
+inline constexpr Limbs4 kCanonOne = {1, 0, 0, 0};
+inline constexpr Limbs4 kCanonMinusOne = ff::detail::sub_small<4>(kR, 1);
+
+enum class Kind : uint8_t { Zero, PlusOne, MinusOne, Other };
+
+inline Kind classify(const Limbs4& s, bool montgomery) {
+  if ((s[0] | s[1] | s[2] | s[3]) == 0) return Kind::Zero;
+  if (s == (montgomery ? kMontOne : kCanonOne)) return Kind::PlusOne;
+  if (s == (montgomery ? kMontMinusOne : kCanonMinusOne)) return Kind::MinusOne;
+  return Kind::Other;
+}
+
+/// Canonical value with the sign trick: returns |s| ≤ (r−1)/2 and sets `neg` when s was replaced
+/// by r − s.
+inline Limbs4 signed_canonical(const Limbs4& s, bool montgomery, bool& neg) {
+  Limbs4 c;
+  if (montgomery) {
+    // a · 1 (Montgomery product with the plain integer 1) = a·R·R^{-1} = canonical a; this uses the
+    // field's fast multiply.
+    c = (ff::Fr::from_montgomery(s) * ff::Fr::from_montgomery(kCanonOne)).limbs;
+  } else {
+    c = s;
+  }
+  neg = !ff::detail::geq<4>(kHalfR, c);
+  if (neg) {
+    u64 br = 0;
+    Limbs4 t;
+    for (int i = 0; i < 4; ++i) t[i] = ff::detail::sbb(kR[i], c[i], br);
+    c = t;
+  }
+  return c;
+}
+
+/// Bits [pos, pos + len) of a 256-bit little-endian integer; bits at or past 256 read as zero.
+/// len ≤ 32.
+inline u64 get_bits(const u64* s, unsigned pos, unsigned len) {
+  const unsigned limb = pos >> 6, off = pos & 63;
+  if (limb >= 4) return 0;
+  u64 v = s[limb] >> off;
+  if (off + len > 64 && limb + 1 < 4) v |= s[limb + 1] << (64 - off);
+  return v & ((u64{1} << len) - 1);
+}
+
+/// Booth digit of window w (c bits): b[cw..cw+c−2] + b[cw−1] − 2^(c−1)·b[cw+c−1].
+/// With u = (window value + b[cw−1]) ∈ [0, 2^c]: d = u if the window's top bit is clear, else u − 2^c.
+inline int booth_digit(const u64* s, unsigned c, unsigned w) {
+  u64 v;  // c + 1 bits: b[cw−1] ‖ window
+  if (w == 0) {
+    v = get_bits(s, 0, c) << 1;
+  } else {
+    v = get_bits(s, c * w - 1, c + 1);
+  }
+  const int u = static_cast<int>((v + 1) >> 1);
+  return ((v >> c) & 1) ? u - (1 << c) : u;
+}
+
+/// Number of signed windows for scalars < 2^254 (after the sign trick): the top window's top bit
+/// must be zero, so c·W ≥ 255.
+inline unsigned num_windows(unsigned c) { return (255 + c - 1) / c; }
+
+// ---- tagged base pointers ----------------------------------------------------------------------
+// A base is referenced by its address with bit 0 set when the point must be negated (sign trick
+// or scalar −1). AffinePoint is at least 8-byte aligned.
+
+template <class Cfg>
+inline const ec::AffinePoint<Cfg>& base_of(std::uintptr_t tagged) {
+  return *reinterpret_cast<const ec::AffinePoint<Cfg>*>(tagged & ~std::uintptr_t{1});
+}
+template <class Cfg>
+inline std::uintptr_t tag(const ec::AffinePoint<Cfg>* p, bool neg) {
+  static_assert(alignof(ec::AffinePoint<Cfg>) >= 2);
+  return reinterpret_cast<std::uintptr_t>(p) | static_cast<std::uintptr_t>(neg);
+}
+
+// ---- batch-affine accumulator ------------------------------------------------------------------
+
+/// Affine bucket storage without the infinity flag (occupancy lives in the state bytes).
+template <class Cfg>
+struct XY {
+  typename Cfg::Field x, y;
+};
+
+/// A set of affine buckets fed by `add(b, x, y)`; additions are batched B at a time so that one
+/// field inversion serves B of them (Montgomery's trick). State per bucket: occupied, busy (an
+/// addition into it is pending in the batch), overflow (its XYZZ overflow accumulator is live).
+template <class Cfg>
+class BatchAffineBuckets {
+ public:
+  using F = typename Cfg::Field;
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  using Affine = ec::AffinePoint<Cfg>;
+  struct Entry {
+    XY<Cfg> p;
+    std::uint32_t b;
+  };
+  static constexpr uint8_t kOcc = 1, kBusy = 2, kOvf = 4;
+
+  /// Allocates for up to `max_buckets` buckets and batches of `max_batch`. Nothing is touched
+  /// except the state bytes at reset().
+  BatchAffineBuckets(std::size_t max_buckets, std::size_t max_batch)
+      : max_buckets_(max_buckets),
+        max_batch_(max_batch),
+        bucket_(std::make_unique_for_overwrite<XY<Cfg>[]>(max_buckets)),
+        state_(std::make_unique_for_overwrite<uint8_t[]>(max_buckets)),
+        overflow_raw_(std::make_unique_for_overwrite<std::byte[]>(max_buckets * sizeof(Xyzz) + alignof(Xyzz))),
+        batch_(std::make_unique_for_overwrite<Entry[]>(max_batch)),
+        queue_(std::make_unique_for_overwrite<Entry[]>(max_batch)),
+        den_(std::make_unique_for_overwrite<F[]>(max_batch)),
+        pref_(std::make_unique_for_overwrite<F[]>(max_batch)),
+        kind_(std::make_unique_for_overwrite<uint8_t[]>(max_batch)) {
+    void* p = overflow_raw_.get();
+    std::size_t space = max_buckets * sizeof(Xyzz) + alignof(Xyzz);
+    overflow_ = static_cast<Xyzz*>(std::align(alignof(Xyzz), max_buckets * sizeof(Xyzz), p, space));
+  }
+
+  std::size_t max_buckets() const { return max_buckets_; }
+  std::size_t max_batch() const { return max_batch_; }
+
+  /// Empties nb buckets; batches of `batch` additions (≤ max_batch).
+  void reset(std::size_t nb, std::size_t batch) {
+    assert(nb <= max_buckets_ && batch <= max_batch_ && batch >= 1);
+    nb_ = nb;
+    cap_ = batch;
+    m_ = 0;
+    nq_ = 0;
+    std::memset(state_.get(), 0, nb);
+  }
+
+  /// bucket[b] += (x, y) (an affine, non-identity point).
+  inline void add(std::uint32_t b, const F& x, const F& y) {
+    uint8_t& st = state_[b];
+    if (st & kBusy) {
+      if (nq_ < cap_) {
+        queue_[nq_++] = Entry{{x, y}, b};
+      } else {
+        add_overflow(b, x, y);
+      }
+      return;
+    }
+    if (!(st & kOcc)) {
+      bucket_[b] = XY<Cfg>{x, y};
+      st |= kOcc;
+      return;
+    }
+    st |= kBusy;
+    __builtin_prefetch(&bucket_[b], 1);
+    batch_[m_++] = Entry{{x, y}, b};
+    if (m_ == cap_) flush_and_drain();
+  }
+
+  /// Completes every pending addition (batch and queue).
+  void finish() {
+    while (m_ > 0 || nq_ > 0) {
+      flush();
+      drain();
+    }
+  }
+
+  /// Σ_j (j + 1)·bucket[j] by running sums (after finish()).
+  Xyzz weighted_sum() const {
+    Xyzz running = Xyzz::identity(), total = Xyzz::identity();
+    for (std::size_t j = nb_; j-- > 0;) {
+      const uint8_t st = state_[j];
+      if (st & kOcc) running += Affine{bucket_[j].x, bucket_[j].y, false};
+      if (st & kOvf) running += overflow_[j];
+      total += running;
+    }
+    return total;
+  }
+  /// Σ_j bucket[j] (after finish()).
+  Xyzz plain_sum() const {
+    Xyzz total = Xyzz::identity();
+    for (std::size_t j = 0; j < nb_; ++j) {
+      const uint8_t st = state_[j];
+      if (st & kOcc) total += Affine{bucket_[j].x, bucket_[j].y, false};
+      if (st & kOvf) total += overflow_[j];
+    }
+    return total;
+  }
+
+ private:
+  enum : uint8_t { kAdd = 0, kDbl = 1, kCancel = 2 };
+
+  void add_overflow(std::uint32_t b, const F& x, const F& y) {
+    uint8_t& st = state_[b];
+    if (!(st & kOvf)) {
+      new (&overflow_[b]) Xyzz{x, y, F::one(), F::one()};
+      st |= kOvf;
+    } else {
+      overflow_[b] += Affine{x, y, false};
+    }
+  }
+
+  /// Performs the m_ pending additions bucket[b_k] += p_k with one inversion.
+  void flush() {
+    if (m_ == 0) return;
+    F acc = F::one();
+    for (std::size_t k = 0; k < m_; ++k) {
+      const Entry& e = batch_[k];
+      const XY<Cfg>& q = bucket_[e.b];
+      F d = e.p.x - q.x;
+      uint8_t kind = kAdd;
+      if (d.is_zero()) {
+        // Same x: q == p (double, λ = 3x²/2y) or q == −p (the sum is the identity).
+        if (e.p.y == q.y && !q.y.is_zero()) {
+          d = q.y.dbl();
+          kind = kDbl;
+        } else {
+          kind = kCancel;
+        }
+      }
+      kind_[k] = kind;
+      pref_[k] = acc;  // Π of the denominators before k
+      if (kind != kCancel) {
+        den_[k] = d;
+        acc *= d;
+      }
+    }
+    F inv = acc.inverse();  // 1 / Π den
+    for (std::size_t k = m_; k-- > 0;) {
+      const Entry& e = batch_[k];
+      XY<Cfg>& q = bucket_[e.b];
+      uint8_t& st = state_[e.b];
+      st &= static_cast<uint8_t>(~kBusy);
+      if (kind_[k] == kCancel) {
+        st &= static_cast<uint8_t>(~kOcc);
+        continue;
+      }
+      const F i = inv * pref_[k];  // 1 / den_k
+      inv *= den_[k];
+      F lambda;
+      if (kind_[k] == kAdd) {
+        lambda = (e.p.y - q.y) * i;
+      } else {
+        const F xx = q.x.square();
+        lambda = (xx.dbl() + xx) * i;
+      }
+      const F x3 = lambda.square() - q.x - e.p.x;  // x_p = x_q when doubling
+      q.y = lambda * (q.x - x3) - q.y;
+      q.x = x3;
+    }
+    m_ = 0;
+  }
+
+  /// Moves queued additions whose bucket is free into the (empty) batch.
+  void drain() {
+    std::size_t j = 0;
+    for (std::size_t k = 0; k < nq_; ++k) {
+      const Entry& e = queue_[k];
+      uint8_t& st = state_[e.b];
+      if (st & kBusy) {
+        queue_[j++] = e;
+      } else if (!(st & kOcc)) {
+        bucket_[e.b] = e.p;
+        st |= kOcc;
+      } else {
+        st |= kBusy;
+        batch_[m_++] = e;  // m_ ≤ nq_ ≤ cap_
+      }
+    }
+    nq_ = j;
+  }
+
+  void flush_and_drain() {
+    do {
+      flush();
+      drain();
+    } while (m_ == cap_);
+  }
+
+  std::size_t max_buckets_, max_batch_;
+  std::size_t nb_ = 0, cap_ = 1, m_ = 0, nq_ = 0;
+  std::unique_ptr<XY<Cfg>[]> bucket_;
+  std::unique_ptr<uint8_t[]> state_;
+  std::unique_ptr<std::byte[]> overflow_raw_;
+  Xyzz* overflow_ = nullptr;
+  std::unique_ptr<Entry[]> batch_, queue_;
+  std::unique_ptr<F[]> den_, pref_;
+  std::unique_ptr<uint8_t[]> kind_;
+};
+
+// ---- plan --------------------------------------------------------------------------------------
+
+struct Plan {
+  unsigned c;        ///< window bits
+  unsigned windows;  ///< ⌈255/c⌉
+  unsigned chunks;   ///< point chunks per window
+  bool affine;       ///< batch-affine buckets
+  unsigned batch;    ///< batch size (affine)
+};
+
+inline unsigned default_batch(unsigned c) {
+  const std::size_t nb = std::size_t{1} << (c - 1);
+  return static_cast<unsigned>(std::clamp<std::size_t>(nb / 8, 32, 512));
+}
+
+inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
+  Plan p{};
+  if (cfg.window_bits == 0) {
+    WindowChoice w = window_for(n, threads, cfg.buckets);
+    p.c = static_cast<unsigned>(w.window_bits);
+    p.chunks = static_cast<unsigned>(w.chunks);
+    p.affine = w.form == BucketForm::BatchAffine;
+    p.batch = static_cast<unsigned>(w.batch_size);
+  } else {
+    p.c = static_cast<unsigned>(cfg.window_bits);
+    p.affine = cfg.buckets == BucketForm::BatchAffine ||
+               (cfg.buckets == BucketForm::Auto && (std::size_t{1} << (p.c - 1)) >= 256);
+    if (p.c < 3) p.affine = false;  // one or two buckets: nothing to batch
+    p.batch = default_batch(p.c);
+    p.chunks = 1;
+    if (cfg.chunks == 0) {
+      // Enough tasks to keep the threads busy, chunks no smaller than the bucket count.
+      const unsigned w = num_windows(p.c);
+      while (p.chunks < 64 && w * p.chunks < 2u * static_cast<unsigned>(threads) &&
+             n / (2 * p.chunks) >= (std::size_t{1} << (p.c - 1)))
+        p.chunks *= 2;
+    }
+  }
+  if (cfg.chunks > 0) p.chunks = static_cast<unsigned>(cfg.chunks);
+  if (cfg.batch_size > 0) p.batch = static_cast<unsigned>(cfg.batch_size);
+  p.windows = num_windows(p.c);
+  return p;
+}
+
+// ---- per-thread scratch ------------------------------------------------------------------------
+
+template <class Cfg>
+struct ThreadScratch {
+  std::unique_ptr<BatchAffineBuckets<Cfg>> affine;
+  std::unique_ptr<ec::XyzzPoint<Cfg>[]> xyzz;
+  std::size_t xyzz_size = 0;
+
+  BatchAffineBuckets<Cfg>& affine_buckets(std::size_t nb, std::size_t batch) {
+    if (!affine || affine->max_buckets() < nb || affine->max_batch() < batch)
+      affine = std::make_unique<BatchAffineBuckets<Cfg>>(nb, batch);
+    return *affine;
+  }
+  ec::XyzzPoint<Cfg>* xyzz_buckets(std::size_t nb) {
+    if (xyzz_size < nb) {
+      xyzz = std::make_unique_for_overwrite<ec::XyzzPoint<Cfg>[]>(nb);
+      xyzz_size = nb;
+    }
+    return xyzz.get();
+  }
+};
+
+/// One scratch slot per thread of the current arena, allocated on first use in this call.
+template <class Cfg>
+class ScratchSlots {
+ public:
+  ScratchSlots() : slots_(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency())) {}
+  ThreadScratch<Cfg>& mine() {
+    int i = tbb::this_task_arena::current_thread_index();
+    if (i < 0 || static_cast<std::size_t>(i) >= slots_.size()) i = 0;  // not expected
+    auto& s = slots_[static_cast<std::size_t>(i)];
+    if (!s) s = std::make_unique<ThreadScratch<Cfg>>();
+    return *s;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ThreadScratch<Cfg>>> slots_;
+};
+
+// ---- Pippenger over prepared (tagged base, canonical |scalar|) pairs ---------------------------
+
+/// Σ over window w of points [lo, hi): Σ_j (j+1)·bucket_j with bucket_j = Σ ±P_i (|d_i| = j + 1).
+template <class Cfg>
+ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::size_t lo, std::size_t hi,
+                              unsigned c, unsigned w, const Plan& plan, ThreadScratch<Cfg>& scratch) {
+  using Affine = ec::AffinePoint<Cfg>;
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  const std::size_t nb = std::size_t{1} << (c - 1);
+  constexpr std::size_t kAhead = 8;
+  if (plan.affine) {
+    auto& acc = scratch.affine_buckets(nb, plan.batch);
+    acc.reset(nb, plan.batch);
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (i + kAhead < hi) __builtin_prefetch(&base_of<Cfg>(ptr[i + kAhead]));
+      const int d = booth_digit(sc[i].data(), c, w);
+      if (d == 0) continue;
+      const Affine& p = base_of<Cfg>(ptr[i]);
+      if (p.infinity) continue;
+      const bool neg = (d < 0) != static_cast<bool>(ptr[i] & 1);
+      const std::uint32_t b = static_cast<std::uint32_t>((d < 0 ? -d : d) - 1);
+      if (neg) {
+        acc.add(b, p.x, -p.y);
+      } else {
+        acc.add(b, p.x, p.y);
+      }
+    }
+    acc.finish();
+    return acc.weighted_sum();
+  }
+  Xyzz* bucket = scratch.xyzz_buckets(nb);
+  std::fill(bucket, bucket + nb, Xyzz::identity());
+  for (std::size_t i = lo; i < hi; ++i) {
+    if (i + kAhead < hi) __builtin_prefetch(&base_of<Cfg>(ptr[i + kAhead]));
+    const int d = booth_digit(sc[i].data(), c, w);
+    if (d == 0) continue;
+    const Affine& p = base_of<Cfg>(ptr[i]);
+    if (p.infinity) continue;
+    const bool neg = (d < 0) != static_cast<bool>(ptr[i] & 1);
+    Xyzz& bk = bucket[(d < 0 ? -d : d) - 1];
+    if (neg) {
+      bk += -p;
+    } else {
+      bk += p;
+    }
+  }
+  Xyzz running = Xyzz::identity(), total = Xyzz::identity();
+  for (std::size_t j = nb; j-- > 0;) {
+    running += bucket[j];
+    total += running;
+  }
+  return total;
+}
+
+template <class Cfg>
+ec::XyzzPoint<Cfg> pippenger(const std::uintptr_t* ptr, const Limbs4* sc, std::size_t m, const Plan& plan,
+                             ScratchSlots<Cfg>& slots) {
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  if (m == 0) return Xyzz::identity();
+  const unsigned W = plan.windows, C = plan.chunks;
+  std::vector<Xyzz> partial(static_cast<std::size_t>(W) * C);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, partial.size(), 1),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t t = r.begin(); t != r.end(); ++t) {
+                        const unsigned w = static_cast<unsigned>(t / C), ch = static_cast<unsigned>(t % C);
+                        const std::size_t lo = m * ch / C, hi = m * (ch + 1) / C;
+                        partial[t] = window_sum<Cfg>(ptr, sc, lo, hi, plan.c, w, plan, slots.mine());
+                      }
+                    });
+  // Horner over windows: R = Σ_w 2^(cw)·S_w.
+  Xyzz acc = Xyzz::identity();
+  for (unsigned w = W; w-- > 0;) {
+    if (!acc.is_identity())
+      for (unsigned k = 0; k < plan.c; ++k) acc = acc.dbl();
+    for (unsigned ch = 0; ch < C; ++ch) acc += partial[static_cast<std::size_t>(w) * C + ch];
+  }
+  return acc;
+}
+
+// ---- 0/1 path: Σ of points by batch addition ---------------------------------------------------
+
+/// Sums the points a chunk visits: visit(emit) calls emit(tagged pointer) per point.
+template <class Cfg, class Visit>
+ec::XyzzPoint<Cfg> sum_chunk(std::size_t count_hint, Visit&& visit, ThreadScratch<Cfg>& scratch) {
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  using Affine = ec::AffinePoint<Cfg>;
+  if (count_hint < 1024) {  // too few additions to amortise inversions: XYZZ
+    Xyzz acc = Xyzz::identity();
+    visit([&](std::uintptr_t t) {
+      const Affine& p = base_of<Cfg>(t);
+      if (p.infinity) return;
+      if (t & 1) {
+        acc += -p;
+      } else {
+        acc += p;
+      }
+    });
+    return acc;
+  }
+  // K accumulators dealt round-robin; a batch of K additions per inversion.
+  // 1/8 of the points fill the slots for free; the rest cost 6 multiplications plus 1/K inversion.
+  const std::size_t k = std::clamp<std::size_t>(count_hint / 8, 128, 512);
+  auto& acc = scratch.affine_buckets(k, k);
+  acc.reset(k, k);
+  std::uint32_t slot = 0;
+  visit([&](std::uintptr_t t) {
+    const Affine& p = base_of<Cfg>(t);
+    if (p.infinity) return;
+    if (t & 1) {
+      acc.add(slot, p.x, -p.y);
+    } else {
+      acc.add(slot, p.x, p.y);
+    }
+    if (++slot == k) slot = 0;
+  });
+  acc.finish();
+  return acc.plain_sum();
+}
+
+/// Σ of the points behind tagged pointers ptr[0..k).
+template <class Cfg>
+ec::XyzzPoint<Cfg> sum_tagged(const std::uintptr_t* ptr, std::size_t k, ScratchSlots<Cfg>& slots) {
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  if (k == 0) return Xyzz::identity();
+  const std::size_t T = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(4 * T, k / 4096));
+  std::vector<Xyzz> part(chunks);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      const std::size_t lo = k * c / chunks, hi = k * (c + 1) / chunks;
+      part[c] = sum_chunk<Cfg>(
+          hi - lo,
+          [&](auto&& emit) {
+            for (std::size_t i = lo; i < hi; ++i) {
+              if (i + 8 < hi) __builtin_prefetch(&base_of<Cfg>(ptr[i + 8]));
+              emit(ptr[i]);
+            }
+          },
+          slots.mine());
+    }
+  });
+  Xyzz acc = Xyzz::identity();
+  for (const Xyzz& p : part) acc += p;
+  return acc;
+}
+
+// ---- split pass --------------------------------------------------------------------------------
+
+inline constexpr std::size_t kSplitChunk = 8192;  // positions per split task (multiple of 64)
+
+struct SplitChunk {
+  std::size_t seg, lo, hi;   // positions [lo, hi) of segment seg
+  std::size_t rank = 0;      // set density bits of seg below lo
+  std::size_t n_set = 0, n_ones = 0, n_rest = 0;
+  std::size_t ones_off = 0, rest_off = 0;
+};
+
+template <class Cfg>
+struct Split {
+  std::unique_ptr<std::uintptr_t[]> ptr;  // [0, rest): Pippenger bases; [cap − ones, cap): ±1 bases
+  std::unique_ptr<Limbs4[]> scalar;       // [0, rest)
+  std::size_t rest = 0, ones = 0, cap = 0;
+};
+
+inline const Limbs4& limbs_at(const Scalars& s, std::size_t i) {
+  return s.is_montgomery() ? s.montgomery()[i].limbs : s.canonical()[i];
+}
+
+template <class Cfg>
+Split<Cfg> split(std::span<const Segment<Cfg>> segs, bool split_ones) {
+  std::vector<SplitChunk> chunks;
+  for (std::size_t s = 0; s < segs.size(); ++s) {
+    const std::size_t n = segs[s].scalars.size();
+    for (std::size_t lo = 0; lo < n; lo += kSplitChunk)
+      chunks.push_back(SplitChunk{s, lo, std::min(n, lo + kSplitChunk)});
+  }
+  // Pass 1: counts.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      SplitChunk& ch = chunks[c];
+      const Segment<Cfg>& sg = segs[ch.seg];
+      const bool mont = sg.scalars.is_montgomery();
+      for (std::size_t i = ch.lo; i < ch.hi; ++i) {
+        if (sg.density && !sg.density->test(i)) continue;
+        ++ch.n_set;
+        const Limbs4& s = limbs_at(sg.scalars, i);
+        if (!mont && ff::detail::geq<4>(s, kR))
+          throw ProoflineError(Error::NotCanonical, "msm: canonical scalar " + std::to_string(i) + " of segment " +
+                                                        std::to_string(ch.seg) + " is >= r");
+        const Kind k = classify(s, mont);
+        if (k == Kind::Zero) continue;
+        if (split_ones && k != Kind::Other) {
+          ++ch.n_ones;
+        } else {
+          ++ch.n_rest;
+        }
+      }
+    }
+  });
+  Split<Cfg> out;
+  std::size_t rank = 0, prev_seg = ~std::size_t{0};
+  for (SplitChunk& ch : chunks) {
+    if (ch.seg != prev_seg) rank = 0, prev_seg = ch.seg;
+    ch.rank = rank;
+    rank += ch.n_set;
+    ch.rest_off = out.rest;
+    ch.ones_off = out.ones;
+    out.rest += ch.n_rest;
+    out.ones += ch.n_ones;
+  }
+  out.cap = out.rest + out.ones;
+  out.ptr = std::make_unique_for_overwrite<std::uintptr_t[]>(std::max<std::size_t>(out.cap, 1));
+  out.scalar = std::make_unique_for_overwrite<Limbs4[]>(std::max<std::size_t>(out.rest, 1));
+  // Pass 2: fill.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      const SplitChunk& ch = chunks[c];
+      const Segment<Cfg>& sg = segs[ch.seg];
+      const bool mont = sg.scalars.is_montgomery();
+      const ec::AffinePoint<Cfg>* base = sg.bases.data() + sg.start + ch.rank;
+      std::size_t ro = ch.rest_off, oo = out.cap - ch.ones_off;
+      for (std::size_t i = ch.lo; i < ch.hi; ++i) {
+        if (sg.density && !sg.density->test(i)) continue;
+        const ec::AffinePoint<Cfg>* p = base++;
+        const Limbs4& s = limbs_at(sg.scalars, i);
+        const Kind k = classify(s, mont);
+        if (k == Kind::Zero) continue;
+        if (split_ones && k != Kind::Other) {
+          out.ptr[--oo] = tag<Cfg>(p, k == Kind::MinusOne);
+        } else {
+          bool neg;
+          out.scalar[ro] = signed_canonical(s, mont, neg);
+          out.ptr[ro++] = tag<Cfg>(p, neg);
+        }
+      }
+    }
+  });
+  return out;
+}
+
+template <class Cfg>
+void check_segment(const Segment<Cfg>& sg) {
+  if (sg.density) {
+    if (sg.density->bits != sg.scalars.size()) throw_length("density bits vs scalars", sg.density->bits, sg.scalars.size());
+    if (sg.density->words.size() * 64 < sg.density->bits)
+      throw_length("density words", sg.density->words.size(), (sg.density->bits + 63) / 64);
+    const std::size_t pop = sg.density->popcount();
+    if (sg.start > sg.bases.size() || sg.bases.size() - sg.start < pop)
+      throw_length("bases after start (density popcount)", sg.start > sg.bases.size() ? 0 : sg.bases.size() - sg.start,
+                   pop, true);
+  } else {
+    if (sg.start > sg.bases.size() || sg.bases.size() - sg.start < sg.scalars.size())
+      throw_length("bases after start", sg.start > sg.bases.size() ? 0 : sg.bases.size() - sg.start,
+                   sg.scalars.size(), true);
+  }
+}
+
+}  // namespace detail
+
+// =================================================================================================
+// entry points
+// =================================================================================================
+
+template <class Cfg>
+std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg) {
+  using F = typename Cfg::Field;
+  const int threads = cfg.threads > 0 ? cfg.threads : tbb::this_task_arena::max_concurrency();
+  const detail::Plan p = detail::make_plan(n, threads, cfg);
+  const std::size_t nb = std::size_t{1} << (p.c - 1);
+  std::size_t per_thread;
+  if (p.affine) {
+    per_thread = nb * (sizeof(detail::XY<Cfg>) + 1 + sizeof(ec::XyzzPoint<Cfg>)) +
+                 2 * p.batch * sizeof(typename detail::BatchAffineBuckets<Cfg>::Entry) + p.batch * (2 * sizeof(F) + 1);
+  } else {
+    per_thread = nb * sizeof(ec::XyzzPoint<Cfg>);
+  }
+  const std::size_t tasks = static_cast<std::size_t>(p.windows) * p.chunks;
+  const std::size_t live = std::min<std::size_t>(tasks, static_cast<std::size_t>(threads));
+  return n * (sizeof(std::uintptr_t) + sizeof(ScalarLimbs)) + live * per_thread + tasks * sizeof(ec::XyzzPoint<Cfg>);
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, const MsmConfig& cfg) {
+  detail::check_config(cfg);
+  for (const Segment<Cfg>& sg : segments) detail::check_segment(sg);
+  return detail::run_with_threads(cfg.threads, [&]() -> ec::JacobianPoint<Cfg> {
+    const int threads = tbb::this_task_arena::max_concurrency();
+    detail::Split<Cfg> sp = detail::split<Cfg>(segments, cfg.split_ones);
+    detail::ScratchSlots<Cfg> slots;
+    ec::XyzzPoint<Cfg> r = ec::XyzzPoint<Cfg>::identity();
+    if (sp.rest > 0) {
+      const detail::Plan plan = detail::make_plan(sp.rest, threads, cfg);
+      r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar.get(), sp.rest, plan, slots);
+    }
+    if (sp.ones > 0) r += detail::sum_tagged<Cfg>(sp.ptr.get() + (sp.cap - sp.ones), sp.ones, slots);
+    return r.to_projective();
+  });
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> msm(std::span<const ec::AffinePoint<Cfg>> bases, Scalars scalars, const MsmConfig& cfg) {
+  if (bases.size() != scalars.size()) detail::throw_length("bases vs scalars", bases.size(), scalars.size());
+  const Segment<Cfg> seg{bases, 0, nullptr, scalars};
+  return msm_segments<Cfg>(std::span<const Segment<Cfg>>(&seg, 1), cfg);
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> msm_density(std::span<const ec::AffinePoint<Cfg>> bases, std::size_t start,
+                                   const Density& density, Scalars scalars, const MsmConfig& cfg) {
+  const Segment<Cfg> seg{bases, start, &density, scalars};
+  return msm_segments<Cfg>(std::span<const Segment<Cfg>>(&seg, 1), cfg);
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> msm_query_a(std::span<const ec::AffinePoint<Cfg>> a, Scalars inputs, Scalars aux,
+                                   const Density& aux_density, const MsmConfig& cfg) {
+  const std::size_t want = inputs.size() + aux_density.popcount();
+  if (a.size() != want) detail::throw_length("A query length (inputs + A aux density)", a.size(), want);
+  const Segment<Cfg> segs[2] = {{a, 0, nullptr, inputs}, {a, inputs.size(), &aux_density, aux}};
+  return msm_segments<Cfg>(segs, cfg);
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> msm_query_b(std::span<const ec::AffinePoint<Cfg>> b, Scalars inputs,
+                                   const Density& input_density, Scalars aux, const Density& aux_density,
+                                   const MsmConfig& cfg) {
+  const std::size_t pin = input_density.popcount();
+  const std::size_t want = pin + aux_density.popcount();
+  if (b.size() != want) detail::throw_length("B query length (B input + aux density)", b.size(), want);
+  const Segment<Cfg> segs[2] = {{b, 0, &input_density, inputs}, {b, pin, &aux_density, aux}};
+  return msm_segments<Cfg>(segs, cfg);
+}
+
+namespace detail {
+
+/// Σ bases[i] over all i (sel == nullptr) or over the set bits of *sel.
+template <class Cfg>
+ec::JacobianPoint<Cfg> sum_impl(std::span<const ec::AffinePoint<Cfg>> bases, const Density* sel,
+                                const MsmConfig& cfg) {
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  detail::check_config(cfg);
+  const bool all = sel == nullptr;
+  const Density empty;
+  const Density& selected = all ? empty : *sel;
+  if (!all) {
+    if (selected.bits != bases.size()) detail::throw_length("selection bits vs bases", selected.bits, bases.size());
+    if (selected.words.size() * 64 < selected.bits)
+      detail::throw_length("selection words", selected.words.size(), (selected.bits + 63) / 64);
+  }
+  const std::size_t n = bases.size();
+  return detail::run_with_threads(cfg.threads, [&]() -> ec::JacobianPoint<Cfg> {
+    if (n == 0) return ec::JacobianPoint<Cfg>::identity();
+    detail::ScratchSlots<Cfg> slots;
+    const std::size_t T = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    // Chunks of whole 64-bit words.
+    const std::size_t words = (n + 63) / 64;
+    const std::size_t chunks = std::max<std::size_t>(1, std::min(4 * T, words / 64));
+    std::vector<Xyzz> part(chunks);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t c = r.begin(); c != r.end(); ++c) {
+        const std::size_t wlo = words * c / chunks, whi = words * (c + 1) / chunks;
+        const std::size_t lo = wlo * 64, hi = std::min(n, whi * 64);
+        std::size_t count = hi - lo;
+        if (!all) {
+          count = 0;
+          for (std::size_t w = wlo; w < whi; ++w) {
+            std::uint64_t bits = selected.words[w];
+            if (w == words - 1 && (n & 63)) bits &= (std::uint64_t{1} << (n & 63)) - 1;
+            count += static_cast<std::size_t>(std::popcount(bits));
+          }
+        }
+        part[c] = detail::sum_chunk<Cfg>(
+            count,
+            [&](auto&& emit) {
+              if (all) {
+                for (std::size_t i = lo; i < hi; ++i) emit(detail::tag<Cfg>(&bases[i], false));
+                return;
+              }
+              for (std::size_t w = wlo; w < whi; ++w) {
+                std::uint64_t bits = selected.words[w];
+                if (w == words - 1 && (n & 63)) bits &= (std::uint64_t{1} << (n & 63)) - 1;
+                while (bits) {
+                  const unsigned b = static_cast<unsigned>(std::countr_zero(bits));
+                  bits &= bits - 1;
+                  emit(detail::tag<Cfg>(&bases[w * 64 + b], false));
+                }
+              }
+            },
+            slots.mine());
+      }
+    });
+    Xyzz acc = Xyzz::identity();
+    for (const Xyzz& p : part) acc += p;
+    return acc.to_projective();
+  });
+}
+
+}  // namespace detail
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> sum(std::span<const ec::AffinePoint<Cfg>> bases, const MsmConfig& cfg) {
+  return detail::sum_impl<Cfg>(bases, nullptr, cfg);
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> sum_selected(std::span<const ec::AffinePoint<Cfg>> bases, const Density& selected,
+                                    const MsmConfig& cfg) {
+  return detail::sum_impl<Cfg>(bases, &selected, cfg);
+}
+
+}  // namespace proofline::msm

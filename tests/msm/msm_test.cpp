@@ -1,0 +1,462 @@
+// msm tests: every MSM entry point against the naive Σ k_i·P_i (ec scalar multiplication), over
+// random and adversarial inputs (identity bases, zero/one/−1 scalars, duplicated bases, P/−P
+// pairs, one bucket for every point), every window size, both bucket forms, 1/2/4 threads.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "proofline/ec/g1.hpp"
+#include "proofline/ec/g2.hpp"
+#include "proofline/msm/msm.hpp"
+
+namespace {
+
+using namespace proofline;
+using ec::G1Affine;
+using ec::G1Config;
+using ec::G1Projective;
+using ec::G2Affine;
+using ec::G2Config;
+using ec::G2Projective;
+using ff::Fr;
+using msm::BucketForm;
+using msm::Density;
+using msm::MsmConfig;
+
+Fr minus_one() { return -Fr::one(); }
+
+/// n random subgroup points: [k_i]G for random k_i (affine, one batch inversion).
+template <class Cfg>
+std::vector<ec::AffinePoint<Cfg>> random_points(std::size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<ec::JacobianPoint<Cfg>> proj(n);
+  const auto g = ec::JacobianPoint<Cfg>::generator();
+  for (auto& p : proj) p = g.mul(Fr::random(rng));
+  std::vector<ec::AffinePoint<Cfg>> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = proj[i].to_affine();
+  return out;
+}
+
+/// A mix that hits the special cases: zeros, ones, r−1, small values, random full values.
+std::vector<Fr> mixed_scalars(std::size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> s(n);
+  for (auto& k : s) {
+    switch (rng() % 8) {
+      case 0: k = Fr::zero(); break;
+      case 1: k = Fr::one(); break;
+      case 2: k = minus_one(); break;
+      case 3: k = Fr::from_u64(rng() % 100); break;
+      default: k = Fr::random(rng); break;
+    }
+  }
+  return s;
+}
+
+/// Bases with identities, duplicates and negations sprinkled in.
+template <class Cfg>
+std::vector<ec::AffinePoint<Cfg>> mixed_points(std::size_t n, uint64_t seed) {
+  auto p = random_points<Cfg>(n, seed);
+  std::mt19937_64 rng(seed + 1);
+  for (std::size_t i = 1; i < n; ++i) {
+    switch (rng() % 10) {
+      case 0: p[i] = ec::AffinePoint<Cfg>::identity(); break;
+      case 1: p[i] = p[rng() % i]; break;     // duplicate of an earlier base
+      case 2: p[i] = -p[rng() % i]; break;    // negation of an earlier base
+      default: break;
+    }
+  }
+  return p;
+}
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> naive(std::span<const ec::AffinePoint<Cfg>> bases, std::span<const Fr> scalars) {
+  auto acc = ec::JacobianPoint<Cfg>::identity();
+  for (std::size_t i = 0; i < bases.size(); ++i) acc += bases[i].mul(scalars[i]);
+  return acc;
+}
+
+std::vector<msm::ScalarLimbs> to_canonical(const std::vector<Fr>& s) {
+  std::vector<msm::ScalarLimbs> c(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) c[i] = s[i].to_canonical();
+  return c;
+}
+
+// ---- G1 general MSM ----------------------------------------------------------------------------
+
+class MsmG1Sizes : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(MsmG1Sizes, MatchesNaiveOnMixedData) {
+  const std::size_t n = GetParam();
+  auto bases = mixed_points<G1Config>(n, 100 + n);
+  auto scalars = mixed_scalars(n, 200 + n);
+  const G1Projective want = naive<G1Config>(bases, scalars);
+  EXPECT_EQ(msm::msm_g1(bases, scalars), want);
+  EXPECT_EQ(msm::msm_g1(bases, to_canonical(scalars)), want) << "canonical scalars";
+  MsmConfig no_split;
+  no_split.split_ones = false;
+  EXPECT_EQ(msm::msm_g1(bases, scalars, no_split), want) << "ones through Pippenger";
+  MsmConfig xyzz;
+  xyzz.buckets = BucketForm::Xyzz;
+  EXPECT_EQ(msm::msm_g1(bases, scalars, xyzz), want) << "XYZZ buckets";
+}
+
+TEST_P(MsmG1Sizes, MatchesNaiveOnRandomFullScalars) {
+  const std::size_t n = GetParam();
+  auto bases = random_points<G1Config>(n, 300 + n);
+  std::mt19937_64 rng(400 + n);
+  std::vector<Fr> scalars(n);
+  for (auto& k : scalars) k = Fr::random(rng);
+  EXPECT_EQ(msm::msm_g1(bases, scalars), naive<G1Config>(bases, scalars));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, MsmG1Sizes, ::testing::Values(0, 1, 2, 3, 5, 17, 64, 257, 1000));
+
+TEST(MsmG1, EmptyAndAllZeroGiveIdentity) {
+  std::vector<G1Affine> none;
+  std::vector<Fr> nos;
+  EXPECT_TRUE(msm::msm_g1(none, nos).is_identity());
+  auto bases = random_points<G1Config>(40, 1);
+  std::vector<Fr> zeros(40, Fr::zero());
+  EXPECT_TRUE(msm::msm_g1(bases, zeros).is_identity());
+  std::vector<G1Affine> ids(40, G1Affine::identity());
+  EXPECT_TRUE(msm::msm_g1(ids, mixed_scalars(40, 2)).is_identity());
+}
+
+TEST(MsmG1, SingleTermsAreScalarMultiples) {
+  auto bases = random_points<G1Config>(1, 3);
+  std::mt19937_64 rng(4);
+  for (const Fr& k : {Fr::zero(), Fr::one(), minus_one(), Fr::from_u64(2), Fr::random(rng), Fr::random(rng)}) {
+    const std::vector<Fr> s{k};
+    EXPECT_EQ(msm::msm_g1(bases, s), bases[0].mul(k));
+    MsmConfig c;
+    c.split_ones = false;
+    EXPECT_EQ(msm::msm_g1(bases, s, c), bases[0].mul(k));
+  }
+}
+
+TEST(MsmG1, PlusMinusPairsCancel) {
+  // P_i and −P_i with the same scalar: every bucket addition of the pair is P + (−P).
+  auto half = random_points<G1Config>(200, 5);
+  std::vector<G1Affine> bases;
+  std::vector<Fr> scalars;
+  std::mt19937_64 rng(6);
+  for (const auto& p : half) {
+    const Fr k = Fr::random(rng);
+    bases.push_back(p);
+    bases.push_back(-p);
+    scalars.push_back(k);
+    scalars.push_back(k);
+  }
+  for (int c : {0, 4, 9, 12, 16}) {
+    for (BucketForm f : {BucketForm::BatchAffine, BucketForm::Xyzz}) {
+      MsmConfig cfg;
+      cfg.window_bits = c;
+      cfg.buckets = f;
+      EXPECT_TRUE(msm::msm_g1(bases, scalars, cfg).is_identity()) << "c=" << c;
+    }
+  }
+  // The same with ones and minus ones (the batch-addition path).
+  std::vector<Fr> ones(bases.size(), Fr::one());
+  EXPECT_TRUE(msm::msm_g1(bases, ones).is_identity());
+}
+
+TEST(MsmG1, DuplicatedBasesDouble) {
+  // One base repeated with one scalar: every addition into a bucket is P + P (doubling), and all
+  // points land in one bucket per window (collision queue and overflow).
+  auto one = random_points<G1Config>(1, 7);
+  std::mt19937_64 rng(8);
+  const Fr k = Fr::random(rng);
+  for (std::size_t n : {2u, 3u, 8u, 1500u}) {
+    std::vector<G1Affine> bases(n, one[0]);
+    std::vector<Fr> scalars(n, k);
+    const G1Projective want = one[0].mul(k * Fr::from_u64(n));
+    EXPECT_EQ(msm::msm_g1(bases, scalars), want) << n;
+    MsmConfig cfg;
+    cfg.window_bits = 10;
+    cfg.buckets = BucketForm::BatchAffine;
+    cfg.batch_size = 32;
+    EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << n;
+  }
+}
+
+TEST(MsmG1, OneBucketForAllPointsUsesOverflow) {
+  // Distinct bases, equal scalar: each window puts every point into the same bucket.
+  const std::size_t n = 1500;
+  auto bases = random_points<G1Config>(n, 9);
+  std::mt19937_64 rng(10);
+  const Fr k = Fr::random(rng);
+  std::vector<Fr> scalars(n, k);
+  auto sum = G1Projective::identity();
+  for (const auto& p : bases) sum += p;
+  const G1Projective want = sum.mul(k);
+  for (int c : {8, 11, 13}) {
+    MsmConfig cfg;
+    cfg.window_bits = c;
+    cfg.buckets = BucketForm::BatchAffine;
+    EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "c=" << c;
+  }
+  // Small scalars: only window 0 (and maybe 1) is non-zero; few buckets, many collisions.
+  std::vector<Fr> small(n);
+  for (std::size_t i = 0; i < n; ++i) small[i] = Fr::from_u64(2 + i % 5);
+  EXPECT_EQ(msm::msm_g1(bases, small), naive<G1Config>(bases, small));
+}
+
+TEST(MsmG1, EveryWindowSizeAndFormAgrees) {
+  const std::size_t n = 300;
+  auto bases = mixed_points<G1Config>(n, 11);
+  auto scalars = mixed_scalars(n, 12);
+  const G1Projective want = naive<G1Config>(bases, scalars);
+  // Both bucket forms up to c = 12; above that the reduction over 2^(c−1) buckets dominates the
+  // run time, so the forms alternate.
+  for (int c = 2; c <= 16; ++c) {
+    for (BucketForm f : {BucketForm::Xyzz, BucketForm::BatchAffine}) {
+      if (c > 12 && (c % 2 == 0) != (f == BucketForm::BatchAffine)) continue;
+      MsmConfig cfg;
+      cfg.window_bits = c;
+      cfg.buckets = f;
+      EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "c=" << c << " form=" << static_cast<int>(f);
+    }
+  }
+}
+
+TEST(MsmG1, ThreadsAndChunksDoNotChangeTheResult) {
+  const std::size_t n = 2000;
+  auto bases = mixed_points<G1Config>(n, 13);
+  auto scalars = mixed_scalars(n, 14);
+  MsmConfig one;
+  one.threads = 1;
+  const G1Projective single = msm::msm_g1(bases, scalars, one);
+  EXPECT_EQ(single, naive<G1Config>(bases, scalars));
+  for (int t : {2, 4}) {
+    for (int chunks : {0, 1, 3, 8}) {
+      for (BucketForm f : {BucketForm::Xyzz, BucketForm::BatchAffine}) {
+        MsmConfig cfg;
+        cfg.threads = t;
+        cfg.chunks = chunks;
+        cfg.buckets = f;
+        cfg.window_bits = chunks == 0 ? 0 : 10;
+        EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), single) << "threads=" << t << " chunks=" << chunks;
+      }
+    }
+  }
+}
+
+TEST(MsmG1, SmallBatchSizesAgree) {
+  const std::size_t n = 1000;
+  auto bases = mixed_points<G1Config>(n, 15);
+  auto scalars = mixed_scalars(n, 16);
+  const G1Projective want = naive<G1Config>(bases, scalars);
+  for (int b : {1, 2, 7, 64}) {
+    MsmConfig cfg;
+    cfg.window_bits = 11;
+    cfg.buckets = BucketForm::BatchAffine;
+    cfg.batch_size = b;
+    EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "batch=" << b;
+  }
+}
+
+// ---- G2 ----------------------------------------------------------------------------------------
+
+TEST(MsmG2, MatchesNaive) {
+  for (std::size_t n : {0u, 1u, 2u, 3u, 5u, 17u, 64u, 200u}) {
+    auto bases = mixed_points<G2Config>(n, 500 + n);
+    auto scalars = mixed_scalars(n, 600 + n);
+    const G2Projective want = naive<G2Config>(bases, scalars);
+    EXPECT_EQ(msm::msm_g2(bases, scalars), want) << n;
+    MsmConfig cfg;
+    cfg.window_bits = 9;
+    cfg.buckets = BucketForm::BatchAffine;
+    EXPECT_EQ(msm::msm_g2(bases, scalars, cfg), want) << n;
+    cfg.buckets = BucketForm::Xyzz;
+    EXPECT_EQ(msm::msm_g2(bases, scalars, cfg), want) << n;
+  }
+}
+
+TEST(MsmG2, PairsAndDuplicates) {
+  auto half = random_points<G2Config>(50, 700);
+  std::vector<G2Affine> bases;
+  std::vector<Fr> scalars;
+  std::mt19937_64 rng(701);
+  const Fr k = Fr::random(rng);
+  for (const auto& p : half) {
+    bases.push_back(p);
+    bases.push_back(-p);
+    bases.push_back(p);
+    scalars.insert(scalars.end(), {k, k, k});
+  }
+  auto s = G2Projective::identity();
+  for (const auto& p : half) s += p;
+  MsmConfig cfg;
+  cfg.window_bits = 12;
+  cfg.buckets = BucketForm::BatchAffine;
+  EXPECT_EQ(msm::msm_g2(bases, scalars, cfg), s.mul(k));
+  EXPECT_EQ(msm::sum_g2(bases), s);
+}
+
+// ---- 0/1 path ----------------------------------------------------------------------------------
+
+TEST(Sum, AllAndSelected) {
+  for (std::size_t n : {0u, 1u, 2u, 63u, 64u, 65u, 1000u, 20000u}) {
+    auto bases = mixed_points<G1Config>(std::min<std::size_t>(n, 1000), 800 + n);
+    while (bases.size() < n) bases.push_back(bases[bases.size() % 1000]);  // duplicates
+    std::mt19937_64 rng(900 + n);
+    std::vector<uint64_t> words((n + 63) / 64 + 1);
+    for (auto& w : words) w = rng() & rng();  // ~1/4 density; includes bits past n (ignored)
+    const Density sel(words, n);
+    auto all = G1Projective::identity(), some = G1Projective::identity();
+    std::vector<Fr> bits(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      all += bases[i];
+      if (sel.test(i)) {
+        some += bases[i];
+        bits[i] = Fr::one();
+      }
+    }
+    EXPECT_EQ(msm::sum_g1(bases), all) << n;
+    EXPECT_EQ(msm::sum_selected_g1(bases, sel), some) << n;
+    EXPECT_EQ(msm::msm_g1(bases, bits), some) << "msm with 0/1 scalars, n=" << n;
+    MsmConfig one;
+    one.threads = 1;
+    EXPECT_EQ(msm::sum_selected_g1(bases, sel, one), some) << n;
+  }
+}
+
+TEST(Sum, G2) {
+  auto bases = mixed_points<G2Config>(300, 1000);
+  auto all = G2Projective::identity();
+  for (const auto& p : bases) all += p;
+  EXPECT_EQ(msm::sum_g2(bases), all);
+}
+
+// ---- density-filtered ----------------------------------------------------------------------------
+
+TEST(Density, MatchesHandBuiltExpansion) {
+  const std::size_t vars = 777, start = 13;
+  std::mt19937_64 rng(1100);
+  std::vector<uint64_t> words((vars + 63) / 64);
+  for (auto& w : words) w = rng() | rng();  // ~3/4 density
+  words.back() |= ~uint64_t{0} << (vars % 64);  // junk past the end must be ignored
+  const Density d(words, vars);
+  const std::size_t pop = d.popcount();
+  auto bases = mixed_points<G1Config>(start + pop + 5, 1101);  // extra bases after the query: unused
+  auto scalars = mixed_scalars(vars, 1102);
+  // Expansion: variable i ↦ bases[start + rank(i)] if set, else scalar ignored.
+  std::vector<G1Affine> exp_bases;
+  std::vector<Fr> exp_scalars;
+  std::size_t rank = 0;
+  for (std::size_t i = 0; i < vars; ++i) {
+    if (!d.test(i)) continue;
+    exp_bases.push_back(bases[start + rank++]);
+    exp_scalars.push_back(scalars[i]);
+  }
+  ASSERT_EQ(rank, pop);
+  const G1Projective want = naive<G1Config>(exp_bases, exp_scalars);
+  EXPECT_EQ(msm::msm_density_g1(bases, start, d, scalars), want);
+  MsmConfig one;
+  one.threads = 1;
+  EXPECT_EQ(msm::msm_density_g1(bases, start, d, to_canonical(scalars), one), want);
+}
+
+TEST(Density, Groth16QueriesAAndB) {
+  std::mt19937_64 rng(1200);
+  const std::size_t n_in = 5, n_aux = 300;
+  auto inputs = mixed_scalars(n_in, 1201);
+  inputs[0] = Fr::one();  // ONE
+  auto aux = mixed_scalars(n_aux, 1202);
+  std::vector<uint64_t> a_aux((n_aux + 63) / 64), b_in(1), b_aux((n_aux + 63) / 64);
+  for (auto& w : a_aux) w = rng();
+  for (auto& w : b_aux) w = rng() & rng();
+  b_in[0] = 0b10101;
+  const Density da(a_aux, n_aux), dbi(b_in, n_in), dba(b_aux, n_aux);
+
+  // A: all inputs, then aux with A-density.
+  auto a = random_points<G1Config>(n_in + da.popcount(), 1203);
+  auto want_a = G1Projective::identity();
+  for (std::size_t i = 0; i < n_in; ++i) want_a += a[i].mul(inputs[i]);
+  for (std::size_t j = 0, k = n_in; j < n_aux; ++j)
+    if (da.test(j)) want_a += a[k++].mul(aux[j]);
+  EXPECT_EQ(msm::msm_query_a<G1Config>(a, inputs, aux, da), want_a);
+
+  // B in G1 and G2: inputs with B-density, then aux with B-density.
+  auto b1 = random_points<G1Config>(dbi.popcount() + dba.popcount(), 1204);
+  auto b2 = random_points<G2Config>(dbi.popcount() + dba.popcount(), 1205);
+  auto want_b1 = G1Projective::identity();
+  auto want_b2 = G2Projective::identity();
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n_in; ++i)
+    if (dbi.test(i)) want_b1 += b1[k].mul(inputs[i]), want_b2 += b2[k].mul(inputs[i]), ++k;
+  for (std::size_t j = 0; j < n_aux; ++j)
+    if (dba.test(j)) want_b1 += b1[k].mul(aux[j]), want_b2 += b2[k].mul(aux[j]), ++k;
+  EXPECT_EQ(msm::msm_query_b<G1Config>(b1, inputs, dbi, aux, dba), want_b1);
+  EXPECT_EQ(msm::msm_query_b<G2Config>(b2, inputs, dbi, aux, dba), want_b2);
+  // The same through msm_density with bellperson's start offsets.
+  EXPECT_EQ(msm::msm_density_g1(b1, 0, dbi, inputs) + msm::msm_density_g1(b1, dbi.popcount(), dba, aux), want_b1);
+}
+
+struct FakeTracker {  // the shape of r1cs::DensityTracker
+  std::vector<uint64_t> w;
+  std::size_t n;
+  std::span<const uint64_t> words() const { return w; }
+  std::size_t size() const { return n; }
+};
+
+TEST(Density, AcceptsTrackerLikeTypes) {
+  FakeTracker t{{0b1011}, 4};
+  const Density d = t;
+  EXPECT_EQ(d.bits, 4u);
+  EXPECT_EQ(d.popcount(), 3u);
+}
+
+// ---- errors --------------------------------------------------------------------------------------
+
+TEST(Errors, LengthMismatchesSayGotAndExpected) {
+  auto bases = random_points<G1Config>(4, 1300);
+  std::vector<Fr> three(3, Fr::one());
+  try {
+    (void)msm::msm_g1(bases, three);
+    FAIL() << "no throw";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("got 4, expected 3"), std::string::npos) << e.what();
+  }
+  std::vector<uint64_t> w{0b111};
+  const Density d(w, 3);
+  std::vector<Fr> four(4, Fr::one());
+  EXPECT_THROW((void)msm::msm_density_g1(bases, 0, d, four), ProoflineError);  // bits vs scalars
+  EXPECT_THROW((void)msm::msm_density_g1(bases, 2, d, three), ProoflineError);  // 2 bases left, 3 needed
+  EXPECT_NO_THROW((void)msm::msm_density_g1(bases, 1, d, three));
+  EXPECT_THROW((void)msm::msm_query_a<G1Config>(bases, three, three, d), ProoflineError);  // 4 != 3 + 3
+  MsmConfig bad;
+  bad.window_bits = 1;
+  EXPECT_THROW((void)msm::msm_g1(bases, four, bad), ProoflineError);
+  EXPECT_THROW((void)msm::sum_selected_g1(bases, d), ProoflineError);  // 3 bits vs 4 bases
+}
+
+TEST(Errors, CanonicalScalarAtLeastRIsRejected) {
+  auto bases = random_points<G1Config>(3, 1400);
+  std::vector<msm::ScalarLimbs> s(3, msm::ScalarLimbs{5, 0, 0, 0});
+  s[2] = Fr::kModulus;
+  try {
+    (void)msm::msm_g1(bases, s);
+    FAIL() << "no throw";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::NotCanonical);
+    EXPECT_NE(std::string(e.what()).find("scalar 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WindowChoice, IsSaneAcrossSizes) {
+  for (std::size_t lg = 0; lg <= 26; ++lg) {
+    for (int t : {1, 2, 16}) {
+      const auto w = msm::window_for(std::size_t{1} << lg, t);
+      EXPECT_GE(w.window_bits, 2);
+      EXPECT_LE(w.window_bits, 18);
+      EXPECT_GE(w.chunks, 1);
+    }
+  }
+}
+
+}  // namespace
