@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "../pairing/test_curve.hpp"
 #include "proofline/pairing/pairing.hpp"
 
 namespace {
@@ -32,6 +31,8 @@ using ff::Fp12;
 using ff::Fp2;
 using ff::Fp6;
 using ff::Fr;
+using ec::G1Affine;
+using ec::G2Affine;
 
 std::string q(const std::string& s) { return "\"" + s + "\""; }
 
@@ -59,25 +60,25 @@ Fp12 easy_part(const Fp12& f) {
 int main(int argc, char** argv) {
   const unsigned long seed = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1;
   std::mt19937_64 rng(seed);
-  const auto g1 = pairing_test::g1_generator();
-  const auto g2 = pairing_test::g2_generator();
+  const G1Affine g1 = G1Affine::generator();
+  const G2Affine g2 = G2Affine::generator();
   std::string out = "{\"seed\":" + std::to_string(seed);
 
   out += ",\"pairings\":[";
   for (int i = 0; i < 4; ++i) {
     const Fr a = i == 0 ? Fr::one() : nonzero_scalar(rng);
     const Fr b = i == 0 ? Fr::one() : nonzero_scalar(rng);
-    const Fp12 e = pairing::pairing(pairing_test::g1_mul(g1, a), pairing_test::g2_mul(g2, b));
+    const Fp12 e = pairing::pairing(g1.mul(a).to_affine(), g2.mul(b).to_affine());
     out += std::string(i ? "," : "") + "{\"a\":" + hex(a) + ",\"b\":" + hex(b) + ",\"value\":" + arr(e) + "}";
   }
   out += "]";
 
   {
-    std::vector<std::pair<ec::G1Affine, ec::G2Affine>> pairs;
+    std::vector<std::pair<G1Affine, G2Affine>> pairs;
     out += ",\"multi\":{\"pairs\":[";
     for (int i = 0; i < 3; ++i) {
       const Fr a = nonzero_scalar(rng), b = nonzero_scalar(rng);
-      pairs.emplace_back(pairing_test::g1_mul(g1, a), pairing_test::g2_mul(g2, b));
+      pairs.emplace_back(g1.mul(a).to_affine(), g2.mul(b).to_affine());
       out += std::string(i ? "," : "") + "{\"a\":" + hex(a) + ",\"b\":" + hex(b) + "}";
     }
     const Fp12 v = pairing::final_exponentiation(pairing::multi_miller_loop(pairs));
