@@ -1,0 +1,228 @@
+// proofline/r1cs/constraint_system.hpp — the interface circuits are written against.
+//
+// Owns: `ConstraintSystem` (abstract: alloc, alloc_input, enforce, namespaces, one, finalize),
+// `NamespaceGuard` (RAII), `ValueFn`, the `Circuit` concept, `CircuitInterface` (the same as a
+// virtual interface) and `synthesize(circuit, cs)`.
+//
+// A rank-1 constraint system is a list of constraints ⟨A_i, z⟩ · ⟨B_i, z⟩ = ⟨C_i, z⟩ over the
+// assignment z = (inputs, aux), inputs[0] = 1. A circuit describes it by calling, in order:
+//   Variable alloc(name, value_fn)        new aux (private) variable, value = value_fn()
+//   Variable alloc_input(name, value_fn)  new input (public) variable
+//   enforce(name, a, b, c)                new constraint a · b = c
+// where a, b, c are each either a LinearCombination, a Variable (1·v), or a callable
+// `void(LinearCombination& lc)` that adds terms to an empty `lc` the constraint system lends it
+// (its scratch: cleared, capacity kept, so building costs no allocation after warm-up). Variable and
+// constraint order is the order of these calls; it fixes the Groth16 parameters, so gadgets must
+// reproduce bellpepper's order exactly (reference §8.1).
+//
+// Modes implement the interface (STYLE point 10): ProvingAssignment (prover), KeypairAssembly (setup),
+// TestConstraintSystem (test), ShapeCounter (counts). Laziness: names are `Name`s and values
+// `ValueFn`s (non-owning callables, see function_ref.hpp); prover mode never builds a name, setup and
+// shape modes never call a value callback (`computes_values()` tells a gadget whether it is worth
+// computing native witness values at all). Values are Fr in Montgomery form.
+//
+// finalize() appends bellperson's input constraints: for every input i, ONE included,
+// Input(i) · 0 = 0 (reference §2.4), so that every input appears in A and the QAP of the inputs is
+// linearly independent; after it, no more alloc/enforce. num_constraints() counts them once added.
+//
+// Namespaces scope names only (test mode joins them with '/'): `auto ns = cs.namespace_("round_3");`
+// pops when `ns` goes out of scope. Names must not contain '/'.
+//
+// Errors: SynthesisError (error.hpp), thrown from the call that failed; value callbacks may throw it
+// too (AssignmentMissing). A constraint system is used by one thread at a time. The LC callables
+// must not call back into the constraint system.
+//
+// Sources: bellpepper-core `constraint_system.rs` (trait ConstraintSystem, Namespace, Circuit),
+// bellperson `groth16/prover` (ProvingAssignment, synthesize_circuits_batch), as summarized in
+// ../shared/reference/formats-and-circuits.md §2.1–2.4.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "proofline/ff/fr.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/r1cs/function_ref.hpp"
+#include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/variable.hpp"
+
+namespace proofline::r1cs {
+
+/// Lazy witness value: called at most once, only by modes that compute values; may throw
+/// SynthesisError(AssignmentMissing).
+using ValueFn = FunctionRef<Fr()>;
+
+class ConstraintSystem;
+
+/// Pops its namespace when destroyed (or at close()). Move-only.
+class [[nodiscard]] NamespaceGuard {
+ public:
+  NamespaceGuard(NamespaceGuard&& o) noexcept : cs_(std::exchange(o.cs_, nullptr)) {}
+  NamespaceGuard(const NamespaceGuard&) = delete;
+  NamespaceGuard& operator=(const NamespaceGuard&) = delete;
+  NamespaceGuard& operator=(NamespaceGuard&&) = delete;
+  ~NamespaceGuard() { close(); }
+  /// Pops the namespace now (idempotent).
+  inline void close() noexcept;
+
+ private:
+  friend class ConstraintSystem;
+  explicit NamespaceGuard(ConstraintSystem* cs) noexcept : cs_(cs) {}
+  ConstraintSystem* cs_;
+};
+
+class ConstraintSystem {
+ public:
+  virtual ~ConstraintSystem() = default;
+  ConstraintSystem(const ConstraintSystem&) = delete;
+  ConstraintSystem& operator=(const ConstraintSystem&) = delete;
+
+  /// Input(0), the constant ONE, allocated by every mode's constructor.
+  static constexpr Variable one() noexcept { return Variable::input(0); }
+
+  /// New aux variable. `value` is called only if computes_values().
+  Variable alloc(Name name, ValueFn value) {
+    check_open();
+    on_alloc(name, value, n_aux_);
+    return Variable::aux(n_aux_++);
+  }
+  /// New input variable. `value` is called only if computes_values().
+  Variable alloc_input(Name name, ValueFn value) {
+    check_open();
+    on_alloc_input(name, value, n_inputs_);
+    return Variable::input(n_inputs_++);
+  }
+
+  /// New constraint a · b = c. Each of a, b, c: a LinearCombination, a Variable, or a callable
+  /// `void(LinearCombination&)` filling the (empty) scratch LC it is given.
+  template <class A, class B, class C>
+  void enforce(Name name, A&& a, B&& b, C&& c) {
+    check_open();
+    const LinearCombination& la = resolve(std::forward<A>(a), scratch_[0]);
+    const LinearCombination& lb = resolve(std::forward<B>(b), scratch_[1]);
+    const LinearCombination& lc = resolve(std::forward<C>(c), scratch_[2]);
+    on_enforce(name, la, lb, lc, n_constraints_);
+    ++n_constraints_;
+  }
+
+  /// Opens a namespace until the guard is destroyed.
+  NamespaceGuard namespace_(Name name) {
+    push_namespace(name);
+    return NamespaceGuard(this);
+  }
+  /// Low-level namespace control (prefer namespace_()).
+  void push_namespace(Name name) {
+    on_push_namespace(name);
+    ++ns_depth_;
+  }
+  void pop_namespace() noexcept {
+    if (ns_depth_ == 0) return;
+    --ns_depth_;
+    on_pop_namespace();
+  }
+  std::size_t namespace_depth() const noexcept { return ns_depth_; }
+
+  /// True if this mode evaluates witness values (prover, test); false for setup and shape modes,
+  /// where a gadget may skip computing native values (its value callbacks are never called).
+  virtual bool computes_values() const noexcept = 0;
+
+  /// Inputs allocated so far, ONE included.
+  std::size_t num_inputs() const noexcept { return n_inputs_; }
+  std::size_t num_aux() const noexcept { return n_aux_; }
+  /// Constraints enforced so far (after finalize(): including the num_inputs() input constraints).
+  std::size_t num_constraints() const noexcept { return n_constraints_; }
+
+  /// Appends Input(i) · 0 = 0 for i = 0 .. num_inputs()−1 and closes the system. Throws
+  /// NamespaceNotClosed if a namespace is open, AlreadyFinalized on a second call.
+  void finalize();
+  bool is_finalized() const noexcept { return finalized_; }
+
+ protected:
+  ConstraintSystem() = default;
+
+  // Hooks for the modes. `index` is the new variable's / constraint's index. A hook that throws
+  // leaves the counters unchanged.
+  virtual void on_alloc(Name name, ValueFn value, std::size_t index) = 0;
+  virtual void on_alloc_input(Name name, ValueFn value, std::size_t index) = 0;
+  virtual void on_enforce(Name name, const LinearCombination& a, const LinearCombination& b,
+                          const LinearCombination& c, std::size_t index) = 0;
+  virtual void on_push_namespace(Name) {}
+  virtual void on_pop_namespace() noexcept {}
+  /// Called once, after finalize() appended the input constraints.
+  virtual void on_finalize() {}
+
+  /// For modes that merge another system's counts (ProvingAssignment::extend).
+  void add_counts(std::size_t inputs, std::size_t aux, std::size_t constraints) noexcept {
+    n_inputs_ += inputs;
+    n_aux_ += aux;
+    n_constraints_ += constraints;
+  }
+  /// Back to the freshly constructed state (ONE allocated, nothing else) for recycled modes.
+  void reset_counts() noexcept {
+    n_inputs_ = 1;
+    n_aux_ = 0;
+    n_constraints_ = 0;
+    ns_depth_ = 0;
+    finalized_ = false;
+  }
+
+ private:
+  void check_open() const {
+    if (finalized_) [[unlikely]] throw_finalized();
+  }
+  [[noreturn]] static void throw_finalized();
+
+  template <class L>
+  static const LinearCombination& resolve(L&& l, LinearCombination& scratch) {
+    using T = std::remove_cvref_t<L>;
+    if constexpr (std::is_base_of_v<LinearCombination, T>) {
+      return l;
+    } else if constexpr (std::is_same_v<T, Variable>) {
+      scratch.clear();
+      scratch.add(l);
+      return scratch;
+    } else {
+      static_assert(std::is_invocable_v<L&, LinearCombination&>,
+                    "enforce: each of a, b, c must be a LinearCombination, a Variable, or a callable "
+                    "void(LinearCombination&)");
+      scratch.clear();
+      l(scratch);
+      return scratch;
+    }
+  }
+
+  std::size_t n_inputs_ = 1;  // ONE
+  std::size_t n_aux_ = 0;
+  std::size_t n_constraints_ = 0;
+  std::size_t ns_depth_ = 0;
+  bool finalized_ = false;
+  LinearCombination scratch_[3];
+};
+
+inline void NamespaceGuard::close() noexcept {
+  if (cs_ != nullptr) std::exchange(cs_, nullptr)->pop_namespace();
+}
+
+/// A circuit: anything with `synthesize(ConstraintSystem&)` (const or not).
+template <class C>
+concept Circuit = requires(C& c, ConstraintSystem& cs) { c.synthesize(cs); };
+
+/// The same contract as a virtual interface, for circuits chosen at run time.
+class CircuitInterface {
+ public:
+  virtual ~CircuitInterface() = default;
+  virtual void synthesize(ConstraintSystem& cs) const = 0;
+};
+
+/// Runs the circuit into `cs`, then cs.finalize() (the input constraints). This is what the prover
+/// and setup do; a test that wants only the circuit's own constraints calls circuit.synthesize(cs).
+template <class C>
+  requires Circuit<std::remove_reference_t<C>>
+void synthesize(C&& circuit, ConstraintSystem& cs) {
+  circuit.synthesize(cs);
+  cs.finalize();
+}
+
+}  // namespace proofline::r1cs

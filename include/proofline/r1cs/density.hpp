@@ -1,0 +1,74 @@
+// proofline/r1cs/density.hpp — density bitmaps of the prover (which variables a query touches).
+//
+// Owns: `DensityTracker`, a growable bit vector with a running popcount.
+//
+// Layout: bit i of the vector is bit (i mod 64) of word i / 64 (LSB-first in 64-bit words, as
+// bellperson's bitvec<Lsb0, u64> and supraseal's density pointers); bits beyond size() in the last
+// word are zero. One bit per variable of one kind (inputs or aux), in allocation order.
+//
+// Meaning (reference §2.2, §8.5): the prover sets bit j when variable j appears with a nonzero
+// coefficient in the A (aux only) or B (inputs and aux) linear combination of any constraint. The
+// Groth16 parameters hold query points only for the set bits (`a` = all inputs + aux with A-density;
+// `b_g1`/`b_g2` = inputs with B-density + aux with B-density), so the MSMs use these bitmaps to line
+// scalars up with bases, and popcount() gives the query lengths.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace proofline::r1cs {
+
+class DensityTracker {
+ public:
+  /// Appends one bit (a newly allocated variable; the prover pushes false and sets it later).
+  void push_back(bool bit) {
+    if ((size_ & 63) == 0) words_.push_back(0);
+    if (bit) {
+      words_.back() |= std::uint64_t{1} << (size_ & 63);
+      ++popcount_;
+    }
+    ++size_;
+  }
+  /// Sets bit i (i < size()); counts it once however often it is set.
+  void set(std::size_t i) noexcept {
+    std::uint64_t& w = words_[i >> 6];
+    const std::uint64_t m = std::uint64_t{1} << (i & 63);
+    popcount_ += (w & m) == 0;
+    w |= m;
+  }
+  bool test(std::size_t i) const noexcept { return (words_[i >> 6] >> (i & 63)) & 1; }
+
+  /// Number of bits (= variables tracked).
+  std::size_t size() const noexcept { return size_; }
+  /// Number of set bits.
+  std::size_t popcount() const noexcept { return popcount_; }
+  /// The bits as LSB-first 64-bit words; ceil(size() / 64) of them.
+  std::span<const std::uint64_t> words() const noexcept { return words_; }
+
+  void reserve(std::size_t bits) { words_.reserve((bits + 63) / 64); }
+  /// Removes every bit, keeping the capacity.
+  void clear() noexcept {
+    words_.clear();
+    size_ = 0;
+    popcount_ = 0;
+  }
+
+  /// Appends `other`'s bits. With `merge_first` (bellperson's input-density rule when one prover's
+  /// assignment is extended by another's), other's bit 0 (its own ONE) is ORed into this bit 0
+  /// instead of being appended; this must then be non-empty.
+  void extend(const DensityTracker& other, bool merge_first);
+
+  friend bool operator==(const DensityTracker& a, const DensityTracker& b) {
+    return a.size_ == b.size_ && a.words_ == b.words_;
+  }
+
+ private:
+  std::vector<std::uint64_t> words_;
+  std::size_t size_ = 0;
+  std::size_t popcount_ = 0;
+};
+
+}  // namespace proofline::r1cs

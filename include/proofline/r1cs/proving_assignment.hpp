@@ -1,0 +1,94 @@
+// proofline/r1cs/proving_assignment.hpp — prover mode: the witness and the evaluated A·z, B·z, C·z.
+//
+// Owns: `ProvingBuffers` (what the Groth16 prover consumes; movable out, recyclable) and
+// `ProvingAssignment` (the ConstraintSystem that fills them), bellperson's ProvingAssignment.
+//
+// Shapes, after finalize() (n = constraints incl. input constraints, I = inputs incl. ONE, X = aux):
+//   a, b, c           n values: a[i] = ⟨A_i, z⟩, b[i] = ⟨B_i, z⟩, c[i] = ⟨C_i, z⟩; the last I rows are
+//                     the input constraints: a = input value, b = c = 0.
+//   input_assignment  I values, [0] = 1 (ONE);  aux_assignment  X values.
+//   a_aux_density     X bits: aux j has a nonzero coefficient in some A (no input density for A:
+//                     inputs are always dense in A, via the input constraints).
+//   b_input_density   I bits, b_aux_density X bits: nonzero coefficient in some B.
+// All values are Fr in Montgomery form (the MSM layer converts to canonical where it needs to).
+// Density bitmaps: see density.hpp.
+//
+// Behaviour per call (reference §2.2): alloc calls the value callback and pushes the value and a 0
+// bit to both aux densities; alloc_input pushes the value and a 0 bit to b_input_density; enforce
+// evaluates the three LCs at once against the assignment so far and sets density bits for nonzero
+// coefficients; names and namespaces are ignored. Nothing of an LC is kept.
+//
+// Memory: reserve() sizes every buffer up front when the shape is known (e.g. from a ShapeCounter
+// run or a previous proof of the same circuit), so synthesis performs no allocation at all after
+// construction; a ProvingBuffers returned by release() can be handed to the next ProvingAssignment to
+// reuse its capacity (pool / reclaimer friendly). The hot path of enforce is three LC evaluations and
+// three pushes into reserved vectors.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "proofline/r1cs/constraint_system.hpp"
+#include "proofline/r1cs/density.hpp"
+
+namespace proofline::r1cs {
+
+struct ProvingBuffers {
+  std::vector<Fr> a, b, c;
+  std::vector<Fr> input_assignment;
+  std::vector<Fr> aux_assignment;
+  DensityTracker a_aux_density;
+  DensityTracker b_input_density;
+  DensityTracker b_aux_density;
+
+  /// Empties every buffer, keeping capacity.
+  void clear() noexcept;
+};
+
+class ProvingAssignment final : public ConstraintSystem {
+ public:
+  /// Allocates ONE (input 0, value 1).
+  ProvingAssignment();
+  /// Reuses `recycled`'s capacity (its contents are discarded), then allocates ONE.
+  explicit ProvingAssignment(ProvingBuffers recycled);
+
+  /// Reserves room for the whole synthesis: `n_constraints` including the input constraints,
+  /// `n_inputs` including ONE, `n_aux`.
+  void reserve(std::size_t n_constraints, std::size_t n_inputs, std::size_t n_aux);
+
+  bool computes_values() const noexcept override { return true; }
+
+  std::span<const Fr> a() const noexcept { return buf_.a; }
+  std::span<const Fr> b() const noexcept { return buf_.b; }
+  std::span<const Fr> c() const noexcept { return buf_.c; }
+  std::span<const Fr> input_assignment() const noexcept { return buf_.input_assignment; }
+  std::span<const Fr> aux_assignment() const noexcept { return buf_.aux_assignment; }
+  const DensityTracker& a_aux_density() const noexcept { return buf_.a_aux_density; }
+  const DensityTracker& b_input_density() const noexcept { return buf_.b_input_density; }
+  const DensityTracker& b_aux_density() const noexcept { return buf_.b_aux_density; }
+  const ProvingBuffers& buffers() const noexcept { return buf_; }
+
+  /// Moves the buffers out; this object is left empty and must not be used again except to be
+  /// destroyed.
+  ProvingBuffers release() noexcept;
+
+  /// Appends another (unfinalized) prover's results, as bellperson's `extend` does for circuits
+  /// synthesized in parallel pieces: a, b, c, aux and the aux densities are concatenated; other's
+  /// inputs are appended without its ONE, and other's b-density bit of ONE is ORed into ours.
+  /// Variables of `other` have no meaning in *this afterwards; `other` is left without data and
+  /// may only be destroyed. Throws AlreadyFinalized if either is finalized.
+  void extend(ProvingAssignment&& other);
+
+ protected:
+  void on_alloc(Name name, ValueFn value, std::size_t index) override;
+  void on_alloc_input(Name name, ValueFn value, std::size_t index) override;
+  void on_enforce(Name name, const LinearCombination& a, const LinearCombination& b,
+                  const LinearCombination& c, std::size_t index) override;
+
+ private:
+  void init_one();
+  ProvingBuffers buf_;
+};
+
+}  // namespace proofline::r1cs

@@ -1,0 +1,26 @@
+// proofline/r1cs/r1cs.hpp — the r1cs layer: the constraint-system API circuits are written against.
+//
+// Owns (one header each):
+//   variable.hpp               Variable: Input(i) | Aux(i) in one 64-bit word
+//   linear_combination.hpp     Term, LinearCombination: sparse, sorted, split input/aux, reusable
+//   function_ref.hpp           FunctionRef, Name: lazy, non-owning callables for values and names
+//   error.hpp                  SynthesisError, SynthesisErrorCode
+//   density.hpp                DensityTracker: LSB-first density bitmaps with popcount
+//   constraint_system.hpp      ConstraintSystem (interface), NamespaceGuard, Circuit, synthesize()
+//   proving_assignment.hpp     prover mode: a, b, c, assignments, densities (ProvingBuffers)
+//   keypair_assembly.hpp       setup mode: A/B/C columns per variable (SparseColumns)
+//   test_constraint_system.hpp test mode: paths, satisfaction, get/set by path
+//   shape_counter.hpp          shape mode: counts only
+// Field values are ff::Fr in Montgomery form throughout. Depends on ff/ only.
+#pragma once
+
+#include "proofline/r1cs/constraint_system.hpp"
+#include "proofline/r1cs/density.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/r1cs/function_ref.hpp"
+#include "proofline/r1cs/keypair_assembly.hpp"
+#include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/r1cs/shape_counter.hpp"
+#include "proofline/r1cs/test_constraint_system.hpp"
+#include "proofline/r1cs/variable.hpp"
