@@ -21,7 +21,7 @@
 //  * Frobenius: (c0 + c1 w)^(p^k) = c0^(p^k) + c1^(p^k)·ξ^((p^k−1)/6)·w, coefficients from
 //    `detail::tower_frobenius()` (derived from ξ at first use).
 //  * cyclotomic_square: Granger, Scott, "Faster squaring in the cyclotomic subgroup of sixth degree
-//    extensions", PKC 2010, §3.2: over Fp4 = Fp2[s]/(s^2 − ξ), s = w^3, an element is
+//    extensions", PKC 2010: over Fp4 = Fp2[s]/(s^2 − ξ), s = w^3, an element is
 //    A + B·w + C·w^2 with A = g0 + h1 s, B = h0 + g2 s, C = g1 + h2 s, and for a cyclotomic element
 //    its square is (3A^2 − 2·conj(A)) + (3·s·C^2 + 2·conj(B))·w + (3B^2 − 2·conj(C))·w^2
 //    (conj: s → −s). 9 Fp2 squarings. Valid ONLY on the cyclotomic subgroup G_Φ12 = {f :
@@ -40,7 +40,7 @@
 namespace proofline::ff {
 
 /// |x| for the BLS parameter x = −0xd201000000010000 of BLS12-381 (draft-irtf-cfrg-pairing-friendly-
-/// curves §4.2.1): p = (x − 1)^2 (x^4 − x^2 + 1)/3 + x, r = x^4 − x^2 + 1. Bits set: 63, 62, 60, 57, 48, 16.
+/// curves, BLS12-381 parameters): p = (x − 1)^2 (x^4 − x^2 + 1)/3 + x, r = x^4 − x^2 + 1. Bits set: 63, 62, 60, 57, 48, 16.
 inline constexpr std::uint64_t kBlsX = 0xd201000000010000ULL;
 /// x is negative.
 inline constexpr bool kBlsXIsNegative = true;

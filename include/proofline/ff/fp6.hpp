@@ -7,15 +7,15 @@
 //
 // Representation: c0 + c1·v + c2·v^2 with c0, c1, c2 in Fp2 (each two Montgomery-form Fp). This
 // is the tower of blst, zcash/bls12_381 and @noble/curves (draft-irtf-cfrg-pairing-friendly-curves
-// §4.2.1 fixes the same field polynomials), so values compare coefficient by coefficient.
+// fixes the same field polynomials for BLS12-381), so values compare coefficient by coefficient.
 //
 // Formulas:
 //  * mul: Karatsuba over three coefficients, 6 Fp2 multiplications (Devegili, Ó hÉigeartaigh,
-//    Scott, Dahab, "Multiplication and squaring on pairing-friendly fields", ePrint 2006/471, §4).
+//    Scott, Dahab, "Multiplication and squaring on pairing-friendly fields", ePrint 2006/471).
 //  * square: Chung–Hasan "CH-SQR2" (2 Fp2 mul + 3 Fp2 sqr), "Asymmetric squaring formulae",
-//    ARITH 2007 (also in Devegili et al. §4).
+//    ARITH 2007 (also in Devegili et al.).
 //  * inverse: adjugate over the norm down to Fp2 (e.g. Scott, "Implementing cryptographic pairings",
-//    2007, §3.2): one Fp2 inversion and 12 Fp2 multiplications/squarings.
+//    2007): one Fp2 inversion and 12 Fp2 multiplications/squarings.
 //  * Frobenius: (c0 + c1 v + c2 v^2)^(p^k) = c0^(p^k) + c1^(p^k)·ξ^((p^k−1)/3)·v
 //    + c2^(p^k)·ξ^(2(p^k−1)/3)·v^2, since v^(p^k) = v·(v^3)^((p^k−1)/3) (p ≡ 1 mod 3). The
 //    coefficients are computed at first use from ξ (see `detail::tower_frobenius`), not pasted.
