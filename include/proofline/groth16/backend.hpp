@@ -1,0 +1,117 @@
+// proofline/groth16/backend.hpp — the prover backend seam (ARCHITECTURE.md "The prover backend
+// seam") and its CPU implementation.
+//
+// Owns: `Randomizers` (r, s), `StageTimings`, `ProverResult`, the abstract `ProverBackend`, the
+// shape check every backend applies (`check_partition_shape`), the proof assembly shared by all
+// backends (`assemble_proof`), and `CpuBackend` (poly::compute_h + msm/).
+//
+// Input of a backend call: the SRS (`Parameters`, loaded once, shared by the batch) and a batch of
+// synthesized partitions (r1cs::ProvingBuffers after finalize(): a, b, c evaluations of n rows, the
+// input and aux assignments, the three density bitmaps) with one (r, s) per partition. Every
+// partition of a batch must match the parameters' shape (checked first; ProoflineError BadLength
+// with "got N, expected M"):
+//   input_assignment.size() == vk.ic.size(),  aux_assignment.size() == l.size() (density bitmaps
+//   of the same lengths), rows a.size() == b.size() == c.size() with m = h.size() + 1 the smallest
+//   power of two >= rows, query a.size() == vk.ic.size() + a_aux_density.popcount(),
+//   query b_g1.size() == b_g2.size() == b_input_density.popcount() + b_aux_density.popcount().
+// The backend MAY resize a, b, c to m and overwrite them (the CPU backend runs the H computation in
+// place in them); it does not touch the assignments or densities.
+//
+// Output: one Proof per partition, in order, and the stage timings of the whole call.
+//
+// The math (../shared/reference/formats-and-circuits.md §2.5, §2.6), all scalars Fr:
+//   H  = Σ_{i<m−1} h_i·h[i],  h = coefficients of (a(X)·b(X) − c(X)) / (X^m − 1)   (compute_h)
+//   L  = Σ_j aux_j·l[j]
+//   A' = Σ_i in_i·a[i] + Σ_{aux j with A-density} aux_j·a[#inputs + rank(j)]
+//   B1', B2' = Σ_{inputs with B-density} in_i·b[rank(i)] + Σ_{aux with B-density} aux_j·b[#B-inputs + rank(j)]
+//   A  = α_G1 + A' + r·δ_G1
+//   B  = β_G2 + B2' + s·δ_G2
+//   C  = H + L + s·A' + r·B1' + (r·s)·δ_G1 + s·α_G1 + r·β_G1     (= s·A + r·B_G1 − rs·δ_G1 + H + L)
+// Same inputs and randomizers ⇒ the same proof bytes, on every backend.
+//
+// Errors: ProoflineError(BadLength) for shape mismatches, (UnexpectedInfinity) if δ_G1 or δ_G2 is
+// the identity (bellperson refuses those parameters too).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "proofline/groth16/params.hpp"
+#include "proofline/groth16/proof.hpp"
+#include "proofline/msm/msm.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
+
+namespace proofline::groth16 {
+
+struct Randomizers {
+  Fr r;
+  Fr s;
+};
+
+/// Milliseconds per prover stage. For a batch, stage entries are summed over partitions and
+/// `total` is the wall time of the whole backend call.
+struct StageTimings {
+  double ntt = 0;        ///< H computation (iNTT, coset NTT, a·b − c, coset iNTT) incl. padding
+  double msm_h = 0;
+  double msm_l = 0;
+  double msm_a = 0;
+  double msm_b_g1 = 0;
+  double msm_b_g2 = 0;
+  double assemble = 0;   ///< proof assembly and conversion to affine
+  double total = 0;
+
+  StageTimings& operator+=(const StageTimings& o);
+};
+
+struct ProverResult {
+  std::vector<Proof> proofs;
+  StageTimings timings;
+};
+
+class ProverBackend {
+ public:
+  virtual ~ProverBackend() = default;
+  /// Short name for logs ("cpu", "cuda", …).
+  virtual std::string_view name() const = 0;
+  /// Proves every partition of the batch (see the header comment for the contract).
+  /// randomizers.size() must equal partitions.size().
+  virtual ProverResult prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                             std::span<const Randomizers> randomizers) = 0;
+};
+
+/// Throws ProoflineError(BadLength) unless the partition fits the parameters (header comment).
+/// `index` is the partition's index, for the message.
+void check_partition_shape(const Parameters& params, const r1cs::ProvingBuffers& partition, std::size_t index = 0);
+
+/// The MSM results of one partition (projective), as every backend produces them.
+struct MsmResults {
+  ec::G1Projective h, l, a, b_g1;
+  ec::G2Projective b_g2;
+};
+
+/// A, B, C from the MSM results and (r, s), by the reference formula (header comment); affine.
+/// Throws ProoflineError(UnexpectedInfinity) if δ_G1 or δ_G2 is the identity.
+Proof assemble_proof(const VerifyingKey& vk, const MsmResults& m, const Randomizers& rs);
+
+struct CpuBackendConfig {
+  /// 0: the calling thread's TBB arena (all cores); k > 0: at most k threads.
+  int threads = 0;
+  /// Passed to every MSM (its `threads` is overridden by the field above).
+  msm::MsmConfig msm{};
+};
+
+/// The CPU backend: poly::compute_h and msm/ (Pippenger with density filtering).
+class CpuBackend final : public ProverBackend {
+ public:
+  explicit CpuBackend(CpuBackendConfig cfg = {}) : cfg_(cfg) {}
+  std::string_view name() const override { return "cpu"; }
+  ProverResult prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                     std::span<const Randomizers> randomizers) override;
+
+ private:
+  CpuBackendConfig cfg_;
+};
+
+}  // namespace proofline::groth16

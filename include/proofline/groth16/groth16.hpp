@@ -1,0 +1,24 @@
+// proofline/groth16/groth16.hpp — the groth16 layer: Groth16 over BLS12-381, byte-compatible with
+// Filecoin's bellperson.
+//
+// Owns (one header each):
+//   params.hpp    VerifyingKey, Parameters: bellperson .vk / .params read (mmap, parallel,
+//                 checked/unchecked) and write
+//   proof.hpp     Proof: 192-byte encoding, multi-partition proofs
+//   random.hpp    OsRandom (OpenSSL), SeededRandom, uniform Fr sampling
+//   backend.hpp   ProverBackend (the CPU/GPU seam), CpuBackend, proof assembly, StageTimings
+//   prover.hpp    synthesize + prove front: create_proofs, prove_assignments
+//   setup.hpp     generate_parameters (development/tests only; NOT secure)
+//   verifier.hpp  PreparedVerifyingKey, verify_proof(_bytes), verify_proofs_batch
+//   snarkjs.hpp   verification_key.json / proof.json / public.json export and import
+// Depends on ff, ec, pairing, poly, msm, r1cs.
+#pragma once
+
+#include "proofline/groth16/backend.hpp"
+#include "proofline/groth16/params.hpp"
+#include "proofline/groth16/proof.hpp"
+#include "proofline/groth16/prover.hpp"
+#include "proofline/groth16/random.hpp"
+#include "proofline/groth16/setup.hpp"
+#include "proofline/groth16/snarkjs.hpp"
+#include "proofline/groth16/verifier.hpp"

@@ -1,0 +1,54 @@
+// proofline/groth16/snarkjs.hpp — snarkjs JSON export / import, so outside verifiers
+// (`snarkjs groth16 verify`, ../shared/tools/noble_verify.mjs) can check proofline's proofs.
+//
+// Owns: `snarkjs_vk_json`, `snarkjs_proof_json`, `snarkjs_public_json` (and their parsers),
+// `write_snarkjs_files`, and the decimal conversions they use (`to_decimal`, `fr_from_decimal`).
+//
+// Formats (../shared/reference/oracles.md §5.4; snarkjs 0.7.6, curve "bls12381"): every field
+// element is a canonical DECIMAL string; points are projective triples with z = 1:
+//   G1 = [x, y, "1"]                                  (infinity: ["0", "1", "0"])
+//   G2 = [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]]      (infinity: [["0","0"], ["1","0"], ["0","0"]])
+// (note c0 first in JSON, unlike the ZCash byte encoding).
+//   verification_key.json: {"protocol": "groth16", "curve": "bls12381", "nPublic": k,
+//     "vk_alpha_1": G1, "vk_beta_2": G2, "vk_gamma_2": G2, "vk_delta_2": G2, "IC": [G1 × (k+1)]}
+//   proof.json:  {"pi_a": G1, "pi_b": G2, "pi_c": G1, "protocol": "groth16", "curve": "bls12381"}
+//   public.json: ["x_1", …, "x_k"]
+// The bellperson verification equation e(A,B) = e(α,β)·e(acc,γ)·e(C,δ) with acc = IC0 + Σ x_i·IC_i
+// is exactly snarkjs's, so vk fields map one to one (IC = ic). `vk_alphabeta_12` is omitted:
+// `snarkjs groth16 verify` (groth16_verify.js) and noble_verify.mjs never read it.
+//
+// Errors: the parsers throw ProoflineError — BadLength for a missing or mis-shaped field, NotCanonical
+// for a number >= the field modulus or not a decimal, and the point decoder's codes (NotOnCurve,
+// NotInSubgroup) for points that are not valid.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "proofline/groth16/params.hpp"
+#include "proofline/groth16/proof.hpp"
+
+namespace proofline::groth16 {
+
+/// Canonical decimal string of a field element.
+std::string to_decimal(const ff::Fp& x);
+std::string to_decimal(const ff::Fr& x);
+/// Parses a decimal string < r (ProoflineError NotCanonical otherwise, naming `what`).
+Fr fr_from_decimal(std::string_view s, std::string_view what = "value");
+ff::Fp fp_from_decimal(std::string_view s, std::string_view what = "value");
+
+std::string snarkjs_vk_json(const VerifyingKey& vk);
+std::string snarkjs_proof_json(const Proof& proof);
+std::string snarkjs_public_json(std::span<const Fr> public_inputs);
+
+/// Parsers of the same three files (points checked: on curve, in the subgroup).
+VerifyingKey vk_from_snarkjs_json(const std::string& json);
+Proof proof_from_snarkjs_json(const std::string& json);
+std::vector<Fr> public_from_snarkjs_json(const std::string& json);
+
+/// Writes vk, proof and public JSON to the three paths (std::system_error on I/O failure).
+void write_snarkjs_files(const std::string& vk_path, const std::string& proof_path, const std::string& public_path,
+                         const VerifyingKey& vk, const Proof& proof, std::span<const Fr> public_inputs);
+
+}  // namespace proofline::groth16
