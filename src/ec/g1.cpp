@@ -69,8 +69,8 @@ G1Projective G1Config::mul_scalar(const G1Projective& p, const Fr& k) {
   const std::array<u64, 2> k2l = {q2[0], q2[1]};  // k div x^2 < x^2 (q2[2] = q2[3] = 0)
 
   int8_t d1[130], d2[130];
-  const std::size_t n1 = detail::wnaf_recode(k1l, kW, d1);
-  const std::size_t n2 = detail::wnaf_recode(k2l, kW, d2);
+  const std::size_t n1 = detail::wnaf_recode_small(k1l, kW, d1);
+  const std::size_t n2 = detail::wnaf_recode_small(k2l, kW, d2);
 
   std::array<G1Projective, kTable> t1, t2;
   detail::odd_multiples<G1Config>(p, t1);

@@ -62,7 +62,7 @@ G2Projective G2Config::mul_scalar(const G2Projective& p, const ff::Fr& k) {
 
   int8_t digits[4][66];
   std::array<std::size_t, 4> lens{};
-  for (int i = 0; i < 4; ++i) lens[i] = detail::wnaf_recode(std::span<const u64>(&d[i], 1), kW, digits[i]);
+  for (int i = 0; i < 4; ++i) lens[i] = detail::wnaf_recode_small(std::span<const u64>(&d[i], 1), kW, digits[i]);
 
   // Tables: (2j+1)·B_i with B_0 = P, B_1 = −ψ(P), B_2 = ψ^2(P), B_3 = −ψ^3(P)  ([|x|]^i = (−ψ)^i).
   std::array<std::array<G2Projective, kTable>, 4> t;

@@ -262,6 +262,13 @@ TYPED_TEST(CurveTest, ScalarMulEdgeScalars) {
   for (int i = 0; i < 4; ++i) r_plus_1[i] = Fr::kModulus[i];
   r_plus_1[0] += 1;
   EXPECT_EQ(p.mul_limbs(r_plus_1), p);
+  // A 10-limb scalar r·2^512 + 5 (heap path of the recoder) and one with leading zero limbs.
+  std::array<u64, 12> long_k{};
+  for (int i = 0; i < 4; ++i) long_k[8 + i] = Fr::kModulus[i];
+  long_k[0] = 5;
+  EXPECT_EQ(p.mul_limbs(long_k), p.mul(Fr::from_u64(5)));
+  std::array<u64, 6> padded{7, 0, 0, 0, 0, 0};
+  EXPECT_EQ(p.mul_limbs(padded), p.mul(Fr::from_u64(7)));
 }
 
 TYPED_TEST(CurveTest, EndomorphismMulMatchesPlainMul) {

@@ -324,8 +324,9 @@ struct JacobianPoint {
   /// 64-bit digits), each with signed-window (wNAF) Straus. k is any Fr (0 → identity).
   /// For a point outside the subgroup the result is not [k]P; use mul_limbs there.
   JacobianPoint mul(const ff::Fr& k) const { return Cfg::mul_scalar(*this, k); }
-  /// [k]P for an arbitrary non-negative integer k (little-endian 64-bit limbs, any length ≤ 64),
-  /// valid for every curve point (no endomorphism): width-5 wNAF, double-and-add.
+  /// [k]P for an arbitrary non-negative integer k (little-endian 64-bit limbs, any length; an
+  /// empty span is 0), valid for every curve point, in or outside the subgroup (no
+  /// endomorphism): width-5 wNAF, double-and-add. Used e.g. for the reference check [r]P == O.
   JacobianPoint mul_limbs(std::span<const u64> k) const;
   friend JacobianPoint operator*(const JacobianPoint& p, const ff::Fr& k) { return p.mul(k); }
   friend JacobianPoint operator*(const ff::Fr& k, const JacobianPoint& p) { return p.mul(k); }

@@ -35,16 +35,16 @@ inline constexpr uint8_t kFlagInfinity = 0x40;
 inline constexpr uint8_t kFlagSign = 0x20;
 inline constexpr uint8_t kFlagMask = 0xE0;
 
-/// Width-w non-adjacent form of the integer k (little-endian limbs, at most kMaxLimbs):
-/// k = Σ digits[i]·2^i, each digit 0 or odd with |digit| < 2^(w−1), and any w consecutive digits
-/// hold at most one non-zero. Returns the number of digits written (≤ 64·k.size() + 1).
-inline constexpr std::size_t kMaxWnafLimbs = 64;
-inline std::size_t wnaf_recode(std::span<const u64> k, unsigned w, int8_t* digits) {
-  assert(k.size() <= kMaxWnafLimbs && w >= 2 && w <= 7);
-  u64 buf[kMaxWnafLimbs + 2] = {};
+/// Width-w non-adjacent form of the integer k (little-endian limbs): k = Σ digits[i]·2^i, each
+/// digit 0 or odd with |digit| < 2^(w−1), and any w consecutive digits hold at most one non-zero.
+/// `digits` must hold 64·k.size() + 1 entries, `scratch` k.size() + 2 limbs. Returns the number
+/// of digits written (0 for k = 0).
+inline std::size_t wnaf_recode(std::span<const u64> k, unsigned w, int8_t* digits, u64* scratch) {
+  assert(w >= 2 && w <= 7);
+  u64* buf = scratch;
   std::size_t n = k.size();
   std::copy(k.begin(), k.end(), buf);
-  buf[n] = 0;
+  buf[n] = buf[n + 1] = 0;
   while (n > 0 && buf[n - 1] == 0) --n;
   const u64 mask = (u64{1} << w) - 1;
   const int full = 1 << w, half = 1 << (w - 1);
@@ -56,12 +56,7 @@ inline std::size_t wnaf_recode(std::span<const u64> k, unsigned w, int8_t* digit
       if (d >= half) d -= full;
       // k −= d (d odd, |d| < 2^(w−1)); afterwards k ≡ 0 mod 2^w.
       if (d > 0) {
-        u64 br = static_cast<u64>(d);
-        for (std::size_t i = 0; i <= n && br; ++i) {
-          u64 old = buf[i];
-          buf[i] = old - br;
-          br = old < br;
-        }
+        buf[0] -= static_cast<u64>(d);  // d = k mod 2^w ≤ buf[0]: no borrow
       } else {
         u64 c = static_cast<u64>(-d);
         for (std::size_t i = 0; i <= n && c; ++i) {
@@ -72,12 +67,18 @@ inline std::size_t wnaf_recode(std::span<const u64> k, unsigned w, int8_t* digit
       }
     }
     digits[len++] = static_cast<int8_t>(d);
-    // k >>= 1
+    // k >>= 1 (buf[n] is zero, so the top limb takes a zero bit)
     for (std::size_t i = 0; i < n; ++i) buf[i] = (buf[i] >> 1) | (buf[i + 1] << 63);
-    buf[n] = 0;
     while (n > 0 && buf[n - 1] == 0) --n;
   }
   return len;
+}
+
+/// wnaf_recode with stack buffers, for scalars of at most 4 limbs (Fr-sized and smaller).
+inline std::size_t wnaf_recode_small(std::span<const u64> k, unsigned w, int8_t* digits) {
+  assert(k.size() <= 4);
+  u64 scratch[6];
+  return wnaf_recode(k, w, digits, scratch);
 }
 
 /// Odd multiples table[j] = (2j + 1)·P, j < size (size ≥ 1).
@@ -173,12 +174,24 @@ template <class Cfg>
 JacobianPoint<Cfg> JacobianPoint<Cfg>::mul_limbs(std::span<const u64> k) const {
   constexpr unsigned kW = 5;
   constexpr std::size_t kTable = std::size_t{1} << (kW - 2);
+  constexpr std::size_t kStackLimbs = 8;
   if (is_identity()) return identity();
-  std::size_t n = std::min(k.size(), detail::kMaxWnafLimbs);
-  assert(n == k.size());
-  int8_t digits[64 * detail::kMaxWnafLimbs + 1];
-  std::size_t len = detail::wnaf_recode(k.first(n), kW, digits);
-  if (len == 0) return identity();
+  while (!k.empty() && k.back() == 0) k = k.first(k.size() - 1);
+  if (k.empty()) return identity();
+  // Scalars up to 512 bits recode on the stack; longer ones (never on a hot path) on the heap.
+  int8_t digits_stack[64 * kStackLimbs + 1];
+  u64 scratch_stack[kStackLimbs + 2];
+  std::vector<int8_t> digits_heap;
+  std::vector<u64> scratch_heap;
+  int8_t* digits = digits_stack;
+  u64* scratch = scratch_stack;
+  if (k.size() > kStackLimbs) {
+    digits_heap.resize(64 * k.size() + 1);
+    scratch_heap.resize(k.size() + 2);
+    digits = digits_heap.data();
+    scratch = scratch_heap.data();
+  }
+  const std::size_t len = detail::wnaf_recode(k, kW, digits, scratch);
   std::array<JacobianPoint, kTable> table;
   detail::odd_multiples<Cfg>(*this, table);
   return detail::straus_wnaf<Cfg, 1>({table.data()}, {digits}, {len});
