@@ -3,6 +3,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
 #include <string>
@@ -31,18 +32,25 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Evaluati
   inner.max_threads = cfg.max_threads == 1 ? 1 : 0;
   const bool par = cfg.max_threads != 1 && d.log_size() >= kParallelLog;
   d.with_threads(cfg, [&] {
-    for (std::span<Fr> v : {a, b, c}) {
-      // evaluations (natural) → m·coefficients, coefficient i at bitrev(i)
+    // Each of a, b, c: evaluations on <ω> → evaluations on g·<ω>, natural order throughout:
+    //   DIF with ω^{-1}: natural evaluations → m·(coefficient i) at position bitrev(i);
+    //   multiply by g^i/m (bit-reversed positions): coefficients of f(gX);
+    //   DIT with ω: bit-reversed coefficients → evaluations f(g·ω^j) at j.
+    auto to_coset = [&](std::span<Fr> v) {
       d.transform_nr(v, /*forward=*/false, inner);
-      // → coefficient i · g^i / m, still bit-reversed
       d.scale_powers(v, EvaluationDomain::Powers::kGOverM, /*bit_reversed=*/true, inner);
-      // → evaluations at g·ω^j, natural order
       d.transform_rn(v, /*forward=*/true, inner);
+    };
+    if (par) {
+      tbb::parallel_invoke([&] { to_coset(a); }, [&] { to_coset(b); }, [&] { to_coset(c); });
+    } else {
+      to_coset(a);
+      to_coset(b);
+      to_coset(c);
     }
-    // a ← (a·b − c) / Z(coset), Z(g·ω^j) = g^m − 1.
-    const Fr z_inv = d.z_inv_on_coset();
+    // a ← a·b − c on the coset (the division by Z(g·ω^j) = g^m − 1 is folded into the last scaling).
     auto pointwise = [&](std::size_t lo, std::size_t hi) {
-      for (std::size_t i = lo; i < hi; ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
+      for (std::size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
     };
     if (par) {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), kChunk),
@@ -50,9 +58,10 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Evaluati
     } else {
       pointwise(0, a.size());
     }
-    // coset evaluations → m·coefficients (bit-reversed) → natural coefficients · g^{-i} / m.
+    // Coset evaluations → m·coefficients at bit-reversed positions (DIF with ω^{-1}), then one pass
+    // that permutes to natural order and multiplies coefficient i by g^{-i}/(m·(g^m − 1)).
     d.transform_nr(a, /*forward=*/false, inner);
-    d.bit_reverse_scale(a, EvaluationDomain::Powers::kGInvOverM, inner);
+    d.bit_reverse_scale(a, EvaluationDomain::Powers::kGInvOverMZ, inner);
   });
 }
 

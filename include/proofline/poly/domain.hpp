@@ -32,10 +32,11 @@
 //    one pass, then both halves, so blocks of 2^12 elements finish in L2; TBB splits the top-stage
 //    passes and runs the halves in parallel.
 //  - four-step (larger m): m = R·C (R = 2^floor(k/2) rows, C = 2^ceil(k/2) columns, row-major):
-//    R-point transforms down the columns (several adjacent columns per task), a twiddle ω^{row·col}
+//    R-point transforms down the columns (W adjacent columns per task, copied into a per-thread
+//    contiguous scratch of R·W ≈ 2^15 elements first), a twiddle ω^{row·col}
 //    applied to each row before (DIF) or after (DIT) its C-point transform. With sub-transforms that
 //    leave bit-reversed output, the composition is exactly the bit-reversed order, so no transposition
-//    is needed. Tables are O(sqrt m) (~1 MiB at 2^27); the row twiddles cost ~2 multiplications per
+//    is needed. Tables are O(sqrt m) (~4 MiB at 2^27); the row twiddles cost ~2 multiplications per
 //    element more than the direct regime.
 // Bit reversal swaps 32×32 tiles pairwise so both stay in cache. Coset powers c·g^i are read as
 // hi[i >> L]·lo[i mod 2^L] from two tables of ~sqrt m elements (1/m folded into lo where needed).
@@ -46,8 +47,10 @@
 // Transforms of m < 2^kParallelLog always run on the calling thread. A domain is immutable after
 // construction: any number of threads may run transforms on one domain (on different buffers) at once.
 //
-// Memory: transforms allocate nothing; they work in place and read only the domain's tables
-// (`table_bytes()`: m·32 bytes plus O(sqrt m) in the direct regime, O(sqrt m) in the four-step one).
+// Memory: transforms work in place and read only the domain's tables (`table_bytes()`: m·32 bytes
+// plus O(sqrt m) in the direct regime, O(sqrt m) in the four-step one). The only other memory is the
+// four-step column scratch: 1 MiB per thread (2 MiB at 2^32), allocated on a thread's first four-step transform and
+// kept (thread_local) — nothing is allocated per call.
 //
 // Errors: the constructor throws `DomainError` when the size exceeds 2^32 (Fr's two-adicity);
 // transforms throw `DomainError` when the span length differs from m. Arithmetic never fails.
@@ -155,6 +158,7 @@ class EvaluationDomain {
     kG,            ///< g^i
     kGOverM,       ///< m^{-1}·g^i
     kGInvOverM,    ///< m^{-1}·g^{-i}
+    kGInvOverMZ,   ///< m^{-1}·(g^m − 1)^{-1}·g^{-i}  (coset iNTT fused with the division by Z)
   };
   /// Multiplies v[p] by the chosen power of coefficient index i, where i = p (`bit_reversed` false)
   /// or i = bitrev(p) (`bit_reversed` true).
@@ -203,7 +207,7 @@ class EvaluationDomain {
   std::vector<Fr> tw_;
   /// Four-step twiddle bases: ω^r and ω^{-r} for r < R.
   std::vector<Fr> row_fwd_, row_inv_;
-  PowTable pow_g_, pow_g_over_m_, pow_ginv_over_m_;
+  PowTable pow_g_, pow_g_over_m_, pow_ginv_over_m_, pow_ginv_over_mz_;
 };
 
 template <class F>
