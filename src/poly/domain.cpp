@@ -384,8 +384,8 @@ unsigned log_for(std::uint64_t n) {
 }
 [[noreturn]] void throw_too_large(unsigned k, std::uint64_t requested) {
   throw DomainError("domain of 2^" + std::to_string(k) + " exceeds Fr two-adicity " +
-                    std::to_string(EvaluationDomain::kMaxLog) + " (requested " +
-                    std::to_string(requested) + " points)");
+                    std::to_string(EvaluationDomain::kMaxLog) + " (requested " + std::to_string(requested) +
+                    " points)");
 }
 }  // namespace
 
@@ -483,16 +483,21 @@ Fr EvaluationDomain::z_at(const Fr& x) const { return x.pow(m_) - Fr::one(); }
 
 std::size_t EvaluationDomain::table_bytes() const {
   std::size_t n = tw_.size() + row_fwd_.size() + row_inv_.size();
-  for (const PowTable* t : {&pow_g_, &pow_g_over_m_, &pow_ginv_over_m_, &pow_ginv_over_mz_}) n += t->lo.size() + t->hi.size();
+  for (const PowTable* t : {&pow_g_, &pow_g_over_m_, &pow_ginv_over_m_, &pow_ginv_over_mz_})
+    n += t->lo.size() + t->hi.size();
   return n * sizeof(Fr);
 }
 
 const EvaluationDomain::PowTable& EvaluationDomain::powers(Powers which) const {
   switch (which) {
-    case Powers::kG: return pow_g_;
-    case Powers::kGOverM: return pow_g_over_m_;
-    case Powers::kGInvOverM: return pow_ginv_over_m_;
-    case Powers::kGInvOverMZ: return pow_ginv_over_mz_;
+    case Powers::kG:
+      return pow_g_;
+    case Powers::kGOverM:
+      return pow_g_over_m_;
+    case Powers::kGInvOverM:
+      return pow_ginv_over_m_;
+    case Powers::kGInvOverMZ:
+      return pow_ginv_over_mz_;
   }
   return pow_g_;
 }
@@ -502,8 +507,8 @@ const EvaluationDomain::PowTable& EvaluationDomain::powers(Powers which) const {
 void EvaluationDomain::check_length(std::span<Fr> v, const char* op) const {
   if (v.size() != m_) {
     throw DomainError(std::string("poly::EvaluationDomain::") + op + ": buffer of " +
-                      std::to_string(v.size()) + " elements, expected the domain size " +
-                      std::to_string(m_) + " (pad with zeros)");
+                      std::to_string(v.size()) + " elements, expected the domain size " + std::to_string(m_) +
+                      " (pad with zeros)");
   }
 }
 
@@ -625,9 +630,8 @@ void EvaluationDomain::scale_powers(std::span<Fr> v, Powers which, bool bit_reve
 void EvaluationDomain::bit_reverse_scale(std::span<Fr> v, Powers which, const NttConfig& cfg) const {
   check_length(v, "bit_reverse_scale");
   const PowTable& t = powers(which);
-  with_threads(cfg, [&] {
-    bit_reverse_permute(v.data(), log_m_, parallel(cfg), [&](u64 i) { return t.at(i); });
-  });
+  with_threads(cfg,
+               [&] { bit_reverse_permute(v.data(), log_m_, parallel(cfg), [&](u64 i) { return t.at(i); }); });
 }
 
 void EvaluationDomain::bit_reverse(std::span<Fr> v, const NttConfig& cfg) const {
@@ -646,8 +650,12 @@ void EvaluationDomain::ntt(std::span<Fr> v, const NttConfig& cfg) const {
     const bool par = parallel(cfg);
     Fr* x = v.data();
     switch (cfg.order) {
-      case Order::NR: dif(x, true, par); break;
-      case Order::RN: dit(x, true, par); break;
+      case Order::NR:
+        dif(x, true, par);
+        break;
+      case Order::RN:
+        dit(x, true, par);
+        break;
       case Order::NN:
         dif(x, true, par);
         bit_reverse_permute(x, log_m_, par, nullptr);

@@ -4,6 +4,8 @@
 // ../shared/reference/formats-and-circuits.md §2.5) and with 7^((r−1)/2^32) computed by GMP; the naive
 // DFT evaluates Σ x_i·ω^{ij} by Horner's rule, sharing nothing with the transforms but ω (whose order
 // is tested on its own). Sizes stay small (<= 2^16) so the suite runs in seconds.
+#include "proofline/poly/domain.hpp"
+
 #include <gmp.h>
 #include <gtest/gtest.h>
 
@@ -11,8 +13,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include "proofline/poly/domain.hpp"
 
 using proofline::ff::Fr;
 using proofline::ff::u64;
@@ -24,8 +24,7 @@ using proofline::poly::Order;
 
 namespace {
 
-constexpr const char* kRootOfUnityHex =
-    "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
+constexpr const char* kRootOfUnityHex = "0x16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
 
 std::vector<Fr> random_vec(std::size_t n, std::mt19937_64& rng) {
   std::vector<Fr> v(n);
@@ -67,17 +66,24 @@ bool input_reversed(Order o) { return o == Order::RN || o == Order::RR; }
 bool output_reversed(Order o) { return o == Order::NR || o == Order::RR; }
 Order mirror(Order o) {
   switch (o) {
-    case Order::NR: return Order::RN;
-    case Order::RN: return Order::NR;
-    default: return o;
+    case Order::NR:
+      return Order::RN;
+    case Order::RN:
+      return Order::NR;
+    default:
+      return o;
   }
 }
 const char* name(Order o) {
   switch (o) {
-    case Order::NN: return "NN";
-    case Order::NR: return "NR";
-    case Order::RN: return "RN";
-    case Order::RR: return "RR";
+    case Order::NN:
+      return "NN";
+    case Order::NR:
+      return "NR";
+    case Order::RN:
+      return "RN";
+    case Order::RR:
+      return "RR";
   }
   return "?";
 }
@@ -85,9 +91,7 @@ constexpr Order kOrders[] = {Order::NN, Order::NR, Order::RN, Order::RR};
 
 }  // namespace
 
-TEST(RootOfUnity, EqualsUpstreamConstant) {
-  EXPECT_EQ(Fr::root_of_unity().to_hex(), kRootOfUnityHex);
-}
+TEST(RootOfUnity, EqualsUpstreamConstant) { EXPECT_EQ(Fr::root_of_unity().to_hex(), kRootOfUnityHex); }
 
 TEST(RootOfUnity, EqualsGmpPower) {
   mpz_t r, e, g, w;
@@ -176,42 +180,42 @@ TEST(Domain, WrongLengthThrows) {
 TEST(Ntt, MatchesNaiveDftSmall) {
   std::mt19937_64 rng(1);
   for (unsigned k = 0; k <= 8; ++k) {
-   for (unsigned direct_log : {1u, 20u}) {
-    const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
-    const auto x = random_vec(d.size(), rng);
-    const Fr one = Fr::one(), g = Fr::from_u64(7);
-    const auto fwd = naive_dft(x, d.omega(), one);
-    const auto cos = naive_dft(x, d.omega(), g);
-    // inverse references: coefficients y with DFT(y) = x
-    auto inv = naive_dft(x, d.omega_inv(), one);
-    for (auto& e : inv) e *= d.size_inv();
-    auto cinv = inv;  // coset: coefficient i of the coset interpolant = inv_i · g^{-i}
-    {
-      Fr p = one;
-      for (auto& e : cinv) {
-        e *= p;
-        p *= d.coset_generator_inv();
+    for (unsigned direct_log : {1u, 20u}) {
+      const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
+      const auto x = random_vec(d.size(), rng);
+      const Fr one = Fr::one(), g = Fr::from_u64(7);
+      const auto fwd = naive_dft(x, d.omega(), one);
+      const auto cos = naive_dft(x, d.omega(), g);
+      // inverse references: coefficients y with DFT(y) = x
+      auto inv = naive_dft(x, d.omega_inv(), one);
+      for (auto& e : inv) e *= d.size_inv();
+      auto cinv = inv;  // coset: coefficient i of the coset interpolant = inv_i · g^{-i}
+      {
+        Fr p = one;
+        for (auto& e : cinv) {
+          e *= p;
+          p *= d.coset_generator_inv();
+        }
+      }
+      for (Order o : kOrders) {
+        SCOPED_TRACE(std::string("k=") + std::to_string(k) + " order=" + name(o));
+        auto in = input_reversed(o) ? permuted(x, k) : x;
+        auto expect = [&](const std::vector<Fr>& ref) { return output_reversed(o) ? permuted(ref, k) : ref; };
+        NttConfig cfg{o, 0};
+        auto v = in;
+        d.ntt(v, cfg);
+        EXPECT_EQ(v, expect(fwd));
+        v = in;
+        d.coset_ntt(v, cfg);
+        EXPECT_EQ(v, expect(cos));
+        v = in;
+        d.intt(v, cfg);
+        EXPECT_EQ(v, expect(inv));
+        v = in;
+        d.coset_intt(v, cfg);
+        EXPECT_EQ(v, expect(cinv));
       }
     }
-    for (Order o : kOrders) {
-      SCOPED_TRACE(std::string("k=") + std::to_string(k) + " order=" + name(o));
-      auto in = input_reversed(o) ? permuted(x, k) : x;
-      auto expect = [&](const std::vector<Fr>& ref) { return output_reversed(o) ? permuted(ref, k) : ref; };
-      NttConfig cfg{o, 0};
-      auto v = in;
-      d.ntt(v, cfg);
-      EXPECT_EQ(v, expect(fwd));
-      v = in;
-      d.coset_ntt(v, cfg);
-      EXPECT_EQ(v, expect(cos));
-      v = in;
-      d.intt(v, cfg);
-      EXPECT_EQ(v, expect(inv));
-      v = in;
-      d.coset_intt(v, cfg);
-      EXPECT_EQ(v, expect(cinv));
-    }
-   }
   }
 }
 
@@ -220,52 +224,52 @@ TEST(Ntt, MatchesNaiveDftSmall) {
 TEST(Ntt, MatchesNaiveDftLarger) {
   std::mt19937_64 rng(2);
   for (unsigned k = 3; k <= 16; ++k) {
-   for (unsigned direct_log : {2u, 20u}) {
-    const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
-    ASSERT_EQ(d.four_step(), direct_log < k);
-    const auto x = random_vec(d.size(), rng);
-    auto v = x;
-    d.ntt(v);
-    auto c = x;
-    d.coset_ntt(c);
-    auto nr = x;
-    d.ntt(nr, {Order::NR, 0});
-    std::vector<u64> js;
-    if (k <= 9) {
-      for (u64 j = 0; j < d.size(); ++j) js.push_back(j);
-    } else {
-      js = {0, 1, 2, d.size() / 2, d.size() - 1};
-      std::uniform_int_distribution<u64> pick(0, d.size() - 1);
-      while (js.size() < 12) js.push_back(pick(rng));
+    for (unsigned direct_log : {2u, 20u}) {
+      const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
+      ASSERT_EQ(d.four_step(), direct_log < k);
+      const auto x = random_vec(d.size(), rng);
+      auto v = x;
+      d.ntt(v);
+      auto c = x;
+      d.coset_ntt(c);
+      auto nr = x;
+      d.ntt(nr, {Order::NR, 0});
+      std::vector<u64> js;
+      if (k <= 9) {
+        for (u64 j = 0; j < d.size(); ++j) js.push_back(j);
+      } else {
+        js = {0, 1, 2, d.size() / 2, d.size() - 1};
+        std::uniform_int_distribution<u64> pick(0, d.size() - 1);
+        while (js.size() < 12) js.push_back(pick(rng));
+      }
+      for (u64 j : js) {
+        const Fr pt = d.omega().pow(j);
+        ASSERT_EQ(v[j], horner(x, pt)) << "k=" << k << " j=" << j;
+        ASSERT_EQ(nr[rev(j, k)], v[j]) << "k=" << k << " j=" << j;
+        ASSERT_EQ(c[j], horner(x, pt * d.coset_generator())) << "k=" << k << " j=" << j;
+      }
     }
-    for (u64 j : js) {
-      const Fr pt = d.omega().pow(j);
-      ASSERT_EQ(v[j], horner(x, pt)) << "k=" << k << " j=" << j;
-      ASSERT_EQ(nr[rev(j, k)], v[j]) << "k=" << k << " j=" << j;
-      ASSERT_EQ(c[j], horner(x, pt * d.coset_generator())) << "k=" << k << " j=" << j;
-    }
-   }
   }
 }
 
 TEST(Ntt, RoundTrips) {
   std::mt19937_64 rng(3);
   for (unsigned k = 0; k <= 16; k += (k < 12 ? 1 : 2)) {
-   for (unsigned direct_log : {8u, 20u}) {
-    if (direct_log == 8 && k <= 8) continue;
-    const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
-    const auto x = random_vec(d.size(), rng);
-    for (Order o : kOrders) {
-      SCOPED_TRACE(std::string("k=") + std::to_string(k) + " order=" + name(o));
-      auto v = x;
-      d.ntt(v, {o, 0});
-      d.intt(v, {mirror(o), 0});
-      ASSERT_EQ(v, x);
-      d.coset_ntt(v, {o, 0});
-      d.coset_intt(v, {mirror(o), 0});
-      ASSERT_EQ(v, x);
+    for (unsigned direct_log : {8u, 20u}) {
+      if (direct_log == 8 && k <= 8) continue;
+      const auto d = EvaluationDomain::with_log_size(k, DomainConfig{direct_log});
+      const auto x = random_vec(d.size(), rng);
+      for (Order o : kOrders) {
+        SCOPED_TRACE(std::string("k=") + std::to_string(k) + " order=" + name(o));
+        auto v = x;
+        d.ntt(v, {o, 0});
+        d.intt(v, {mirror(o), 0});
+        ASSERT_EQ(v, x);
+        d.coset_ntt(v, {o, 0});
+        d.coset_intt(v, {mirror(o), 0});
+        ASSERT_EQ(v, x);
+      }
     }
-   }
   }
 }
 
@@ -317,10 +321,18 @@ TEST(Ntt, ThreadedEqualsSerial) {
           auto v = x;
           NttConfig cfg{o, threads};
           switch (op) {
-            case 0: d.ntt(v, cfg); break;
-            case 1: d.intt(v, cfg); break;
-            case 2: d.coset_ntt(v, cfg); break;
-            default: d.coset_intt(v, cfg); break;
+            case 0:
+              d.ntt(v, cfg);
+              break;
+            case 1:
+              d.intt(v, cfg);
+              break;
+            case 2:
+              d.coset_ntt(v, cfg);
+              break;
+            default:
+              d.coset_intt(v, cfg);
+              break;
           }
           return v;
         };

@@ -49,8 +49,8 @@
 //
 // Memory: transforms work in place and read only the domain's tables (`table_bytes()`: m·32 bytes
 // plus O(sqrt m) in the direct regime, O(sqrt m) in the four-step one). The only other memory is the
-// four-step column scratch: 1 MiB per thread (2 MiB at 2^32), allocated on a thread's first four-step transform and
-// kept (thread_local) — nothing is allocated per call.
+// four-step column scratch: 1 MiB per thread (2 MiB at 2^32), allocated on a thread's first four-step
+// transform and kept (thread_local) — nothing is allocated per call.
 //
 // Errors: the constructor throws `DomainError` when the size exceeds 2^32 (Fr's two-adicity);
 // transforms throw `DomainError` when the span length differs from m. Arithmetic never fails.
@@ -155,10 +155,10 @@ class EvaluationDomain {
 
   /// Which power table `scale_powers` applies; the element of coefficient index i is multiplied by:
   enum class Powers {
-    kG,            ///< g^i
-    kGOverM,       ///< m^{-1}·g^i
-    kGInvOverM,    ///< m^{-1}·g^{-i}
-    kGInvOverMZ,   ///< m^{-1}·(g^m − 1)^{-1}·g^{-i}  (coset iNTT fused with the division by Z)
+    kG,           ///< g^i
+    kGOverM,      ///< m^{-1}·g^i
+    kGInvOverM,   ///< m^{-1}·g^{-i}
+    kGInvOverMZ,  ///< m^{-1}·(g^m − 1)^{-1}·g^{-i}  (coset iNTT fused with the division by Z)
   };
   /// Multiplies v[p] by the chosen power of coefficient index i, where i = p (`bit_reversed` false)
   /// or i = bitrev(p) (`bit_reversed` true).
@@ -212,7 +212,8 @@ class EvaluationDomain {
 
 template <class F>
 void EvaluationDomain::with_threads(const NttConfig& cfg, F&& f) const {
-  run_limited(cfg, [](void* ctx) { (*static_cast<std::remove_reference_t<F>*>(ctx))(); }, &f);
+  run_limited(
+      cfg, [](void* ctx) { (*static_cast<std::remove_reference_t<F>*>(ctx))(); }, &f);
 }
 
 }  // namespace proofline::poly
