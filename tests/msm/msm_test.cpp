@@ -134,6 +134,10 @@ TEST(MsmG1, SingleTermsAreScalarMultiples) {
     MsmConfig c;
     c.split_ones = false;
     EXPECT_EQ(msm::msm_g1(bases, s, c), bases[0].mul(k));
+    for (int w : {2, 5, 13}) {  // Pippenger instead of the direct path for tiny inputs
+      c.window_bits = w;
+      EXPECT_EQ(msm::msm_g1(bases, s, c), bases[0].mul(k)) << "c=" << w;
+    }
   }
 }
 
@@ -202,6 +206,32 @@ TEST(MsmG1, OneBucketForAllPointsUsesOverflow) {
   std::vector<Fr> small(n);
   for (std::size_t i = 0; i < n; ++i) small[i] = Fr::from_u64(2 + i % 5);
   EXPECT_EQ(msm::msm_g1(bases, small), naive<G1Config>(bases, small));
+}
+
+TEST(MsmG1, RepeatedBaseFillsBucketsWithEqualPoints) {
+  // Every base is ±P, so buckets hold small multiples of P and the batched reduction's running
+  // sums meet R == B (doubling) and R == −B (cancellation).
+  auto one = random_points<G1Config>(1, 17);
+  const std::size_t n = 3000;
+  std::vector<G1Affine> bases(n);
+  std::vector<Fr> scalars(n);
+  Fr total = Fr::zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool neg = (i % 3) == 1;
+    bases[i] = neg ? -one[0] : one[0];
+    scalars[i] = Fr::from_u64(1 + (i * 7) % 2500);
+    total = neg ? total - scalars[i] : total + scalars[i];
+  }
+  const G1Projective want = one[0].mul(total);
+  for (int c : {11, 12, 13}) {
+    for (bool batched : {true, false}) {
+      MsmConfig cfg;
+      cfg.window_bits = c;
+      cfg.buckets = BucketForm::BatchAffine;
+      cfg.batch_reduce = batched;
+      EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "c=" << c << " batched=" << batched;
+    }
+  }
 }
 
 TEST(MsmG1, EveryWindowSizeAndFormAgrees) {

@@ -42,8 +42,15 @@
 //        "Speeding the Pollard and elliptic curve methods of factorization", Math. Comp. 48,
 //        1987); affine buckets with batched inversions as in gnark-crypto's CPU MSM
 //        ("batch affine" processChunk) and the ZPrize 2022 MSM entries.
-//    Bucket reduction: running sums from the top bucket down (Σ_j j·B_j = Σ_j Σ_{i≥j} B_i),
-//    XYZZ. Windows combine by Horner: R = Σ_w 2^(cw)·S_w with c doublings per window.
+//    Bucket reduction: running sums from the top bucket down (Σ_j j·B_j = Σ_j Σ_{i≥j} B_i).
+//    With affine buckets and 2^(c−1) >= 1024 the buckets are cut into S = clamp(2^(c−1)/8,
+//    512, 2048) segments whose running sums advance in step as batches of S affine additions
+//    (two per bucket), then
+//    Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k combines them (msm_impl.hpp,
+//    segmented_weighted_sum); otherwise XYZZ running sums (madd + add per bucket).
+//    Windows combine by Horner: R = Σ_w 2^(cw)·S_w with c doublings per window.
+//    With the automatic window and at most 3 such terms, each is a direct wNAF scalar
+//    multiplication (JacobianPoint::mul_limbs) instead.
 // 3. Parallelism (oneTBB): tasks are (window, chunk of points) pairs, each with its own bucket
 //    array; chunk count and c come from the cost model below. Threads: `MsmConfig::threads`.
 // 4. 0/1 path: Σ P over the selected points by batch-affine addition into K independent affine
@@ -53,11 +60,13 @@
 //
 // ---- Window size and bucket form (auto) ---------------------------------------------------------
 // For n non-trivial scalars and T threads, choose (c, chunks, form) minimising
-//    cost = ⌈W(c)·chunks / T⌉ · ( (n/chunks)·a + 2^(c−1)·b )
-// with W(c) = ⌈255/c⌉ and costs in field multiplications measured on this machine:
+//    cost = ⌈W(c)·chunks / T⌉ · ( adds(n/chunks, 2^(c−1))·a + 2^(c−1)·b ),
+//    adds(m, nb) = m − nb·(1 − e^(−m/nb))  (a point into an empty bucket is a copy, not an add)
+// with W(c) = ⌈255/c⌉ and costs in field multiplications (checked against instruction counts):
 //    XYZZ:         a = 10,  b = 24   (madd per point; madd + add per bucket)
-//    batch-affine: a = 6.5 + 600/B, b = 24, B = batch size = clamp(2^(c−1)/8, 32, 512), used only
-//                  when 2^(c−1) >= 256 (fewer buckets make collisions frequent)
+//    batch-affine: a = 6.5 + 600/B, B = batch size = clamp(2^(c−1)/8, 32, 2048), used only when
+//                  2^(c−1) >= 256 (fewer buckets make collisions frequent); b = 14 with the
+//                  batched reduction (2^(c−1) >= 1024), else 24
 // over c ∈ [2, 18] and chunks ∈ {1, 2, 4, …, 64} with n/chunks >= 2^(c−1). `window_for(n,T)`
 // returns the choice; bench/msm_bench.cpp measures every c (see the report in bench/RESULTS.md).
 //
@@ -116,12 +125,15 @@ struct MsmConfig {
   int window_bits = 0;
   /// Bucket accumulation form; Auto follows the cost model.
   BucketForm buckets = BucketForm::Auto;
-  /// Additions per batch inversion in batch-affine accumulation; 0: clamp(2^(c−1)/8, 32, 512).
+  /// Additions per batch inversion in batch-affine accumulation; 0: clamp(2^(c−1)/8, 32, 2048).
   int batch_size = 0;
   /// Points per task: 0: cost model; k > 0: split each window into k chunks of points.
   int chunks = 0;
-  /// Sum the bases of scalars equal to 1 by batch addition instead of Pippenger.
+  /// Sum the bases of scalars equal to ±1 by batch addition instead of Pippenger.
   bool split_ones = true;
+  /// With batch-affine buckets and 2^(c−1) >= 1024: reduce the buckets by batched affine
+  /// running sums (512 to 2048 chains in step) instead of XYZZ running sums. For measurement/tests.
+  bool batch_reduce = true;
 };
 
 /// A view of scalars in either encoding (implicit from both span types).

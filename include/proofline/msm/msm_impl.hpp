@@ -189,6 +189,7 @@ class BatchAffineBuckets {
     cap_ = batch;
     m_ = 0;
     nq_ = 0;
+    any_overflow_ = false;
     std::memset(state_.get(), 0, nb);
   }
 
@@ -222,6 +223,12 @@ class BatchAffineBuckets {
     }
   }
 
+  // Read access after finish().
+  bool occupied(std::size_t j) const { return state_[j] & kOcc; }
+  const XY<Cfg>& bucket(std::size_t j) const { return bucket_[j]; }
+  /// Whether any bucket spilled into its XYZZ overflow accumulator since reset().
+  bool any_overflow() const { return any_overflow_; }
+
   /// Σ_j (j + 1)·bucket[j] by running sums (after finish()).
   Xyzz weighted_sum() const {
     Xyzz running = Xyzz::identity(), total = Xyzz::identity();
@@ -249,6 +256,7 @@ class BatchAffineBuckets {
 
   void add_overflow(std::uint32_t b, const F& x, const F& y) {
     uint8_t& st = state_[b];
+    any_overflow_ = true;
     if (!(st & kOvf)) {
       new (&overflow_[b]) Xyzz{x, y, F::one(), F::one()};
       st |= kOvf;
@@ -336,6 +344,7 @@ class BatchAffineBuckets {
 
   std::size_t max_buckets_, max_batch_;
   std::size_t nb_ = 0, cap_ = 1, m_ = 0, nq_ = 0;
+  bool any_overflow_ = false;
   std::unique_ptr<XY<Cfg>[]> bucket_;
   std::unique_ptr<uint8_t[]> state_;
   std::unique_ptr<std::byte[]> overflow_raw_;
@@ -345,6 +354,51 @@ class BatchAffineBuckets {
   std::unique_ptr<uint8_t[]> kind_;
 };
 
+/// Segments of the batch-affine bucket reduction (see segmented_weighted_sum): S = clamp(nb/8,
+/// 512, 2048) chains, used when nb >= 2·512.
+inline constexpr std::size_t kMinReduceSegments = 512, kMaxReduceSegments = 2048;
+inline std::size_t reduce_segments(std::size_t nb) {
+  return std::clamp<std::size_t>(nb / 8, kMinReduceSegments, kMaxReduceSegments);
+}
+
+/// Σ_j (j + 1)·B_j for the nb affine buckets of `bk` (no overflow), with the additions batched:
+/// the buckets are cut into S = reduce_segments(nb) segments of L = nb/S, and S independent
+/// running-sum chains walk them in step (R_k += B_(kL+i), then T_k += R_k, for i = L−1 … 0), each
+/// step one batch of S affine additions in `chains` (2S buckets: R_k at k, T_k at S + k). Then
+///   Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k,
+/// the last sum by an XYZZ running sum over the S chains and log2(L) doublings. About 2 affine
+/// additions per bucket instead of an XYZZ madd + add. nb must be a power of two >= 2S.
+template <class Cfg>
+ec::XyzzPoint<Cfg> segmented_weighted_sum(const BatchAffineBuckets<Cfg>& bk, std::size_t nb,
+                                          BatchAffineBuckets<Cfg>& chains) {
+  using Xyzz = ec::XyzzPoint<Cfg>;
+  using Affine = ec::AffinePoint<Cfg>;
+  const std::size_t S = reduce_segments(nb);
+  const std::size_t L = nb / S;
+  chains.reset(2 * S, S);
+  for (std::size_t i = L; i-- > 0;) {
+    for (std::size_t k = 0; k < S; ++k) {
+      const std::size_t j = k * L + i;
+      if (bk.occupied(j)) chains.add(static_cast<std::uint32_t>(k), bk.bucket(j).x, bk.bucket(j).y);
+    }
+    chains.finish();
+    for (std::size_t k = 0; k < S; ++k) {
+      if (chains.occupied(k))
+        chains.add(static_cast<std::uint32_t>(S + k), chains.bucket(k).x, chains.bucket(k).y);
+    }
+    chains.finish();
+  }
+  Xyzz tsum = Xyzz::identity(), run = Xyzz::identity(), acc = Xyzz::identity();
+  for (std::size_t k = S; k-- > 0;) {
+    if (chains.occupied(S + k)) tsum += Affine{chains.bucket(S + k).x, chains.bucket(S + k).y, false};
+    if (k == 0) break;
+    if (chains.occupied(k)) run += Affine{chains.bucket(k).x, chains.bucket(k).y, false};
+    acc += run;  // Σ_{k' >= k} R_k', summed over k >= 1: Σ_k k·R_k
+  }
+  for (std::size_t l = L; l > 1; l >>= 1) acc = acc.dbl();
+  return tsum + acc;
+}
+
 // ---- plan --------------------------------------------------------------------------------------
 
 struct Plan {
@@ -353,11 +407,12 @@ struct Plan {
   unsigned chunks;   ///< point chunks per window
   bool affine;       ///< batch-affine buckets
   unsigned batch;    ///< batch size (affine)
+  bool segmented_reduce = true;  ///< batch-affine bucket reduction (affine buckets, nb >= 1024)
 };
 
 inline unsigned default_batch(unsigned c) {
   const std::size_t nb = std::size_t{1} << (c - 1);
-  return static_cast<unsigned>(std::clamp<std::size_t>(nb / 8, 32, 512));
+  return static_cast<unsigned>(std::clamp<std::size_t>(nb / 8, 32, 2048));
 }
 
 inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
@@ -385,6 +440,7 @@ inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
   }
   if (cfg.chunks > 0) p.chunks = static_cast<unsigned>(cfg.chunks);
   if (cfg.batch_size > 0) p.batch = static_cast<unsigned>(cfg.batch_size);
+  p.segmented_reduce = cfg.batch_reduce;
   p.windows = num_windows(p.c);
   return p;
 }
@@ -394,6 +450,7 @@ inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
 template <class Cfg>
 struct ThreadScratch {
   std::unique_ptr<BatchAffineBuckets<Cfg>> affine;
+  std::unique_ptr<BatchAffineBuckets<Cfg>> chains;  // segmented reduction
   std::unique_ptr<ec::XyzzPoint<Cfg>[]> xyzz;
   std::size_t xyzz_size = 0;
 
@@ -401,6 +458,10 @@ struct ThreadScratch {
     if (!affine || affine->max_buckets() < nb || affine->max_batch() < batch)
       affine = std::make_unique<BatchAffineBuckets<Cfg>>(nb, batch);
     return *affine;
+  }
+  BatchAffineBuckets<Cfg>& chain_buckets() {
+    if (!chains) chains = std::make_unique<BatchAffineBuckets<Cfg>>(2 * kMaxReduceSegments, kMaxReduceSegments);
+    return *chains;
   }
   ec::XyzzPoint<Cfg>* xyzz_buckets(std::size_t nb) {
     if (xyzz_size < nb) {
@@ -456,6 +517,8 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::
       }
     }
     acc.finish();
+    if (plan.segmented_reduce && nb >= 2 * kMinReduceSegments && !acc.any_overflow())
+      return segmented_weighted_sum<Cfg>(acc, nb, scratch.chain_buckets());
     return acc.weighted_sum();
   }
   Xyzz* bucket = scratch.xyzz_buckets(nb);
@@ -709,6 +772,11 @@ std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg) {
   return n * (sizeof(std::uintptr_t) + sizeof(ScalarLimbs)) + live * per_thread + tasks * sizeof(ec::XyzzPoint<Cfg>);
 }
 
+namespace detail {
+/// Up to this many Pippenger terms (auto window) are done by direct scalar multiplication.
+inline constexpr std::size_t kDirectMax = 3;
+}  // namespace detail
+
 template <class Cfg>
 ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, const MsmConfig& cfg) {
   detail::check_config(cfg);
@@ -718,7 +786,17 @@ ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, cons
     detail::Split<Cfg> sp = detail::split<Cfg>(segments, cfg.split_ones);
     detail::ScratchSlots<Cfg> slots;
     ec::XyzzPoint<Cfg> r = ec::XyzzPoint<Cfg>::identity();
-    if (sp.rest > 0) {
+    if (sp.rest > 0 && sp.rest <= detail::kDirectMax && cfg.window_bits == 0) {
+      // A handful of terms: one wNAF scalar multiplication each beats 128 windows of c = 2.
+      ec::JacobianPoint<Cfg> acc = ec::JacobianPoint<Cfg>::identity();
+      for (std::size_t i = 0; i < sp.rest; ++i) {
+        const ec::AffinePoint<Cfg>& p = detail::base_of<Cfg>(sp.ptr[i]);
+        if (p.infinity) continue;
+        const ec::JacobianPoint<Cfg> t = p.to_projective().mul_limbs(sp.scalar[i]);
+        acc += (sp.ptr[i] & 1) ? -t : t;
+      }
+      r = ec::XyzzPoint<Cfg>::from_projective(acc);
+    } else if (sp.rest > 0) {
       const detail::Plan plan = detail::make_plan(sp.rest, threads, cfg);
       r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar.get(), sp.rest, plan, slots);
     }
