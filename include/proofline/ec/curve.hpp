@@ -22,7 +22,8 @@
 // uses public or blinded data; nothing here is meant to resist timing side channels).
 //
 // Formulas (Explicit-Formulas Database, hyperelliptic.org/EFD/g1p/auto-shortw-*.html, a = 0):
-//   Jacobian: dbl-2009-l (2M + 5S), add-2007-bl (11M + 5S), madd-2007-bl (7M + 4S)
+//   Jacobian: dbl-2009-l (rearranged: 3M + 4S), add-1998-cmo-2 (12M + 4S), madd-2004-hmv (8M + 3S)
+//             — the variants with the fewest field additions, which cost ~1/3 of a multiplication here
 //   XYZZ:     dbl-2008-s-1 (6M + 3S), add-2008-s (12M + 2S), madd-2008-s (8M + 2S)
 // The EFD formulas are incomplete; the special cases (identity operand, P + P, P + (−P)) are
 // handled explicitly before/within each addition.
@@ -234,29 +235,28 @@ struct JacobianPoint {
 
   constexpr JacobianPoint operator-() const { return {x, -y, z}; }
 
-  /// 2P, dbl-2009-l: A = X^2, B = Y^2, C = B^2, D = 2((X+B)^2 − A − C), E = 3A, F = E^2,
-  /// X3 = F − 2D, Y3 = E(D − X3) − 8C, Z3 = 2YZ. Identity maps to identity (Z3 = 0).
-  /// D is taken as 4·X·B (the same value): with proofline's Fp a multiplication costs what a
-  /// squaring does, and this saves two field additions.
+  /// 2P, dbl-2009-l rearranged: A = X^2, YY = Y^2, T = 2·YY, S = 2·X·T (= 4·X·YY), E = 3A,
+  /// X3 = E^2 − 2S, Y3 = E(S − X3) − 2·T^2 (= 8·YY^2), Z3 = 2YZ. 3M + 4S and 10 additions:
+  /// the same values as the EFD text (D = S, C = YY^2), with products replacing squares of sums
+  /// because proofline's Fp multiplies as fast as it squares and its additions are not free.
+  /// Identity maps to identity (Z3 = 0).
   JacobianPoint dbl() const {
     Field a = x.square();
-    Field b = y.square();
-    Field c = b.square();
-    Field d = (x * b).dbl().dbl();
+    Field t = y.square().dbl();
+    Field s = (x * t).dbl();
     Field e = a.dbl() + a;
-    Field f = e.square();
     JacobianPoint r;
-    r.x = f - d.dbl();
-    Field c8 = c.dbl().dbl().dbl();
-    r.y = e * (d - r.x) - c8;
+    r.x = e.square() - s.dbl();
+    r.y = e * (s - r.x) - t.square().dbl();
     r.z = (y * z).dbl();
     return r;
   }
 
-  /// P + Q, add-2007-bl: Z1Z1 = Z1^2, Z2Z2 = Z2^2, U1 = X1·Z2Z2, U2 = X2·Z1Z1, S1 = Y1·Z2·Z2Z2,
-  /// S2 = Y2·Z1·Z1Z1, H = U2 − U1, I = (2H)^2, J = H·I, r = 2(S2 − S1), V = U1·I,
-  /// X3 = r^2 − J − 2V, Y3 = r(V − X3) − 2·S1·J, Z3 = ((Z1 + Z2)^2 − Z1Z1 − Z2Z2)·H, computed
-  /// as the equal 2·Z1·Z2·H (a multiplication instead of a squaring and three additions).
+  /// P + Q, add-1998-cmo-2: Z1Z1 = Z1^2, Z2Z2 = Z2^2, U1 = X1·Z2Z2, U2 = X2·Z1Z1,
+  /// S1 = Y1·Z2·Z2Z2, S2 = Y2·Z1·Z1Z1, H = U2 − U1, HH = H^2, HHH = H·HH, r = S2 − S1,
+  /// V = U1·HH, X3 = r^2 − HHH − 2V, Y3 = r(V − X3) − S1·HHH, Z3 = Z1·Z2·H. 12M + 4S and
+  /// 7 additions (add-2007-bl trades a multiplication for four additions, a loss here).
+  /// H = 0 means equal x: P == Q (r = 0, double) or P == −Q (identity).
   friend JacobianPoint operator+(const JacobianPoint& p, const JacobianPoint& q) {
     if (p.is_identity()) return q;
     if (q.is_identity()) return p;
@@ -268,21 +268,21 @@ struct JacobianPoint {
     Field s2 = q.y * p.z * z1z1;
     Field h = u2 - u1;
     Field rr = s2 - s1;
-    if (h.is_zero()) return rr.is_zero() ? p.dbl() : identity();  // P == Q, or P == −Q
-    Field i = h.dbl().square();
-    Field j = h * i;
-    rr = rr.dbl();
-    Field v = u1 * i;
+    if (h.is_zero()) return rr.is_zero() ? p.dbl() : identity();
+    Field hh = h.square();
+    Field hhh = h * hh;
+    Field v = u1 * hh;
     JacobianPoint r;
-    r.x = rr.square() - j - v.dbl();
-    r.y = rr * (v - r.x) - (s1 * j).dbl();
-    r.z = (p.z * q.z).dbl() * h;
+    r.x = rr.square() - hhh - v.dbl();
+    r.y = rr * (v - r.x) - s1 * hhh;
+    r.z = p.z * q.z * h;
     return r;
   }
 
-  /// P + Q with Q affine (Z2 = 1), madd-2007-bl: Z1Z1 = Z1^2, U2 = X2·Z1Z1, S2 = Y2·Z1·Z1Z1,
-  /// H = U2 − X1, HH = H^2, I = 4HH, J = H·I, r = 2(S2 − Y1), V = X1·I, X3 = r^2 − J − 2V,
-  /// Y3 = r(V − X3) − 2·Y1·J, Z3 = (Z1 + H)^2 − Z1Z1 − HH, computed as the equal 2·Z1·H.
+  /// P + Q with Q affine (Z2 = 1), madd-2004-hmv: Z1Z1 = Z1^2, U2 = X2·Z1Z1, S2 = Y2·Z1·Z1Z1,
+  /// H = U2 − X1, HH = H^2, HHH = H·HH, r = S2 − Y1, V = X1·HH, X3 = r^2 − HHH − 2V,
+  /// Y3 = r(V − X3) − Y1·HHH, Z3 = Z1·H. 8M + 3S and 7 additions (madd-2007-bl's 7M + 4S
+  /// needs 12 additions, slower with proofline's Fp).
   friend JacobianPoint operator+(const JacobianPoint& p, const Affine& q) {
     if (q.infinity) return p;
     if (p.is_identity()) return from_affine(q);
@@ -293,14 +293,12 @@ struct JacobianPoint {
     Field rr = s2 - p.y;
     if (h.is_zero()) return rr.is_zero() ? p.dbl() : identity();
     Field hh = h.square();
-    Field i = hh.dbl().dbl();
-    Field j = h * i;
-    rr = rr.dbl();
-    Field v = p.x * i;
+    Field hhh = h * hh;
+    Field v = p.x * hh;
     JacobianPoint r;
-    r.x = rr.square() - j - v.dbl();
-    r.y = rr * (v - r.x) - (p.y * j).dbl();
-    r.z = (p.z * h).dbl();
+    r.x = rr.square() - hhh - v.dbl();
+    r.y = rr * (v - r.x) - p.y * hhh;
+    r.z = p.z * h;
     return r;
   }
   friend JacobianPoint operator+(const Affine& q, const JacobianPoint& p) { return p + q; }
