@@ -1,0 +1,398 @@
+// proofline — the command line: setup, prove and verify Groth16 proofs for the built-in circuits.
+//
+//   proofline setup  --circuit bench --size 2^16 --params P [--vk V] [--seed S]
+//   proofline prove  --circuit bench --size 2^16 --params P --proof F [--public J] [--snarkjs-dir D]
+//                    [--input X] [--partitions K] [--checked] [--no-verify]
+//   proofline verify (--vk V | --params P) --proof F --public J
+// Every command takes --json (one JSON object on stdout instead of text) and --threads N.
+// Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
+// partition order, public inputs as snarkjs public.json (an array of decimal strings; for several
+// partitions an array of such arrays). --snarkjs-dir writes verification_key.json, proof.json and
+// public.json for `snarkjs groth16 verify`.
+//
+// Exit codes: 0 success (verify: the proofs are valid); 1 a proof does not verify; 2 usage error;
+// 3 bad input (missing or malformed file, wrong shape); 4 internal error.
+#include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "proofline/circuits/bench/bench.hpp"
+#include "proofline/groth16/groth16.hpp"
+#include "proofline/r1cs/error.hpp"
+
+using namespace proofline;
+using namespace proofline::groth16;
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+/// "2^16", "65536" → 16. Sizes must be powers of two.
+unsigned parse_log_size(const std::string& s) {
+  try {
+    if (s.rfind("2^", 0) == 0) return static_cast<unsigned>(std::stoul(s.substr(2)));
+    unsigned long long n = std::stoull(s);
+    if (n != 0 && (n & (n - 1)) == 0) return static_cast<unsigned>(__builtin_ctzll(n));
+  } catch (const std::exception&) {
+  }
+  throw UsageError("--size " + s + ": expected 2^k or a power of two (e.g. 2^16 or 65536)");
+}
+
+struct Common {
+  bool json = false;
+  int threads = 0;
+};
+
+struct Output {
+  Json j;
+  bool json;
+  void line(const std::string& s) const {
+    if (!json) std::cout << s << "\n";
+  }
+  void finish() const {
+    if (json) std::cout << j.dump(2) << "\n";
+  }
+};
+
+std::string fmt_ms(double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%10.1f ms", ms);
+  return buf;
+}
+
+Json timings_json(const StageTimings& t) {
+  return Json{{"ntt", t.ntt},           {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
+              {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},
+              {"assemble", t.assemble}, {"total", t.total}};
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+std::string read_text(const std::string& path) {
+  auto b = read_file_bytes(path);
+  return std::string(b.begin(), b.end());
+}
+
+// ---- setup -------------------------------------------------------------------------------------
+struct SetupArgs {
+  std::string circuit = "bench", size = "2^10", params, vk;
+  std::optional<std::uint64_t> seed;
+};
+
+int cmd_setup(const SetupArgs& a, const Common& c) {
+  Output out{Json::object(), c.json};
+  const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
+  auto t0 = Clock::now();
+  auto built = circuits::bench::make_circuit(a.circuit, log, 1);
+  std::unique_ptr<ByteSource> rng;
+  if (a.seed) {
+    rng = std::make_unique<SeededRandom>(*a.seed);
+  } else {
+    rng = std::make_unique<OsRandom>();
+  }
+  SetupOptions opts;
+  opts.threads = c.threads;
+  opts.progress_min_constraints = c.json ? ~std::size_t{0} : (std::size_t{1} << 16);
+  Parameters p = generate_parameters(*built.circuit, *rng, opts);
+  const double setup_ms = ms_since(t0);
+  t0 = Clock::now();
+  p.write_file(a.params);
+  if (!a.vk.empty()) p.vk.write_file(a.vk);
+  const double write_ms = ms_since(t0);
+  out.line("circuit     " + built.description);
+  out.line("parameters  " + a.params + " (" + std::to_string(p.serialized_size()) + " bytes; h " +
+           std::to_string(p.h.size()) + ", l " + std::to_string(p.l.size()) + ", a " + std::to_string(p.a.size()) +
+           ", b " + std::to_string(p.b_g1.size()) + ", ic " + std::to_string(p.vk.ic.size()) + ")");
+  if (!a.vk.empty()) out.line("vk          " + a.vk + " (" + std::to_string(p.vk.serialized_size()) + " bytes)");
+  out.line("setup       " + fmt_ms(setup_ms));
+  out.line("write       " + fmt_ms(write_ms));
+  out.line("NOTE: development parameters; NOT secure (see the warning above).");
+  out.j = Json{{"command", "setup"},
+               {"circuit", a.circuit},
+               {"description", built.description},
+               {"params", a.params},
+               {"params_bytes", p.serialized_size()},
+               {"vk", a.vk},
+               {"domain_size", p.domain_size()},
+               {"num_inputs", p.num_inputs()},
+               {"num_aux", p.num_aux()},
+               {"secure", false},
+               {"timings_ms", {{"setup", setup_ms}, {"write", write_ms}}}};
+  out.finish();
+  return kOk;
+}
+
+// ---- prove -------------------------------------------------------------------------------------
+struct ProveArgs {
+  std::string circuit = "bench", size = "2^10", params, proof, pub, snarkjs_dir;
+  std::uint64_t input = 1;
+  unsigned partitions = 1;
+  bool checked = false, no_verify = false;
+};
+
+std::string public_json(const std::vector<std::vector<Fr>>& inputs) {
+  if (inputs.size() == 1) return snarkjs_public_json(inputs[0]);
+  Json j = Json::array();
+  for (const auto& v : inputs) j.push_back(Json::parse(snarkjs_public_json(v)));
+  return j.dump(1) + "\n";
+}
+
+int cmd_prove(const ProveArgs& a, const Common& c) {
+  Output out{Json::object(), c.json};
+  const auto t_all = Clock::now();
+  const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
+  if (a.partitions == 0) throw UsageError("--partitions must be at least 1");
+
+  auto t0 = Clock::now();
+  Parameters params = Parameters::read_file(a.params, ReadOptions{a.checked ? Check::Subgroup : Check::OnCurveOnly});
+  const double load_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  std::vector<circuits::bench::BuiltinCircuit> circuits;
+  for (unsigned k = 0; k < a.partitions; ++k) circuits.push_back(circuits::bench::make_circuit(a.circuit, log, a.input + k));
+  const double witness_ms = ms_since(t0);
+
+  t0 = Clock::now();
+  std::vector<r1cs::ProvingBuffers> parts(circuits.size());
+  for (std::size_t k = 0; k < circuits.size(); ++k) parts[k] = synthesize_for_proving(*circuits[k].circuit);
+  const double synth_ms = ms_since(t0);
+  std::vector<std::vector<Fr>> inputs;
+  for (const auto& p : parts) inputs.push_back(public_inputs(p));
+
+  CpuBackend backend(CpuBackendConfig{c.threads});
+  ProverResult r = prove_assignments(params, parts, {}, &backend);
+
+  double verify_ms = 0;
+  bool verified = true;
+  if (!a.no_verify) {
+    t0 = Clock::now();
+    PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
+    for (std::size_t k = 0; k < r.proofs.size(); ++k) verified = verified && verify_proof(pvk, r.proofs[k], inputs[k]);
+    verify_ms = ms_since(t0);
+  }
+  t0 = Clock::now();
+  write_file_bytes(a.proof, encode_proofs(r.proofs));
+  if (!a.pub.empty()) write_text(a.pub, public_json(inputs));
+  if (!a.snarkjs_dir.empty()) {
+    std::filesystem::create_directories(a.snarkjs_dir);
+    const std::string d = a.snarkjs_dir + "/";
+    write_text(d + "verification_key.json", snarkjs_vk_json(params.vk));
+    for (std::size_t k = 0; k < r.proofs.size(); ++k) {
+      const std::string suffix = r.proofs.size() == 1 ? "" : "_" + std::to_string(k);
+      write_text(d + "proof" + suffix + ".json", snarkjs_proof_json(r.proofs[k]));
+      write_text(d + "public" + suffix + ".json", snarkjs_public_json(inputs[k]));
+    }
+  }
+  const double write_ms = ms_since(t0);
+  const double total_ms = ms_since(t_all);
+  const StageTimings& t = r.timings;
+
+  out.line("circuit        " + circuits[0].description);
+  out.line("partitions     " + std::to_string(a.partitions) + "   proof " + a.proof + " (" +
+           std::to_string(192 * r.proofs.size()) + " bytes)");
+  out.line("load params    " + fmt_ms(load_ms) + (a.checked ? "  (subgroup-checked)" : "  (on-curve only)"));
+  out.line("witness        " + fmt_ms(witness_ms));
+  out.line("synthesis      " + fmt_ms(synth_ms));
+  out.line("prover (cpu)   " + fmt_ms(t.total));
+  out.line("  ntt / H      " + fmt_ms(t.ntt));
+  out.line("  msm H        " + fmt_ms(t.msm_h));
+  out.line("  msm L        " + fmt_ms(t.msm_l));
+  out.line("  msm A        " + fmt_ms(t.msm_a));
+  out.line("  msm B G1     " + fmt_ms(t.msm_b_g1));
+  out.line("  msm B G2     " + fmt_ms(t.msm_b_g2));
+  out.line("  assemble     " + fmt_ms(t.assemble));
+  out.line("verify         " + fmt_ms(verify_ms) + (a.no_verify ? "  (skipped)" : verified ? "  OK" : "  FAILED"));
+  out.line("write          " + fmt_ms(write_ms));
+  out.line("total          " + fmt_ms(total_ms));
+  out.j = Json{{"command", "prove"},
+               {"circuit", a.circuit},
+               {"description", circuits[0].description},
+               {"partitions", a.partitions},
+               {"proof", a.proof},
+               {"proof_bytes", 192 * r.proofs.size()},
+               {"verified", a.no_verify ? Json(nullptr) : Json(verified)},
+               {"timings_ms",
+                {{"load_params", load_ms},
+                 {"witness", witness_ms},
+                 {"synthesis", synth_ms},
+                 {"prover", timings_json(t)},
+                 {"verify", verify_ms},
+                 {"write", write_ms},
+                 {"total", total_ms}}}};
+  out.finish();
+  if (!verified) {
+    std::cerr << "proofline prove: a proof made here does not verify (internal error); not trusting it\n";
+    return kInternal;
+  }
+  return kOk;
+}
+
+// ---- verify ------------------------------------------------------------------------------------
+struct VerifyArgs {
+  std::string vk, params, proof, pub;
+};
+
+std::vector<std::vector<Fr>> read_public(const std::string& path, std::size_t n_proofs) {
+  const std::string text = read_text(path);
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw ProoflineError(Error::BadLength, "public inputs file '" + path + "' is not JSON: " + e.what());
+  }
+  std::vector<std::vector<Fr>> out;
+  if (j.is_array() && !j.empty() && j[0].is_array()) {
+    for (const auto& e : j) out.push_back(public_from_snarkjs_json(e.dump()));
+  } else {
+    out.push_back(public_from_snarkjs_json(text));
+  }
+  if (out.size() != n_proofs) {
+    throw ProoflineError(Error::BadLength, "public inputs file '" + path + "' holds inputs for " +
+                                               std::to_string(out.size()) + " partition(s); the proof file holds " +
+                                               std::to_string(n_proofs) + " proof(s)");
+  }
+  return out;
+}
+
+int cmd_verify(const VerifyArgs& a, const Common& c) {
+  Output out{Json::object(), c.json};
+  if (a.vk.empty() == a.params.empty()) throw UsageError("verify: give exactly one of --vk and --params");
+  auto t0 = Clock::now();
+  VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
+  const std::vector<std::uint8_t> bytes = read_file_bytes(a.proof);
+  std::vector<Proof> proofs;
+  try {
+    proofs = decode_proofs(bytes);
+  } catch (const ProoflineError& e) {
+    const std::string what = e.what();
+    throw ProoflineError(e.code(), "proof file '" + a.proof + "': " + what.substr(to_string(e.code()).size() + 2));
+  }
+  auto inputs = read_public(a.pub, proofs.size());
+  const double load_ms = ms_since(t0);
+  t0 = Clock::now();
+  PreparedVerifyingKey pvk = prepare_verifying_key(vk);
+  std::vector<bool> ok;
+  bool all = true;
+  for (std::size_t k = 0; k < proofs.size(); ++k) {
+    ok.push_back(verify_proof(pvk, proofs[k], inputs[k]));
+    all = all && ok.back();
+  }
+  const double verify_ms = ms_since(t0);
+  for (std::size_t k = 0; k < proofs.size(); ++k) {
+    out.line("partition " + std::to_string(k) + ": " + (ok[k] ? "valid" : "INVALID"));
+  }
+  out.line(std::string("result: ") + (all ? "valid" : "INVALID") + "   (load " + fmt_ms(load_ms) + ", verify " +
+           fmt_ms(verify_ms) + ")");
+  Json per = Json::array();
+  for (bool b : ok) per.push_back(b);
+  out.j = Json{{"command", "verify"},
+               {"valid", all},
+               {"partitions", per},
+               {"timings_ms", {{"load", load_ms}, {"verify", verify_ms}}}};
+  out.finish();
+  return all ? kOk : kInvalid;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"proofline — Groth16 prover for BLS12-381 (bellperson-compatible files)"};
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input file, 4 internal error.\n"
+      "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs).");
+  Common common;
+  auto add_common = [&](CLI::App* sub) {
+    sub->add_flag("--json", common.json, "print one JSON object on stdout instead of text");
+    sub->add_option("--threads", common.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  };
+
+  SetupArgs sa;
+  CLI::App* setup = app.add_subcommand("setup", "generate development parameters (NOT secure) for a built-in circuit");
+  setup->add_option("--circuit", sa.circuit, "built-in circuit: mul | bench")->capture_default_str();
+  setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
+  setup->add_option("--params", sa.params, "output .params file")->required();
+  setup->add_option("--vk", sa.vk, "also write the .vk file");
+  setup->add_option("--seed", sa.seed, "derive the toxic waste from this seed (reproducible; default: OpenSSL CSPRNG)");
+  add_common(setup);
+
+  ProveArgs pa;
+  CLI::App* prove = app.add_subcommand("prove", "synthesize a built-in circuit and prove it with a .params file");
+  prove->add_option("--circuit", pa.circuit, "built-in circuit: mul | bench")->capture_default_str();
+  prove->add_option("--size", pa.size, "bench: constraint rows (must match the parameters)")->capture_default_str();
+  prove->add_option("--params", pa.params, "input .params file")->required()->check(CLI::ExistingFile);
+  prove->add_option("--proof", pa.proof, "output proof file (192 bytes per partition)")->required();
+  prove->add_option("--public", pa.pub, "output public inputs (snarkjs public.json format)");
+  prove->add_option("--snarkjs-dir", pa.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
+  prove->add_option("--input", pa.input, "witness seed (bench: x; partition k uses input + k)")->capture_default_str();
+  prove->add_option("--partitions", pa.partitions, "number of partitions (circuits) proved in one batch")->capture_default_str();
+  prove->add_flag("--checked", pa.checked,
+                  "subgroup-check every parameter point on load (default: on-curve only, as Filecoin loads its "
+                  "cache; every proof is verified before it is written anyway)");
+  prove->add_flag("--no-verify", pa.no_verify, "do not verify the proofs before writing them");
+  add_common(prove);
+
+  VerifyArgs va;
+  CLI::App* verify = app.add_subcommand("verify", "verify proofs against a verifying key and public inputs");
+  verify->add_option("--vk", va.vk, ".vk file")->check(CLI::ExistingFile);
+  verify->add_option("--params", va.params, ".params file (its verifying key is used)")->check(CLI::ExistingFile);
+  verify->add_option("--proof", va.proof, "proof file (192 bytes per partition)")->required()->check(CLI::ExistingFile);
+  verify->add_option("--public", va.pub, "public inputs (snarkjs public.json format)")->required()->check(CLI::ExistingFile);
+  add_common(verify);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kUsage;
+  }
+
+  std::unique_ptr<tbb::global_control> limit;
+  if (common.threads > 0) {
+    limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, common.threads);
+  }
+  const char* cmd = setup->parsed() ? "setup" : prove->parsed() ? "prove" : "verify";
+  try {
+    if (setup->parsed()) return cmd_setup(sa, common);
+    if (prove->parsed()) return cmd_prove(pa, common);
+    return cmd_verify(va, common);
+  } catch (const UsageError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const ProoflineError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const r1cs::SynthesisError& e) {
+    std::cerr << "proofline " << cmd << ": synthesis failed: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::system_error& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
+    return kInternal;
+  }
+}
