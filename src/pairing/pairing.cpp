@@ -62,19 +62,19 @@ inline Line doubling_step(PairState& s) {
   const Fp2 h = (s.Y + s.Z).square() - b - c;  // 2YZ
   const Fp2 x2 = s.X.square();                 // X^2
   Line l;
-  l.d0 = b - e;                                // Y^2 − 3b'Z^2
-  l.d1 = (x2.dbl() + x2).mul_fp(s.neg_xp);     // −3X^2 x_P
-  l.d4 = h.mul_fp(s.yp);                       // 2YZ y_P
-  s.X = a * (b - f);                           // X3 = XY/2 (Y^2 − 9b'Z^2)
+  l.d0 = b - e;                                        // Y^2 − 3b'Z^2
+  l.d1 = (x2.dbl() + x2).mul_fp(s.neg_xp);             // −3X^2 x_P
+  l.d4 = h.mul_fp(s.yp);                               // 2YZ y_P
+  s.X = a * (b - f);                                   // X3 = XY/2 (Y^2 − 9b'Z^2)
   s.Y = g.square() - (e.square().dbl() + e.square());  // Y3 = G^2 − 27b'^2 Z^4
-  s.Z = b * h;                                 // Z3 = 2Y^3 Z
+  s.Z = b * h;                                         // Z3 = 2Y^3 Z
   return l;
 }
 
 /// T ← T + Q (Q affine) and the line through T and Q evaluated at P (scaled, slots 0, 1, 4).
 inline Line addition_step(PairState& s) {
-  const Fp2 theta = s.Y - s.yq * s.Z;  // Z (y_T − y_Q)
-  const Fp2 lambda = s.X - s.xq * s.Z; // Z (x_T − x_Q)
+  const Fp2 theta = s.Y - s.yq * s.Z;   // Z (y_T − y_Q)
+  const Fp2 lambda = s.X - s.xq * s.Z;  // Z (x_T − x_Q)
   const Fp2 c = theta.square();
   const Fp2 d = lambda.square();
   const Fp2 e = lambda * d;
@@ -156,12 +156,12 @@ Fp12 cyclotomic_pow_abs_x_plus_1_div_3(const Fp12& a) {
   };
   const Fp12 a4 = a.cyclotomic_square().cyclotomic_square();
   const Fp12 a5 = a4 * a;
-  const Fp12 a55 = sqr_n(a5, 4) * a5;          // a^0x55
-  const Fp12 a5555 = sqr_n(a55, 8) * a55;      // a^0x5555
-  Fp12 acc = sqr_n(a4, 4) * (a5 * a);          // a^(64 + 6) = a^0x46
-  acc = sqr_n(acc, 8);                         // a^0x4600
-  acc = sqr_n(acc, 16) * a5555;                // a^0x46005555
-  acc = sqr_n(acc, 16) * a5555;                // a^0x460055555555
+  const Fp12 a55 = sqr_n(a5, 4) * a5;                    // a^0x55
+  const Fp12 a5555 = sqr_n(a55, 8) * a55;                // a^0x5555
+  Fp12 acc = sqr_n(a4, 4) * (a5 * a);                    // a^(64 + 6) = a^0x46
+  acc = sqr_n(acc, 8);                                   // a^0x4600
+  acc = sqr_n(acc, 16) * a5555;                          // a^0x46005555
+  acc = sqr_n(acc, 16) * a5555;                          // a^0x460055555555
   acc = sqr_n(acc, 16) * a5555.cyclotomic_square() * a;  // + 0xaaab
   return acc;
 }
@@ -170,7 +170,7 @@ Fp12 cyclotomic_pow_abs_x_plus_1_div_3(const Fp12& a) {
 Fp12 hard_part(const Fp12& m) {
   static_assert(ff::kBlsXIsNegative, "the chain below is written for x < 0");
   // x − 1 = −(|x| + 1), so m^((x−1)/3) = conj(m^((|x|+1)/3)).
-  const Fp12 t0 = cyclotomic_pow_abs_x_plus_1_div_3(m).conjugate();               // m^((x−1)/3)
+  const Fp12 t0 = cyclotomic_pow_abs_x_plus_1_div_3(m).conjugate();                 // m^((x−1)/3)
   const Fp12 t1 = t0.cyclotomic_pow_x() * t0.conjugate();                           // t0^(x − 1)
   const Fp12 t2 = t1.cyclotomic_pow_x() * t1.frobenius_map(1);                      // t1^(x + p)
   const Fp12 t3 = t2.cyclotomic_pow_x().cyclotomic_pow_x() * t2.frobenius_map(2) *  // t2^(x^2 + p^2 − 1)
@@ -188,7 +188,8 @@ Fp12 miller_loop(const G1Affine& p, const G2Affine& q) {
 }
 
 Fp12 multi_miller_loop(std::span<const std::pair<G1Affine, G2Affine>> pairs) {
-  return multi_miller_loop_impl(pairs.size(), [&](std::size_t i) -> const auto& { return pairs[i]; });
+  return multi_miller_loop_impl(
+      pairs.size(), [&](std::size_t i) -> const auto& { return pairs[i]; });
 }
 
 Fp12 multi_miller_loop(std::span<const G1Affine> ps, std::span<const G2Affine> qs) {
@@ -197,9 +198,8 @@ Fp12 multi_miller_loop(std::span<const G1Affine> ps, std::span<const G2Affine> q
                                                " G1 points and " + std::to_string(qs.size()) +
                                                " G2 points, expected equal counts");
   }
-  return multi_miller_loop_impl(ps.size(), [&](std::size_t i) {
-    return std::pair<const G1Affine&, const G2Affine&>(ps[i], qs[i]);
-  });
+  return multi_miller_loop_impl(
+      ps.size(), [&](std::size_t i) { return std::pair<const G1Affine&, const G2Affine&>(ps[i], qs[i]); });
 }
 
 Fp12 final_exponentiation(const Fp12& f) {

@@ -27,12 +27,12 @@
 namespace {
 
 using namespace proofline;
+using ec::G1Affine;
+using ec::G2Affine;
 using ff::Fp12;
 using ff::Fp2;
 using ff::Fp6;
 using ff::Fr;
-using ec::G1Affine;
-using ec::G2Affine;
 
 std::string q(const std::string& s) { return "\"" + s + "\""; }
 
@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
   out += ",\"final_exp\":[";
   for (int i = 0; i < 2; ++i) {
     const Fp12 x = Fp12::random(rng);
-    out += std::string(i ? "," : "") + "{\"x\":" + arr(x) + ",\"value\":" + arr(pairing::final_exponentiation(x)) + "}";
+    out += std::string(i ? "," : "") + "{\"x\":" + arr(x) +
+           ",\"value\":" + arr(pairing::final_exponentiation(x)) + "}";
   }
   out += "]";
 
@@ -100,7 +101,8 @@ int main(int argc, char** argv) {
            ",\"square\":" + arr(x.square()) + ",\"inverse\":" + arr(x.inverse()) +
            ",\"conjugate\":" + arr(x.conjugate()) + ",\"frobenius\":[";
     for (unsigned k = 1; k <= 11; ++k) out += std::string(k > 1 ? "," : "") + arr(x.frobenius_map(k));
-    out += "],\"line\":[" + arr(d0) + "," + arr(d1) + "," + arr(d4) + "],\"mul_by_014\":" + arr(x.mul_by_014(d0, d1, d4)) + "}";
+    out += "],\"line\":[" + arr(d0) + "," + arr(d1) + "," + arr(d4) +
+           "],\"mul_by_014\":" + arr(x.mul_by_014(d0, d1, d4)) + "}";
   }
   out += "]";
 
@@ -108,7 +110,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 2; ++i) {
     const Fp12 x = easy_part(Fp12::random(rng));
     out += std::string(i ? "," : "") + "{\"x\":" + arr(x) + ",\"square\":" + arr(x.square()) +
-           ",\"cyclotomic_square\":" + arr(x.cyclotomic_square()) + ",\"pow_x\":" + arr(x.cyclotomic_pow_x()) + "}";
+           ",\"cyclotomic_square\":" + arr(x.cyclotomic_square()) +
+           ",\"pow_x\":" + arr(x.cyclotomic_pow_x()) + "}";
   }
   out += "]";
 

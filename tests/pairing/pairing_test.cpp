@@ -1,12 +1,12 @@
 // Pairing: final exponentiation against the literal exponent (p^12 − 1)/r computed with GMP,
 // bilinearity, identities, non-degeneracy, order r, multi-Miller loop = product of pairings.
+#include "proofline/pairing/pairing.hpp"
+
 #include <gmp.h>
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
-
-#include "proofline/pairing/pairing.hpp"
 
 namespace {
 
@@ -127,8 +127,7 @@ TEST(Pairing, Identities) {
   EXPECT_TRUE(pairing::pairing(o1, o2).is_one());
   EXPECT_TRUE(pairing::miller_loop(p, o2).is_one());
   const std::pair<G1Affine, G2Affine> with_identity[] = {{p, q}, {o1, q}, {p, o2}};
-  EXPECT_EQ(pairing::final_exponentiation(pairing::multi_miller_loop(with_identity)),
-            pairing::pairing(p, q));
+  EXPECT_EQ(pairing::final_exponentiation(pairing::multi_miller_loop(with_identity)), pairing::pairing(p, q));
   EXPECT_TRUE(pairing::pairing_product_is_one(std::span<const std::pair<G1Affine, G2Affine>>{}));
 }
 

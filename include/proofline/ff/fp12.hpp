@@ -40,7 +40,8 @@
 namespace proofline::ff {
 
 /// |x| for the BLS parameter x = −0xd201000000010000 of BLS12-381 (draft-irtf-cfrg-pairing-friendly-
-/// curves, BLS12-381 parameters): p = (x − 1)^2 (x^4 − x^2 + 1)/3 + x, r = x^4 − x^2 + 1. Bits set: 63, 62, 60, 57, 48, 16.
+/// curves, BLS12-381 parameters): p = (x − 1)^2 (x^4 − x^2 + 1)/3 + x, r = x^4 − x^2 + 1. Bits set: 63, 62,
+/// 60, 57, 48, 16.
 inline constexpr std::uint64_t kBlsX = 0xd201000000010000ULL;
 /// x is negative.
 inline constexpr bool kBlsXIsNegative = true;

@@ -55,8 +55,12 @@ struct Fp6 {
     return a.c0 == b.c0 && a.c1 == b.c1 && a.c2 == b.c2;
   }
 
-  friend constexpr Fp6 operator+(const Fp6& a, const Fp6& b) { return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2}; }
-  friend constexpr Fp6 operator-(const Fp6& a, const Fp6& b) { return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2}; }
+  friend constexpr Fp6 operator+(const Fp6& a, const Fp6& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1, a.c2 + b.c2};
+  }
+  friend constexpr Fp6 operator-(const Fp6& a, const Fp6& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2};
+  }
   constexpr Fp6 operator-() const { return {-c0, -c1, -c2}; }
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
   /// Karatsuba, 6 Fp2 multiplications.
