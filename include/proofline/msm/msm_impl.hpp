@@ -171,12 +171,17 @@ class BatchAffineBuckets {
         overflow_raw_(std::make_unique_for_overwrite<std::byte[]>(max_buckets * sizeof(Xyzz) + alignof(Xyzz))),
         batch_(std::make_unique_for_overwrite<Entry[]>(max_batch)),
         queue_(std::make_unique_for_overwrite<Entry[]>(max_batch)),
-        den_(std::make_unique_for_overwrite<F[]>(max_batch)),
         pref_(std::make_unique_for_overwrite<F[]>(max_batch)),
         kind_(std::make_unique_for_overwrite<uint8_t[]>(max_batch)) {
     void* p = overflow_raw_.get();
     std::size_t space = max_buckets * sizeof(Xyzz) + alignof(Xyzz);
     overflow_ = static_cast<Xyzz*>(std::align(alignof(Xyzz), max_buckets * sizeof(Xyzz), p, space));
+  }
+
+  /// Bytes the constructor allocates (the overflow array is reserved, touched only when used).
+  static std::size_t bytes(std::size_t max_buckets, std::size_t max_batch) {
+    return max_buckets * (sizeof(XY<Cfg>) + 1 + sizeof(Xyzz)) + alignof(Xyzz) +
+           max_batch * (2 * sizeof(Entry) + sizeof(F) + 1);
   }
 
   std::size_t max_buckets() const { return max_buckets_; }
@@ -285,10 +290,7 @@ class BatchAffineBuckets {
       }
       kind_[k] = kind;
       pref_[k] = acc;  // Π of the denominators before k
-      if (kind != kCancel) {
-        den_[k] = d;
-        acc *= d;
-      }
+      if (kind != kCancel) acc *= d;
     }
     F inv = acc.inverse();  // 1 / Π den
     for (std::size_t k = m_; k-- > 0;) {
@@ -296,14 +298,17 @@ class BatchAffineBuckets {
       XY<Cfg>& q = bucket_[e.b];
       uint8_t& st = state_[e.b];
       st &= static_cast<uint8_t>(~kBusy);
-      if (kind_[k] == kCancel) {
+      const uint8_t kind = kind_[k];
+      if (kind == kCancel) {
         st &= static_cast<uint8_t>(~kOcc);
         continue;
       }
-      const F i = inv * pref_[k];  // 1 / den_k
-      inv *= den_[k];
+      // The denominator again (a subtraction is cheaper than storing and reloading it).
+      const F d = kind == kAdd ? e.p.x - q.x : q.y.dbl();
+      const F i = inv * pref_[k];  // 1 / d
+      inv *= d;
       F lambda;
-      if (kind_[k] == kAdd) {
+      if (kind == kAdd) {
         lambda = (e.p.y - q.y) * i;
       } else {
         const F xx = q.x.square();
@@ -350,7 +355,7 @@ class BatchAffineBuckets {
   std::unique_ptr<std::byte[]> overflow_raw_;
   Xyzz* overflow_ = nullptr;
   std::unique_ptr<Entry[]> batch_, queue_;
-  std::unique_ptr<F[]> den_, pref_;
+  std::unique_ptr<F[]> pref_;
   std::unique_ptr<uint8_t[]> kind_;
 };
 
@@ -756,14 +761,15 @@ void check_segment(const Segment<Cfg>& sg) {
 
 template <class Cfg>
 std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg) {
-  using F = typename Cfg::Field;
+  using Acc = detail::BatchAffineBuckets<Cfg>;
   const int threads = cfg.threads > 0 ? cfg.threads : tbb::this_task_arena::max_concurrency();
   const detail::Plan p = detail::make_plan(n, threads, cfg);
   const std::size_t nb = std::size_t{1} << (p.c - 1);
   std::size_t per_thread;
   if (p.affine) {
-    per_thread = nb * (sizeof(detail::XY<Cfg>) + 1 + sizeof(ec::XyzzPoint<Cfg>)) +
-                 2 * p.batch * sizeof(typename detail::BatchAffineBuckets<Cfg>::Entry) + p.batch * (2 * sizeof(F) + 1);
+    per_thread = Acc::bytes(nb, p.batch);
+    if (p.segmented_reduce && nb >= 2 * detail::kMinReduceSegments)
+      per_thread += Acc::bytes(2 * detail::kMaxReduceSegments, detail::kMaxReduceSegments);
   } else {
     per_thread = nb * sizeof(ec::XyzzPoint<Cfg>);
   }
