@@ -10,6 +10,7 @@
 #include "proofline/ec/g1.hpp"
 #include "proofline/ec/g2.hpp"
 #include "proofline/msm/msm.hpp"
+#include "proofline/r1cs/density.hpp"
 
 namespace {
 
@@ -438,6 +439,22 @@ TEST(Density, AcceptsTrackerLikeTypes) {
   const Density d = t;
   EXPECT_EQ(d.bits, 4u);
   EXPECT_EQ(d.popcount(), 3u);
+}
+
+TEST(Density, AcceptsR1csDensityTracker) {
+  // The prover's bitmap type goes straight in (bits pushed one at a time, then some set).
+  r1cs::DensityTracker t;
+  const std::size_t vars = 150;
+  for (std::size_t i = 0; i < vars; ++i) t.push_back(i % 3 == 0);
+  t.set(1);
+  t.set(149);
+  auto bases = random_points<G1Config>(t.popcount(), 1250);
+  auto scalars = mixed_scalars(vars, 1251);
+  auto want = G1Projective::identity();
+  for (std::size_t i = 0, k = 0; i < vars; ++i)
+    if (t.test(i)) want += bases[k++].mul(scalars[i]);
+  EXPECT_EQ(msm::msm_density_g1(bases, 0, t, scalars), want);
+  EXPECT_EQ(Density(t).popcount(), t.popcount());
 }
 
 // ---- errors --------------------------------------------------------------------------------------

@@ -597,7 +597,7 @@ ec::XyzzPoint<Cfg> sum_chunk(std::size_t count_hint, Visit&& visit, ThreadScratc
   }
   // K accumulators dealt round-robin; a batch of K additions per inversion.
   // 1/8 of the points fill the slots for free; the rest cost 6 multiplications plus 1/K inversion.
-  const std::size_t k = std::clamp<std::size_t>(count_hint / 8, 128, 512);
+  const std::size_t k = std::clamp<std::size_t>(count_hint / 8, 128, 2048);
   auto& acc = scratch.affine_buckets(k, k);
   acc.reset(k, k);
   std::uint32_t slot = 0;
