@@ -1,0 +1,119 @@
+// proofline/gadgets/uint32.hpp — 32-bit words of Booleans, and batched equalities (MultiEq).
+//
+// Owns: `UInt32` (32 Booleans, least significant first, plus the native value) and `MultiEq`.
+//
+// Shapes (bellperson `gadgets/{uint32,multieq}.rs`, reference §3.1):
+//  - constant / rotr / shr / into_bits_be / from_bits_be: no constraints (re-indexing; shr shifts in
+//    Constant(false)).
+//  - alloc: 32 AllocatedBits (namespaces "allocated bit i").
+//  - xor: per bit Boolean::xor (namespace "xor of bit i"); sha256_ch / sha256_maj: per bit the
+//    Boolean gadget (namespace "bit i").
+//  - addmany(k operands, 2 ≤ k ≤ 10): if every operand bit is constant, a constant; otherwise
+//    allocates n = bitlen(k·(2^32 − 1)) result bits (namespaces "result bit i") and hands the
+//    equality Σ_op Σ_i 2^i·op_i = Σ_i 2^i·result_i to the MultiEq; keeps the low 32 result bits.
+//  - MultiEq packs equalities: each new one is shifted by 2^bits_used and added to pending lhs/rhs;
+//    before adding one that would reach bits_used + n ≥ 254 (Fr::CAPACITY) the pending pair is
+//    enforced as (lhs) · (ONE) = (rhs), name "multieq <k>". finish() enforces the last pending pair
+//    (bellperson does this when the MultiEq is dropped at the end of each SHA-256 compression).
+//
+// Building the big MultiEq combinations costs no multiplications: coefficients come from the 2^k
+// table, terms are staged as (variable, exponent) pairs and turned into one sorted
+// LinearCombination per flush (the result is the same variable → coefficient map bellperson's
+// term-by-term merges give).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "proofline/gadgets/boolean.hpp"
+
+namespace proofline::gadgets {
+
+class MultiEq {
+ public:
+  explicit MultiEq(ConstraintSystem& cs) : cs_(cs) {}
+  MultiEq(const MultiEq&) = delete;
+  MultiEq& operator=(const MultiEq&) = delete;
+
+  ConstraintSystem& cs() noexcept { return cs_; }
+
+  /// Stages a term of the next equality's lhs: sign · 2^exp · var (exp < 64).
+  void stage_lhs(Variable v, unsigned exp, bool negative) { staged_lhs_.push_back(Staged{v.raw(), exp, negative}); }
+  /// Stages b · 2^exp into the lhs (constant folding as Boolean::add_to_lc).
+  void stage_lhs(const Boolean& b, unsigned exp) {
+    switch (b.kind()) {
+      case Boolean::Kind::Constant:
+        if (b.value()) stage_lhs(ConstraintSystem::one(), exp, false);
+        break;
+      case Boolean::Kind::Is: stage_lhs(b.variable(), exp, false); break;
+      case Boolean::Kind::Not:
+        stage_lhs(ConstraintSystem::one(), exp, false);
+        stage_lhs(b.variable(), exp, true);
+        break;
+    }
+  }
+  /// Enforces (staged lhs) = Σ_i 2^i·rhs[i] over `num_bits` bits, batched with other equalities.
+  /// rhs variables must be allocated after every variable of earlier rhs (true for addmany).
+  void enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs);
+
+  /// Enforces the pending equalities, if any. Must be called before the MultiEq goes away.
+  void finish();
+  ~MultiEq() = default;
+
+  std::size_t bits_used() const noexcept { return bits_used_; }
+
+ private:
+  struct Staged {
+    std::uint64_t raw;
+    unsigned exp;
+    bool neg;
+  };
+  struct Term {
+    std::uint64_t raw;
+    std::uint32_t exp;  // full exponent (bits_used + i)
+    bool neg;
+  };
+  void accumulate();
+
+  ConstraintSystem& cs_;
+  std::size_t ops_ = 0;
+  std::size_t bits_used_ = 0;
+  std::vector<Staged> staged_lhs_;
+  std::vector<Term> lhs_terms_;
+  LinearCombination lhs_, rhs_;
+};
+
+class UInt32 {
+ public:
+  UInt32() = default;
+
+  static UInt32 constant(std::uint32_t value) noexcept;
+  /// 32 allocated bits (namespaces "allocated bit i"), LSB first.
+  static UInt32 alloc(ConstraintSystem& cs, std::uint32_t value);
+  /// From 32 Booleans, most significant first.
+  static UInt32 from_bits_be(std::span<const Boolean> bits);
+  /// From 32 Booleans, least significant first.
+  static UInt32 from_bits(std::span<const Boolean> bits);
+
+  /// Appends the bits, most significant first.
+  void append_bits_be(std::vector<Boolean>& out) const;
+  std::span<const Boolean, 32> bits() const noexcept { return bits_; }
+  std::uint32_t value() const noexcept { return value_; }
+  bool is_constant() const noexcept;
+
+  UInt32 rotr(std::size_t by) const noexcept;
+  UInt32 shr(std::size_t by) const noexcept;
+  UInt32 xor_(ConstraintSystem& cs, const UInt32& other) const;
+  static UInt32 sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+  static UInt32 sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+  /// Σ operands mod 2^32 (2 ≤ k ≤ 10 operands); the equality goes to `meq` (whose cs is used).
+  static UInt32 addmany(MultiEq& meq, std::span<const UInt32* const> operands);
+
+ private:
+  std::array<Boolean, 32> bits_{};
+  std::uint32_t value_ = 0;
+};
+
+}  // namespace proofline::gadgets
