@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -477,21 +478,14 @@ struct ThreadScratch {
   }
 };
 
-/// One scratch slot per thread of the current arena, allocated on first use in this call.
+/// One scratch set per thread taking part in this call, allocated on the thread's first task.
 template <class Cfg>
 class ScratchSlots {
  public:
-  ScratchSlots() : slots_(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency())) {}
-  ThreadScratch<Cfg>& mine() {
-    int i = tbb::this_task_arena::current_thread_index();
-    if (i < 0 || static_cast<std::size_t>(i) >= slots_.size()) i = 0;  // not expected
-    auto& s = slots_[static_cast<std::size_t>(i)];
-    if (!s) s = std::make_unique<ThreadScratch<Cfg>>();
-    return *s;
-  }
+  ThreadScratch<Cfg>& mine() { return slots_.local(); }
 
  private:
-  std::vector<std::unique_ptr<ThreadScratch<Cfg>>> slots_;
+  tbb::enumerable_thread_specific<ThreadScratch<Cfg>> slots_;
 };
 
 // ---- Pippenger over prepared (tagged base, canonical |scalar|) pairs ---------------------------
