@@ -1,0 +1,83 @@
+// proofline/gadgets/merkle.hpp — Merkle inclusion circuits as Filecoin builds them.
+//
+// Owns: `insert` (place the current node among its siblings by index bits: insert_2 / insert_4 /
+// insert_8 networks of `pick`s), `hash_multi_leaf_circuit` (a tree node: SHA-256 of the children's
+// bits, or Poseidon of the children), `AuthPath` / `synthesize_auth_path` (base levels, then one
+// sub level, then one top level), and `por_circuit` (storage-proofs-core PoRCircuit).
+//
+// Shapes (storage-proofs-core `gadgets/{insertion,por}.rs`, filecoin-hashers; reference §3.1–3.2):
+//  - per level of arity a = 2^k, in namespace "merkle tree hash i": k index bits ("index bit j",
+//    LSB first: the child position), a − 1 sibling numbers ("path element j", unconstrained), the
+//    insertion (2 / 8 / 22 constraints for a = 2 / 4 / 8), the node hash in namespace "computation of
+//    commitment hash" (Poseidon arity a: 311 / 377 / 505; SHA-256: per child to_bits_le (256) padded
+//    to 256 bits and bit-reversed per byte, sha256, output bits reversed per byte, first 254 bits
+//    packed into one aux number (1)).
+//    Level costs: Poseidon 314 / 387 / 530; SHA-256 binary 45,382.
+//  - the index bits of all levels, in order, concatenated, are the leaf index (LSB first).
+//  - PoR: leaf alloc ("value"), path ("auth_path": "base", "sub", "top"), path bits packed into
+//    public inputs ("path"), root alloc ("root_value") unless given as a variable, root equality
+//    ("enforce root is correct": computed · ONE = root), and with a public root its inputize ("root").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "proofline/gadgets/num.hpp"
+
+namespace proofline::gadgets {
+
+enum class TreeHash { Sha256, Poseidon };
+
+/// Arities of a tree's levels: `base` for every base level, then at most one level of `sub` and one
+/// of `top` (0 = absent), e.g. 8-0-0, 8-8-0, 8-8-2.
+struct TreeShape {
+  std::size_t base = 2, sub = 0, top = 0;
+};
+
+/// One level of an inclusion path: the arity − 1 siblings in order (the current node removed) and the
+/// current node's position among the arity children.
+struct PathLevel {
+  std::vector<Fr> hashes;
+  std::uint64_t index = 0;
+};
+
+struct AuthPath {
+  std::vector<PathLevel> base;
+  std::vector<PathLevel> sub;  // 0 or 1 levels
+  std::vector<PathLevel> top;  // 0 or 1 levels
+};
+
+/// `element` inserted at position bits (LSB first) among `elements`; returns elements.size() + 1
+/// numbers. Sizes 2, 4 and 8 only.
+std::vector<AllocatedNum> insert(ConstraintSystem& cs, const AllocatedNum& element, std::span<const Boolean> bits,
+                                 std::span<const AllocatedNum> elements);
+
+/// A node from its children (arity = leaves.size()).
+AllocatedNum hash_multi_leaf_circuit(ConstraintSystem& cs, TreeHash hash, std::span<const AllocatedNum> leaves);
+
+/// SHA-256 node of bits (padded per child to a multiple of 8): sha256 in "hash", output reversed per
+/// byte, first 254 bits packed ("pack_le").
+AllocatedNum sha256_hash_bits_circuit(ConstraintSystem& cs, std::span<const Boolean> bits);
+
+struct AuthPathResult {
+  AllocatedNum root;
+  std::vector<Boolean> index_bits;
+};
+
+/// Walks `path` up from `leaf` (namespaces "base", "sub", "top" inside the caller's).
+AuthPathResult synthesize_auth_path(ConstraintSystem& cs, TreeHash hash, const TreeShape& shape, const AuthPath& path,
+                                    const AllocatedNum& leaf);
+
+/// The root of a PoR: an existing variable (private root, as PoRep's comm_d) or a value to allocate.
+struct PorRoot {
+  std::optional<AllocatedNum> var;
+  Fr value = Fr::zero();
+};
+
+/// storage-proofs-core PoRCircuit::synthesize.
+void por_circuit(ConstraintSystem& cs, TreeHash hash, const TreeShape& shape, const AuthPath& path, const Fr& leaf,
+                 const PorRoot& root, bool private_root);
+
+}  // namespace proofline::gadgets
