@@ -19,10 +19,11 @@
 // Identity bases and zero scalars contribute nothing and cost (almost) nothing.
 //
 // ---- Algorithm (msm) ----------------------------------------------------------------------------
-// 1. Split (one parallel pass, `split_ones`): zero scalars and identity bases are dropped;
-//    scalars equal to 1 go to a plain point sum (step 4); the rest are converted to canonical
-//    integers with the sign trick: s > (r−1)/2 is replaced by r − s < 2^254 with the base
+// 1. Split (one parallel pass, `split_ones`): zero scalars are dropped; scalars equal to 1 or
+//    −1 go to a plain point sum of ±P (step 4); the rest are converted to canonical integers
+//    with the sign trick: s > (r−1)/2 is replaced by r − s < 2^254 with the base
 //    negated (as sppark's breakdown does, gpu-prover.md §3), so every scalar fits in 254 bits.
+//    Identity bases are skipped wherever a base is read.
 // 2. Pippenger's bucket method (N. Pippenger, "On the evaluation of powers and related problems",
 //    FOCS 1976; the window/bucket form used by blst and sppark) with signed windows of c bits:
 //    the Booth recoding
@@ -45,8 +46,7 @@
 //    Bucket reduction: running sums from the top bucket down (Σ_j j·B_j = Σ_j Σ_{i≥j} B_i).
 //    With affine buckets and 2^(c−1) >= 1024 the buckets are cut into S = clamp(2^(c−1)/8,
 //    512, 2048) segments whose running sums advance in step as batches of S affine additions
-//    (two per bucket), then
-//    Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k combines them (msm_impl.hpp,
+//    (two per bucket), then Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k combines them (msm_impl.hpp,
 //    segmented_weighted_sum); otherwise XYZZ running sums (madd + add per bucket).
 //    Windows combine by Horner: R = Σ_w 2^(cw)·S_w with c doublings per window.
 //    With the automatic window and at most 3 such terms, each is a direct wNAF scalar
@@ -56,7 +56,7 @@
 // 4. 0/1 path: Σ P over the selected points by batch-affine addition into K independent affine
 //    accumulators (points dealt round-robin, one inversion per K additions), chunks in parallel,
 //    accumulators summed in XYZZ at the end (supraseal/sppark "batch addition" idea,
-//    gpu-prover.md §1.4, done on the CPU).
+//    gpu-prover.md §1.4, done on the CPU). Chunks of fewer than 1024 points use XYZZ madds.
 //
 // ---- Window size and bucket form (auto) ---------------------------------------------------------
 // For n non-trivial scalars and T threads, choose (c, chunks, form) minimising
@@ -68,7 +68,7 @@
 //                  2^(c−1) >= 256 (fewer buckets make collisions frequent); b = 14 with the
 //                  batched reduction (2^(c−1) >= 1024), else 24
 // over c ∈ [2, 18] and chunks ∈ {1, 2, 4, …, 64} with n/chunks >= 2^(c−1). `window_for(n,T)`
-// returns the choice; bench/msm_bench.cpp measures every c (see the report in bench/RESULTS.md).
+// returns the choice; PROOFLINE_MSM_SWEEP=1 proofline_bench measures every c and form.
 //
 // ---- Threads ------------------------------------------------------------------------------------
 // threads = 0 uses the current TBB arena (all cores unless the caller limited it); threads = k > 0
