@@ -1,0 +1,87 @@
+// gadgets benchmarks: prover-mode synthesis speed (constraints per second, one core) of a
+// SHA-256-heavy circuit (tree-D-like: 2-block SHA-256 of 512 allocated bits, 45,386 constraints per
+// hash) and a Poseidon-heavy circuit (arity-8 Poseidon of 8 allocated numbers, 505 + 8 allocs per
+// hash). Buffers are reserved from a ShapeCounter run and recycled across iterations, so the
+// numbers are synthesis alone (no allocation growth).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "proofline/gadgets/poseidon.hpp"
+#include "proofline/gadgets/sha256.hpp"
+#include "proofline/r1cs/r1cs.hpp"
+
+namespace {
+
+using namespace proofline::gadgets;
+using namespace proofline::r1cs;
+
+void sha_circuit(ConstraintSystem& cs, std::size_t n_hashes, const std::vector<bool>& data) {
+  for (std::size_t h = 0; h < n_hashes; ++h) {
+    auto ns = cs.namespace_([&] { return "hash " + std::to_string(h); });
+    std::vector<Boolean> bits;
+    bits.reserve(512);
+    for (std::size_t i = 0; i < 512; ++i) bits.push_back(AllocatedBit::alloc(cs, data[(h * 512 + i) % data.size()]));
+    sha256(cs, bits);
+  }
+}
+
+void poseidon_circuit(ConstraintSystem& cs, std::size_t n_hashes, const std::vector<Fr>& data) {
+  const auto& c = PoseidonConstants::merkle(8);
+  std::vector<AllocatedNum> in(8);
+  for (std::size_t h = 0; h < n_hashes; ++h) {
+    auto ns = cs.namespace_([&] { return "hash " + std::to_string(h); });
+    for (std::size_t i = 0; i < 8; ++i) in[i] = AllocatedNum::alloc(cs, data[(h * 8 + i) % data.size()]);
+    poseidon_hash(cs, in, c);
+  }
+}
+
+template <class Synth, class Data>
+void run(benchmark::State& state, Synth synth, const Data& data) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  ShapeCounter sc;
+  synth(sc, n, data);
+  ProvingBuffers recycled;
+  for (auto _ : state) {
+    ProvingAssignment p(std::move(recycled));
+    p.reserve(sc.num_constraints() + sc.num_inputs(), sc.num_inputs(), sc.num_aux());
+    synth(p, n, data);
+    benchmark::DoNotOptimize(p.c().data());
+    recycled = p.release();
+  }
+  state.counters["constraints/s"] =
+      benchmark::Counter(static_cast<double>(sc.num_constraints()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["constraints"] = static_cast<double>(sc.num_constraints());
+}
+
+void BM_SynthSha256(benchmark::State& state) {
+  std::mt19937_64 rng(1);
+  std::vector<bool> data(1 << 14);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = rng() & 1;
+  run(state, sha_circuit, data);
+}
+BENCHMARK(BM_SynthSha256)->Name("gadgets/synth_sha256")->Arg(20)->Unit(benchmark::kMillisecond);
+
+void BM_SynthPoseidon(benchmark::State& state) {
+  std::mt19937_64 rng(2);
+  std::vector<Fr> data(1024);
+  for (auto& x : data) x = Fr::random(rng);
+  run(state, poseidon_circuit, data);
+}
+BENCHMARK(BM_SynthPoseidon)->Name("gadgets/synth_poseidon8")->Arg(1000)->Unit(benchmark::kMillisecond);
+
+void BM_NativePoseidon8(benchmark::State& state) {
+  const auto& c = PoseidonConstants::merkle(8);
+  std::mt19937_64 rng(3);
+  std::vector<Fr> in(8);
+  for (auto& x : in) x = Fr::random(rng);
+  for (auto _ : state) {
+    in[0] = poseidon_hash_native(c, in);
+    benchmark::DoNotOptimize(in[0]);
+  }
+}
+BENCHMARK(BM_NativePoseidon8)->Name("gadgets/native_poseidon8");
+
+}  // namespace
