@@ -1,0 +1,250 @@
+// The snarkjs-compatible commands of `proofline` (src/cli/snarkjs_cmds.hpp).
+#include "snarkjs_cmds.hpp"
+
+#include <tbb/global_control.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "proofline/groth16/params.hpp"
+#include "proofline/groth16/snarkjs.hpp"
+#include "proofline/groth16/snarkjs/files.hpp"
+#include "proofline/groth16/snarkjs/prover.hpp"
+#include "proofline/groth16/verifier.hpp"
+
+namespace proofline::cli {
+
+namespace {
+
+namespace sj = groth16::snarkjs;
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::ordered_json;
+enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string fmt_ms(double ms) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%10.1f ms", ms);
+  return buf;
+}
+
+std::string read_text(const std::string& path) {
+  auto b = groth16::read_file_bytes(path);
+  return std::string(b.begin(), b.end());
+}
+
+/// Re-throws a parser's ProoflineError with the file's path in front.
+template <class F>
+auto with_file(const std::string& path, F&& f) {
+  try {
+    return f();
+  } catch (const sj::FormatError&) {
+    throw;
+  } catch (const ProoflineError& e) {
+    const std::string what = e.what();
+    const std::string prefix = std::string(to_string(e.code())) + ": ";
+    throw ProoflineError(e.code(), path + ": " + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
+  }
+}
+
+template <class F>
+int guarded(const char* cmd, F&& f) {
+  try {
+    return f();
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const ProoflineError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::system_error& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
+    return kInternal;
+  }
+}
+
+}  // namespace
+
+void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
+  prove.add_option("--zkey", a.zkey, "snarkjs Groth16 .zkey (curve bls12381)")->check(CLI::ExistingFile);
+  prove.add_option("--wtns", a.wtns, "witness .wtns (snarkjs wtns calculate / circom's generate_witness.js)")
+      ->check(CLI::ExistingFile);
+  prove.add_option("--r1cs", a.r1cs, "circuit .r1cs (for --check)")->check(CLI::ExistingFile);
+  prove.add_flag("--check", a.check, "check the witness against --r1cs first (names the first failing constraint)");
+  prove.add_option("--rs", a.rs,
+                   "fixed randomizers \"R,S\" (decimal; TESTING ONLY: a proof with known r, s is not zero-knowledge)");
+  prove.add_flag("--checked-points", a.checked_points, "subgroup-check every zkey point on load (default: on-curve only)");
+}
+
+int run_snarkjs_prove(const SnarkjsProveArgs& a) {
+  return guarded("prove", [&] {
+    if (a.zkey.empty() || a.wtns.empty()) throw std::invalid_argument("prove: --zkey and --wtns are both required");
+    if (a.proof.empty()) throw std::invalid_argument("prove: --proof is required");
+    if (a.check && a.r1cs.empty()) throw std::invalid_argument("prove: --check needs --r1cs");
+    sj::ProveOptions opts;
+    opts.threads = a.threads;
+    opts.verify = !a.no_verify;
+    if (!a.rs.empty()) {
+      auto comma = a.rs.find(',');
+      if (comma == std::string::npos) throw std::invalid_argument("prove: --rs takes \"R,S\"");
+      opts.randomizers = groth16::Randomizers{groth16::fr_from_decimal(a.rs.substr(0, comma), "--rs r"),
+                                              groth16::fr_from_decimal(a.rs.substr(comma + 1), "--rs s")};
+    }
+    const auto t_all = Clock::now();
+    auto t0 = Clock::now();
+    sj::ZkeyReadOptions zopts;
+    zopts.check = a.checked_points ? ec::Check::Subgroup : ec::Check::OnCurveOnly;
+    std::unique_ptr<tbb::global_control> limit;
+    if (a.threads > 0) {
+      limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, a.threads);
+    }
+    sj::Zkey zkey = sj::Zkey::read_file(a.zkey, zopts);
+    const double zkey_ms = ms_since(t0);
+    t0 = Clock::now();
+    sj::Witness w = sj::Witness::read_file(a.wtns);
+    sj::check_witness_matches(zkey, w, a.zkey, a.wtns);
+    const double wtns_ms = ms_since(t0);
+    double check_ms = 0;
+    if (a.check) {
+      t0 = Clock::now();
+      sj::R1cs r1cs = sj::R1cs::read_file(a.r1cs);
+      sj::check_r1cs_matches(zkey, r1cs, a.zkey, a.r1cs);
+      sj::check_witness(r1cs, w, a.wtns);
+      check_ms = ms_since(t0);
+    }
+    sj::ProveResult r = sj::prove(zkey, w, opts);
+    t0 = Clock::now();
+    sj::write_proof_files(a.proof, a.pub, r);
+    const double write_ms = ms_since(t0);
+    const double total_ms = ms_since(t_all);
+    const auto& t = r.timings;
+    if (a.json) {
+      Json j{{"command", "prove"},
+             {"format", "snarkjs"},
+             {"zkey", a.zkey},
+             {"n_vars", zkey.n_vars},
+             {"n_public", zkey.n_public},
+             {"domain_size", zkey.domain_size},
+             {"verified", opts.verify ? Json(true) : Json(nullptr)},
+             {"timings_ms",
+              {{"read_zkey", zkey_ms},
+               {"read_wtns", wtns_ms},
+               {"check", check_ms},
+               {"evaluations", t.evaluations},
+               {"ntt", t.ntt},
+               {"msm_a", t.msm_a},
+               {"msm_b1", t.msm_b1},
+               {"msm_b2", t.msm_b2},
+               {"msm_c", t.msm_c},
+               {"msm_h", t.msm_h},
+               {"assemble", t.assemble},
+               {"verify", t.verify},
+               {"prover", t.total},
+               {"write", write_ms},
+               {"total", total_ms}}}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << "zkey           " << a.zkey << " (nVars " << zkey.n_vars << ", nPublic " << zkey.n_public
+                << ", domain " << zkey.domain_size << ")\n";
+      std::cout << "read zkey      " << fmt_ms(zkey_ms) << "\n";
+      std::cout << "read wtns      " << fmt_ms(wtns_ms) << "\n";
+      if (a.check) std::cout << "r1cs check     " << fmt_ms(check_ms) << "  OK\n";
+      std::cout << "prover         " << fmt_ms(t.total) << "\n";
+      std::cout << "  evaluations  " << fmt_ms(t.evaluations) << "\n";
+      std::cout << "  ntt / h      " << fmt_ms(t.ntt) << "\n";
+      std::cout << "  msm A        " << fmt_ms(t.msm_a) << "\n";
+      std::cout << "  msm B1       " << fmt_ms(t.msm_b1) << "\n";
+      std::cout << "  msm B2 (G2)  " << fmt_ms(t.msm_b2) << "\n";
+      std::cout << "  msm C        " << fmt_ms(t.msm_c) << "\n";
+      std::cout << "  msm H        " << fmt_ms(t.msm_h) << "\n";
+      std::cout << "  assemble     " << fmt_ms(t.assemble) << "\n";
+      std::cout << "  verify       " << fmt_ms(t.verify) << (opts.verify ? "  OK" : "  (skipped)") << "\n";
+      std::cout << "write          " << fmt_ms(write_ms) << "\n";
+      std::cout << "total          " << fmt_ms(total_ms) << "\n";
+    }
+    return kOk;
+  });
+}
+
+bool is_snarkjs_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char ch;
+  while (in.get(ch)) {
+    if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') continue;
+    return ch == '{';
+  }
+  return false;
+}
+
+int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
+  return guarded("verify", [&] {
+    auto t0 = Clock::now();
+    groth16::VerifyingKey vk = with_file(a.vk, [&] { return groth16::vk_from_snarkjs_json(read_text(a.vk)); });
+    groth16::Proof proof = with_file(a.proof, [&] { return groth16::proof_from_snarkjs_json(read_text(a.proof)); });
+    std::vector<ff::Fr> pub = with_file(a.pub, [&] { return groth16::public_from_snarkjs_json(read_text(a.pub)); });
+    if (pub.size() + 1 != vk.ic.size()) {
+      throw ProoflineError(Error::BadLength, a.pub + ": " + std::to_string(pub.size()) +
+                                                 " public signals; the verification key expects nPublic = " +
+                                                 std::to_string(vk.ic.size() - 1));
+    }
+    const double load_ms = ms_since(t0);
+    t0 = Clock::now();
+    const bool ok = groth16::verify_proof(groth16::prepare_verifying_key(vk), proof, pub);
+    const double verify_ms = ms_since(t0);
+    if (a.json) {
+      std::cout << Json{{"command", "verify"}, {"format", "snarkjs"}, {"valid", ok},
+                        {"timings_ms", {{"load", load_ms}, {"verify", verify_ms}}}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::cout << "result: " << (ok ? "valid" : "INVALID") << "   (load " << fmt_ms(load_ms) << ", verify "
+                << fmt_ms(verify_ms) << ")\n";
+    }
+    return ok ? kOk : kInvalid;
+  });
+}
+
+int snarkjs_main(int argc, char** argv) {
+  CLI::App app{"proofline (snarkjs files) — Groth16 proofs for circom circuits on BLS12-381"};
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input file, 4 internal error.");
+  SnarkjsProveArgs pa;
+  CLI::App* prove = app.add_subcommand("prove", "prove with a snarkjs .zkey and a .wtns (snarkjs groth16 prove)");
+  add_snarkjs_prove_options(*prove, pa);
+  prove->get_option("--zkey")->required();
+  prove->get_option("--wtns")->required();
+  prove->add_option("--proof", pa.proof, "output proof.json")->required();
+  prove->add_option("--public", pa.pub, "output public.json");
+  prove->add_flag("--no-verify", pa.no_verify, "do not verify the proof before writing it");
+  prove->add_flag("--json", pa.json, "print one JSON object (timings) instead of text");
+  prove->add_option("--threads", pa.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+
+  SnarkjsVerifyArgs va;
+  CLI::App* verify = app.add_subcommand("verify", "verify a snarkjs proof.json (snarkjs groth16 verify)");
+  verify->add_option("--vk", va.vk, "verification_key.json")->required()->check(CLI::ExistingFile);
+  verify->add_option("--public", va.pub, "public.json")->required()->check(CLI::ExistingFile);
+  verify->add_option("--proof", va.proof, "proof.json")->required()->check(CLI::ExistingFile);
+  verify->add_flag("--json", va.json, "print one JSON object instead of text");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kOk : kUsage;
+  }
+  if (prove->parsed()) return run_snarkjs_prove(pa);
+  return run_snarkjs_verify(va);
+}
+
+}  // namespace proofline::cli
