@@ -92,33 +92,33 @@ struct DevField {
   __device__ static void reduce_once(uint32_t* x) {
     uint32_t t[N];
     uint32_t borrow;
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(P::mod(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(P::mod(0)));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(x[i]), "r"(P::mod(i)));
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));  // 0xffffffff if x < m
+    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(x[i]), "r"(P::mod(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));  // 0xffffffff if x < m
 #pragma unroll
     for (int i = 0; i < N; ++i) x[i] = borrow ? x[i] : t[i];
   }
 
   __device__ friend DevField operator+(const DevField& a, const DevField& b) {
     DevField r;
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
     reduce_once(r.v);
     return r;
   }
   __device__ friend DevField operator-(const DevField& a, const DevField& b) {
     DevField r;
     uint32_t borrow;
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     // add m back if a < b (m & borrow-mask)
-    asm("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(P::mod(0) & borrow));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(P::mod(0) & borrow));
 #pragma unroll
-    for (int i = 1; i < N; ++i) asm("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(P::mod(i) & borrow));
+    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(P::mod(i) & borrow));
     return r;
   }
   __device__ DevField operator-() const { return zero() - *this; }
@@ -133,26 +133,26 @@ struct DevField {
     for (int i = 0; i < N; ++i) {
       const uint32_t bi = b.v[i];
       // t += a * b[i]: low halves into t[0..N-1] (carry into t[N]), high halves into t[1..N].
-      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
 #pragma unroll
-      for (int j = 1; j < N; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
-      asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
+      for (int j = 1; j < N; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
+      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
 #pragma unroll
-      for (int j = 1; j < N; ++j) asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+      for (int j = 1; j < N; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
       // m = t0 · (−m^{-1}); t += m · modulus; t >>= 32
       const uint32_t m = t[0] * P::INV;
-      asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::mod(0)));
+      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::mod(0)));
 #pragma unroll
-      for (int j = 1; j < N; ++j) asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::mod(j)));
-      asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-      asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::mod(0)));
+      for (int j = 1; j < N; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::mod(j)));
+      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::mod(0)));
 #pragma unroll
-      for (int j = 1; j < N; ++j) asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::mod(j)));
-      asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+      for (int j = 1; j < N; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::mod(j)));
+      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
 #pragma unroll
       for (int j = 0; j < N + 1; ++j) t[j] = t[j + 1];
       t[N + 1] = 0;

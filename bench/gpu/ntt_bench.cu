@@ -1,0 +1,91 @@
+// bench/gpu/ntt_bench.cu — device NTT timings with the data already on the device (CUDA events),
+// checked against the CPU EvaluationDomain first at 2^16. Prints one table row per size.
+// Usage: gpu_ntt_bench [max_lg=27]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/ntt.hpp"
+#include "proofline/poly/domain.hpp"
+
+using proofline::ff::Fr;
+using proofline::gpu::NttDomain;
+using proofline::gpu::NttOrder;
+
+__global__ void fill_kernel(uint64_t* x, uint64_t n, uint64_t seed) {
+  // deterministic pseudo-random canonical-ish values (< 2^254, hence < r), Montgomery form not needed
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    uint64_t s = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    for (int k = 0; k < 4; ++k) {
+      s ^= s >> 33; s *= 0xff51afd7ed558ccdULL; s ^= s >> 33;
+      x[4 * i + k] = s;
+    }
+    x[4 * i + 3] &= 0x0fffffffffffffffULL;
+  }
+}
+
+int main(int argc, char** argv) {
+  if (proofline::gpu::device_count() == 0) {
+    std::printf("no CUDA device: skipping GPU NTT benchmark\n");
+    return 0;
+  }
+  const unsigned max_lg = argc > 1 ? std::atoi(argv[1]) : 27;
+  std::printf("device: %s\n", proofline::gpu::device_name(0).c_str());
+  // correctness gate before timing
+  {
+    const unsigned lg = 16;
+    std::vector<Fr> x(1u << lg);
+    std::mt19937_64 rng(1);
+    for (auto& v : x) v = Fr::random(rng);
+    auto want = x;
+    proofline::poly::EvaluationDomain::with_log_size(lg).ntt(want);
+    NttDomain d(lg);
+    d.forward_host(x);
+    if (x != want) { std::printf("GPU NTT != CPU NTT at 2^16: not timing\n"); return 1; }
+  }
+  std::printf("| size | forward NN (ms) | forward NR (ms) | inverse NN (ms) | coset fwd (ms) | compute_h (ms) |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|\n");
+  for (unsigned lg : {16u, 20u, 22u, 24u, 26u, 27u}) {
+    if (lg > max_lg) break;
+    const uint64_t n = uint64_t{1} << lg;
+    NttDomain d(lg);
+    Fr *a, *b, *c;
+    CUDA_CHECK(cudaMalloc(&a, n * sizeof(Fr)));
+    CUDA_CHECK(cudaMalloc(&b, n * sizeof(Fr)));
+    CUDA_CHECK(cudaMalloc(&c, n * sizeof(Fr)));
+    fill_kernel<<<4096, 256>>>(reinterpret_cast<uint64_t*>(a), n, 1);
+    fill_kernel<<<4096, 256>>>(reinterpret_cast<uint64_t*>(b), n, 2);
+    fill_kernel<<<4096, 256>>>(reinterpret_cast<uint64_t*>(c), n, 3);
+    CUDA_CHECK(cudaGetLastError());
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    auto time = [&](auto&& f) {
+      f();  // warm-up
+      std::vector<float> ms;
+      for (int r = 0; r < 5; ++r) {
+        CUDA_CHECK(cudaEventRecord(e0));
+        f();
+        CUDA_CHECK(cudaEventRecord(e1));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        float t; CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1)); ms.push_back(t);
+      }
+      std::sort(ms.begin(), ms.end());
+      return ms[0];
+    };
+    float fnn = time([&] { d.forward(a, NttOrder::NN); });
+    float fnr = time([&] { d.forward(a, NttOrder::NR); });
+    float inn = time([&] { d.inverse(a, NttOrder::NN); });
+    float cf = time([&] { d.coset_forward(a); });
+    float h = time([&] { d.compute_h(a, b, c); });
+    std::printf("| 2^%u | %.2f | %.2f | %.2f | %.2f | %.2f |\n", lg, fnn, fnr, inn, cf, h);
+    cudaFree(a); cudaFree(b); cudaFree(c);
+    cudaEventDestroy(e0); cudaEventDestroy(e1);
+  }
+  return 0;
+}

@@ -1,0 +1,385 @@
+// src/gpu/ntt.cu — radix-2 NTT over Fr on the device; see include/proofline/gpu/ntt.hpp.
+//
+// Kernel structure: a "group" kernel performs t consecutive butterfly stages on the index bits
+// [lo, lo + t) of every element (t <= 9). A block owns 2^t rows × 2^c adjacent columns (c = min(2,
+// lo)): rows differ in bits [lo, lo + t), columns in bits [0, c), and the block index supplies the
+// other bits. The block loads its 2^(t+c) elements to shared memory (128-byte column segments),
+// runs the t stages with __syncthreads between them, and stores them back.
+//   DIF (Gentleman–Sande), stages from the highest bit down: natural in, bit-reversed out.
+//   DIT (Cooley–Tukey), stages from the lowest bit up:      bit-reversed in, natural out.
+// Stage b (butterfly distance 2^b) uses tw_b[j] = ω_{2^(b+1)}^j with j = index mod 2^b.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ff.cuh"
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/ntt.hpp"
+
+namespace proofline::gpu {
+
+namespace {
+
+constexpr unsigned kMaxGroupBits = 9;   // stages fused per kernel
+constexpr unsigned kMaxColBits = 2;     // adjacent columns per block (4 × 32 B = 128 B)
+constexpr unsigned kThreads = 256;
+constexpr unsigned kPowLoBits = 14;     // coset powers: lo table of 2^14, hi table of n / 2^14
+
+inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+inline DevFr* dev(ff::Fr* p) { return reinterpret_cast<DevFr*>(p); }
+inline const DevFr* dev(const ff::Fr* p) { return reinterpret_cast<const DevFr*>(p); }
+inline DevFr to_dev(const ff::Fr& f) {
+  DevFr d;
+  static_assert(sizeof(d) == sizeof(f));
+  std::memcpy(&d, &f, sizeof(d));
+  return d;
+}
+
+__device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
+  return lg == 0 ? 0 : (__brevll(i) >> (64 - lg));
+}
+
+template <bool kDif>
+__global__ void ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, unsigned lo,
+                                 unsigned t, unsigned c) {
+  extern __shared__ DevFr sm[];
+  const unsigned E = 1u << (t + c);
+  const unsigned cmask = (1u << c) - 1;
+  const uint64_t blk = blockIdx.x;
+  const uint64_t low_fixed = blk & ((uint64_t{1} << (lo - c)) - 1);
+  const uint64_t high_fixed = blk >> (lo - c);
+  const uint64_t base = (high_fixed << (lo + t)) | (low_fixed << c);
+
+  for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+    const unsigned row = e >> c, col = e & cmask;
+    sm[e] = x[base | (uint64_t(row) << lo) | col];
+  }
+  __syncthreads();
+  for (unsigned s = 0; s < t; ++s) {
+    const unsigned brel = kDif ? (t - 1 - s) : s;
+    const unsigned h = 1u << brel;
+    const unsigned b = lo + brel;
+    const DevFr* twb = tw + ((uint64_t{1} << b) - 1);
+    for (unsigned q = threadIdx.x; q < E / 2; q += blockDim.x) {
+      const unsigned col = q & cmask, qr = q >> c;
+      const unsigned r1 = ((qr >> brel) << (brel + 1)) | (qr & (h - 1));
+      const unsigned i1 = (r1 << c) | col, i2 = ((r1 + h) << c) | col;
+      const uint64_t j = (uint64_t(r1 & (h - 1)) << lo) | (low_fixed << c) | col;
+      const DevFr w = twb[j];
+      DevFr u = sm[i1], v = sm[i2];
+      if (kDif) {
+        sm[i1] = u + v;
+        sm[i2] = (u - v) * w;
+      } else {
+        v = v * w;
+        sm[i1] = u + v;
+        sm[i2] = u - v;
+      }
+    }
+    __syncthreads();
+  }
+  for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+    const unsigned row = e >> c, col = e & cmask;
+    x[base | (uint64_t(row) << lo) | col] = sm[e];
+  }
+}
+
+/// tw[idx] for idx in [0, n − 1): stage b = floor(log2(idx + 1)), j = idx + 1 − 2^b, value
+/// roots[b]^j where roots[b] is a primitive 2^(b+1)-th root of unity.
+__global__ void twiddle_kernel(DevFr* tw, const DevFr* roots, uint64_t count) {
+  for (uint64_t idx = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; idx < count;
+       idx += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t v = idx + 1;
+    const unsigned b = 63 - __clzll(v);
+    const uint64_t j = v - (uint64_t{1} << b);
+    tw[idx] = roots[b].pow(j);
+  }
+}
+
+/// out[i] = base^(i·step) for i < count.
+__global__ void powers_kernel(DevFr* out, DevFr base, uint64_t count) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    out[i] = base.pow(i);
+  }
+}
+
+__global__ void bitrev_kernel(DevFr* x, unsigned lg, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t j = bitrev(i, lg);
+    if (i < j) {
+      DevFr a = x[i];
+      x[i] = x[j];
+      x[j] = a;
+    }
+  }
+}
+
+/// x[p] *= lo[e & mask]·hi[e >> lo_bits]·scale, e = p or bitrev(p).
+__global__ void scale_powers_kernel(DevFr* x, const DevFr* lo, const DevFr* hi, DevFr scale,
+                                    unsigned lg, unsigned lo_bits, bool bitrev_positions, uint64_t n) {
+  const uint64_t mask = (uint64_t{1} << lo_bits) - 1;
+  for (uint64_t p = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; p < n;
+       p += uint64_t(gridDim.x) * blockDim.x) {
+    const uint64_t e = bitrev_positions ? bitrev(p, lg) : p;
+    x[p] = x[p] * (lo[e & mask] * (hi[e >> lo_bits] * scale));
+  }
+}
+
+/// x[i] *= s.
+__global__ void scale_kernel(DevFr* x, DevFr s, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    x[i] = x[i] * s;
+  }
+}
+
+/// a[i] = (a[i]·b[i] − c[i])·z_inv.
+__global__ void abc_kernel(DevFr* a, const DevFr* b, const DevFr* c, DevFr z_inv, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    a[i] = (a[i] * b[i] - c[i]) * z_inv;
+  }
+}
+
+unsigned grid_for(uint64_t n) {
+  const uint64_t blocks = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
+}
+
+}  // namespace
+
+NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
+  if (lg_n > 31) throw std::invalid_argument("gpu::NttDomain: 2^" + std::to_string(lg_n) + " exceeds the supported 2^31");
+  const uint64_t n = size();
+  const ff::Fr omega = ff::Fr::root_of_unity().pow(std::array<ff::u64, 1>{uint64_t{1} << (32 - lg_n)});
+  // roots[b] = ω^(n / 2^(b+1)), a primitive 2^(b+1)-th root (b < lg_n).
+  std::vector<DevFr> roots_fwd(lg_n > 0 ? lg_n : 1), roots_inv(roots_fwd.size());
+  const ff::Fr omega_inv = omega.inverse();
+  for (unsigned b = 0; b < lg_n; ++b) {
+    const uint64_t e = n >> (b + 1);
+    roots_fwd[b] = to_dev(omega.pow(std::array<ff::u64, 1>{e}));
+    roots_inv[b] = to_dev(omega_inv.pow(std::array<ff::u64, 1>{e}));
+  }
+  n_inv_ = ff::Fr::from_u64(n).inverse();
+  const ff::Fr g = ff::Fr::from_u64(ff::Fr::kGenerator);
+  z_inv_on_coset_ = (g.pow(std::array<ff::u64, 1>{n}) - ff::Fr::one()).inverse();
+  n_lo_ = uint64_t{1} << kPowLoBits;
+  n_hi_ = (n >> kPowLoBits) + 1;
+
+  DevFr* d_roots = nullptr;
+  try {
+    const uint64_t tw_count = n > 1 ? n - 1 : 1;
+    CUDA_CHECK(cudaMalloc(&d_tw_fwd_, tw_count * sizeof(ff::Fr)));
+    CUDA_CHECK(cudaMalloc(&d_tw_inv_, tw_count * sizeof(ff::Fr)));
+    CUDA_CHECK(cudaMalloc(&d_gpow_, 2 * (n_lo_ + n_hi_) * sizeof(ff::Fr)));
+    CUDA_CHECK(cudaMalloc(&d_roots, 2 * roots_fwd.size() * sizeof(DevFr)));
+    CUDA_CHECK(cudaMemcpy(d_roots, roots_fwd.data(), roots_fwd.size() * sizeof(DevFr), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_roots + roots_fwd.size(), roots_inv.data(), roots_inv.size() * sizeof(DevFr),
+                          cudaMemcpyHostToDevice));
+    if (n > 1) {
+      twiddle_kernel<<<grid_for(n - 1), kThreads>>>(dev(d_tw_fwd_), d_roots, n - 1);
+      CUDA_CHECK(cudaGetLastError());
+      twiddle_kernel<<<grid_for(n - 1), kThreads>>>(dev(d_tw_inv_), d_roots + roots_fwd.size(), n - 1);
+      CUDA_CHECK(cudaGetLastError());
+    }
+    const ff::Fr g_inv = g.inverse();
+    const ff::Fr g_step = g.pow(std::array<ff::u64, 1>{n_lo_});
+    const ff::Fr g_inv_step = g_inv.pow(std::array<ff::u64, 1>{n_lo_});
+    DevFr* p = dev(d_gpow_);
+    powers_kernel<<<grid_for(n_lo_), kThreads>>>(p, to_dev(g), n_lo_);
+    CUDA_CHECK(cudaGetLastError());
+    powers_kernel<<<grid_for(n_hi_), kThreads>>>(p + n_lo_, to_dev(g_step), n_hi_);
+    CUDA_CHECK(cudaGetLastError());
+    powers_kernel<<<grid_for(n_lo_), kThreads>>>(p + n_lo_ + n_hi_, to_dev(g_inv), n_lo_);
+    CUDA_CHECK(cudaGetLastError());
+    powers_kernel<<<grid_for(n_hi_), kThreads>>>(p + 2 * n_lo_ + n_hi_, to_dev(g_inv_step), n_hi_);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaFree(d_roots));
+    d_roots = nullptr;
+    for (auto kernel : {ntt_group_kernel<true>, ntt_group_kernel<false>}) {
+      CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(sizeof(DevFr) << (kMaxGroupBits + kMaxColBits))));
+    }
+  } catch (...) {
+    cudaFree(d_roots);
+    cudaFree(d_tw_fwd_);
+    cudaFree(d_tw_inv_);
+    cudaFree(d_gpow_);
+    cudaGetLastError();
+    throw;
+  }
+}
+
+NttDomain::~NttDomain() {
+  cudaFree(d_tw_fwd_);
+  cudaFree(d_tw_inv_);
+  cudaFree(d_gpow_);
+}
+
+std::uint64_t NttDomain::table_bytes() const {
+  return (2 * (size() > 1 ? size() - 1 : 1) + 2 * (n_lo_ + n_hi_)) * sizeof(ff::Fr);
+}
+
+void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
+  const unsigned k = lg_n_;
+  if (k == 0) return;
+  const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
+  const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
+  const DevFr* tw = dev(fwd ? d_tw_fwd_ : d_tw_inv_);
+  const unsigned groups = (k + kMaxGroupBits - 1) / kMaxGroupBits;
+  // Split k bits into `groups` nearly equal groups; DIF walks them top-down, DIT bottom-up.
+  std::vector<std::pair<unsigned, unsigned>> spans;  // (lo, t)
+  unsigned lo = 0;
+  for (unsigned g = 0; g < groups; ++g) {
+    const unsigned t = k / groups + (g < k % groups ? 1 : 0);
+    spans.push_back({lo, t});
+    lo += t;
+  }
+  if (dif) std::reverse(spans.begin(), spans.end());
+  for (auto [glo, t] : spans) {
+    const unsigned c = glo < kMaxColBits ? glo : kMaxColBits;
+    const uint64_t blocks = uint64_t{1} << (k - t - c);
+    const unsigned threads = std::min<unsigned>(kThreads, std::max(1u, (1u << (t + c)) / 2));
+    const size_t smem = sizeof(DevFr) << (t + c);
+    if (dif)
+      ntt_group_kernel<true><<<unsigned(blocks), threads, smem, as_stream(stream)>>>(dev(d_x), tw, glo, t, c);
+    else
+      ntt_group_kernel<false><<<unsigned(blocks), threads, smem, as_stream(stream)>>>(dev(d_x), tw, glo, t, c);
+    CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+void NttDomain::bit_reverse(ff::Fr* d_x, void* stream) const {
+  bitrev_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_x), lg_n_, size());
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::scale_powers(ff::Fr* d_x, bool inverse_gen, bool bitrev_positions, const ff::Fr& scale,
+                             void* stream) const {
+  const DevFr* base = dev(d_gpow_) + (inverse_gen ? n_lo_ + n_hi_ : 0);
+  scale_powers_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(
+      dev(d_x), base, base + n_lo_, to_dev(scale), lg_n_, kPowLoBits, bitrev_positions, size());
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::forward(ff::Fr* d_x, NttOrder order, void* stream) const {
+  switch (order) {
+    case NttOrder::NR: run_pass(d_x, Pass::DifForward, stream); break;
+    case NttOrder::RN: run_pass(d_x, Pass::DitForward, stream); break;
+    case NttOrder::NN:
+      run_pass(d_x, Pass::DifForward, stream);
+      bit_reverse(d_x, stream);
+      break;
+    case NttOrder::RR:
+      bit_reverse(d_x, stream);
+      run_pass(d_x, Pass::DifForward, stream);
+      break;
+  }
+}
+
+void NttDomain::inverse(ff::Fr* d_x, NttOrder order, void* stream) const {
+  switch (order) {
+    case NttOrder::NR: run_pass(d_x, Pass::DifInverse, stream); break;
+    case NttOrder::RN: run_pass(d_x, Pass::DitInverse, stream); break;
+    case NttOrder::NN:
+      run_pass(d_x, Pass::DifInverse, stream);
+      bit_reverse(d_x, stream);
+      break;
+    case NttOrder::RR:
+      bit_reverse(d_x, stream);
+      run_pass(d_x, Pass::DifInverse, stream);
+      break;
+  }
+  scale_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_x), to_dev(n_inv_), size());
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::coset_forward(ff::Fr* d_x, void* stream) const {
+  // coefficient i ·= g^i (natural positions), then DIF → bit-reversed, then permute.
+  scale_powers(d_x, /*inverse_gen=*/false, /*bitrev_positions=*/false, ff::Fr::one(), stream);
+  forward(d_x, NttOrder::NN, stream);
+}
+
+void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
+  // DIF with ω^{-1} → coefficients in bit-reversed positions; scale by g^{-i}/n there; permute.
+  run_pass(d_x, Pass::DifInverse, stream);
+  scale_powers(d_x, /*inverse_gen=*/true, /*bitrev_positions=*/true, n_inv_, stream);
+  bit_reverse(d_x, stream);
+}
+
+void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
+  // For each of a, b, c: iNTT (DIF, natural → bit-reversed coefficients), scale coefficient i by
+  // g^i/n in place (bit-reversed positions), DIT (bit-reversed → natural evaluations on the coset).
+  for (ff::Fr* d_x : {d_a, d_b, d_c}) {
+    run_pass(d_x, Pass::DifInverse, stream);
+    scale_powers(d_x, /*inverse_gen=*/false, /*bitrev_positions=*/true, n_inv_, stream);
+    run_pass(d_x, Pass::DitForward, stream);
+  }
+  abc_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
+                                                                     to_dev(z_inv_on_coset_), size());
+  CUDA_CHECK(cudaGetLastError());
+  coset_inverse(d_a, stream);
+}
+
+void NttDomain::check_span(std::size_t len, const char* op) const {
+  if (len != size()) {
+    throw std::invalid_argument(std::string("gpu::NttDomain::") + op + ": got " + std::to_string(len) +
+                                " elements, expected 2^" + std::to_string(lg_n_) + " = " + std::to_string(size()));
+  }
+}
+
+namespace {
+/// RAII device buffer for the host convenience functions.
+struct DeviceBuffer {
+  ff::Fr* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) { CUDA_CHECK(cudaMalloc(&p, n * sizeof(ff::Fr))); }
+  ~DeviceBuffer() { cudaFree(p); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+template <class F>
+void host_round_trip(std::span<ff::Fr> x, F&& f) {
+  DeviceBuffer d(x.size());
+  CUDA_CHECK(cudaMemcpy(d.p, x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+  f(d.p);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(x.data(), d.p, x.size_bytes(), cudaMemcpyDeviceToHost));
+}
+}  // namespace
+
+void NttDomain::forward_host(std::span<ff::Fr> x, NttOrder order) const {
+  check_span(x.size(), "forward_host");
+  host_round_trip(x, [&](ff::Fr* d) { forward(d, order); });
+}
+void NttDomain::inverse_host(std::span<ff::Fr> x, NttOrder order) const {
+  check_span(x.size(), "inverse_host");
+  host_round_trip(x, [&](ff::Fr* d) { inverse(d, order); });
+}
+void NttDomain::coset_forward_host(std::span<ff::Fr> x) const {
+  check_span(x.size(), "coset_forward_host");
+  host_round_trip(x, [&](ff::Fr* d) { coset_forward(d); });
+}
+void NttDomain::coset_inverse_host(std::span<ff::Fr> x) const {
+  check_span(x.size(), "coset_inverse_host");
+  host_round_trip(x, [&](ff::Fr* d) { coset_inverse(d); });
+}
+void NttDomain::compute_h_host(std::span<ff::Fr> a, std::span<const ff::Fr> b, std::span<const ff::Fr> c) const {
+  check_span(a.size(), "compute_h_host(a)");
+  check_span(b.size(), "compute_h_host(b)");
+  check_span(c.size(), "compute_h_host(c)");
+  DeviceBuffer db(b.size()), dc(c.size());
+  CUDA_CHECK(cudaMemcpy(db.p, b.data(), b.size_bytes(), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dc.p, c.data(), c.size_bytes(), cudaMemcpyHostToDevice));
+  host_round_trip(a, [&](ff::Fr* d) { compute_h(d, db.p, dc.p); });
+}
+
+}  // namespace proofline::gpu
