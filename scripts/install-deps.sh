@@ -118,7 +118,10 @@ if [ ! -d "$oracle/node_modules/@noble/curves" ] || [ ! -x "$oracle/node_modules
   cp -f "$npm_src/package-lock.json" "$oracle/.installed-lock"
 fi
 
-# ---- 4. helper scripts from ../shared/tools (optional) ------------------------------------------
+# ---- 4. helper scripts of the outside oracles ----------------------------------------------------
+# From ../shared/tools when present (the source of truth), else the copies vendored in
+# tests/oracle/npm/ (so a clone outside the workspace still has them).
+[ -d "$shared_tools" ] || shared_tools="$npm_src"
 if [ -d "$shared_tools" ]; then
   for f in noble_verify.mjs ref_prove.mjs fake_ptau.mjs circuit-flow.sh; do
     if [ -f "$shared_tools/$f" ] && ! cmp -s "$shared_tools/$f" "$oracle/$f"; then
