@@ -147,7 +147,7 @@ struct XY {
   typename Cfg::Field x, y;
 };
 
-/// A set of affine buckets fed by `add(b, x, y)`; additions are batched B at a time so that one
+/// A set of affine buckets fed by `add(b, x, y, neg)`; additions are batched B at a time so that one
 /// field inversion serves B of them (Montgomery's trick). State per bucket: occupied, busy (an
 /// addition into it is pending in the batch), overflow (its XYZZ overflow accumulator is live).
 template <class Cfg>
@@ -156,9 +156,13 @@ class BatchAffineBuckets {
   using F = typename Cfg::Field;
   using Xyzz = ec::XyzzPoint<Cfg>;
   using Affine = ec::AffinePoint<Cfg>;
+  /// A pending bucket[b] += (x, ±y): the point is referenced, not copied (it stays in place
+  /// until the batch is flushed: a base, or a bucket that this batch does not write).
   struct Entry {
-    XY<Cfg> p;
+    const F* x;
+    const F* y;
     std::uint32_t b;
+    bool neg;
   };
   static constexpr uint8_t kOcc = 1, kBusy = 2, kOvf = 4;
 
@@ -199,25 +203,26 @@ class BatchAffineBuckets {
     std::memset(state_.get(), 0, nb);
   }
 
-  /// bucket[b] += (x, y) (an affine, non-identity point).
-  inline void add(std::uint32_t b, const F& x, const F& y) {
+  /// bucket[b] += (x, y), or (x, −y) if `neg`: an affine, non-identity point whose storage must
+  /// stay unchanged until finish() (bases, or buckets of another accumulator or phase).
+  inline void add(std::uint32_t b, const F& x, const F& y, bool neg) {
     uint8_t& st = state_[b];
     if (st & kBusy) {
       if (nq_ < cap_) {
-        queue_[nq_++] = Entry{{x, y}, b};
+        queue_[nq_++] = Entry{&x, &y, b, neg};
       } else {
-        add_overflow(b, x, y);
+        add_overflow(b, x, neg ? -y : y);
       }
       return;
     }
     if (!(st & kOcc)) {
-      bucket_[b] = XY<Cfg>{x, y};
+      bucket_[b] = XY<Cfg>{x, neg ? -y : y};
       st |= kOcc;
       return;
     }
     st |= kBusy;
     __builtin_prefetch(&bucket_[b], 1);
-    batch_[m_++] = Entry{{x, y}, b};
+    batch_[m_++] = Entry{&x, &y, b, neg};
     if (m_ == cap_) flush_and_drain();
   }
 
@@ -278,11 +283,11 @@ class BatchAffineBuckets {
     for (std::size_t k = 0; k < m_; ++k) {
       const Entry& e = batch_[k];
       const XY<Cfg>& q = bucket_[e.b];
-      F d = e.p.x - q.x;
+      F d = *e.x - q.x;
       uint8_t kind = kAdd;
       if (d.is_zero()) {
         // Same x: q == p (double, λ = 3x²/2y) or q == −p (the sum is the identity).
-        if (e.p.y == q.y && !q.y.is_zero()) {
+        if ((e.neg ? -*e.y : *e.y) == q.y && !q.y.is_zero()) {
           d = q.y.dbl();
           kind = kDbl;
         } else {
@@ -305,17 +310,18 @@ class BatchAffineBuckets {
         continue;
       }
       // The denominator again (a subtraction is cheaper than storing and reloading it).
-      const F d = kind == kAdd ? e.p.x - q.x : q.y.dbl();
+      const F d = kind == kAdd ? *e.x - q.x : q.y.dbl();
       const F i = inv * pref_[k];  // 1 / d
       inv *= d;
       F lambda;
       if (kind == kAdd) {
-        lambda = (e.p.y - q.y) * i;
+        // λ = (±y_p − y_q)/d; for −y_p: −(y_p + y_q)/d.
+        lambda = (e.neg ? -(*e.y + q.y) : *e.y - q.y) * i;
       } else {
         const F xx = q.x.square();
         lambda = (xx.dbl() + xx) * i;
       }
-      const F x3 = lambda.square() - q.x - e.p.x;  // x_p = x_q when doubling
+      const F x3 = lambda.square() - q.x - *e.x;  // x_p = x_q when doubling
       q.y = lambda * (q.x - x3) - q.y;
       q.x = x3;
     }
@@ -331,7 +337,7 @@ class BatchAffineBuckets {
       if (st & kBusy) {
         queue_[j++] = e;
       } else if (!(st & kOcc)) {
-        bucket_[e.b] = e.p;
+        bucket_[e.b] = XY<Cfg>{*e.x, e.neg ? -*e.y : *e.y};
         st |= kOcc;
       } else {
         st |= kBusy;
@@ -385,12 +391,12 @@ ec::XyzzPoint<Cfg> segmented_weighted_sum(const BatchAffineBuckets<Cfg>& bk, std
   for (std::size_t i = L; i-- > 0;) {
     for (std::size_t k = 0; k < S; ++k) {
       const std::size_t j = k * L + i;
-      if (bk.occupied(j)) chains.add(static_cast<std::uint32_t>(k), bk.bucket(j).x, bk.bucket(j).y);
+      if (bk.occupied(j)) chains.add(static_cast<std::uint32_t>(k), bk.bucket(j).x, bk.bucket(j).y, false);
     }
     chains.finish();
     for (std::size_t k = 0; k < S; ++k) {
       if (chains.occupied(k))
-        chains.add(static_cast<std::uint32_t>(S + k), chains.bucket(k).x, chains.bucket(k).y);
+        chains.add(static_cast<std::uint32_t>(S + k), chains.bucket(k).x, chains.bucket(k).y, false);
     }
     chains.finish();
   }
@@ -509,11 +515,7 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::
       if (p.infinity) continue;
       const bool neg = (d < 0) != static_cast<bool>(ptr[i] & 1);
       const std::uint32_t b = static_cast<std::uint32_t>((d < 0 ? -d : d) - 1);
-      if (neg) {
-        acc.add(b, p.x, -p.y);
-      } else {
-        acc.add(b, p.x, p.y);
-      }
+      acc.add(b, p.x, p.y, neg);
     }
     acc.finish();
     if (plan.segmented_reduce && nb >= 2 * kMinReduceSegments && !acc.any_overflow())
@@ -598,11 +600,7 @@ ec::XyzzPoint<Cfg> sum_chunk(std::size_t count_hint, Visit&& visit, ThreadScratc
   visit([&](std::uintptr_t t) {
     const Affine& p = base_of<Cfg>(t);
     if (p.infinity) return;
-    if (t & 1) {
-      acc.add(slot, p.x, -p.y);
-    } else {
-      acc.add(slot, p.x, p.y);
-    }
+    acc.add(slot, p.x, p.y, (t & 1) != 0);
     if (++slot == k) slot = 0;
   });
   acc.finish();
