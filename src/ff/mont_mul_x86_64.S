@@ -16,17 +16,17 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   mov rcx, rdx            # rcx = b
   xor r15, r15
   # ---- i = 0: t += a * b[0]
-  mov rdx, [rcx + 0]
-  mulx r9, r8, [rsi]
-  mulx r10, rax, [rsi + 8]
+  mov rdx, qword ptr [rcx]
+  mulx r9, r8, qword ptr [rsi]
+  mulx r10, rax, qword ptr [rsi + 8]
   add r9, rax
-  mulx r11, rax, [rsi + 16]
+  mulx r11, rax, qword ptr [rsi + 16]
   adc r10, rax
-  mulx r12, rax, [rsi + 24]
+  mulx r12, rax, qword ptr [rsi + 24]
   adc r11, rax
-  mulx r13, rax, [rsi + 32]
+  mulx r13, rax, qword ptr [rsi + 32]
   adc r12, rax
-  mulx r14, rax, [rsi + 40]
+  mulx r14, rax, qword ptr [rsi + 40]
   adc r13, rax
   adc r14, 0
   # m = t0 * inv; t = (t + m*p) >> 64
@@ -54,24 +54,24 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   adox r14, r15
   # r8 is now 0 and becomes the next iteration's top limb
   # ---- i = 1: t += a * b[1]
-  mov rdx, [rcx + 8]
+  mov rdx, qword ptr [rcx + 8]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r9, rax
   adcx r10, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r10, rax
   adcx r11, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r12, rax
   adcx r13, rbx
-  mulx rbx, rax, [rsi + 32]
+  mulx rbx, rax, qword ptr [rsi + 32]
   adox r13, rax
   adcx r14, rbx
-  mulx rbx, rax, [rsi + 40]
+  mulx rbx, rax, qword ptr [rsi + 40]
   adox r14, rax
   adcx r8, rbx
   adox r8, r15
@@ -100,24 +100,24 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   adox r8, r15
   # r9 is now 0 and becomes the next iteration's top limb
   # ---- i = 2: t += a * b[2]
-  mov rdx, [rcx + 16]
+  mov rdx, qword ptr [rcx + 16]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r10, rax
   adcx r11, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r12, rax
   adcx r13, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r13, rax
   adcx r14, rbx
-  mulx rbx, rax, [rsi + 32]
+  mulx rbx, rax, qword ptr [rsi + 32]
   adox r14, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 40]
+  mulx rbx, rax, qword ptr [rsi + 40]
   adox r8, rax
   adcx r9, rbx
   adox r9, r15
@@ -146,24 +146,24 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   adox r9, r15
   # r10 is now 0 and becomes the next iteration's top limb
   # ---- i = 3: t += a * b[3]
-  mov rdx, [rcx + 24]
+  mov rdx, qword ptr [rcx + 24]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r12, rax
   adcx r13, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r13, rax
   adcx r14, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r14, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 32]
+  mulx rbx, rax, qword ptr [rsi + 32]
   adox r8, rax
   adcx r9, rbx
-  mulx rbx, rax, [rsi + 40]
+  mulx rbx, rax, qword ptr [rsi + 40]
   adox r9, rax
   adcx r10, rbx
   adox r10, r15
@@ -192,24 +192,24 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   adox r10, r15
   # r11 is now 0 and becomes the next iteration's top limb
   # ---- i = 4: t += a * b[4]
-  mov rdx, [rcx + 32]
+  mov rdx, qword ptr [rcx + 32]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r12, rax
   adcx r13, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r13, rax
   adcx r14, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r14, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r8, rax
   adcx r9, rbx
-  mulx rbx, rax, [rsi + 32]
+  mulx rbx, rax, qword ptr [rsi + 32]
   adox r9, rax
   adcx r10, rbx
-  mulx rbx, rax, [rsi + 40]
+  mulx rbx, rax, qword ptr [rsi + 40]
   adox r10, rax
   adcx r11, rbx
   adox r11, r15
@@ -238,24 +238,24 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   adox r11, r15
   # r12 is now 0 and becomes the next iteration's top limb
   # ---- i = 5: t += a * b[5]
-  mov rdx, [rcx + 40]
+  mov rdx, qword ptr [rcx + 40]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r13, rax
   adcx r14, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r14, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r8, rax
   adcx r9, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r9, rax
   adcx r10, rbx
-  mulx rbx, rax, [rsi + 32]
+  mulx rbx, rax, qword ptr [rsi + 32]
   adox r10, rax
   adcx r11, rbx
-  mulx rbx, rax, [rsi + 40]
+  mulx rbx, rax, qword ptr [rsi + 40]
   adox r11, rax
   adcx r12, rbx
   adox r12, r15
@@ -302,12 +302,15 @@ proofline_mul_mont_384_adx:  # rdi = r[6], rsi = a[6], rdx = b[6], all Montgomer
   cmovnc r10, rcx
   cmovnc r11, rsi
   cmovnc r12, rbp
-  mov [rdi + 0], r14
-  mov [rdi + 8], r8
-  mov [rdi + 16], r9
-  mov [rdi + 24], r10
-  mov [rdi + 32], r11
-  mov [rdi + 40], r12
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 0], xmm0
+  movdqu xmmword ptr [rdi + 16], xmm1
+  movdqu xmmword ptr [rdi + 32], xmm2
   pop r15
   pop r14
   pop r13
@@ -341,13 +344,13 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   mov rcx, rdx            # rcx = b
   xor r15, r15
   # ---- i = 0: t += a * b[0]
-  mov rdx, [rcx + 0]
-  mulx r9, r8, [rsi]
-  mulx r10, rax, [rsi + 8]
+  mov rdx, qword ptr [rcx]
+  mulx r9, r8, qword ptr [rsi]
+  mulx r10, rax, qword ptr [rsi + 8]
   add r9, rax
-  mulx r11, rax, [rsi + 16]
+  mulx r11, rax, qword ptr [rsi + 16]
   adc r10, rax
-  mulx r12, rax, [rsi + 24]
+  mulx r12, rax, qword ptr [rsi + 24]
   adc r11, rax
   adc r12, 0
   # m = t0 * inv; t = (t + m*p) >> 64
@@ -369,18 +372,18 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   adox r12, r15
   # r8 is now 0 and becomes the next iteration's top limb
   # ---- i = 1: t += a * b[1]
-  mov rdx, [rcx + 8]
+  mov rdx, qword ptr [rcx + 8]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r9, rax
   adcx r10, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r10, rax
   adcx r11, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r12, rax
   adcx r8, rbx
   adox r8, r15
@@ -403,18 +406,18 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   adox r8, r15
   # r9 is now 0 and becomes the next iteration's top limb
   # ---- i = 2: t += a * b[2]
-  mov rdx, [rcx + 16]
+  mov rdx, qword ptr [rcx + 16]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r10, rax
   adcx r11, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r12, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r8, rax
   adcx r9, rbx
   adox r9, r15
@@ -437,18 +440,18 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   adox r9, r15
   # r10 is now 0 and becomes the next iteration's top limb
   # ---- i = 3: t += a * b[3]
-  mov rdx, [rcx + 24]
+  mov rdx, qword ptr [rcx + 24]
   xor eax, eax            # clear CF and OF
-  mulx rbx, rax, [rsi + 0]
+  mulx rbx, rax, qword ptr [rsi]
   adox r11, rax
   adcx r12, rbx
-  mulx rbx, rax, [rsi + 8]
+  mulx rbx, rax, qword ptr [rsi + 8]
   adox r12, rax
   adcx r8, rbx
-  mulx rbx, rax, [rsi + 16]
+  mulx rbx, rax, qword ptr [rsi + 16]
   adox r8, rax
   adcx r9, rbx
-  mulx rbx, rax, [rsi + 24]
+  mulx rbx, rax, qword ptr [rsi + 24]
   adox r9, rax
   adcx r10, rbx
   adox r10, r15
@@ -483,10 +486,12 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
   cmovnc r8, rbx
   cmovnc r9, rdx
   cmovnc r10, rcx
-  mov [rdi + 0], r12
-  mov [rdi + 8], r8
-  mov [rdi + 16], r9
-  mov [rdi + 24], r10
+  movq xmm0, r12
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movdqu xmmword ptr [rdi + 0], xmm0
+  movdqu xmmword ptr [rdi + 16], xmm1
   pop r15
   pop r12
   pop rbx
@@ -503,5 +508,1928 @@ proofline_mul_mont_256_adx:  # rdi = r[4], rsi = a[4], rdx = b[4], all Montgomer
 .L256_inv:
   .quad 0xfffffffeffffffff
   .text
+
+  .globl proofline_sqr_mont_384_adx
+  .type proofline_sqr_mont_384_adx,@function
+  .p2align 5
+proofline_sqr_mont_384_adx:  # rdi = r[6], rsi = a[6] (Montgomery form < modulus); r may alias a
+  .cfi_startproc
+  push rbx
+  push rbp
+  push r12
+  push r13
+  push r14
+  push r15
+  sub rsp, 96
+  xor r15, r15
+  # rsp[0..] = rsi[0..]^2  (6 limbs)
+  mov rdx, qword ptr [rsi]
+  mulx r10, r9, qword ptr [rsi + 8]
+  mulx r11, rax, qword ptr [rsi + 16]
+  add r10, rax
+  mulx r12, rax, qword ptr [rsi + 24]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsi + 32]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsi + 40]
+  adc r13, rax
+  adc r14, 0
+  mov qword ptr [rsp + 8], r9
+  mov rdx, qword ptr [rsi + 8]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov qword ptr [rsp + 16], r10
+  mov qword ptr [rsp + 24], r11
+  mov rdx, qword ptr [rsi + 16]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov qword ptr [rsp + 32], r12
+  mov qword ptr [rsp + 40], r13
+  mov rdx, qword ptr [rsi + 24]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov qword ptr [rsp + 48], r14
+  mov qword ptr [rsp + 56], r8
+  mov rdx, qword ptr [rsi + 32]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov qword ptr [rsp + 64], r9
+  mov qword ptr [rsp + 72], r10
+  mov qword ptr [rsp + 80], r11
+  xor eax, eax
+  mov rdx, qword ptr [rsi]
+  mulx rbx, rax, rdx
+  xor rcx, rcx
+  mov rbp, qword ptr [rsp + 8]
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp], rcx
+  mov qword ptr [rsp + 8], rbp
+  mov rdx, qword ptr [rsi + 8]
+  mulx rbx, rax, rdx
+  mov rcx, qword ptr [rsp + 16]
+  mov rbp, qword ptr [rsp + 24]
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp + 16], rcx
+  mov qword ptr [rsp + 24], rbp
+  mov rdx, qword ptr [rsi + 16]
+  mulx rbx, rax, rdx
+  mov rcx, qword ptr [rsp + 32]
+  mov rbp, qword ptr [rsp + 40]
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp + 32], rcx
+  mov qword ptr [rsp + 40], rbp
+  mov rdx, qword ptr [rsi + 24]
+  mulx rbx, rax, rdx
+  mov rcx, qword ptr [rsp + 48]
+  mov rbp, qword ptr [rsp + 56]
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp + 48], rcx
+  mov qword ptr [rsp + 56], rbp
+  mov rdx, qword ptr [rsi + 32]
+  mulx rbx, rax, rdx
+  mov rcx, qword ptr [rsp + 64]
+  mov rbp, qword ptr [rsp + 72]
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp + 64], rcx
+  mov qword ptr [rsp + 72], rbp
+  mov rdx, qword ptr [rsi + 40]
+  mulx rbx, rax, rdx
+  mov rcx, qword ptr [rsp + 80]
+  mov rbp, 0
+  adcx rcx, rcx
+  adox rcx, rax
+  adcx rbp, rbp
+  adox rbp, rbx
+  mov qword ptr [rsp + 80], rcx
+  mov qword ptr [rsp + 88], rbp
+  # reduce rsp[0..] (2n limbs)
+  mov r8, qword ptr [rsp]
+  mov r9, qword ptr [rsp + 8]
+  mov r10, qword ptr [rsp + 16]
+  mov r11, qword ptr [rsp + 24]
+  mov r12, qword ptr [rsp + 32]
+  mov r13, qword ptr [rsp + 40]
+  mov rdx, r8
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r14, r14
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r13, rax
+  adcx r14, rbx
+  adox r14, r15
+  mov rdx, r9
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov rdx, r10
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov rdx, r11
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov rdx, r12
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov rdx, r13
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  add r14, qword ptr [rsp + 48]
+  adc r8, qword ptr [rsp + 56]
+  adc r9, qword ptr [rsp + 64]
+  adc r10, qword ptr [rsp + 72]
+  adc r11, qword ptr [rsp + 80]
+  adc r12, qword ptr [rsp + 88]
+  mov rax, r14
+  sub rax, qword ptr [rip + .L384_mod + 0]
+  mov rbx, r8
+  sbb rbx, qword ptr [rip + .L384_mod + 8]
+  mov rdx, r9
+  sbb rdx, qword ptr [rip + .L384_mod + 16]
+  mov rcx, r10
+  sbb rcx, qword ptr [rip + .L384_mod + 24]
+  mov rsi, r11
+  sbb rsi, qword ptr [rip + .L384_mod + 32]
+  mov rbp, r12
+  sbb rbp, qword ptr [rip + .L384_mod + 40]
+  cmovnc r14, rax
+  cmovnc r8, rbx
+  cmovnc r9, rdx
+  cmovnc r10, rcx
+  cmovnc r11, rsi
+  cmovnc r12, rbp
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 0], xmm0
+  movdqu xmmword ptr [rdi + 16], xmm1
+  movdqu xmmword ptr [rdi + 32], xmm2
+  add rsp, 96
+  pop r15
+  pop r14
+  pop r13
+  pop r12
+  pop rbp
+  pop rbx
+  ret
+  .cfi_endproc
+  .size proofline_sqr_mont_384_adx, .-proofline_sqr_mont_384_adx
+
+  .globl proofline_mul_fp2_384_adx
+  .type proofline_mul_fp2_384_adx,@function
+  .p2align 5
+proofline_mul_fp2_384_adx:  # rdi = r[2][6], rsi = a[2][6], rdx = b[2][6] (c0 then c1); r may alias a or b
+  .cfi_startproc
+  push rbx
+  push rbp
+  push r12
+  push r13
+  push r14
+  push r15
+  sub rsp, 392
+  xor r15, r15
+  mov rcx, rdx            # rcx = b
+  mov r8, qword ptr [rsi]
+  add r8, qword ptr [rsi + 48]
+  mov r9, qword ptr [rsi + 8]
+  adc r9, qword ptr [rsi + 56]
+  mov r10, qword ptr [rsi + 16]
+  adc r10, qword ptr [rsi + 64]
+  mov r11, qword ptr [rsi + 24]
+  adc r11, qword ptr [rsi + 72]
+  mov r12, qword ptr [rsi + 32]
+  adc r12, qword ptr [rsi + 80]
+  mov r13, qword ptr [rsi + 40]
+  adc r13, qword ptr [rsi + 88]
+  mov qword ptr [rsp + 288], r8
+  mov qword ptr [rsp + 296], r9
+  mov qword ptr [rsp + 304], r10
+  mov qword ptr [rsp + 312], r11
+  mov qword ptr [rsp + 320], r12
+  mov qword ptr [rsp + 328], r13
+  mov r8, qword ptr [rcx]
+  add r8, qword ptr [rcx + 48]
+  mov r9, qword ptr [rcx + 8]
+  adc r9, qword ptr [rcx + 56]
+  mov r10, qword ptr [rcx + 16]
+  adc r10, qword ptr [rcx + 64]
+  mov r11, qword ptr [rcx + 24]
+  adc r11, qword ptr [rcx + 72]
+  mov r12, qword ptr [rcx + 32]
+  adc r12, qword ptr [rcx + 80]
+  mov r13, qword ptr [rcx + 40]
+  adc r13, qword ptr [rcx + 88]
+  mov qword ptr [rsp + 336], r8
+  mov qword ptr [rsp + 344], r9
+  mov qword ptr [rsp + 352], r10
+  mov qword ptr [rsp + 360], r11
+  mov qword ptr [rsp + 368], r12
+  mov qword ptr [rsp + 376], r13
+  # rsp[0..] = rsi[0..] * rcx[0..]  (6x6 limbs)
+  mov rdx, qword ptr [rcx]
+  mulx r9, r8, qword ptr [rsi]
+  mulx r10, rax, qword ptr [rsi + 8]
+  add r9, rax
+  mulx r11, rax, qword ptr [rsi + 16]
+  adc r10, rax
+  mulx r12, rax, qword ptr [rsi + 24]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsi + 32]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsi + 40]
+  adc r13, rax
+  adc r14, 0
+  mov qword ptr [rsp], r8
+  mov rdx, qword ptr [rcx + 8]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rsi]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov qword ptr [rsp + 8], r9
+  mov rdx, qword ptr [rcx + 16]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rsi]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov qword ptr [rsp + 16], r10
+  mov rdx, qword ptr [rcx + 24]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rsi]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov qword ptr [rsp + 24], r11
+  mov rdx, qword ptr [rcx + 32]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rsi]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov qword ptr [rsp + 32], r12
+  mov rdx, qword ptr [rcx + 40]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rsi]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  mov qword ptr [rsp + 40], r13
+  mov qword ptr [rsp + 48], r14
+  mov qword ptr [rsp + 56], r8
+  mov qword ptr [rsp + 64], r9
+  mov qword ptr [rsp + 72], r10
+  mov qword ptr [rsp + 80], r11
+  mov qword ptr [rsp + 88], r12
+  # rsp[96..] = rsi[48..] * rcx[48..]  (6x6 limbs)
+  mov rdx, qword ptr [rcx + 48]
+  mulx r9, r8, qword ptr [rsi + 48]
+  mulx r10, rax, qword ptr [rsi + 56]
+  add r9, rax
+  mulx r11, rax, qword ptr [rsi + 64]
+  adc r10, rax
+  mulx r12, rax, qword ptr [rsi + 72]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsi + 80]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsi + 88]
+  adc r13, rax
+  adc r14, 0
+  mov qword ptr [rsp + 96], r8
+  mov rdx, qword ptr [rcx + 56]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rsi + 48]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 56]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 64]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 72]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 80]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 88]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov qword ptr [rsp + 104], r9
+  mov rdx, qword ptr [rcx + 64]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rsi + 48]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 56]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 64]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 72]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 80]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 88]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov qword ptr [rsp + 112], r10
+  mov rdx, qword ptr [rcx + 72]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rsi + 48]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 56]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 64]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 72]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 80]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 88]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov qword ptr [rsp + 120], r11
+  mov rdx, qword ptr [rcx + 80]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rsi + 48]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 56]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 64]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 72]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 80]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 88]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov qword ptr [rsp + 128], r12
+  mov rdx, qword ptr [rcx + 88]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rsi + 48]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 56]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 64]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 72]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 80]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 88]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  mov qword ptr [rsp + 136], r13
+  mov qword ptr [rsp + 144], r14
+  mov qword ptr [rsp + 152], r8
+  mov qword ptr [rsp + 160], r9
+  mov qword ptr [rsp + 168], r10
+  mov qword ptr [rsp + 176], r11
+  mov qword ptr [rsp + 184], r12
+  # rsp[192..] = rsp[288..] * rsp[336..]  (6x6 limbs)
+  mov rdx, qword ptr [rsp + 336]
+  mulx r9, r8, qword ptr [rsp + 288]
+  mulx r10, rax, qword ptr [rsp + 296]
+  add r9, rax
+  mulx r11, rax, qword ptr [rsp + 304]
+  adc r10, rax
+  mulx r12, rax, qword ptr [rsp + 312]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsp + 320]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsp + 328]
+  adc r13, rax
+  adc r14, 0
+  mov qword ptr [rsp + 192], r8
+  mov rdx, qword ptr [rsp + 344]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rsp + 288]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 296]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 304]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 312]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 320]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 328]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov qword ptr [rsp + 200], r9
+  mov rdx, qword ptr [rsp + 352]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rsp + 288]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 296]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 304]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 312]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 320]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 328]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov qword ptr [rsp + 208], r10
+  mov rdx, qword ptr [rsp + 360]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rsp + 288]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 296]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 304]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 312]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 320]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 328]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov qword ptr [rsp + 216], r11
+  mov rdx, qword ptr [rsp + 368]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rsp + 288]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 296]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 304]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 312]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 320]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 328]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov qword ptr [rsp + 224], r12
+  mov rdx, qword ptr [rsp + 376]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rsp + 288]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 296]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 304]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 312]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 320]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 328]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  mov qword ptr [rsp + 232], r13
+  mov qword ptr [rsp + 240], r14
+  mov qword ptr [rsp + 248], r8
+  mov qword ptr [rsp + 256], r9
+  mov qword ptr [rsp + 264], r10
+  mov qword ptr [rsp + 272], r11
+  mov qword ptr [rsp + 280], r12
+  # T2 -= T0 + T1 (never negative); T0 -= T1 with its sign as a mask in rbp
+  mov rax, qword ptr [rsp + 192]
+  sub rax, qword ptr [rsp]
+  mov qword ptr [rsp + 192], rax
+  mov rax, qword ptr [rsp + 200]
+  sbb rax, qword ptr [rsp + 8]
+  mov qword ptr [rsp + 200], rax
+  mov rax, qword ptr [rsp + 208]
+  sbb rax, qword ptr [rsp + 16]
+  mov qword ptr [rsp + 208], rax
+  mov rax, qword ptr [rsp + 216]
+  sbb rax, qword ptr [rsp + 24]
+  mov qword ptr [rsp + 216], rax
+  mov rax, qword ptr [rsp + 224]
+  sbb rax, qword ptr [rsp + 32]
+  mov qword ptr [rsp + 224], rax
+  mov rax, qword ptr [rsp + 232]
+  sbb rax, qword ptr [rsp + 40]
+  mov qword ptr [rsp + 232], rax
+  mov rax, qword ptr [rsp + 240]
+  sbb rax, qword ptr [rsp + 48]
+  mov qword ptr [rsp + 240], rax
+  mov rax, qword ptr [rsp + 248]
+  sbb rax, qword ptr [rsp + 56]
+  mov qword ptr [rsp + 248], rax
+  mov rax, qword ptr [rsp + 256]
+  sbb rax, qword ptr [rsp + 64]
+  mov qword ptr [rsp + 256], rax
+  mov rax, qword ptr [rsp + 264]
+  sbb rax, qword ptr [rsp + 72]
+  mov qword ptr [rsp + 264], rax
+  mov rax, qword ptr [rsp + 272]
+  sbb rax, qword ptr [rsp + 80]
+  mov qword ptr [rsp + 272], rax
+  mov rax, qword ptr [rsp + 280]
+  sbb rax, qword ptr [rsp + 88]
+  mov qword ptr [rsp + 280], rax
+  mov rax, qword ptr [rsp + 192]
+  sub rax, qword ptr [rsp + 96]
+  mov qword ptr [rsp + 192], rax
+  mov rax, qword ptr [rsp + 200]
+  sbb rax, qword ptr [rsp + 104]
+  mov qword ptr [rsp + 200], rax
+  mov rax, qword ptr [rsp + 208]
+  sbb rax, qword ptr [rsp + 112]
+  mov qword ptr [rsp + 208], rax
+  mov rax, qword ptr [rsp + 216]
+  sbb rax, qword ptr [rsp + 120]
+  mov qword ptr [rsp + 216], rax
+  mov rax, qword ptr [rsp + 224]
+  sbb rax, qword ptr [rsp + 128]
+  mov qword ptr [rsp + 224], rax
+  mov rax, qword ptr [rsp + 232]
+  sbb rax, qword ptr [rsp + 136]
+  mov qword ptr [rsp + 232], rax
+  mov rax, qword ptr [rsp + 240]
+  sbb rax, qword ptr [rsp + 144]
+  mov qword ptr [rsp + 240], rax
+  mov rax, qword ptr [rsp + 248]
+  sbb rax, qword ptr [rsp + 152]
+  mov qword ptr [rsp + 248], rax
+  mov rax, qword ptr [rsp + 256]
+  sbb rax, qword ptr [rsp + 160]
+  mov qword ptr [rsp + 256], rax
+  mov rax, qword ptr [rsp + 264]
+  sbb rax, qword ptr [rsp + 168]
+  mov qword ptr [rsp + 264], rax
+  mov rax, qword ptr [rsp + 272]
+  sbb rax, qword ptr [rsp + 176]
+  mov qword ptr [rsp + 272], rax
+  mov rax, qword ptr [rsp + 280]
+  sbb rax, qword ptr [rsp + 184]
+  mov qword ptr [rsp + 280], rax
+  mov rax, qword ptr [rsp]
+  sub rax, qword ptr [rsp + 96]
+  mov qword ptr [rsp], rax
+  mov rax, qword ptr [rsp + 8]
+  sbb rax, qword ptr [rsp + 104]
+  mov qword ptr [rsp + 8], rax
+  mov rax, qword ptr [rsp + 16]
+  sbb rax, qword ptr [rsp + 112]
+  mov qword ptr [rsp + 16], rax
+  mov rax, qword ptr [rsp + 24]
+  sbb rax, qword ptr [rsp + 120]
+  mov qword ptr [rsp + 24], rax
+  mov rax, qword ptr [rsp + 32]
+  sbb rax, qword ptr [rsp + 128]
+  mov qword ptr [rsp + 32], rax
+  mov rax, qword ptr [rsp + 40]
+  sbb rax, qword ptr [rsp + 136]
+  mov qword ptr [rsp + 40], rax
+  mov rax, qword ptr [rsp + 48]
+  sbb rax, qword ptr [rsp + 144]
+  mov qword ptr [rsp + 48], rax
+  mov rax, qword ptr [rsp + 56]
+  sbb rax, qword ptr [rsp + 152]
+  mov qword ptr [rsp + 56], rax
+  mov rax, qword ptr [rsp + 64]
+  sbb rax, qword ptr [rsp + 160]
+  mov qword ptr [rsp + 64], rax
+  mov rax, qword ptr [rsp + 72]
+  sbb rax, qword ptr [rsp + 168]
+  mov qword ptr [rsp + 72], rax
+  mov rax, qword ptr [rsp + 80]
+  sbb rax, qword ptr [rsp + 176]
+  mov qword ptr [rsp + 80], rax
+  mov rax, qword ptr [rsp + 88]
+  sbb rax, qword ptr [rsp + 184]
+  mov qword ptr [rsp + 88], rax
+  sbb rbp, rbp
+  # reduce rsp[192..] (2n limbs)
+  mov r8, qword ptr [rsp + 192]
+  mov r9, qword ptr [rsp + 200]
+  mov r10, qword ptr [rsp + 208]
+  mov r11, qword ptr [rsp + 216]
+  mov r12, qword ptr [rsp + 224]
+  mov r13, qword ptr [rsp + 232]
+  mov rdx, r8
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r14, r14
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r13, rax
+  adcx r14, rbx
+  adox r14, r15
+  mov rdx, r9
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov rdx, r10
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov rdx, r11
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov rdx, r12
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov rdx, r13
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  add r14, qword ptr [rsp + 240]
+  adc r8, qword ptr [rsp + 248]
+  adc r9, qword ptr [rsp + 256]
+  adc r10, qword ptr [rsp + 264]
+  adc r11, qword ptr [rsp + 272]
+  adc r12, qword ptr [rsp + 280]
+  mov rax, r14
+  sub rax, qword ptr [rip + .L384_mod + 0]
+  mov rbx, r8
+  sbb rbx, qword ptr [rip + .L384_mod + 8]
+  mov rdx, r9
+  sbb rdx, qword ptr [rip + .L384_mod + 16]
+  mov rcx, r10
+  sbb rcx, qword ptr [rip + .L384_mod + 24]
+  mov rsi, r11
+  sbb rsi, qword ptr [rip + .L384_mod + 32]
+  mov r15, r12
+  sbb r15, qword ptr [rip + .L384_mod + 40]
+  cmovnc r14, rax
+  cmovnc r8, rbx
+  cmovnc r9, rdx
+  cmovnc r10, rcx
+  cmovnc r11, rsi
+  cmovnc r12, r15
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 48], xmm0
+  movdqu xmmword ptr [rdi + 64], xmm1
+  movdqu xmmword ptr [rdi + 80], xmm2
+  xor r15, r15
+  # reduce rsp[0..] (2n limbs)
+  mov r8, qword ptr [rsp]
+  mov r9, qword ptr [rsp + 8]
+  mov r10, qword ptr [rsp + 16]
+  mov r11, qword ptr [rsp + 24]
+  mov r12, qword ptr [rsp + 32]
+  mov r13, qword ptr [rsp + 40]
+  mov rdx, r8
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r14, r14
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r13, rax
+  adcx r14, rbx
+  adox r14, r15
+  mov rdx, r9
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r8, r8
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  mov rdx, r10
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r9, r9
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  mov rdx, r11
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r10, r10
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  mov rdx, r12
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r11, r11
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  mov rdx, r13
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor r12, r12
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  add r14, qword ptr [rsp + 48]
+  adc r8, qword ptr [rsp + 56]
+  adc r9, qword ptr [rsp + 64]
+  adc r10, qword ptr [rsp + 72]
+  adc r11, qword ptr [rsp + 80]
+  adc r12, qword ptr [rsp + 88]
+  mov rax, qword ptr [rip + .L384_mod + 0]
+  and rax, rbp
+  mov rbx, qword ptr [rip + .L384_mod + 8]
+  and rbx, rbp
+  mov rdx, qword ptr [rip + .L384_mod + 16]
+  and rdx, rbp
+  mov rcx, qword ptr [rip + .L384_mod + 24]
+  and rcx, rbp
+  mov rsi, qword ptr [rip + .L384_mod + 32]
+  and rsi, rbp
+  mov r15, qword ptr [rip + .L384_mod + 40]
+  and r15, rbp
+  add r14, rax
+  adc r8, rbx
+  adc r9, rdx
+  adc r10, rcx
+  adc r11, rsi
+  adc r12, r15
+  mov rax, r14
+  sub rax, qword ptr [rip + .L384_mod + 0]
+  mov rbx, r8
+  sbb rbx, qword ptr [rip + .L384_mod + 8]
+  mov rdx, r9
+  sbb rdx, qword ptr [rip + .L384_mod + 16]
+  mov rcx, r10
+  sbb rcx, qword ptr [rip + .L384_mod + 24]
+  mov rsi, r11
+  sbb rsi, qword ptr [rip + .L384_mod + 32]
+  mov r15, r12
+  sbb r15, qword ptr [rip + .L384_mod + 40]
+  cmovnc r14, rax
+  cmovnc r8, rbx
+  cmovnc r9, rdx
+  cmovnc r10, rcx
+  cmovnc r11, rsi
+  cmovnc r12, r15
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 0], xmm0
+  movdqu xmmword ptr [rdi + 16], xmm1
+  movdqu xmmword ptr [rdi + 32], xmm2
+  add rsp, 392
+  pop r15
+  pop r14
+  pop r13
+  pop r12
+  pop rbp
+  pop rbx
+  ret
+  .cfi_endproc
+  .size proofline_mul_fp2_384_adx, .-proofline_mul_fp2_384_adx
+
+  .globl proofline_sqr_fp2_384_adx
+  .type proofline_sqr_fp2_384_adx,@function
+  .p2align 5
+proofline_sqr_fp2_384_adx:  # rdi = r[2][6], rsi = a[2][6] (c0 then c1); r may alias a
+  .cfi_startproc
+  push rbx
+  push rbp
+  push r12
+  push r13
+  push r14
+  push r15
+  sub rsp, 152
+  xor r15, r15
+  mov r8, qword ptr [rsi]
+  add r8, qword ptr [rsi + 48]
+  mov r9, qword ptr [rsi + 8]
+  adc r9, qword ptr [rsi + 56]
+  mov r10, qword ptr [rsi + 16]
+  adc r10, qword ptr [rsi + 64]
+  mov r11, qword ptr [rsi + 24]
+  adc r11, qword ptr [rsi + 72]
+  mov r12, qword ptr [rsi + 32]
+  adc r12, qword ptr [rsi + 80]
+  mov r13, qword ptr [rsi + 40]
+  adc r13, qword ptr [rsi + 88]
+  mov qword ptr [rsp], r8
+  mov qword ptr [rsp + 8], r9
+  mov qword ptr [rsp + 16], r10
+  mov qword ptr [rsp + 24], r11
+  mov qword ptr [rsp + 32], r12
+  mov qword ptr [rsp + 40], r13
+  mov r8, qword ptr [rsi + 48]
+  add r8, qword ptr [rsi + 48]
+  mov r9, qword ptr [rsi + 56]
+  adc r9, qword ptr [rsi + 56]
+  mov r10, qword ptr [rsi + 64]
+  adc r10, qword ptr [rsi + 64]
+  mov r11, qword ptr [rsi + 72]
+  adc r11, qword ptr [rsi + 72]
+  mov r12, qword ptr [rsi + 80]
+  adc r12, qword ptr [rsi + 80]
+  mov r13, qword ptr [rsi + 88]
+  adc r13, qword ptr [rsi + 88]
+  mov qword ptr [rsp + 96], r8
+  mov qword ptr [rsp + 104], r9
+  mov qword ptr [rsp + 112], r10
+  mov qword ptr [rsp + 120], r11
+  mov qword ptr [rsp + 128], r12
+  mov qword ptr [rsp + 136], r13
+  # D = a0 + p − a1
+  mov r8, qword ptr [rsi]
+  add r8, qword ptr [rip + .L384_mod + 0]
+  mov r9, qword ptr [rsi + 8]
+  adc r9, qword ptr [rip + .L384_mod + 8]
+  mov r10, qword ptr [rsi + 16]
+  adc r10, qword ptr [rip + .L384_mod + 16]
+  mov r11, qword ptr [rsi + 24]
+  adc r11, qword ptr [rip + .L384_mod + 24]
+  mov r12, qword ptr [rsi + 32]
+  adc r12, qword ptr [rip + .L384_mod + 32]
+  mov r13, qword ptr [rsi + 40]
+  adc r13, qword ptr [rip + .L384_mod + 40]
+  sub r8, qword ptr [rsi + 48]
+  sbb r9, qword ptr [rsi + 56]
+  sbb r10, qword ptr [rsi + 64]
+  sbb r11, qword ptr [rsi + 72]
+  sbb r12, qword ptr [rsi + 80]
+  sbb r13, qword ptr [rsi + 88]
+  mov qword ptr [rsp + 48], r8
+  mov qword ptr [rsp + 56], r9
+  mov qword ptr [rsp + 64], r10
+  mov qword ptr [rsp + 72], r11
+  mov qword ptr [rsp + 80], r12
+  mov qword ptr [rsp + 88], r13
+  # ---- i = 0: t += a * b[0]
+  mov rdx, qword ptr [rsp + 96]
+  mulx r9, r8, qword ptr [rsi]
+  mulx r10, rax, qword ptr [rsi + 8]
+  add r9, rax
+  mulx r11, rax, qword ptr [rsi + 16]
+  adc r10, rax
+  mulx r12, rax, qword ptr [rsi + 24]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsi + 32]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsi + 40]
+  adc r13, rax
+  adc r14, 0
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r8
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r13, rax
+  adcx r14, rbx
+  adox r14, r15
+  # r8 is now 0 and becomes the next iteration's top limb
+  # ---- i = 1: t += a * b[1]
+  mov rdx, qword ptr [rsp + 104]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsi]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r9
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  # r9 is now 0 and becomes the next iteration's top limb
+  # ---- i = 2: t += a * b[2]
+  mov rdx, qword ptr [rsp + 112]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsi]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r10
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  # r10 is now 0 and becomes the next iteration's top limb
+  # ---- i = 3: t += a * b[3]
+  mov rdx, qword ptr [rsp + 120]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsi]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r11
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  # r11 is now 0 and becomes the next iteration's top limb
+  # ---- i = 4: t += a * b[4]
+  mov rdx, qword ptr [rsp + 128]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsi]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r12
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  # r12 is now 0 and becomes the next iteration's top limb
+  # ---- i = 5: t += a * b[5]
+  mov rdx, qword ptr [rsp + 136]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsi]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsi + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsi + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsi + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsi + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsi + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r13
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  # r13 is now 0 and becomes the next iteration's top limb
+  mov rax, r14
+  sub rax, qword ptr [rip + .L384_mod + 0]
+  mov rbx, r8
+  sbb rbx, qword ptr [rip + .L384_mod + 8]
+  mov rdx, r9
+  sbb rdx, qword ptr [rip + .L384_mod + 16]
+  mov rcx, r10
+  sbb rcx, qword ptr [rip + .L384_mod + 24]
+  mov rbp, r11
+  sbb rbp, qword ptr [rip + .L384_mod + 32]
+  mov rsi, r12
+  sbb rsi, qword ptr [rip + .L384_mod + 40]
+  cmovnc r14, rax
+  cmovnc r8, rbx
+  cmovnc r9, rdx
+  cmovnc r10, rcx
+  cmovnc r11, rbp
+  cmovnc r12, rsi
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 48], xmm0
+  movdqu xmmword ptr [rdi + 64], xmm1
+  movdqu xmmword ptr [rdi + 80], xmm2
+  # ---- i = 0: t += a * b[0]
+  mov rdx, qword ptr [rsp + 48]
+  mulx r9, r8, qword ptr [rsp]
+  mulx r10, rax, qword ptr [rsp + 8]
+  add r9, rax
+  mulx r11, rax, qword ptr [rsp + 16]
+  adc r10, rax
+  mulx r12, rax, qword ptr [rsp + 24]
+  adc r11, rax
+  mulx r13, rax, qword ptr [rsp + 32]
+  adc r12, rax
+  mulx r14, rax, qword ptr [rsp + 40]
+  adc r13, rax
+  adc r14, 0
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r8
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r13, rax
+  adcx r14, rbx
+  adox r14, r15
+  # r8 is now 0 and becomes the next iteration's top limb
+  # ---- i = 1: t += a * b[1]
+  mov rdx, qword ptr [rsp + 56]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsp]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r9
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r14, rax
+  adcx r8, rbx
+  adox r8, r15
+  # r9 is now 0 and becomes the next iteration's top limb
+  # ---- i = 2: t += a * b[2]
+  mov rdx, qword ptr [rsp + 64]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsp]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r10
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r8, rax
+  adcx r9, rbx
+  adox r9, r15
+  # r10 is now 0 and becomes the next iteration's top limb
+  # ---- i = 3: t += a * b[3]
+  mov rdx, qword ptr [rsp + 72]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsp]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rsp + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r11
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r11, rax
+  adcx r12, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r9, rax
+  adcx r10, rbx
+  adox r10, r15
+  # r11 is now 0 and becomes the next iteration's top limb
+  # ---- i = 4: t += a * b[4]
+  mov rdx, qword ptr [rsp + 80]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsp]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rsp + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r12
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r12, rax
+  adcx r13, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r10, rax
+  adcx r11, rbx
+  adox r11, r15
+  # r12 is now 0 and becomes the next iteration's top limb
+  # ---- i = 5: t += a * b[5]
+  mov rdx, qword ptr [rsp + 88]
+  xor eax, eax            # clear CF and OF
+  mulx rbx, rax, qword ptr [rsp]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rsp + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rsp + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rsp + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rsp + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rsp + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  # m = t0 * inv; t = (t + m*p) >> 64
+  mov rdx, r13
+  imul rdx, qword ptr [rip + .L384_inv]
+  xor eax, eax
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 0]
+  adox r13, rax
+  adcx r14, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 8]
+  adox r14, rax
+  adcx r8, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 16]
+  adox r8, rax
+  adcx r9, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 24]
+  adox r9, rax
+  adcx r10, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 32]
+  adox r10, rax
+  adcx r11, rbx
+  mulx rbx, rax, qword ptr [rip + .L384_mod + 40]
+  adox r11, rax
+  adcx r12, rbx
+  adox r12, r15
+  # r13 is now 0 and becomes the next iteration's top limb
+  mov rax, r14
+  sub rax, qword ptr [rip + .L384_mod + 0]
+  mov rbx, r8
+  sbb rbx, qword ptr [rip + .L384_mod + 8]
+  mov rdx, r9
+  sbb rdx, qword ptr [rip + .L384_mod + 16]
+  mov rcx, r10
+  sbb rcx, qword ptr [rip + .L384_mod + 24]
+  mov rbp, r11
+  sbb rbp, qword ptr [rip + .L384_mod + 32]
+  mov rsi, r12
+  sbb rsi, qword ptr [rip + .L384_mod + 40]
+  cmovnc r14, rax
+  cmovnc r8, rbx
+  cmovnc r9, rdx
+  cmovnc r10, rcx
+  cmovnc r11, rbp
+  cmovnc r12, rsi
+  movq xmm0, r14
+  pinsrq xmm0, r8, 1
+  movq xmm1, r9
+  pinsrq xmm1, r10, 1
+  movq xmm2, r11
+  pinsrq xmm2, r12, 1
+  movdqu xmmword ptr [rdi + 0], xmm0
+  movdqu xmmword ptr [rdi + 16], xmm1
+  movdqu xmmword ptr [rdi + 32], xmm2
+  add rsp, 152
+  pop r15
+  pop r14
+  pop r13
+  pop r12
+  pop rbp
+  pop rbx
+  ret
+  .cfi_endproc
+  .size proofline_sqr_fp2_384_adx, .-proofline_sqr_fp2_384_adx
 
   .section .note.GNU-stack,"",@progbits

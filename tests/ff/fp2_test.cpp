@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -190,6 +191,57 @@ TEST_F(Fp2Gmp, MulAndSquare) {
       ASSERT_TRUE(md.same(c, md.mul(x, y)));
     }
     ASSERT_TRUE(md.same(md.make(x).square(), md.mul(x, x))) << x.a << " + " << x.b << "u";
+  }
+}
+
+/// The fused assembly (when the CPU has it) against the portable Karatsuba / squaring formulas,
+/// on edge pairs, random elements and coefficients whose Montgomery limbs sit just below p; also
+/// with the output aliasing an input. Both are checked against GMP.
+TEST_F(Fp2Gmp, FusedAssemblyAgreesWithPortable) {
+  auto mul = proofline::ff::detect_fp2_fast_mul();
+  auto sqr = proofline::ff::detect_fp2_fast_sqr();
+  std::printf("Fp2 multiply: %s, square: %s\n", mul ? "fused assembly" : "portable", sqr ? "fused assembly" : "portable");
+  EXPECT_EQ(mul != nullptr, proofline::ff::g_fp2_fast_mul != nullptr);
+  EXPECT_EQ(sqr != nullptr, proofline::ff::g_fp2_fast_sqr != nullptr);
+  std::vector<Fp2> v;
+  for (const E& x : inputs(3000)) v.push_back(md.make(x));
+  for (unsigned long k = 0; k < 40; ++k) {  // raw limbs p − 1 − k (any value < p is a valid form)
+    Fp hi = Fp::from_montgomery(to_limbs(md.p - Z(1) - Z(k)));
+    Fp lo = Fp::from_montgomery(to_limbs(Z(k)));
+    v.push_back({hi, hi});
+    v.push_back({hi, lo});
+    v.push_back({lo, hi});
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const Fp2& a = v[i];
+    const Fp2& b = v[(i * 7 + 3) % v.size()];
+    Fp2 want = Fp2::mul_portable(a, b), want_sq = a.square_portable();
+    ASSERT_TRUE(md.same(want, md.mul(md.value(a), md.value(b))));
+    ASSERT_TRUE(md.same(want_sq, md.mul(md.value(a), md.value(a))));
+    ASSERT_EQ(a * b, want);
+    ASSERT_EQ(a.square(), want_sq);
+    if (mul) {
+      Fp2 r;
+      mul(r.c0.limbs.data(), a.c0.limbs.data(), b.c0.limbs.data());
+      ASSERT_EQ(r, want) << i;
+      r = a;
+      mul(r.c0.limbs.data(), r.c0.limbs.data(), b.c0.limbs.data());
+      ASSERT_EQ(r, want) << "r == a, " << i;
+      r = b;
+      mul(r.c0.limbs.data(), a.c0.limbs.data(), r.c0.limbs.data());
+      ASSERT_EQ(r, want) << "r == b, " << i;
+      r = a;
+      mul(r.c0.limbs.data(), r.c0.limbs.data(), r.c0.limbs.data());
+      ASSERT_EQ(r, want_sq) << "r == a == b, " << i;
+    }
+    if (sqr) {
+      Fp2 r;
+      sqr(r.c0.limbs.data(), a.c0.limbs.data());
+      ASSERT_EQ(r, want_sq) << i;
+      r = a;
+      sqr(r.c0.limbs.data(), r.c0.limbs.data());
+      ASSERT_EQ(r, want_sq) << "r == a, " << i;
+    }
   }
 }
 

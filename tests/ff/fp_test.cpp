@@ -592,6 +592,30 @@ TYPED_TEST(PrimeField, LegendreMatchesMpzLegendre) {
   EXPECT_GT(counts[2], 100);
 }
 
+/// inverse() and legendre() run the variable-time binary GCD / binary Jacobi at run time; hold them
+/// to the Fermat and Euler references (which GMP tests above also cover) on edge and random values,
+/// including Montgomery limbs just below m.
+TYPED_TEST(PrimeField, FastInverseAndLegendreAgreeWithFermatAndEuler) {
+  using F = TypeParam;
+  constexpr std::size_t N = F::kLimbs;
+  const auto& md = this->md;
+  Source<F> src(md, 57);
+  std::vector<F> vals;
+  for (const Z& a : md.edges()) vals.push_back(md.make(a));
+  for (int i = 0; i < 3000; ++i) vals.push_back(md.make(src.next()));
+  for (unsigned long k = 0; k < 200; ++k) vals.push_back(F::from_montgomery(to_limbs<N>(md.m - Z(1) - Z(k))));
+  std::mt19937_64 rng(58);
+  for (int i = 0; i < 200; ++i) {  // small Montgomery limbs
+    std::array<u64, N> l{};
+    l[0] = rng() >> (rng() % 64);
+    vals.push_back(F::from_montgomery(l));
+  }
+  for (const F& x : vals) {
+    ASSERT_EQ(x.inverse(), x.inverse_fermat()) << md.value(x);
+    ASSERT_EQ(x.legendre(), x.legendre_euler()) << md.value(x);
+  }
+}
+
 TYPED_TEST(PrimeField, SqrtExistsExactlyForResiduesAndSquaresBack) {
   using F = TypeParam;
   const auto& md = this->md;

@@ -20,6 +20,10 @@ MulFn6 detect_fp_fast_mul();
 SqrFn6 detect_fp_fast_sqr();
 /// The portable multiply, exposed so tests can compare both paths on the same inputs.
 void fp_mul_portable(u64* r, const u64* a, const u64* b);
+/// r = a^(-1) (Montgomery form in and out; 0 -> 0) and the Legendre symbol of a, by binary GCD /
+/// binary Jacobi on 64-bit approximations (src/ff/inverse.cpp). Variable time.
+void fp_inverse_fast(u64* r, const u64* a);
+int fp_legendre_fast(const u64* a);
 
 inline const MulFn6 g_fp_fast_mul = detect_fp_fast_mul();
 inline const SqrFn6 g_fp_fast_sqr = detect_fp_fast_sqr();
@@ -31,6 +35,8 @@ struct FpParams {
       0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
   static MulFn6 fast_mul() { return g_fp_fast_mul; }
   static SqrFn6 fast_sqr() { return g_fp_fast_sqr; }
+  static void inverse_fast(u64* r, const u64* a) { fp_inverse_fast(r, a); }
+  static int legendre_fast(const u64* a) { return fp_legendre_fast(a); }
 };
 
 class Fp : public MontField<Fp, FpParams> {

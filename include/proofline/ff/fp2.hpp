@@ -5,12 +5,33 @@
 // Sign for compressed points ("lexicographically largest"): decided by c1, and by c0 if c1 == 0.
 #pragma once
 
+#include <bit>
+#include <cstddef>
+
 #include "proofline/ff/fp.hpp"
 
 namespace proofline::ff {
 
+/// Fused Fp2 multiply / square on 12 limbs (c0 then c1, Montgomery form): the mulx/adcx/adox
+/// assembly of src/ff/mont_mul_x86_64.S when the CPU has BMI2 and ADX (and PROOFLINE_NO_ASM is
+/// unset), else nullptr and Fp2 uses the portable formulas below. r may alias a or b.
+/// Defined in src/ff/cpu_dispatch.cpp.
+using Fp2MulFn = void (*)(u64* r, const u64* a, const u64* b);
+using Fp2SqrFn = void (*)(u64* r, const u64* a);
+Fp2MulFn detect_fp2_fast_mul();
+Fp2SqrFn detect_fp2_fast_sqr();
+inline const Fp2MulFn g_fp2_fast_mul = detect_fp2_fast_mul();
+inline const Fp2SqrFn g_fp2_fast_sqr = detect_fp2_fast_sqr();
+
 struct Fp2 {
   Fp c0, c1;
+
+ private:
+  struct Raw {
+    u64 w[12];
+  };
+
+ public:
 
   static constexpr std::size_t kBytes = 96;
 
@@ -24,8 +45,20 @@ struct Fp2 {
   friend constexpr Fp2 operator+(const Fp2& a, const Fp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
   friend constexpr Fp2 operator-(const Fp2& a, const Fp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  /// Karatsuba: 3 Fp multiplications.
+  /// Karatsuba: 3 Fp multiplications (the assembly keeps the three products double-width and
+  /// reduces twice; same result).
   friend constexpr Fp2 operator*(const Fp2& a, const Fp2& b) {
+    if (!std::is_constant_evaluated()) {
+      if (auto fast = g_fp2_fast_mul; fast != nullptr) {
+        Raw r;  // uninitialized (an `Fp2 r;` would be zero-filled first, by `rep stos`)
+        fast(r.w, a.c0.limbs.data(), b.c0.limbs.data());
+        return std::bit_cast<Fp2>(r);
+      }
+    }
+    return mul_portable(a, b);
+  }
+  /// The portable Karatsuba formula (the reference for the assembly).
+  static constexpr Fp2 mul_portable(const Fp2& a, const Fp2& b) {
     Fp t0 = a.c0 * b.c0;
     Fp t1 = a.c1 * b.c1;
     Fp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -37,6 +70,17 @@ struct Fp2 {
 
   /// (c0 + c1 u)^2 = (c0 + c1)(c0 − c1) + 2 c0 c1 u: 2 Fp multiplications.
   constexpr Fp2 square() const {
+    if (!std::is_constant_evaluated()) {
+      if (auto fast = g_fp2_fast_sqr; fast != nullptr) {
+        Raw r;
+        fast(r.w, c0.limbs.data());
+        return std::bit_cast<Fp2>(r);
+      }
+    }
+    return square_portable();
+  }
+  /// The portable squaring formula (the reference for the assembly).
+  constexpr Fp2 square_portable() const {
     Fp a = c0 + c1, b = c0 - c1, c = c0 * c1;
     return {a * b, c + c};
   }
@@ -98,5 +142,7 @@ struct Fp2 {
     return {a, Fp::random(rng)};
   }
 };
+
+static_assert(sizeof(Fp2) == 96 && offsetof(Fp2, c1) == 48, "the fused assembly reads c0 ‖ c1 as 12 limbs");
 
 }  // namespace proofline::ff

@@ -20,6 +20,10 @@ MulFn4 detect_fr_fast_mul();
 SqrFn4 detect_fr_fast_sqr();
 /// The portable multiply, exposed so tests can compare both paths on the same inputs.
 void fr_mul_portable(u64* r, const u64* a, const u64* b);
+/// r = a^(-1) (Montgomery form in and out; 0 -> 0) and the Legendre symbol of a, by binary GCD /
+/// binary Jacobi on 64-bit approximations (src/ff/inverse.cpp). Variable time.
+void fr_inverse_fast(u64* r, const u64* a);
+int fr_legendre_fast(const u64* a);
 
 inline const MulFn4 g_fr_fast_mul = detect_fr_fast_mul();
 inline const SqrFn4 g_fr_fast_sqr = detect_fr_fast_sqr();
@@ -30,6 +34,8 @@ struct FrParams {
                                                   0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
   static MulFn4 fast_mul() { return g_fr_fast_mul; }
   static SqrFn4 fast_sqr() { return g_fr_fast_sqr; }
+  static void inverse_fast(u64* r, const u64* a) { fr_inverse_fast(r, a); }
+  static int legendre_fast(const u64* a) { return fr_legendre_fast(a); }
 };
 
 class Fr : public MontField<Fr, FrParams> {
