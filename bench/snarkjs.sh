@@ -4,7 +4,8 @@
 # Usage: bench/snarkjs.sh [SIZES] [REPS]      SIZES: comma list of 16,18 (default 16); REPS default 3
 # Env:   BUILD (default build-snarkjs: where proofline-snarkjs is built), CACHE (default
 #        $BUILD/snarkjs_bench: compiled circuits, test-only zkeys, witnesses; reused between runs),
-#        THREADS (proofline --threads, default 0 = all cores; snarkjs always uses all cores).
+#        THREADS (proofline --threads, default 0 = all cores; snarkjs always uses all cores),
+#        KINDS (default "poseidon sha256").
 # Circuits (as ../shared/reference/oracles.md §2.1, §3): per size a full-field one and a bit-heavy one
 #   16: Poseidon chain of 273 Poseidon(2) (65 520 constraints), Sha256(952) (60 053 constraints)
 #   18: Poseidon chain of 1092            (262 080 constraints), Sha256(4000) (241 981 constraints)
@@ -52,7 +53,7 @@ timed() {
 
 ROWS=()
 for size in ${SIZES//,/ }; do
-  for kind in poseidon sha256; do
+  for kind in ${KINDS:-poseidon sha256}; do
     name=${kind}_2e$size
     make_circuit "$name" "$kind" "$size"
     out=$CACHE/$name
