@@ -21,7 +21,8 @@ if (!exe) {
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = process.env.PROOFLINE_ORACLE_DIR || path.join(repo, '.oracle');
 const snarkjs = path.join(dir, 'node_modules/snarkjs/build/cli.cjs');
-const nobleCandidates = [path.join(dir, 'noble_verify.mjs'), path.join(repo, '..', 'shared', 'tools', 'noble_verify.mjs')];
+const nobleCandidates = [path.join(dir, 'noble_verify.mjs'), path.join(repo, 'tests', 'oracle', 'npm', 'noble_verify.mjs'),
+  path.join(repo, '..', 'shared', 'tools', 'noble_verify.mjs')];
 const noble = nobleCandidates.find((p) => fs.existsSync(p));
 if (!fs.existsSync(snarkjs) || !noble) {
   console.error(`missing oracle tools (snarkjs at ${snarkjs}, noble_verify.mjs in ${nobleCandidates.join(' or ')}); run scripts/install-deps.sh`);
