@@ -67,8 +67,10 @@ asan: deps
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \
 	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE gpu
 
-demo:
-	@echo "demo: arrives with the Groth16 CPU prover; for now, 'make test'"; exit 1
+# deps, build, then setup → prove → verify (proofline, snarkjs, noble) on the bench circuit.
+demo: deps
+	@$(MAKE) --no-print-directory build
+	@scripts/demo.sh $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR)

@@ -13,6 +13,8 @@
 // Exit codes: 0 success (verify: the proofs are valid); 1 a proof does not verify; 2 usage error;
 // 3 bad input (missing or malformed file, wrong shape); 4 internal error.
 #include <CLI/CLI.hpp>
+
+#include "snarkjs_cmds.hpp"
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -340,7 +342,7 @@ int main(int argc, char** argv) {
   CLI::App* prove = app.add_subcommand("prove", "synthesize a built-in circuit and prove it with a .params file");
   prove->add_option("--circuit", pa.circuit, "built-in circuit: mul | bench")->capture_default_str();
   prove->add_option("--size", pa.size, "bench: constraint rows (must match the parameters)")->capture_default_str();
-  prove->add_option("--params", pa.params, "input .params file")->required()->check(CLI::ExistingFile);
+  auto* params_opt = prove->add_option("--params", pa.params, "input .params file")->check(CLI::ExistingFile);
   prove->add_option("--proof", pa.proof, "output proof file (192 bytes per partition)")->required();
   prove->add_option("--public", pa.pub, "output public inputs (snarkjs public.json format)");
   prove->add_option("--snarkjs-dir", pa.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
@@ -351,6 +353,9 @@ int main(int argc, char** argv) {
                   "cache; every proof is verified before it is written anyway)");
   prove->add_flag("--no-verify", pa.no_verify, "do not verify the proofs before writing them");
   add_common(prove);
+  // circom/snarkjs files: `proofline prove --zkey c.zkey --wtns w.wtns --proof proof.json --public public.json`
+  cli::SnarkjsProveArgs sj;
+  cli::add_snarkjs_prove_options(*prove, sj);
 
   VerifyArgs va;
   CLI::App* verify = app.add_subcommand("verify", "verify proofs against a verifying key and public inputs");
@@ -374,7 +379,22 @@ int main(int argc, char** argv) {
   const char* cmd = setup->parsed() ? "setup" : prove->parsed() ? "prove" : "verify";
   try {
     if (setup->parsed()) return cmd_setup(sa, common);
-    if (prove->parsed()) return cmd_prove(pa, common);
+    if (prove->parsed()) {
+      if (!sj.zkey.empty()) {
+        sj.proof = pa.proof;
+        sj.pub = pa.pub;
+        sj.no_verify = pa.no_verify;
+        sj.json = common.json;
+        sj.threads = common.threads;
+        if (sj.pub.empty()) throw UsageError("--zkey needs --public (the public.json to write)");
+        return cli::run_snarkjs_prove(sj);
+      }
+      if (params_opt->count() == 0) throw UsageError("prove needs --params (bellperson .params) or --zkey (snarkjs)");
+      return cmd_prove(pa, common);
+    }
+    if (!va.vk.empty() && cli::is_snarkjs_json(va.vk)) {
+      return cli::run_snarkjs_verify({va.vk, va.pub, va.proof, common.json});
+    }
     return cmd_verify(va, common);
   } catch (const UsageError& e) {
     std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
