@@ -35,7 +35,7 @@ apt_packages=(
   build-essential cmake pkg-config ccache git
   libgmp-dev libgtest-dev googletest libgmock-dev libbenchmark-dev
   libssl-dev libtbb-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev bc
 )
 # The machine may carry a newer, non-Debian node (whose package also provides npm): keep it.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
