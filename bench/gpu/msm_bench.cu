@@ -1,0 +1,183 @@
+// bench/gpu/msm_bench.cu — GPU MSM timings (proofline/gpu/msm.hpp) with data already on the device,
+// each result checked against the CPU msm.
+//
+//   gpu_msm_bench [SPEC...]     SPEC = g1:LG[:C[,C...]] or g2:LG[:C...]   (default: g1:20 g1:24
+//                               g1:26 g2:20 g2:24 with the automatic window)
+//   env REPS (default 5) timed repetitions after one warm-up; the table gives min and median.
+//
+// Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
+// (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
+// its own address); scalars uniform below 2^254, used as Montgomery-form Fr (so their canonical
+// values are uniform-ish in [0, r)), uploaded once. Timing: wall clock around the synchronous
+// run_device call (it ends with a stream synchronisation, so this is kernel time plus the small
+// device→host copy and the host's final window combination), equivalent to sppark's
+// "device-resident" column. Check: Σ_i k_i·P_(i mod K) = Σ_j (Σ_{i ≡ j} k_i)·P_j, the right side by
+// the CPU msm over the K distinct points.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "proofline/ec/g1.hpp"
+#include "proofline/ec/g2.hpp"
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/msm.hpp"
+#include "proofline/msm/msm.hpp"
+
+using namespace proofline;
+
+namespace {
+
+struct Spec {
+  int curve;  // 1 or 2
+  int lg;
+  std::vector<int> windows;  // empty: automatic
+};
+
+std::vector<Spec> parse(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) args = {"g1:20", "g1:24", "g1:26", "g2:20", "g2:24"};
+  std::vector<Spec> out;
+  for (const auto& a : args) {
+    Spec s{};
+    s.curve = a.rfind("g2", 0) == 0 ? 2 : 1;
+    size_t p1 = a.find(':');
+    size_t p2 = a.find(':', p1 + 1);
+    s.lg = std::stoi(a.substr(p1 + 1, p2 == std::string::npos ? std::string::npos : p2 - p1 - 1));
+    if (p2 != std::string::npos) {
+      std::string rest = a.substr(p2 + 1);
+      size_t q = 0;
+      while (q < rest.size()) {
+        size_t e = rest.find(',', q);
+        if (e == std::string::npos) e = rest.size();
+        s.windows.push_back(std::stoi(rest.substr(q, e - q)));
+        q = e + 1;
+      }
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+template <class F>
+void parallel(size_t n, F f) {
+  const unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> th;
+  for (unsigned k = 0; k < t; ++k) th.emplace_back([&, k] { f(n * k / t, n * (k + 1) / t, k); });
+  for (auto& x : th) x.join();
+}
+
+std::vector<ff::Fr> make_scalars(size_t n) {
+  std::vector<ff::Fr> s(n);
+  parallel(n, [&](size_t lo, size_t hi, unsigned k) {
+    uint64_t x = 0x9e3779b97f4a7c15ULL * (k + 1);
+    auto next = [&] {
+      uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      return z ^ (z >> 31);
+    };
+    for (size_t i = lo; i < hi; ++i) {
+      ff::Fr::Limbs l{next(), next(), next(), next() & 0x3fffffffffffffffULL};
+      s[i] = ff::Fr::from_montgomery(l);
+    }
+  });
+  return s;
+}
+
+template <class Cfg>
+std::vector<ec::AffinePoint<Cfg>> make_points(size_t k) {
+  std::vector<ec::AffinePoint<Cfg>> p(k);
+  parallel(k, [&](size_t lo, size_t hi, unsigned t) {
+    std::mt19937_64 rng(1234 + t);
+    for (size_t i = lo; i < hi; ++i)
+      p[i] = ec::JacobianPoint<Cfg>::generator().mul(ff::Fr::random(rng)).to_affine();
+  });
+  return p;
+}
+
+template <class Cfg>
+ec::AffinePoint<Cfg> reference(const std::vector<ec::AffinePoint<Cfg>>& distinct, const std::vector<ff::Fr>& s,
+                               size_t n) {
+  const size_t k = distinct.size();
+  const unsigned t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::vector<ff::Fr>> part(t, std::vector<ff::Fr>(k, ff::Fr::zero()));
+  parallel(n, [&](size_t lo, size_t hi, unsigned th) {
+    for (size_t i = lo; i < hi; ++i) part[th][i % k] += s[i];
+  });
+  std::vector<ff::Fr> sum(k, ff::Fr::zero());
+  for (auto& p : part)
+    for (size_t j = 0; j < k; ++j) sum[j] += p[j];
+  return msm::msm<Cfg>(std::span<const ec::AffinePoint<Cfg>>(distinct), msm::Scalars(sum)).to_affine();
+}
+
+template <class Cfg>
+void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::vector<ff::Fr>& scalars,
+               const void* d_scalars) {
+  int max_lg = 0;
+  for (auto& s : specs)
+    if (s.curve == curve) max_lg = std::max(max_lg, s.lg);
+  if (!max_lg) return;
+  const size_t nmax = size_t{1} << max_lg;
+  auto distinct = make_points<Cfg>(curve == 1 ? 4096 : 2048);
+  gpu::GpuMsm<Cfg> g;
+  const auto t0 = std::chrono::steady_clock::now();
+  g.set_bases_repeating(distinct, nmax);
+  const double up = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("# %s: %zu bases on the device (%.0f ms incl. replication)\n", curve == 1 ? "G1" : "G2", nmax, up);
+  for (auto& s : specs) {
+    if (s.curve != curve) continue;
+    const size_t n = size_t{1} << s.lg;
+    const auto want = reference<Cfg>(distinct, scalars, n);
+    std::vector<int> ws = s.windows.empty() ? std::vector<int>{0} : s.windows;
+    for (int c : ws) {
+      gpu::GpuMsmConfig cfg;
+      cfg.window_bits = c;
+      std::vector<double> ms;
+      bool ok = true;
+      for (int r = 0; r <= reps; ++r) {
+        const auto a = std::chrono::steady_clock::now();
+        const auto got = g.run_device(d_scalars, n, 0, cfg);
+        const auto b = std::chrono::steady_clock::now();
+        if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+        if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
+      }
+      std::sort(ms.begin(), ms.end());
+      std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB |\n", curve == 1 ? "G1" : "G2", s.lg,
+                  c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
+                  g.device_bytes() / double(1 << 30));
+      std::fflush(stdout);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (gpu::device_count() == 0) {
+    std::printf("gpu_msm_bench: no CUDA device, nothing to measure\n");
+    return 0;
+  }
+  const auto specs = parse(argc, argv);
+  const int reps = std::getenv("REPS") ? std::atoi(std::getenv("REPS")) : 5;
+  int max_lg = 0;
+  for (auto& s : specs) max_lg = std::max(max_lg, s.lg);
+  const size_t nmax = size_t{1} << max_lg;
+  const auto scalars = make_scalars(nmax);
+  void* d_scalars = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_scalars, nmax * sizeof(ff::Fr)));
+  CUDA_CHECK(cudaMemcpy(d_scalars, scalars.data(), nmax * sizeof(ff::Fr), cudaMemcpyHostToDevice));
+  std::printf("# gpu_msm_bench on %s, %d reps (+1 warm-up); ms = wall time of the synchronous call\n",
+              gpu::device_name(0).c_str(), reps);
+  std::printf("| curve | n | c | min ms | median ms | check | device mem |\n|---|---|---|---|---|---|---|\n");
+  run_curve<ec::G1Config>(specs, 1, reps, scalars, d_scalars);
+  run_curve<ec::G2Config>(specs, 2, reps, scalars, d_scalars);
+  CUDA_CHECK(cudaFree(d_scalars));
+  return 0;
+}

@@ -1,0 +1,116 @@
+// proofline/gpu/msm.hpp — multi-scalar multiplication Σ k_i·P_i on a CUDA device, G1 and G2.
+//
+// Plain C++ (no CUDA headers): host code compiled by g++ can include it. The kernels live in
+// src/gpu/msm.cuh; G1 is instantiated in src/gpu/msm_g1.cu, G2 in src/gpu/msm_g2.cu.
+//
+// ---- Encodings ----------------------------------------------------------------------------------
+// Host bases: ec::AffinePoint (Montgomery x, y; bool `infinity`), converted on upload into the
+// packed device layout {x, y} (96 B per G1 point, 192 B per G2 point; (0, 0) = identity; see
+// src/gpu/ec.cuh). Device bases passed by pointer must already be in that packed layout.
+// Scalars: ff::Fr in Montgomery form (the host layout, 8 little-endian 32-bit words = 4 64-bit
+// limbs; uploaded unchanged); device scalar pointers hold the same layout. The result is the
+// same group element as msm::msm_g1 / msm_g2 (equal after conversion to affine).
+//
+// ---- Algorithm (src/gpu/msm.cuh) ----------------------------------------------------------------
+// Pippenger with signed (Booth) windows of c bits after the sign trick (s > r/2 → r − s and −P),
+// W = ⌈255/c⌉ windows, 2^(c−1) XYZZ buckets per window:
+//  1. digits: one thread per scalar writes, per window, key = |digit| (0 = no bucket) and
+//     value = point index | sign << 31;
+//  2. per window, CUB DeviceRadixSort of the (key, value) pairs on the low c key bits; bucket
+//     start/end offsets from the run boundaries of the sorted keys;
+//  3. accumulation: each thread takes a fixed run of L sorted entries (load-balanced whatever the
+//     bucket sizes), adds the gathered affine points into XYZZ (madd), writes buckets it holds
+//     whole and leaves the partial sums of buckets cut by its range boundaries in head/tail
+//     slots; a second kernel (one thread per bucket) adds those partials;
+//  4. reduction of Σ_j (j+1)·B_j per window on the device in levels of segments of 16
+//     (each segment: running sums T = Σ i·x_i, R = Σ x_i; R is multiplied by 16 with four
+//     doublings and becomes the next level's input), until ≤ 64 values per window remain;
+//  5. those values go to the host, which finishes each window and combines the windows by
+//     Horner (c doublings per window) with the host ec layer.
+//
+// ---- Memory and errors --------------------------------------------------------------------------
+// A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
+// Scratch for n scalars: n·32 (scalars) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
+// W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 20: about 9.5 GiB.
+// Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
+// with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and
+// the device) stay usable: free something or use smaller calls and retry.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "proofline/ec/g1.hpp"
+#include "proofline/ec/g2.hpp"
+#include "proofline/ff/fr.hpp"
+
+namespace proofline::gpu {
+
+/// Options of one GPU MSM call.
+struct GpuMsmConfig {
+  /// 0: chosen from n by the cost model; else the window width c in bits, 2..24.
+  int window_bits = 0;
+};
+
+/// The window width the GPU MSM uses for n scalars by default.
+int gpu_msm_window_bits(std::size_t n);
+
+/// A GPU MSM context for one curve (Cfg = ec::G1Config or ec::G2Config) on the current device.
+/// Owns device buffers (allocated on first use, grown when needed, reused) and one CUDA stream.
+/// Not thread-safe: one call at a time per object.
+template <class Cfg>
+class GpuMsm {
+ public:
+  using Affine = ec::AffinePoint<Cfg>;
+  using Projective = ec::JacobianPoint<Cfg>;
+
+  GpuMsm();
+  ~GpuMsm();
+  GpuMsm(const GpuMsm&) = delete;
+  GpuMsm& operator=(const GpuMsm&) = delete;
+
+  /// Uploads `bases` into the object's device buffer (resident until replaced); later calls of
+  /// run() use them.
+  void set_bases(std::span<const Affine> bases);
+  /// Uploads `distinct` and repeats it to fill n device bases (base i = distinct[i mod size]).
+  /// For benchmarks over large n without generating n host points. distinct must be non-empty.
+  void set_bases_repeating(std::span<const Affine> distinct, std::size_t n);
+  /// Uses `n` bases already on the device in the packed layout (not owned; must outlive use).
+  void set_bases_device(const void* d_bases, std::size_t n);
+  std::size_t bases_size() const;
+  /// Device pointer of the resident bases (packed layout).
+  const void* bases_device() const;
+
+  /// Σ scalars[i]·bases[offset + i] over the resident bases.
+  /// offset + scalars.size() must not exceed bases_size() (std::invalid_argument otherwise).
+  Projective run(std::span<const ff::Fr> scalars, std::size_t offset = 0, const GpuMsmConfig& cfg = {});
+  /// Same with n Montgomery Fr scalars already on the device.
+  Projective run_device(const void* d_scalars, std::size_t n, std::size_t offset = 0,
+                        const GpuMsmConfig& cfg = {});
+
+  /// Device bytes currently held by the object (bases it owns + scratch).
+  std::size_t device_bytes() const;
+  /// Frees the scratch (not the bases).
+  void release_scratch();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+using GpuMsmG1 = GpuMsm<ec::G1Config>;
+using GpuMsmG2 = GpuMsm<ec::G2Config>;
+
+/// One-shot forms: upload, compute, free. bases.size() must equal scalars.size().
+ec::G1Projective msm_g1(std::span<const ec::G1Affine> bases, std::span<const ff::Fr> scalars,
+                        const GpuMsmConfig& cfg = {});
+ec::G2Projective msm_g2(std::span<const ec::G2Affine> bases, std::span<const ff::Fr> scalars,
+                        const GpuMsmConfig& cfg = {});
+
+extern template class GpuMsm<ec::G1Config>;
+extern template class GpuMsm<ec::G2Config>;
+
+}  // namespace proofline::gpu

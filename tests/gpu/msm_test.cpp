@@ -1,0 +1,198 @@
+// tests/gpu/msm_test.cpp — the GPU MSM (proofline/gpu/msm.hpp) equals the CPU msm bit for bit
+// (after conversion to affine) on random data of sizes 0, 1, 2, 3, small odd sizes, 100, 1000,
+// 2^16 (G1; smaller for G2), every window width class (so 0 to 4 device reduction levels), and
+// the edge inputs: zero scalars, all-one scalars, r − 1, identity bases, duplicate and opposite
+// bases, one scalar repeated everywhere (one huge bucket per window). Also: resident bases with
+// offsets, device scalars, and recovery after an out-of-memory error.
+// Skipped (not failed) without a CUDA device.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "proofline/ec/g1.hpp"
+#include "proofline/ec/g2.hpp"
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/msm.hpp"
+#include "proofline/msm/msm.hpp"
+
+namespace {
+
+using namespace proofline;
+
+#define REQUIRE_CUDA_DEVICE()                                                               \
+  do {                                                                                      \
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU MSM tests"; \
+  } while (0)
+
+/// n affine points: 16 random points S_k, then P_i = P_{i−1} + S_{i mod 16} (cheap, distinct).
+template <class Cfg>
+std::vector<ec::AffinePoint<Cfg>> random_bases(size_t n, std::mt19937_64& rng) {
+  using J = ec::JacobianPoint<Cfg>;
+  std::vector<ec::AffinePoint<Cfg>> steps;
+  for (int k = 0; k < 16; ++k) steps.push_back(J::generator().mul(ff::Fr::random(rng)).to_affine());
+  std::vector<ec::AffinePoint<Cfg>> out(n);
+  J acc = J::generator().mul(ff::Fr::random(rng));
+  for (size_t i = 0; i < n; ++i) {
+    acc += steps[i % 16];
+    out[i] = acc.to_affine();
+  }
+  return out;
+}
+
+std::vector<ff::Fr> random_scalars(size_t n, std::mt19937_64& rng) {
+  std::vector<ff::Fr> s(n);
+  for (auto& x : s) x = ff::Fr::random(rng);
+  return s;
+}
+
+template <class Cfg>
+void expect_same(gpu::GpuMsm<Cfg>& g, const std::vector<ec::AffinePoint<Cfg>>& bases,
+                 const std::vector<ff::Fr>& scalars, const std::string& what, int window_bits = 0) {
+  g.set_bases(bases);
+  gpu::GpuMsmConfig cfg;
+  cfg.window_bits = window_bits;
+  const auto got = g.run(scalars, 0, cfg).to_affine();
+  const auto want = msm::msm<Cfg>(std::span<const ec::AffinePoint<Cfg>>(bases), msm::Scalars(scalars)).to_affine();
+  EXPECT_EQ(got, want) << Cfg::kName << " " << what << " n=" << bases.size() << " c=" << window_bits;
+}
+
+template <class Cfg>
+void sizes_test(std::vector<size_t> sizes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  gpu::GpuMsm<Cfg> g;
+  for (size_t n : sizes) {
+    auto bases = random_bases<Cfg>(n, rng);
+    auto scalars = random_scalars(n, rng);
+    expect_same(g, bases, scalars, "random");
+  }
+}
+
+TEST(GpuMsm, G1RandomSizes) {
+  REQUIRE_CUDA_DEVICE();
+  sizes_test<ec::G1Config>({0, 1, 2, 3, 5, 7, 31, 33, 100, 1000, 4097, size_t{1} << 16}, 1);
+}
+
+TEST(GpuMsm, G2RandomSizes) {
+  REQUIRE_CUDA_DEVICE();
+  sizes_test<ec::G2Config>({0, 1, 2, 3, 7, 100, 1000, 4096}, 2);
+}
+
+TEST(GpuMsm, G1EveryWindowWidth) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(3);
+  gpu::GpuMsmG1 g;
+  auto bases = random_bases<ec::G1Config>(3000, rng);
+  auto scalars = random_scalars(3000, rng);
+  for (int c : {2, 3, 5, 7, 8, 11, 12, 13, 16, 17, 20, 21, 22})
+    expect_same(g, bases, scalars, "window sweep", c);
+}
+
+TEST(GpuMsm, G2WindowWidths) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(4);
+  gpu::GpuMsmG2 g;
+  auto bases = random_bases<ec::G2Config>(500, rng);
+  auto scalars = random_scalars(500, rng);
+  for (int c : {2, 9, 13, 18}) expect_same(g, bases, scalars, "window sweep", c);
+}
+
+template <class Cfg>
+void edge_cases(uint64_t seed, size_t n) {
+  using A = ec::AffinePoint<Cfg>;
+  std::mt19937_64 rng(seed);
+  gpu::GpuMsm<Cfg> g;
+  auto bases = random_bases<Cfg>(n, rng);
+  auto scalars = random_scalars(n, rng);
+  const ff::Fr r_minus_1 = -ff::Fr::one();
+
+  std::vector<ff::Fr> zeros(n, ff::Fr::zero());
+  expect_same(g, bases, zeros, "all-zero scalars");
+  std::vector<ff::Fr> ones(n, ff::Fr::one());
+  expect_same(g, bases, ones, "all-one scalars");
+  std::vector<ff::Fr> top(n, r_minus_1);
+  expect_same(g, bases, top, "all r-1 scalars");
+  std::vector<ff::Fr> same(n, scalars[0]);
+  expect_same(g, bases, same, "one scalar everywhere");
+
+  auto mixed = scalars;
+  for (size_t i = 0; i < n; i += 3) mixed[i] = ff::Fr::zero();
+  for (size_t i = 1; i < n; i += 7) mixed[i] = ff::Fr::one();
+  for (size_t i = 2; i < n; i += 11) mixed[i] = r_minus_1;
+  for (size_t i = 4; i < n; i += 13) mixed[i] = ff::Fr::from_u64(i);
+  expect_same(g, bases, mixed, "mixed zero/one/r-1/small");
+
+  auto with_identity = bases;
+  for (size_t i = 0; i < n; i += 5) with_identity[i] = A::identity();
+  expect_same(g, with_identity, scalars, "identity bases");
+  std::vector<A> all_identity(n, A::identity());
+  expect_same(g, all_identity, scalars, "all identity bases");
+
+  // duplicates and opposites: P, P, −P, P, ... and equal scalars (P + P and P − P in one bucket)
+  std::vector<A> dup(n);
+  for (size_t i = 0; i < n; ++i) dup[i] = (i % 3 == 2) ? -bases[i % 4] : bases[i % 4];
+  expect_same(g, dup, scalars, "duplicate/opposite bases, random scalars");
+  expect_same(g, dup, same, "duplicate/opposite bases, equal scalars");
+  expect_same(g, dup, ones, "duplicate/opposite bases, ones");
+  // P and −P with the same scalar cancel exactly
+  std::vector<A> pm = {bases[0], -bases[0]};
+  expect_same(g, pm, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P - P");
+  expect_same(g, std::vector<A>{bases[0], bases[0]}, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P + P");
+}
+
+TEST(GpuMsm, G1EdgeCases) {
+  REQUIRE_CUDA_DEVICE();
+  edge_cases<ec::G1Config>(5, 1000);
+  edge_cases<ec::G1Config>(6, size_t{1} << 16);
+}
+
+TEST(GpuMsm, G2EdgeCases) {
+  REQUIRE_CUDA_DEVICE();
+  edge_cases<ec::G2Config>(7, 300);
+}
+
+TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(8);
+  const size_t n = 5000;
+  auto bases = random_bases<ec::G1Config>(n, rng);
+  gpu::GpuMsmG1 g;
+  g.set_bases(bases);
+  ASSERT_EQ(g.bases_size(), n);
+  for (size_t offset : {size_t{0}, size_t{1}, size_t{777}}) {
+    for (size_t m : {size_t{1}, size_t{100}, size_t{4000}}) {
+      auto scalars = random_scalars(m, rng);
+      auto want = msm::msm_g1(std::span<const ec::G1Affine>(bases).subspan(offset, m), msm::Scalars(scalars));
+      EXPECT_EQ(g.run(scalars, offset).to_affine(), want.to_affine()) << "offset " << offset << " m " << m;
+    }
+  }
+  EXPECT_THROW(g.run(random_scalars(10, rng), n - 5), std::invalid_argument);
+  auto scalars = random_scalars(n, rng);
+  EXPECT_EQ(gpu::msm_g1(bases, scalars).to_affine(), msm::msm_g1(bases, msm::Scalars(scalars)).to_affine());
+  EXPECT_TRUE(gpu::msm_g1({}, {}).is_identity());
+
+  // repeated bases on the device equal the host vector they stand for
+  std::vector<ec::G1Affine> rep(3000);
+  for (size_t i = 0; i < rep.size(); ++i) rep[i] = bases[i % 7];
+  gpu::GpuMsmG1 r;
+  r.set_bases_repeating(std::span<const ec::G1Affine>(bases).subspan(0, 7), rep.size());
+  auto s3 = random_scalars(rep.size(), rng);
+  EXPECT_EQ(r.run(s3).to_affine(), msm::msm_g1(rep, msm::Scalars(s3)).to_affine());
+}
+
+TEST(GpuMsm, OutOfMemoryIsRecoverable) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(9);
+  auto bases = random_bases<ec::G1Config>(100, rng);
+  gpu::GpuMsmG1 g;
+  try {
+    g.set_bases_repeating(bases, size_t{1} << 40);  // 96 TiB
+    FAIL() << "expected an out-of-memory CudaError";
+  } catch (const gpu::CudaError& e) {
+    EXPECT_EQ(e.code(), 2) << e.what();  // cudaErrorMemoryAllocation
+  }
+  auto scalars = random_scalars(100, rng);
+  expect_same(g, bases, scalars, "after OOM");
+}
+
+}  // namespace
