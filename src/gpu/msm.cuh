@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <stdexcept>
@@ -94,81 +96,128 @@ static __global__ void digits_kernel(uint32_t* __restrict__ keys, uint32_t* __re
   }
 }
 
-// ---- 2. bucket boundaries of one sorted window ---------------------------------------------------
-// start[k], end[k]: the range of key k in the sorted keys (both 0 for an absent key; key 0 is
-// "no bucket" and ignored).
-static __global__ void bucket_bounds_kernel(uint32_t* __restrict__ start, uint32_t* __restrict__ end,
-                                     const uint32_t* __restrict__ keys, uint32_t n) {
-  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-  if (j >= n) return;
-  const uint32_t k = keys[j];
-  if (k == 0) return;
-  if (j == 0 || keys[j - 1] != k) start[k] = j;
-  if (j == n - 1 || keys[j + 1] != k) end[k] = j + 1;
-}
-
-// ---- 3. accumulation ----------------------------------------------------------------------------
-// Thread t owns sorted entries [tL, min(tL + L, n)). A bucket run wholly inside writes the bucket
-// (index key − 1); the run that began before tL goes to head[t], a run that began inside and
-// continues past the range goes to tail[t]; combine_kernel adds those.
+// ---- 2./3. accumulation over sorted runs ------------------------------------------------------------
+// Input: n entries with keys (sorted runs: all entries of one nonzero key are contiguous; key 0
+// means "no bucket" and may sit anywhere between runs) and points (affine bases gathered through
+// the sorted values at level 0, XYZZ partial sums at later levels). Thread t owns entries
+// [tL, min(tL + L, n)) — the same work per thread whatever the bucket sizes. A run wholly inside
+// the range writes its bucket (index key − 1). A run cut by the range ends leaves its partial sum
+// in the thread's two output slots, in order: slot 2t = the run that began before tL,
+// slot 2t + 1 = the run that continues past the range (a run that does both puts its sum in 2t and
+// the identity in 2t + 1 under the same key, so a cut bucket's partials stay contiguous). The
+// 2T output slots are again input of this form; levels repeat until one thread remains.
 template <class F>
-__global__ void __launch_bounds__(128) accumulate_kernel(
-    DevXyzz<F>* __restrict__ buckets, DevXyzz<F>* __restrict__ head, DevXyzz<F>* __restrict__ tail,
-    const uint32_t* __restrict__ keys, const uint32_t* __restrict__ vals, const uint32_t* __restrict__ start,
-    const uint32_t* __restrict__ end, const DevAffine<F>* __restrict__ bases, uint32_t n, uint32_t L) {
+struct AffineSource {
+  const uint32_t* vals;
+  const DevAffine<F>* bases;
+  __device__ DevAffine<F> get(uint32_t j) const {
+    const uint32_t v = vals[j];
+    DevAffine<F> p = bases[v & kIndexMask];
+    if (v & kSignBit) p.y = -p.y;
+    return p;
+  }
+  __device__ DevAffine<F> get_or_zero(uint32_t j, uint32_t key) const {
+    return key ? get(j) : DevAffine<F>::identity();
+  }
+};
+template <class F>
+struct XyzzSource {
+  const DevXyzz<F>* pts;
+  __device__ DevXyzz<F> get(uint32_t j) const { return pts[j]; }
+  __device__ DevXyzz<F> get_or_zero(uint32_t j, uint32_t key) const {
+    return key ? pts[j] : DevXyzz<F>::identity();
+  }
+};
+
+template <class F, class Src, bool kPrefetch = false>
+__global__ void __launch_bounds__(128) accumulate_kernel(DevXyzz<F>* __restrict__ buckets,
+                                                         DevXyzz<F>* __restrict__ part,
+                                                         uint32_t* __restrict__ part_keys,
+                                                         const uint32_t* __restrict__ keys, Src src, uint32_t n,
+                                                         uint32_t L) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t lo64 = (uint64_t)t * L;
   if (lo64 >= n) return;
   const uint32_t lo = (uint32_t)lo64;
   const uint32_t hi = lo64 + L < n ? (uint32_t)(lo64 + L) : n;
+  part_keys[2 * t] = 0;
+  part_keys[2 * t + 1] = 0;
   uint32_t cur = 0;
+  bool from_before = false;
   DevXyzz<F> acc = DevXyzz<F>::identity();
-  auto flush = [&](uint32_t b) {
-    const uint32_t s = start[b], e = end[b];
-    if (s < lo)
-      head[t] = acc;
-    else if (e > hi)
-      tail[t] = acc;
-    else
-      buckets[b - 1] = acc;
-  };
-  for (uint32_t j = lo; j < hi; ++j) {
-    const uint32_t k = keys[j];
-    if (k == 0) continue;
-    const uint32_t v = vals[j];
-    DevAffine<F> p = bases[v & kIndexMask];
-    if (v & kSignBit) p.y = -p.y;
-    if (k != cur) {
-      if (cur) flush(cur);
-      cur = k;
-      acc = DevXyzz<F>::identity();
+  auto flush = [&](bool continues) {
+    if (from_before) {
+      part[2 * t] = acc;
+      part_keys[2 * t] = cur;
+      if (continues) {
+        part[2 * t + 1] = DevXyzz<F>::identity();
+        part_keys[2 * t + 1] = cur;
+      }
+    } else if (continues) {
+      part[2 * t + 1] = acc;
+      part_keys[2 * t + 1] = cur;
+    } else {
+      buckets[cur - 1] = acc;
     }
-    acc += p;
+  };
+  if constexpr (kPrefetch) {
+    // the next entry's key and point are loaded before this entry's addition (one gather in flight
+    // per thread while it computes)
+    uint32_t k_next = keys[lo];
+    auto p_next = src.get_or_zero(lo, k_next);
+    for (uint32_t j = lo; j < hi; ++j) {
+      const uint32_t k = k_next;
+      const auto p = p_next;
+      if (j + 1 < hi) {
+        k_next = keys[j + 1];
+        p_next = src.get_or_zero(j + 1, k_next);
+      }
+      if (k == 0) continue;
+      if (k != cur) {
+        if (cur) flush(false);
+        cur = k;
+        from_before = j == lo && lo > 0 && keys[lo - 1] == k;
+        acc = DevXyzz<F>::identity();
+      }
+      acc += p;
+    }
+  } else {
+    for (uint32_t j = lo; j < hi; ++j) {
+      const uint32_t k = keys[j];
+      if (k == 0) continue;
+      const auto p = src.get(j);
+      if (k != cur) {
+        if (cur) flush(false);
+        cur = k;
+        from_before = j == lo && lo > 0 && keys[lo - 1] == k;
+        acc = DevXyzz<F>::identity();
+      }
+      acc += p;
+    }
   }
-  if (cur) flush(cur);
+  if (cur) flush(hi < n && keys[hi] == cur);
 }
 
-/// One thread per bucket b = 1..nb: empty → identity; cut by thread ranges → tail[first thread]
-/// + head[every later thread of the run].
+/// Cut buckets whose partial sums span at most kShortRun slots (the usual case: a bucket cut by one
+/// or two range ends): the thread at the run's first slot adds them and writes the bucket, and
+/// zeroes the run's keys in keys_out (a copy of keys), so the fold levels see only the long runs.
+constexpr uint32_t kShortRun = 64;
 template <class F>
-__global__ void __launch_bounds__(128) combine_kernel(DevXyzz<F>* __restrict__ buckets,
-                                                      const DevXyzz<F>* __restrict__ head,
-                                                      const DevXyzz<F>* __restrict__ tail,
-                                                      const uint32_t* __restrict__ start,
-                                                      const uint32_t* __restrict__ end, uint32_t nb,
-                                                      uint32_t L) {
-  const uint32_t b = blockIdx.x * blockDim.x + threadIdx.x + 1;
-  if (b > nb) return;
-  const uint32_t s = start[b], e = end[b];
-  if (s == e) {
-    buckets[b - 1] = DevXyzz<F>::identity();
-    return;
-  }
-  const uint32_t ts = s / L, te = (e - 1) / L;
-  if (ts == te) return;
-  DevXyzz<F> acc = tail[ts];
-  for (uint32_t t = ts + 1; t <= te; ++t) acc += head[t];
-  buckets[b - 1] = acc;
+__global__ void __launch_bounds__(128) fold_short_kernel(DevXyzz<F>* __restrict__ buckets,
+                                                         uint32_t* __restrict__ keys_out,
+                                                         const uint32_t* __restrict__ keys,
+                                                         const DevXyzz<F>* __restrict__ pts, uint32_t m) {
+  const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= m) return;
+  const uint32_t k = keys[j];
+  if (k == 0 || (j > 0 && keys[j - 1] == k)) return;
+  uint32_t e = j + 1;
+  while (e < m && e - j <= kShortRun && keys[e] == k) ++e;
+  if (e - j > kShortRun) return;
+  DevXyzz<F> acc = pts[j];
+  for (uint32_t i = j + 1; i < e; ++i) acc += pts[i];
+  buckets[k - 1] = acc;
+  for (uint32_t i = j; i < e; ++i) keys_out[i] = 0;
 }
 
 // ---- 4. bucket reduction, one level ---------------------------------------------------------------
@@ -274,6 +323,42 @@ inline int sm_count() {
   return count;
 }
 
+/// Phase times (CUDA events on the MSM stream) when PROOFLINE_GPU_MSM_PROFILE is set: digits,
+/// then per window sort / accumulate / fold, then the reduction levels; printed to stderr.
+struct Profile {
+  bool on = std::getenv("PROOFLINE_GPU_MSM_PROFILE") != nullptr;
+  cudaStream_t stream;
+  std::vector<cudaEvent_t> ev;
+  explicit Profile(cudaStream_t s) : stream(s) {
+    if (on) mark();
+  }
+  ~Profile() {
+    for (auto e : ev) cudaEventDestroy(e);
+  }
+  void mark() {
+    if (!on) return;
+    cudaEvent_t e;
+    CUDA_CHECK(cudaEventCreate(&e));
+    CUDA_CHECK(cudaEventRecord(e, stream));
+    ev.push_back(e);
+  }
+  void report(size_t n, int c, int windows) {
+    if (!on || ev.size() < 3) return;
+    CUDA_CHECK(cudaEventSynchronize(ev.back()));
+    auto dt = [&](size_t i) {
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, ev[i - 1], ev[i]));
+      return ms;
+    };
+    float digits = dt(1), sort = 0, acc = 0, fold = 0;
+    size_t i = 2;
+    for (int w = 0; w < windows; ++w, i += 3) sort += dt(i), acc += dt(i + 1), fold += dt(i + 2);
+    const float reduce = dt(i);
+    std::fprintf(stderr, "[gpu msm] n=%zu c=%d W=%d: digits %.2f ms, sort %.2f, accumulate %.2f, fold %.2f, reduce %.2f\n",
+                 n, c, windows, digits, sort, acc, fold, reduce);
+  }
+};
+
 }  // namespace msm_detail
 
 // ==================================================================================================
@@ -295,12 +380,12 @@ struct GpuMsm<Cfg>::Impl {
   size_t nbases = 0;
   msm_detail::DevBuf scalars{nullptr, 0, "scalars"}, keys{nullptr, 0, "digit keys"},
       vals{nullptr, 0, "digit values"}, keys_alt{nullptr, 0, "sorted keys"}, vals_alt{nullptr, 0, "sorted values"},
-      bstart{nullptr, 0, "bucket offsets"}, bend{nullptr, 0, "bucket offsets"}, buckets{nullptr, 0, "buckets"},
-      head{nullptr, 0, "partial sums"}, tail{nullptr, 0, "partial sums"}, red_p[2], red_q[2],
+      buckets{nullptr, 0, "buckets"}, part[2], part_keys[2], red_p[2], red_q[2],
       cub_temp{nullptr, 0, "sort temp"}, staging{nullptr, 0, "upload staging"};
 
   Impl() {
     for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->what = "reduction";
+    for (auto* b : {&part[0], &part[1], &part_keys[0], &part_keys[1]}) b->what = "partial sums";
   }
   ~Impl() {
     release_scratch();
@@ -309,14 +394,14 @@ struct GpuMsm<Cfg>::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
   void release_scratch() {
-    for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &bstart, &bend, &buckets, &head, &tail,
-                    &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp})
+    for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
+                    &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp})
       b->release();
   }
   size_t device_bytes() const {
     size_t s = 0;
-    for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &bstart, &bend, &buckets, &head,
-                    &tail, &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging})
+    for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
+                    &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging})
       s += b->bytes;
     return s;
   }
@@ -398,11 +483,11 @@ struct GpuMsm<Cfg>::Impl {
     vals.ensure((size_t)W * n * 4);
     keys_alt.ensure(n * 4);
     vals_alt.ensure(n * 4);
-    bstart.ensure((size_t)(nb + 1) * 4);
-    bend.ensure((size_t)(nb + 1) * 4);
     buckets.ensure((size_t)W * nb * sizeof(DX));
-    head.ensure((size_t)nthreads * sizeof(DX));
-    tail.ensure((size_t)nthreads * sizeof(DX));
+    for (int k = 0; k < 2; ++k) {
+      part[k].ensure((size_t)2 * nthreads * sizeof(DX));
+      part_keys[k].ensure((size_t)2 * nthreads * 4);
+    }
     if (nb > kHostReduceMax) {
       const size_t lvl = (size_t)W * (nb / kReduceSeg) * sizeof(DX);
       red_p[0].ensure(lvl);
@@ -417,28 +502,62 @@ struct GpuMsm<Cfg>::Impl {
                                                vals.as<uint32_t>(), vals_alt.as<uint32_t>(), n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(temp_bytes, 1));
 
+    // prefetching the next gather measured no gain for G1 and 8% loss for G2 on the H200
+    // (2^24: 277 vs 277 ms, 1550 vs 1423 ms): off unless PROOFLINE_GPU_MSM_PREFETCH is set.
+    const bool prefetch = std::getenv("PROOFLINE_GPU_MSM_PREFETCH") != nullptr;
+    msm_detail::Profile prof(stream);
     digits_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(keys.as<uint32_t>(), vals.as<uint32_t>(), d_scalars, n32,
                                                         c, W);
     check_launch();
 
+    prof.mark();  // digits
     for (int w = 0; w < W; ++w) {
       size_t tb = cub_temp.bytes;
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.ptr, tb, keys.as<uint32_t>() + (size_t)w * n,
                                                  keys_alt.as<uint32_t>(), vals.as<uint32_t>() + (size_t)w * n,
                                                  vals_alt.as<uint32_t>(), n32, 0, c, stream));
-      CUDA_CHECK(cudaMemsetAsync(bstart.ptr, 0, (size_t)(nb + 1) * 4, stream));
-      CUDA_CHECK(cudaMemsetAsync(bend.ptr, 0, (size_t)(nb + 1) * 4, stream));
-      bucket_bounds_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(bstart.as<uint32_t>(), bend.as<uint32_t>(),
-                                                                  keys_alt.as<uint32_t>(), n32);
-      check_launch();
+      prof.mark();  // sort
       DX* wb = buckets.as<DX>() + (size_t)w * nb;
-      accumulate_kernel<F><<<(nthreads + 127) / 128, 128, 0, stream>>>(
-          wb, head.as<DX>(), tail.as<DX>(), keys_alt.as<uint32_t>(), vals_alt.as<uint32_t>(),
-          bstart.as<uint32_t>(), bend.as<uint32_t>(), d_bases, n32, L);
+      CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
+      if (prefetch)
+        accumulate_kernel<F, AffineSource<F>, true><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+            wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), keys_alt.as<uint32_t>(),
+            AffineSource<F>{vals_alt.as<uint32_t>(), d_bases}, n32, L);
+      else
+        accumulate_kernel<F, AffineSource<F>, false><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+            wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), keys_alt.as<uint32_t>(),
+            AffineSource<F>{vals_alt.as<uint32_t>(), d_bases}, n32, L);
       check_launch();
-      combine_kernel<F><<<(nb + 127) / 128, 128, 0, stream>>>(wb, head.as<DX>(), tail.as<DX>(),
-                                                              bstart.as<uint32_t>(), bend.as<uint32_t>(), nb, L);
-      check_launch();
+      prof.mark();  // accumulate
+      // cut buckets: short runs of partial sums in one pass, long runs folded 32 entries per
+      // thread, level after level, until one thread remains
+      if (nthreads > 1) {
+        const uint32_t m0 = 2 * nthreads;
+        CUDA_CHECK(cudaMemcpyAsync(part_keys[1].ptr, part_keys[0].ptr, (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
+                                   stream));
+        fold_short_kernel<F><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
+                                                                   part_keys[0].as<uint32_t>(), part[0].as<DX>(), m0);
+        check_launch();
+      }
+      const DX* in_pts = part[0].as<DX>();
+      const uint32_t* in_keys = part_keys[1].as<uint32_t>();
+      uint32_t threads = nthreads;
+      int out = 1;
+      while (threads > 1) {
+        constexpr uint32_t kFold = 32;
+        const uint32_t m = 2 * threads;
+        const uint32_t next = (m + kFold - 1) / kFold;
+        DX* o_pts = part[out].as<DX>();
+        uint32_t* o_keys = part_keys[out ^ 1].as<uint32_t>();
+        accumulate_kernel<F, XyzzSource<F>><<<(next + 127) / 128, 128, 0, stream>>>(
+            wb, o_pts, o_keys, in_keys, XyzzSource<F>{in_pts}, m, kFold);
+        check_launch();
+        in_pts = o_pts;
+        in_keys = o_keys;
+        out ^= 1;
+        threads = next;
+      }
+      prof.mark();  // fold
     }
 
     // device reduction levels
@@ -462,6 +581,7 @@ struct GpuMsm<Cfg>::Impl {
       first = false;
       ++level;
     }
+    prof.mark();  // reduce
     std::vector<HostXyzz> hp((size_t)W * m), hq((size_t)W * m);
     CUDA_CHECK(cudaMemcpyAsync(hq.data(), q_src, hq.size() * sizeof(DX), cudaMemcpyDeviceToHost, stream));
     if (!first)
@@ -487,6 +607,7 @@ struct GpuMsm<Cfg>::Impl {
       for (int d = 0; d < c && w != W - 1; ++d) acc = acc.dbl();
       acc += tot.to_projective();
     }
+    prof.report(n, c, W);
     return acc;
   }
 };

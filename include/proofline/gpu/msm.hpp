@@ -19,9 +19,11 @@
 //  2. per window, CUB DeviceRadixSort of the (key, value) pairs on the low c key bits; bucket
 //     start/end offsets from the run boundaries of the sorted keys;
 //  3. accumulation: each thread takes a fixed run of L sorted entries (load-balanced whatever the
-//     bucket sizes), adds the gathered affine points into XYZZ (madd), writes buckets it holds
-//     whole and leaves the partial sums of buckets cut by its range boundaries in head/tail
-//     slots; a second kernel (one thread per bucket) adds those partials;
+//     bucket sizes), adds the gathered affine points into XYZZ (madd) and writes the buckets it
+//     holds whole; the partial sums of buckets cut by its range ends go to two slots per thread,
+//     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
+//     per thread, level after level until one thread remains (so a bucket holding every point,
+//     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L));
 //  4. reduction of Σ_j (j+1)·B_j per window on the device in levels of segments of 16
 //     (each segment: running sums T = Σ i·x_i, R = Σ x_i; R is multiplied by 16 with four
 //     doublings and becomes the next level's input), until ≤ 64 values per window remain;
