@@ -17,6 +17,7 @@ StageTimings& StageTimings::operator+=(const StageTimings& o) {
   msm_b_g1 += o.msm_b_g1;
   msm_b_g2 += o.msm_b_g2;
   assemble += o.assemble;
+  kernel += o.kernel;
   total += o.total;
   return *this;
 }
@@ -150,6 +151,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       result.proofs[k] = assemble_proof(params.vk, r, randomizers[k]);
       t.assemble = ms_since(t0);
 
+      t.kernel = t.ntt + t.msm_h + t.msm_l + t.msm_a + t.msm_b_g1 + t.msm_b_g2 + t.assemble;
       t.total = 0;
       result.timings += t;
     }

@@ -60,7 +60,12 @@ struct StageTimings {
   double msm_b_g1 = 0;
   double msm_b_g2 = 0;
   double assemble = 0;   ///< proof assembly and conversion to affine
-  double total = 0;
+  /// The compute time of the call as the backend measures it from inside: on a GPU, CUDA-event
+  /// time of the device work (up to just before any teardown); on the CPU, the sum of the stage
+  /// entries above. The engine compares it with `total` and its own stage wall time (the three
+  /// timers of ARCHITECTURE.md "Time"): `total` − `kernel` is the backend's overhead.
+  double kernel = 0;
+  double total = 0;      ///< wall time of the whole backend call
 
   StageTimings& operator+=(const StageTimings& o);
 };
