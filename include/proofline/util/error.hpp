@@ -24,6 +24,8 @@ enum class Error : int {
   NotOnCurve,            ///< coordinates do not satisfy the curve equation (or x has no y)
   NotInSubgroup,         ///< on the curve but not in the prime-order subgroup
   UnexpectedInfinity,    ///< a point at infinity where the format forbids it
+  // devices
+  OutOfMemory,           ///< a device (GPU) allocation failed; the message gives bytes asked and free
 };
 
 /// Short stable name of an error code, e.g. "not in subgroup".
@@ -38,6 +40,7 @@ constexpr std::string_view to_string(Error e) {
     case Error::NotOnCurve: return "point not on curve";
     case Error::NotInSubgroup: return "point not in prime-order subgroup";
     case Error::UnexpectedInfinity: return "unexpected point at infinity";
+    case Error::OutOfMemory: return "out of device memory";
   }
   return "unknown error";
 }
