@@ -26,6 +26,9 @@ enum class Error : int {
   UnexpectedInfinity,    ///< a point at infinity where the format forbids it
   // devices
   OutOfMemory,           ///< a device (GPU) allocation failed; the message gives bytes asked and free
+  // inputs of the Filecoin layer
+  BadC1Json,             ///< C1 (seal commit phase 1) JSON malformed or of the wrong shape; message starts with the JSON path
+  BadArgument,           ///< an unsupported name or value (sector size, registered proof, ...)
 };
 
 /// Short stable name of an error code, e.g. "not in subgroup".
@@ -41,6 +44,8 @@ constexpr std::string_view to_string(Error e) {
     case Error::NotInSubgroup: return "point not in prime-order subgroup";
     case Error::UnexpectedInfinity: return "unexpected point at infinity";
     case Error::OutOfMemory: return "out of device memory";
+    case Error::BadC1Json: return "malformed C1 JSON";
+    case Error::BadArgument: return "unsupported argument";
   }
   return "unknown error";
 }
