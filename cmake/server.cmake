@@ -1,0 +1,56 @@
+# The gRPC daemon (issue 6): proto/proofline/v1/engine.proto → C++ (protoc + grpc_cpp_plugin),
+# the `proofline_server` library from src/server/ (kept out of the core library), linked into the
+# `proofline` CLI and tests/server (test_server).
+# Debian 12 packages: libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+# (scripts/install-deps.sh). gRPC is found through pkg-config (Debian's gRPCConfig.cmake wants absl's
+# CMake files, which libgrpc++-dev does not pull in).
+pkg_check_modules(GRPCPP REQUIRED IMPORTED_TARGET grpc++ protobuf)
+find_program(PROTOC_EXECUTABLE protoc REQUIRED)
+find_program(GRPC_CPP_PLUGIN grpc_cpp_plugin REQUIRED)
+
+set(PROOFLINE_PROTO_DIR ${PROJECT_SOURCE_DIR}/proto)
+set(PROOFLINE_PROTO ${PROOFLINE_PROTO_DIR}/proofline/v1/engine.proto)
+set(PROOFLINE_PROTO_OUT ${CMAKE_BINARY_DIR}/proto_gen)
+set(PROOFLINE_PROTO_SRCS
+    ${PROOFLINE_PROTO_OUT}/proofline/v1/engine.pb.cc ${PROOFLINE_PROTO_OUT}/proofline/v1/engine.pb.h
+    ${PROOFLINE_PROTO_OUT}/proofline/v1/engine.grpc.pb.cc ${PROOFLINE_PROTO_OUT}/proofline/v1/engine.grpc.pb.h)
+add_custom_command(
+  OUTPUT ${PROOFLINE_PROTO_SRCS}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROOFLINE_PROTO_OUT}
+  COMMAND ${PROTOC_EXECUTABLE} -I ${PROOFLINE_PROTO_DIR} --cpp_out=${PROOFLINE_PROTO_OUT}
+          --grpc_out=${PROOFLINE_PROTO_OUT} --plugin=protoc-gen-grpc=${GRPC_CPP_PLUGIN} ${PROOFLINE_PROTO}
+  DEPENDS ${PROOFLINE_PROTO}
+  COMMENT "protoc: proofline/v1/engine.proto"
+  VERBATIM)
+
+add_library(proofline_proto STATIC ${PROOFLINE_PROTO_SRCS})
+target_include_directories(proofline_proto SYSTEM PUBLIC ${PROOFLINE_PROTO_OUT})
+target_link_libraries(proofline_proto PUBLIC PkgConfig::GRPCPP)
+
+file(GLOB PROOFLINE_SERVER_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/server/*.cpp)
+if(NOT PROOFLINE_SERVER_SOURCES)
+  return()
+endif()
+add_library(proofline_server STATIC ${PROOFLINE_SERVER_SOURCES})
+target_compile_options(proofline_server PRIVATE -Wall -Wextra)
+target_link_libraries(proofline_server PUBLIC proofline proofline_proto)
+# GPU hook: the daemon offers the CUDA backend when the build has it (src/server/backends.cpp).
+if(TARGET proofline_gpu)
+  target_link_libraries(proofline_server PUBLIC proofline_gpu)
+  target_compile_definitions(proofline_server PRIVATE PROOFLINE_HAVE_CUDA=1)
+endif()
+
+if(TARGET proofline_cli)
+  target_link_libraries(proofline_cli PRIVATE proofline_server)
+endif()
+if(TARGET test_server)
+  target_link_libraries(test_server PRIVATE proofline_server)
+  # The soak (>= 200 proofs from 8 clients, VmRSS check) is its own binary and ctest entry, label
+  # "soak", so it can be run alone: ctest -L soak.
+  if(EXISTS ${PROJECT_SOURCE_DIR}/tests/server/soak_main.cpp)
+    add_executable(test_server_soak ${PROJECT_SOURCE_DIR}/tests/server/soak_main.cpp)
+    target_link_libraries(test_server_soak PRIVATE proofline_server GTest::gtest GTest::gtest_main)
+    add_test(NAME server_soak COMMAND test_server_soak)
+    set_tests_properties(server_soak PROPERTIES LABELS "soak;server" TIMEOUT 300)
+  endif()
+endif()
