@@ -1,0 +1,297 @@
+// proofline/engine/engine.hpp — the proving engine: jobs, priorities, the synthesis ∥ prove
+// pipeline, SRS cache, memory budget, timings, self-check. The public API the daemon (server/,
+// cli `proofline daemon|submit|status`) is built on. Stable: later changes are additive only.
+//
+// Owns: `Priority`, `JobState`, `ProofRequest`, `ProofResult` (+ `PartitionTimings`,
+// `ProofTimings`), `SubmitResult`, `AwaitResult`, `CancelResult`, `EngineStatus`, `EngineConfig`,
+// and `Engine`. Proof kinds (what a request means) live in kind.hpp; the memory budget, buffer pool
+// and reclaimer in memory.hpp; the SRS cache in srs.hpp.
+//
+// ---- Flow of one request ------------------------------------------------------------------------
+//   submit(request) ──► job QUEUED ──► [prepare]  kind validates the request, counts its N
+//   partitions, names its parameter file; the SRS manager loads that file once (shared by every job
+//   that names it) ──► N partition items enter the SYNTHESIS queue ──► a synthesis worker admits the
+//   head item when its estimated buffer bytes fit the memory budget, synthesizes partition k into
+//   r1cs::ProvingBuffers (recycled from the buffer pool), draws (r, s) ──► PROVE queue ──► a prover
+//   worker of some backend calls ProverBackend::prove on that one partition ──► buffers go back to
+//   the pool or to the Reclaimer (still charged to the budget until really freed) ──► when all N
+//   proofs are in: batch verification with the groth16 verifier (one multi-pairing for the N
+//   partitions) ──► DONE with the proofs, or FAILED with the reason. Never an unverified proof.
+// Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k.
+//
+// ---- Scheduling ---------------------------------------------------------------------------------
+// Both queues (synthesis, prove) are ordered by (priority, job sequence number, partition index):
+// CRITICAL < HIGH < NORMAL < LOW; FIFO (submission order) within a class; a job's partitions in
+// index order. A CRITICAL job's items therefore go ahead of all queued work at every stage. Work
+// already running (a synthesis or a backend call) is never interrupted. The synthesis queue is
+// strictly ordered: if its head does not fit the memory budget yet, nothing behind it passes.
+// A job's "prepare" step (validation + SRS load) also runs on a synthesis worker, ordered like its
+// partitions (ahead of them).
+//
+// ---- Cancel ---------------------------------------------------------------------------------------
+// cancel(id): the job becomes CANCELLED at once (await returns it); its queued items are dropped
+// (their reservations and buffers released); a partition that is being synthesized or proved
+// finishes its current stage, then its buffers are released and its result discarded. Status keeps
+// counting such partitions as running until they stop.
+//
+// ---- Timings (milliseconds, steady clock) -------------------------------------------------------
+// Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's
+// SRS load); srs_load = the job's SRS load (0 when it was already resident; the same value on each
+// partition); synthesis = kind synthesis incl. buffer acquisition; prove_wait = synthesized → a
+// prover worker takes it; kernel = StageTimings::kernel as the backend measures it (CUDA events on a
+// GPU); prover_call = the ProverBackend::prove call as the engine sees it; stage = the prove stage
+// as the pipeline sees it (taken from the queue → buffers handed off, result stored); total =
+// submit → proof stored. Per proof (ProofTimings): the job's queue wait (submit → first synthesis),
+// srs_load, sums of synthesis / kernel / prover_call / stage over partitions, assemble (collecting
+// and encoding the N proofs), verify (the batch check), total = submit → result ready (wall).
+// One structured log line per partition (spdlog, logger "proofline.engine") and per job;
+// metrics_text() exports counters and histograms (Prometheus text format 0.0.4).
+//
+// ---- Threads ------------------------------------------------------------------------------------
+// All public member functions are thread-safe. The engine owns: `synthesis_workers` threads,
+// `prover_workers_per_backend` threads per backend, one finisher (verification) thread and the
+// reclaimer thread. The destructor cancels everything still queued or running and joins them.
+//
+// Errors: the constructor throws std::invalid_argument for an unusable config (no backend). A bad
+// request never throws from submit(): the job FAILS with a message saying what was wrong (unknown
+// kind and the known ones, missing argument, unreadable or malformed parameter file, wrong sizes,
+// a partition larger than the whole memory budget, …) and the engine keeps serving other jobs.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofline/ff/fr.hpp"
+#include "proofline/groth16/backend.hpp"
+#include "proofline/groth16/proof.hpp"
+
+namespace proofline::engine {
+
+class KindRegistry;  // kind.hpp
+
+/// Scheduling class; smaller value = served first.
+enum class Priority : std::uint8_t { Critical = 0, High = 1, Normal = 2, Low = 3 };
+/// "critical", "high", "normal", "low".
+std::string_view to_string(Priority p);
+/// Case-insensitive inverse of to_string; nullopt for anything else.
+std::optional<Priority> priority_from_string(std::string_view s);
+
+/// Lifecycle of a job. QUEUED: not yet started synthesis of any partition; RUNNING: at least one
+/// partition started; DONE / FAILED / CANCELLED are final.
+enum class JobState : std::uint8_t { Queued, Running, Done, Failed, Cancelled };
+/// "queued", "running", "done", "failed", "cancelled".
+std::string_view to_string(JobState s);
+inline bool is_final(JobState s) { return s == JobState::Done || s == JobState::Failed || s == JobState::Cancelled; }
+
+/// One proof request. What `args` and `payload` mean depends on the kind (kind.hpp lists the
+/// built-in kinds and their arguments), e.g.
+///   kind "bench":   args params=<.params path>, size=2^k (or a power of two), partitions=N (default 1),
+///                   input=<u64 seed, default 1: partition k proves SizedCircuit(size, input + k)>
+///   kind "mul":     args params=<.params path>, partitions, input (as proofline prove --circuit mul)
+///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`)
+struct ProofRequest {
+  /// Caller-chosen id; submit is idempotent on it. Empty: the engine assigns "job-<n>".
+  std::string request_id;
+  std::string kind;
+  Priority priority = Priority::Normal;
+  std::map<std::string, std::string> args;
+  std::vector<std::uint8_t> payload;
+};
+
+struct PartitionTimings {
+  std::size_t index = 0;
+  double queue_wait = 0;
+  double srs_load = 0;
+  double synthesis = 0;
+  double prove_wait = 0;
+  double kernel = 0;
+  double prover_call = 0;
+  double stage = 0;
+  double total = 0;
+  /// Which backend proved it: index into EngineConfig::backends, and its name().
+  int backend = -1;
+  std::string backend_name;
+  /// The backend's own per-stage breakdown for this partition.
+  groth16::StageTimings backend_timings;
+};
+
+struct ProofTimings {
+  double queue_wait = 0;
+  double srs_load = 0;
+  double synthesis = 0;    ///< sum over partitions
+  double kernel = 0;       ///< sum over partitions
+  double prover_call = 0;  ///< sum over partitions
+  double stage = 0;        ///< sum over partitions
+  double assemble = 0;
+  double verify = 0;
+  double total = 0;        ///< wall: submit → result
+};
+
+struct ProofResult {
+  std::string request_id;
+  std::string kind;
+  Priority priority = Priority::Normal;
+  JobState state = JobState::Queued;
+  /// FAILED / CANCELLED: why (empty otherwise).
+  std::string error;
+  std::size_t num_partitions = 0;    ///< 0 until the request was validated
+  std::size_t partitions_done = 0;   ///< proved so far (progress)
+  /// DONE only: one proof per partition, in partition order, all verified.
+  std::vector<groth16::Proof> proofs;
+  /// DONE only: the proofs concatenated (192 bytes each, bellperson encoding).
+  std::vector<std::uint8_t> proof_bytes;
+  /// DONE only: per partition, its public inputs (ONE excluded), what the verifier takes.
+  std::vector<std::vector<ff::Fr>> public_inputs;
+  /// DONE only: the verifying key's key (the parameter file key, see srs.hpp) the proofs verify under.
+  std::string srs_key;
+  ProofTimings timings;
+  std::vector<PartitionTimings> partitions;  ///< DONE only: in partition order
+};
+
+struct SubmitResult {
+  std::string request_id;
+  /// True when a job with this id already existed: nothing new was queued; `state` is that job's.
+  bool duplicate = false;
+  JobState state = JobState::Queued;
+};
+
+enum class AwaitStatus : std::uint8_t { Ready, TimedOut, NotFound };
+
+struct AwaitResult {
+  AwaitStatus status = AwaitStatus::NotFound;
+  /// Ready: the final result. TimedOut: a snapshot (state QUEUED or RUNNING, progress).
+  ProofResult result;
+};
+
+struct CancelResult {
+  bool found = false;
+  /// State before the cancel (a final state: nothing was changed).
+  JobState previous = JobState::Queued;
+  std::size_t dropped_queued = 0;    ///< queued partition items removed
+  std::size_t stopping_running = 0;  ///< partitions that stop at their next stage boundary
+};
+
+struct BackendStatus {
+  int index = 0;
+  std::string name;
+  unsigned workers = 0;
+  unsigned busy_workers = 0;
+  std::uint64_t partitions_proved = 0;
+};
+
+struct SrsStatus {
+  std::string key;            ///< canonical parameter file key (srs.hpp)
+  std::string state;          ///< "loading" | "loaded" | "failed"
+  double progress = 0;        ///< 0..1 while loading (phases of the reader), 1 when loaded
+  std::uint64_t bytes = 0;    ///< resident host bytes (estimate while loading)
+  unsigned users = 0;         ///< jobs holding it now (reference count)
+  double idle_seconds = 0;    ///< since the last user released it (0 while used)
+  double load_ms = 0;
+};
+
+struct QueueStatus {
+  std::string stage;          ///< "prepare", "synthesis" or "prove"
+  Priority priority = Priority::Normal;
+  std::size_t pending = 0;    ///< items waiting in this queue and class
+  std::size_t running = 0;    ///< items of this class being worked on in this stage now
+};
+
+struct MemoryStatus {
+  std::uint64_t budget_bytes = 0;       ///< total budget
+  std::uint64_t used_bytes = 0;         ///< charged now: reservations + pooled + pending reclaim
+  std::uint64_t reserved_bytes = 0;     ///< of which: partitions in flight
+  std::uint64_t pooled_bytes = 0;       ///< of which: idle buffers kept for reuse
+  std::uint64_t reclaim_pending_bytes = 0;  ///< of which: handed to the reclaimer, not yet freed
+  std::uint64_t srs_bytes = 0;          ///< SRS cache (its own budget, EngineConfig::srs_budget_bytes)
+  std::uint64_t srs_budget_bytes = 0;
+  bool reclaimer_enabled = true;
+};
+
+struct EngineStatus {
+  std::vector<BackendStatus> backends;
+  std::vector<SrsStatus> srs;
+  /// One entry per (stage, priority) — always all 12, zeros included.
+  std::vector<QueueStatus> queues;
+  MemoryStatus memory;
+  std::size_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+  unsigned synthesis_workers = 0;
+  bool overlap = true;
+  double uptime_seconds = 0;
+};
+
+struct EngineConfig {
+  /// One backend per device (CPU or CUDA: the engine does not care). Required, non-empty.
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
+  /// Prover worker threads per backend (each takes one partition at a time).
+  unsigned prover_workers_per_backend = 1;
+  /// Synthesis worker threads; 0: std::thread::hardware_concurrency().
+  unsigned synthesis_workers = 0;
+  /// Memory budget for partition buffers (a, b, c, assignments, densities), bytes. A partition is
+  /// admitted into synthesis only when its estimate fits. 0: 3/4 of the physical memory.
+  std::uint64_t memory_budget_bytes = 0;
+  /// Budget of the SRS cache, bytes: idle parameter sets are evicted (least recently used first)
+  /// while the cache is over it. 0: unlimited (never evicted automatically).
+  std::uint64_t srs_budget_bytes = 0;
+  /// Idle buffers kept for reuse are limited to this many bytes (beyond: handed to the reclaimer).
+  /// 0: no pooling (every buffer is released after its partition).
+  std::uint64_t pool_max_bytes = std::uint64_t{1} << 62;
+  /// Free big buffers on the reclaimer thread (true) or inline on the worker that released them.
+  bool reclaimer = true;
+  /// Overlap synthesis with proving (true). false: a partition is admitted into synthesis only when
+  /// no partition is queued for or in the prove stage (the sequential baseline, for benchmarks).
+  bool overlap = true;
+  /// Finished jobs kept for await/status (oldest dropped first beyond this).
+  std::size_t max_finished_jobs = 4096;
+  /// Kinds; null: KindRegistry::builtin() (bench, mul, snarkjs).
+  std::shared_ptr<const KindRegistry> kinds;
+  /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
+  bool log_partitions = true;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineConfig cfg);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Queues a request and returns at once. Idempotent: a request_id that is already known (queued,
+  /// running or finished and still retained) returns that job with duplicate = true.
+  SubmitResult submit(ProofRequest request);
+  /// Waits until the job is final or `timeout` passes (a negative timeout waits forever).
+  AwaitResult await(const std::string& request_id, std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
+  /// submit + await.
+  AwaitResult prove(ProofRequest request, std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
+  /// Cancels a queued or running job (see the header comment); a final job is left as it is.
+  CancelResult cancel(const std::string& request_id);
+  /// The job's current state and progress (status NotFound for an unknown id; never waits).
+  AwaitResult peek(const std::string& request_id);
+
+  EngineStatus status() const;
+  /// Prometheus text exposition (format 0.0.4) of the engine's counters, gauges and histograms.
+  std::string metrics_text() const;
+
+  /// Loads the parameter file a request of this kind and these args would use (blocking), and
+  /// keeps it resident (not evicted while the cache is within budget). Returns its status;
+  /// throws ProoflineError / std::system_error with the kind's message when it cannot be loaded.
+  SrsStatus preload_srs(const std::string& kind, const std::map<std::string, std::string>& args);
+  /// Drops a resident parameter set now if no job uses it. Returns true if it was evicted; false if
+  /// it is unknown or in use (then nothing changes).
+  bool evict_srs(const std::string& key);
+
+  const EngineConfig& config() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace proofline::engine

@@ -1,0 +1,126 @@
+// proofline/engine/kind.hpp — proof kinds: what a request means, behind one small interface, and
+// the registry the engine looks kinds up in by name.
+//
+// Owns: `Srs` (a loaded parameter set as the engine holds it), `KindJob` (one validated request),
+// `ProofKind` (the factory of KindJobs for one kind), `KindRegistry`, the built-in kinds
+// (`make_bench_kind`, `make_mul_kind`, `make_snarkjs_kind`) and `partition_buffer_bytes`.
+//
+// A kind's job, in the engine's order of calls:
+//   1. ProofKind::prepare(request)      validate args/payload (cheap; may read small input files);
+//                                       throws ProoflineError / std::invalid_argument /
+//                                       std::system_error with a message for the client.
+//   2. KindJob::num_partitions(), srs_key()     N >= 1; the canonical key of the parameter set.
+//   3. KindJob::load_srs()              only when the key is not resident: read the parameter file
+//                                       into an Srs (called once per key, on one thread).
+//   4. KindJob::check(srs)              shape checks against the loaded parameters (throws).
+//   5. KindJob::partition_bytes(srs)    the memory-budget estimate of one partition's buffers.
+//   6. KindJob::synthesize(k, srs, buf) partition k into `buf` (r1cs::ProvingBuffers, finalized:
+//                                       the shape of groth16/backend.hpp). `buf` comes from the
+//                                       buffer pool: its contents are stale; reuse its capacity.
+//                                       Called concurrently for different k (must be thread-safe).
+//   7. KindJob::public_inputs(k, buf)   partition k's public inputs (ONE excluded).
+//   8. KindJob::verify(srs, proofs, inputs)   the self-check (default: groth16::verify_proofs_batch
+//                                       with srs.pvk over all partitions).
+//
+// Built-in kinds (args are strings; sizes "2^k" or a power of two):
+//   "bench"    SizedCircuit (circuits/bench): params=<.params>, size, partitions (default 1),
+//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`.
+//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11).
+//   "snarkjs"  circom/snarkjs Groth16: zkey=<.zkey>, and wtns=<.wtns> or the .wtns bytes as the
+//              request payload. One partition. The zkey is converted once, on load, to bellperson
+//              Parameters (see src/engine/kinds.cpp for the math: rows permuted to the blst
+//              ω-domain, zkey H Lagrange points turned into τ^i·Z(τ)/δ by a size-n transform over
+//              G1, costing (n/2)·log2 n G1 scalar multiplications), so every backend proves it;
+//              the proof is a valid snarkjs proof under the zkey's verifying key.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofline/engine/engine.hpp"
+#include "proofline/groth16/params.hpp"
+#include "proofline/groth16/proof.hpp"
+#include "proofline/groth16/verifier.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
+
+namespace proofline::engine {
+
+/// A loaded parameter set. Immutable once loaded; shared by every job that uses it.
+struct Srs {
+  std::string key;
+  groth16::Parameters params;
+  groth16::PreparedVerifyingKey pvk;
+  /// Kind-specific data loaded with the parameters (e.g. the zkey's coefficient matrices).
+  std::shared_ptr<const void> extra;
+  /// Host bytes held (points + extra), for the SRS budget.
+  std::uint64_t bytes = 0;
+};
+
+/// Host bytes of a Parameters object (points as held in memory).
+std::uint64_t parameters_bytes(const groth16::Parameters& p);
+/// Memory-budget estimate of one partition for these parameters: a, b, c padded to the domain
+/// size m (3·m·32 B, the backend may grow them to m), input + aux assignments (32 B each), the
+/// three density bitmaps.
+std::uint64_t partition_buffer_bytes(const groth16::Parameters& p);
+
+class KindJob {
+ public:
+  virtual ~KindJob() = default;
+  virtual std::size_t num_partitions() const = 0;
+  /// Canonical key of the parameter set (e.g. the absolute path of the .params file).
+  virtual std::string srs_key() const = 0;
+  /// Reads the parameter set. `progress` (may be called with 0..1) reports load progress.
+  virtual std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const = 0;
+  /// Throws (ProoflineError BadLength, "got N, expected M") unless the request fits `srs`.
+  virtual void check(const Srs& srs) const = 0;
+  virtual std::uint64_t partition_bytes(const Srs& srs) const { return partition_buffer_bytes(srs.params); }
+  virtual void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const = 0;
+  virtual std::vector<ff::Fr> public_inputs(std::size_t k, const r1cs::ProvingBuffers& buf) const;
+  /// True iff every proof verifies. Default: groth16::verify_proofs_batch(srs.pvk, …).
+  virtual bool verify(const Srs& srs, const std::vector<groth16::Proof>& proofs,
+                      const std::vector<std::vector<ff::Fr>>& inputs) const;
+};
+
+class ProofKind {
+ public:
+  virtual ~ProofKind() = default;
+  virtual std::string_view name() const = 0;
+  /// One line: what the kind proves and its args (for errors and `status`).
+  virtual std::string_view description() const = 0;
+  virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
+};
+
+/// Kinds by name. Registration happens before the registry is handed to an Engine.
+class KindRegistry {
+ public:
+  /// Throws std::invalid_argument for an empty or duplicate name.
+  void add(std::shared_ptr<const ProofKind> kind);
+  /// Null if unknown.
+  const ProofKind* find(std::string_view name) const;
+  std::vector<std::string> names() const;
+
+  /// A registry holding the built-in kinds (bench, mul, snarkjs).
+  static std::shared_ptr<KindRegistry> builtin();
+
+ private:
+  std::map<std::string, std::shared_ptr<const ProofKind>, std::less<>> kinds_;
+};
+
+std::shared_ptr<const ProofKind> make_bench_kind();
+std::shared_ptr<const ProofKind> make_mul_kind();
+std::shared_ptr<const ProofKind> make_snarkjs_kind();
+
+/// Helpers for kinds (also used by the built-ins): a required / optional string argument, and a
+/// size "2^k" / power of two as log2. Throw std::invalid_argument naming the argument.
+const std::string& require_arg(const ProofRequest& r, const std::string& name);
+std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
+unsigned parse_log_size_arg(const std::string& name, const std::string& value);
+std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
+
+}  // namespace proofline::engine
