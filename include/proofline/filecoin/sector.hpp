@@ -144,9 +144,11 @@ struct PorepConfig {
 PorepConfig porep_config(RegisteredSealProof p);
 
 // ---- parameter files (reference §1.6) --------------------------------------------------------
-/// "layered_drgporep::PublicParams{ graph: <graph id>, challenges: LayerChallenges { layers: L,
-/// max_count: C }, tree: merkletree-poseidon_hasher-A-B-C }" — hashed into the cache id. The graph id
-/// is the StackedGraph identifier of upstream (porep_id dependent), so it depends on the proof.
+/// "layered_drgporep::PublicParams{ graph: stacked_graph::StackedGraph{expansion_degree: 8 base_graph:
+/// drgraph::BucketGraph{size: N; degree: 6; hasher: poseidon_hasher} }, challenges: LayerChallenges {
+/// layers: L, max_count: C }, tree: merkletree-poseidon_hasher-A-B-C }" (N nodes, C challenges per
+/// partition) — hashed into the cache id. Independent of porep_id, version and challenge mode, so one
+/// file serves every variant of a size (its SHA-256 reproduces the published v28 names of §1.6).
 std::string parameter_identifier(const PorepConfig& c);
 /// "stacked-proof-of-replication-merkletree-poseidon_hasher-A-B-C-sha256_hasher-<hex sha256(identifier)>".
 std::string parameter_cache_id(const PorepConfig& c);

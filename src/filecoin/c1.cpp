@@ -1,0 +1,417 @@
+// C1 JSON: parse with shape validation and JSON-path errors, write in serde's compact form.
+#include "proofline/filecoin/c1.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "proofline/util/error.hpp"
+
+namespace proofline::filecoin {
+
+using Json = nlohmann::ordered_json;
+using ff::Fr;
+
+std::string_view to_string(MerkleProofKind k) {
+  switch (k) {
+    case MerkleProofKind::Single: return "Single";
+    case MerkleProofKind::Sub: return "Sub";
+    case MerkleProofKind::Top: return "Top";
+  }
+  return "?";
+}
+
+Fr domain_fr(const Domain& d) {
+  Fr f;
+  if (Fr::from_bytes_le(f, std::span<const std::uint8_t, 32>(d)) != Error::Ok) {
+    throw ProoflineError(Error::NotCanonical, "32-byte value is >= r (not a field element)");
+  }
+  return f;
+}
+
+Domain fr_domain(const Fr& f) {
+  Domain d;
+  f.to_bytes_le(std::span<std::uint8_t, 32>(d));
+  return d;
+}
+
+gadgets::AuthPath MerkleProof::auth_path() const {
+  auto conv = [](const std::vector<PathElement>& in, std::vector<gadgets::PathLevel>& out) {
+    for (const auto& e : in) {
+      gadgets::PathLevel l;
+      l.index = e.index;
+      for (const auto& h : e.hashes) l.hashes.push_back(domain_fr(h));
+      out.push_back(std::move(l));
+    }
+  };
+  gadgets::AuthPath p;
+  conv(base, p.base);
+  conv(sub, p.sub);
+  conv(top, p.top);
+  return p;
+}
+
+std::uint64_t MerkleProof::leaf_index() const {
+  std::uint64_t idx = 0, scale = 1;
+  for (const auto* levels : {&base, &sub, &top}) {
+    for (const auto& e : *levels) {
+      idx += e.index * scale;
+      scale *= e.hashes.size() + 1;
+    }
+  }
+  return idx;
+}
+
+std::uint64_t VanillaProof::challenge() const { return labeling_proofs.empty() ? 0 : labeling_proofs[0].node; }
+
+// ---- parsing ----------------------------------------------------------------------------------
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw ProoflineError(Error::BadC1Json, path + ": " + what);
+}
+
+std::string type_name(const Json& j) { return j.type_name(); }
+
+const Json& field(const Json& obj, const char* key, const std::string& path) {
+  if (!obj.is_object()) fail(path, "expected an object, got " + type_name(obj));
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(path + "." + key, "missing field");
+  return *it;
+}
+
+const Json& array(const Json& j, const std::string& path, std::size_t expected_len) {
+  if (!j.is_array()) fail(path, "expected an array, got " + type_name(j));
+  if (j.size() != expected_len) {
+    fail(path, "expected " + std::to_string(expected_len) + " elements, got " + std::to_string(j.size()));
+  }
+  return j;
+}
+
+std::uint64_t uint_value(const Json& j, const std::string& path, std::uint64_t max) {
+  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
+    fail(path, "expected a non-negative integer, got " + (j.is_number() ? j.dump() : type_name(j)));
+  }
+  const auto v = j.get<std::uint64_t>();
+  if (v > max) fail(path, "value " + std::to_string(v) + " exceeds " + std::to_string(max));
+  return v;
+}
+
+// A 32-byte array; `fr` requires the little-endian value < r.
+Domain bytes32(const Json& j, const std::string& path, bool fr) {
+  array(j, path, 32);
+  Domain d;
+  for (std::size_t i = 0; i < 32; ++i) {
+    const Json& b = j[i];
+    if (!b.is_number_integer() || b.get<std::int64_t>() < 0 || b.get<std::int64_t>() > 255) {
+      fail(path + "[" + std::to_string(i) + "]",
+           "expected a byte 0..255, got " + (b.is_number() ? b.dump() : type_name(b)));
+    }
+    d[i] = static_cast<std::uint8_t>(b.get<std::int64_t>());
+  }
+  if (fr) {
+    Fr f;
+    if (Fr::from_bytes_le(f, std::span<const std::uint8_t, 32>(d)) != Error::Ok) {
+      fail(path, "value >= r (a 32-byte little-endian field element was expected)");
+    }
+  }
+  return d;
+}
+
+std::vector<Domain> bytes32_list(const Json& j, const std::string& path, std::size_t n) {
+  array(j, path, n);
+  std::vector<Domain> v;
+  v.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) v.push_back(bytes32(j[i], path + "[" + std::to_string(i) + "]", true));
+  return v;
+}
+
+// Expected levels of an inclusion path: `count` levels of arity `arity`.
+std::vector<PathElement> inclusion_path(const Json& j, const std::string& path, std::size_t count, std::size_t arity) {
+  const std::string p = path + ".path";
+  const Json& list = array(field(j, "path", path), p, count);
+  std::vector<PathElement> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string pi = p + "[" + std::to_string(i) + "]";
+    PathElement e;
+    e.hashes = bytes32_list(field(list[i], "hashes", pi), pi + ".hashes", arity - 1);
+    e.index = uint_value(field(list[i], "index", pi), pi + ".index", arity - 1);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+struct TreeSpec {
+  MerkleProofKind kind;
+  std::size_t base_levels, base_arity, sub_arity, top_arity;
+};
+
+TreeSpec tree_d_spec(const SectorShape& s) { return {MerkleProofKind::Single, s.tree_d_levels, 2, 0, 0}; }
+TreeSpec tree_rc_spec(const SectorShape& s) {
+  const auto& t = s.tree_rc;
+  const MerkleProofKind k = t.top ? MerkleProofKind::Top : t.sub ? MerkleProofKind::Sub : MerkleProofKind::Single;
+  return {k, s.base_tree_levels(), t.base, t.sub, t.top};
+}
+
+MerkleProof merkle_proof(const Json& j, const std::string& path, const TreeSpec& spec) {
+  const std::string pd = path + ".data";
+  const Json& data = field(j, "data", path);
+  if (!data.is_object() || data.size() != 1) {
+    fail(pd, "expected an object with one key (Single, Sub or Top), got " +
+                 (data.is_object() ? std::to_string(data.size()) + " keys" : type_name(data)));
+  }
+  const std::string kind = data.begin().key();
+  const std::string expected(to_string(spec.kind));
+  if (kind != expected) {
+    fail(pd + "." + kind, "wrong proof kind \"" + kind + "\" for this tree (expected \"" + expected + "\")");
+  }
+  const Json& body = data.begin().value();
+  const std::string pb = pd + "." + kind;
+  MerkleProof m;
+  m.kind = spec.kind;
+  if (spec.kind == MerkleProofKind::Single) {
+    m.root = bytes32(field(body, "root", pb), pb + ".root", true);
+    m.leaf = bytes32(field(body, "leaf", pb), pb + ".leaf", true);
+    m.base = inclusion_path(field(body, "path", pb), pb + ".path", spec.base_levels, spec.base_arity);
+    return m;
+  }
+  m.base = inclusion_path(field(body, "base_proof", pb), pb + ".base_proof", spec.base_levels, spec.base_arity);
+  m.sub = inclusion_path(field(body, "sub_proof", pb), pb + ".sub_proof", 1, spec.sub_arity);
+  if (spec.kind == MerkleProofKind::Top) {
+    m.top = inclusion_path(field(body, "top_proof", pb), pb + ".top_proof", 1, spec.top_arity);
+  }
+  m.root = bytes32(field(body, "root", pb), pb + ".root", true);
+  m.leaf = bytes32(field(body, "leaf", pb), pb + ".leaf", true);
+  return m;
+}
+
+ColumnProof column_proof(const Json& j, const std::string& path, const SectorShape& s) {
+  ColumnProof c;
+  const std::string pc = path + ".column";
+  const Json& col = field(j, "column", path);
+  c.column.index = static_cast<std::uint32_t>(uint_value(field(col, "index", pc), pc + ".index", s.nodes - 1));
+  c.column.rows = bytes32_list(field(col, "rows", pc), pc + ".rows", s.layers);
+  c.inclusion_proof = merkle_proof(field(j, "inclusion_proof", path), path + ".inclusion_proof", tree_rc_spec(s));
+  return c;
+}
+
+template <class P>
+P labeling(const Json& j, const std::string& path, const SectorShape& s) {
+  P l;
+  l.parents = bytes32_list(field(j, "parents", path), path + ".parents", kLabelParents);
+  l.layer_index = static_cast<std::uint32_t>(uint_value(field(j, "layer_index", path), path + ".layer_index", s.layers));
+  l.node = uint_value(field(j, "node", path), path + ".node", s.nodes - 1);
+  return l;
+}
+
+VanillaProof vanilla_proof(const Json& j, const std::string& path, const SectorShape& s) {
+  VanillaProof v;
+  v.comm_d_proofs = merkle_proof(field(j, "comm_d_proofs", path), path + ".comm_d_proofs", tree_d_spec(s));
+  v.comm_r_last_proof = merkle_proof(field(j, "comm_r_last_proof", path), path + ".comm_r_last_proof",
+                                     tree_rc_spec(s));
+  const std::string pr = path + ".replica_column_proofs";
+  const Json& rcp = field(j, "replica_column_proofs", path);
+  v.replica_column_proofs.c_x = column_proof(field(rcp, "c_x", pr), pr + ".c_x", s);
+  const Json& drg = array(field(rcp, "drg_parents", pr), pr + ".drg_parents", kBaseDegree);
+  for (std::size_t i = 0; i < kBaseDegree; ++i) {
+    v.replica_column_proofs.drg_parents.push_back(
+        column_proof(drg[i], pr + ".drg_parents[" + std::to_string(i) + "]", s));
+  }
+  const Json& exp = array(field(rcp, "exp_parents", pr), pr + ".exp_parents", kExpDegree);
+  for (std::size_t i = 0; i < kExpDegree; ++i) {
+    v.replica_column_proofs.exp_parents.push_back(
+        column_proof(exp[i], pr + ".exp_parents[" + std::to_string(i) + "]", s));
+  }
+  const std::string pl = path + ".labeling_proofs";
+  const Json& labels = array(field(j, "labeling_proofs", path), pl, s.layers);
+  for (std::size_t i = 0; i < s.layers; ++i) {
+    v.labeling_proofs.push_back(labeling<LabelingProof>(labels[i], pl + "[" + std::to_string(i) + "]", s));
+  }
+  v.encoding_proof = labeling<EncodingProof>(field(j, "encoding_proof", path), path + ".encoding_proof", s);
+  return v;
+}
+
+}  // namespace
+
+SealCommitPhase1Output parse_c1_json(std::string_view text) {
+  Json j;
+  try {
+    j = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    throw ProoflineError(Error::BadC1Json, std::string("(document): not valid JSON at byte ") +
+                                               std::to_string(e.byte) + ": " + e.what());
+  }
+  if (!j.is_object()) fail("(document)", "expected an object, got " + type_name(j));
+  SealCommitPhase1Output c1;
+  const Json& rp = field(j, "registered_proof", "");
+  if (!rp.is_string()) fail("registered_proof", "expected a string, got " + type_name(rp));
+  try {
+    c1.registered_proof = registered_seal_proof_from_string(rp.get<std::string>());
+  } catch (const ProoflineError& e) {
+    fail("registered_proof", e.what());
+  }
+  const PorepConfig cfg = porep_config(c1.registered_proof);
+  const SectorShape& s = *cfg.shape;
+
+  const Json& vp = field(j, "vanilla_proofs", "");
+  if (!vp.is_object() || vp.size() != 1) {
+    fail("vanilla_proofs", "expected an object with one key (" + std::string(s.vanilla_key) + ")");
+  }
+  const std::string key = vp.begin().key();
+  if (key != s.vanilla_key) {
+    fail("vanilla_proofs." + key, "wrong key for " + rp.get<std::string>() + " (expected \"" +
+                                      std::string(s.vanilla_key) + "\")");
+  }
+  const std::string pv = "vanilla_proofs." + key;
+  const Json& parts = array(vp.begin().value(), pv, cfg.partitions);
+  for (std::size_t k = 0; k < cfg.partitions; ++k) {
+    const std::string pk = pv + "[" + std::to_string(k) + "]";
+    const Json& chs = array(parts[k], pk, cfg.challenges_per_partition);
+    std::vector<VanillaProof> part;
+    for (std::size_t i = 0; i < cfg.challenges_per_partition; ++i) {
+      part.push_back(vanilla_proof(chs[i], pk + "[" + std::to_string(i) + "]", s));
+    }
+    c1.vanilla_proofs.push_back(std::move(part));
+  }
+  c1.comm_r = bytes32(field(j, "comm_r", ""), "comm_r", true);
+  c1.comm_d = bytes32(field(j, "comm_d", ""), "comm_d", true);
+  c1.replica_id = bytes32(field(j, "replica_id", ""), "replica_id", true);
+  c1.seed = bytes32(field(j, "seed", ""), "seed", false);
+  c1.ticket = bytes32(field(j, "ticket", ""), "ticket", false);
+  return c1;
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+namespace {
+
+Json bytes_json(const Domain& d) {
+  Json a = Json::array();
+  for (auto b : d) a.push_back(b);
+  return a;
+}
+
+Json list_json(const std::vector<Domain>& v) {
+  Json a = Json::array();
+  for (const auto& d : v) a.push_back(bytes_json(d));
+  return a;
+}
+
+Json path_json(const std::vector<PathElement>& levels) {
+  Json p = Json::array();
+  for (const auto& e : levels) {
+    Json el = Json::object();
+    el["hashes"] = list_json(e.hashes);
+    el["index"] = e.index;
+    p.push_back(std::move(el));
+  }
+  Json o = Json::object();
+  o["path"] = std::move(p);
+  return o;
+}
+
+Json merkle_json(const MerkleProof& m) {
+  Json body = Json::object();
+  if (m.kind == MerkleProofKind::Single) {
+    body["root"] = bytes_json(m.root);
+    body["leaf"] = bytes_json(m.leaf);
+    body["path"] = path_json(m.base);
+  } else {
+    body["base_proof"] = path_json(m.base);
+    body["sub_proof"] = path_json(m.sub);
+    if (m.kind == MerkleProofKind::Top) body["top_proof"] = path_json(m.top);
+    body["root"] = bytes_json(m.root);
+    body["leaf"] = bytes_json(m.leaf);
+  }
+  Json data = Json::object();
+  data[std::string(to_string(m.kind))] = std::move(body);
+  Json o = Json::object();
+  o["data"] = std::move(data);
+  return o;
+}
+
+Json column_json(const ColumnProof& c) {
+  Json col = Json::object();
+  col["index"] = c.column.index;
+  col["rows"] = list_json(c.column.rows);
+  col["_h"] = nullptr;
+  Json o = Json::object();
+  o["column"] = std::move(col);
+  o["inclusion_proof"] = merkle_json(c.inclusion_proof);
+  return o;
+}
+
+template <class P>
+Json labeling_json(const P& l) {
+  Json o = Json::object();
+  o["parents"] = list_json(l.parents);
+  o["layer_index"] = l.layer_index;
+  o["node"] = l.node;
+  return o;
+}
+
+Json vanilla_json(const VanillaProof& v) {
+  Json o = Json::object();
+  o["comm_d_proofs"] = merkle_json(v.comm_d_proofs);
+  o["comm_r_last_proof"] = merkle_json(v.comm_r_last_proof);
+  Json rcp = Json::object();
+  rcp["c_x"] = column_json(v.replica_column_proofs.c_x);
+  Json drg = Json::array(), exp = Json::array();
+  for (const auto& c : v.replica_column_proofs.drg_parents) drg.push_back(column_json(c));
+  for (const auto& c : v.replica_column_proofs.exp_parents) exp.push_back(column_json(c));
+  rcp["drg_parents"] = std::move(drg);
+  rcp["exp_parents"] = std::move(exp);
+  o["replica_column_proofs"] = std::move(rcp);
+  Json labels = Json::array();
+  for (const auto& l : v.labeling_proofs) labels.push_back(labeling_json(l));
+  o["labeling_proofs"] = std::move(labels);
+  o["encoding_proof"] = labeling_json(v.encoding_proof);
+  return o;
+}
+
+}  // namespace
+
+std::string to_json(const SealCommitPhase1Output& c1) {
+  const PorepConfig cfg = porep_config(c1.registered_proof);
+  Json j = Json::object();
+  j["registered_proof"] = std::string(to_string(c1.registered_proof));
+  Json parts = Json::array();
+  for (const auto& part : c1.vanilla_proofs) {
+    Json chs = Json::array();
+    for (const auto& v : part) chs.push_back(vanilla_json(v));
+    parts.push_back(std::move(chs));
+  }
+  Json vp = Json::object();
+  vp[std::string(cfg.shape->vanilla_key)] = std::move(parts);
+  j["vanilla_proofs"] = std::move(vp);
+  j["comm_r"] = bytes_json(c1.comm_r);
+  j["comm_d"] = bytes_json(c1.comm_d);
+  j["replica_id"] = bytes_json(c1.replica_id);
+  j["seed"] = bytes_json(c1.seed);
+  j["ticket"] = bytes_json(c1.ticket);
+  return j.dump();
+}
+
+SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ProoflineError(Error::BadC1Json, path.string() + ": cannot open");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  try {
+    return parse_c1_json(ss.str());
+  } catch (const ProoflineError& e) {
+    const std::string msg = e.what();
+    const std::size_t skip = to_string(e.code()).size() + 2;  // the "<code>: " prefix
+    throw ProoflineError(e.code(), path.string() + ": " + msg.substr(std::min(skip, msg.size())));
+  }
+}
+
+void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Output& c1) {
+  const std::string s = to_json(c1);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(s.data(), static_cast<std::streamsize>(s.size()));
+  if (!out) throw ProoflineError(Error::BadArgument, path.string() + ": cannot write the C1 file");
+}
+
+}  // namespace proofline::filecoin
