@@ -1,0 +1,142 @@
+// proofline/engine/memory.hpp — the engine's host-memory accounting: `MemoryBudget`, the
+// `Reclaimer` (frees big buffers off the critical path) and the `BufferPool` (reuses partition
+// buffers across partitions).
+//
+// Accounting rule: every byte of a partition buffer is charged to the budget from the moment it is
+// reserved until it is really freed. A buffer is charged
+//   - as a reservation while its partition is admitted (synthesis → prove),
+//   - as "pooled" while idle in the BufferPool,
+//   - as "reclaim pending" after it was handed to the Reclaimer, until the reclaimer thread has
+//     destroyed it (only then is the charge released).
+// So a backlog of frees can never let the next partition be admitted past the budget.
+// Sizes are CAPACITY bytes (what the allocator holds), see `buffer_bytes`.
+//
+// The reclaimer frees on its own thread (enabled) or inline on the caller's thread (disabled: the
+// baseline of bench/pipeline.sh). After each batch of frees it calls malloc_trim(0) so the freed
+// pages go back to the OS (glibc otherwise keeps large freed heap chunks).
+//
+// Thread-safe: every member function may be called from any thread. `MemoryBudget::release` runs
+// the listener after its own lock is dropped.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "proofline/r1cs/proving_assignment.hpp"
+
+namespace proofline::engine {
+
+class MemoryBudget {
+ public:
+  explicit MemoryBudget(std::uint64_t total_bytes) : total_(total_bytes) {}
+  std::uint64_t total() const { return total_; }
+  std::uint64_t used() const;
+  /// Charges `bytes` if used() + bytes <= total(); false (nothing charged) otherwise.
+  bool try_acquire(std::uint64_t bytes);
+  /// Charges unconditionally (memory that already exists, e.g. a buffer that grew).
+  void charge(std::uint64_t bytes);
+  /// Releases a charge (clamped at 0) and then runs the listener.
+  void release(std::uint64_t bytes);
+  /// Called after every release (without the budget's lock held).
+  void set_listener(std::function<void()> f);
+
+ private:
+  mutable std::mutex mu_;
+  std::uint64_t total_;
+  std::uint64_t used_ = 0;
+  std::function<void()> listener_;
+};
+
+/// Capacity bytes held by a ProvingBuffers (a, b, c, assignments: 32 B per Fr of capacity;
+/// density words: 8 B each).
+std::uint64_t buffer_bytes(const r1cs::ProvingBuffers& b);
+
+class Reclaimer {
+ public:
+  /// `threaded` false: reclaim() frees inline.
+  Reclaimer(MemoryBudget& budget, bool threaded);
+  ~Reclaimer();  ///< frees everything still queued, then joins
+  Reclaimer(const Reclaimer&) = delete;
+  Reclaimer& operator=(const Reclaimer&) = delete;
+
+  /// Takes ownership of `holder` (the last reference to the memory) whose memory is charged
+  /// `bytes` to the budget; the charge is released right after the holder is destroyed.
+  void reclaim(std::shared_ptr<void> holder, std::uint64_t bytes);
+  void reclaim(r1cs::ProvingBuffers&& buf, std::uint64_t bytes);
+  /// Waits until everything handed over so far is freed.
+  void flush();
+  /// Tests: stop / restart freeing (queued items stay charged while paused).
+  void pause();
+  void resume();
+
+  bool threaded() const { return threaded_; }
+  std::uint64_t pending_bytes() const;
+  std::size_t pending_count() const;
+  std::uint64_t freed_bytes_total() const;
+  std::uint64_t frees_total() const;
+  /// Milliseconds spent freeing (destroying + malloc_trim), on whichever thread did it.
+  double free_ms_total() const;
+
+ private:
+  struct Item {
+    std::shared_ptr<void> holder;
+    std::uint64_t bytes;
+  };
+  void run();
+  void free_now(std::vector<Item>& items);
+
+  MemoryBudget& budget_;
+  const bool threaded_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> queue_;
+  std::uint64_t pending_bytes_ = 0;
+  std::size_t in_progress_ = 0;
+  std::uint64_t freed_bytes_ = 0, frees_ = 0;
+  double free_ms_ = 0;
+  bool paused_ = false, stop_ = false;
+  std::thread thread_;
+};
+
+class BufferPool {
+ public:
+  /// Keeps at most `max_bytes` of idle buffers (0: none; everything goes to the reclaimer).
+  BufferPool(MemoryBudget& budget, Reclaimer& reclaimer, std::uint64_t max_bytes);
+
+  /// A buffer for a partition of about `want_bytes`: the pooled one with the smallest capacity
+  /// >= want_bytes, else the largest pooled one, else a fresh empty one. Its pooled charge is
+  /// released (the caller's reservation covers the partition from now on).
+  r1cs::ProvingBuffers acquire(std::uint64_t want_bytes);
+  /// Returns a buffer whose capacity (buffer_bytes) the caller has ALREADY charged to the budget:
+  /// kept (charge moves to "pooled") if the pool stays within its limit, else handed to the reclaimer.
+  void give_back(r1cs::ProvingBuffers&& buf);
+  /// Hands idle buffers to the reclaimer until at most `keep_bytes` stay pooled; returns the bytes
+  /// handed over.
+  std::uint64_t shrink(std::uint64_t keep_bytes);
+
+  std::uint64_t pooled_bytes() const;
+  std::size_t pooled_count() const;
+  std::uint64_t hits() const;    ///< acquire() served from the pool
+  std::uint64_t misses() const;  ///< acquire() with nothing pooled
+
+ private:
+  struct Entry {
+    r1cs::ProvingBuffers buf;
+    std::uint64_t bytes;
+  };
+  MemoryBudget& budget_;
+  Reclaimer& reclaimer_;
+  const std::uint64_t max_bytes_;
+  mutable std::mutex mu_;
+  std::vector<Entry> idle_;
+  std::uint64_t pooled_ = 0, hits_ = 0, misses_ = 0;
+};
+
+}  // namespace proofline::engine

@@ -1,0 +1,94 @@
+// proofline/engine/srs.hpp — the SRS manager: each parameter set loaded once, shared, reference-
+// counted, evicted least-recently-used when idle and over budget.
+//
+// Owns: `SrsLease` (a job's hold on a loaded parameter set) and `SrsManager`.
+//
+// Keys: a kind names its parameter set by a canonical key (built-in kinds: the absolute path of the
+// .params file; "snarkjs:" + the absolute path of the .zkey). acquire(key, loader) returns the
+// resident entry, or runs `loader` once — other callers of the same key wait for that load — and
+// logs the load (start, progress from the loader, bytes, milliseconds). A failed load is reported to
+// every waiter and forgotten (a later acquire tries again).
+// Eviction: an entry with no lease is "idle". After every load and every lease release, idle entries
+// are evicted oldest-idle first while the resident bytes exceed the budget (0 = unlimited). evict()
+// drops an idle entry on request. An entry in use is never evicted. `on_evict` (optional) is called
+// with the entry being dropped (e.g. to free a GPU's device copy).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "proofline/engine/engine.hpp"
+#include "proofline/engine/kind.hpp"
+
+namespace proofline::engine {
+
+class SrsManager;
+
+/// Holds a loaded parameter set; releasing the last lease of a key makes it idle.
+class SrsLease {
+ public:
+  SrsLease(SrsManager* mgr, std::shared_ptr<const Srs> srs) : mgr_(mgr), srs_(std::move(srs)) {}
+  ~SrsLease();
+  SrsLease(const SrsLease&) = delete;
+  SrsLease& operator=(const SrsLease&) = delete;
+  const Srs& srs() const { return *srs_; }
+  const std::shared_ptr<const Srs>& shared() const { return srs_; }
+
+ private:
+  SrsManager* mgr_;
+  std::shared_ptr<const Srs> srs_;
+};
+
+class SrsManager {
+ public:
+  using Loader = std::function<std::shared_ptr<const Srs>(const std::function<void(double)>& progress)>;
+
+  explicit SrsManager(std::uint64_t budget_bytes) : budget_(budget_bytes) {}
+
+  /// The resident set for `key`, loading it with `loader` if needed (see the header comment).
+  /// `load_ms` receives the time this call spent loading or waiting for a load (0 if resident).
+  /// Rethrows the loader's exception.
+  std::unique_ptr<SrsLease> acquire(const std::string& key, const Loader& loader, double* load_ms = nullptr);
+  /// Evicts an idle entry; false if unknown, loading or in use.
+  bool evict(const std::string& key);
+  std::vector<SrsStatus> status() const;
+  std::uint64_t resident_bytes() const;
+  std::uint64_t budget() const { return budget_; }
+  std::uint64_t loads_total() const;
+  std::uint64_t evictions_total() const;
+  void set_on_evict(std::function<void(const Srs&)> f);
+
+ private:
+  friend class SrsLease;
+  void release(const std::string& key);
+  /// Evicts idle entries while over budget; returns the evicted sets (destroyed by the caller
+  /// outside the lock).
+  std::vector<std::shared_ptr<const Srs>> evict_over_budget_locked();
+
+  using Clock = std::chrono::steady_clock;
+  struct Entry {
+    std::shared_ptr<const Srs> srs;  ///< null while loading
+    bool loading = true;
+    std::string error;               ///< set when the load failed (entry removed right after)
+    double progress = 0;
+    unsigned users = 0;
+    Clock::time_point idle_since{};
+    double load_ms = 0;
+    std::uint64_t generation = 0;
+  };
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Entry> entries_;
+  std::uint64_t budget_;
+  std::uint64_t loads_ = 0, evictions_ = 0, generation_ = 0;
+  std::function<void(const Srs&)> on_evict_;
+};
+
+}  // namespace proofline::engine

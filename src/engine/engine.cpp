@@ -1,0 +1,837 @@
+// The proving engine (include/proofline/engine/engine.hpp): queues, workers, cancel, status.
+//
+// One mutex (`mu_`) guards the job table, both queues, the running counters and the metrics; the
+// memory budget, buffer pool, reclaimer and SRS manager have their own locks and are never called
+// with a lock of theirs held while `mu_` is taken (their callbacks only notify the condition
+// variable). Work (prepare, synthesis, backend calls, verification, frees) runs with `mu_` released.
+#include "proofline/engine/engine.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include "log.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/engine/memory.hpp"
+#include "proofline/engine/srs.hpp"
+#include "proofline/groth16/prover.hpp"
+#include "proofline/groth16/random.hpp"
+
+namespace proofline::engine {
+
+std::string_view to_string(Priority p) {
+  switch (p) {
+    case Priority::Critical: return "critical";
+    case Priority::High: return "high";
+    case Priority::Normal: return "normal";
+    case Priority::Low: return "low";
+  }
+  return "normal";
+}
+
+std::optional<Priority> priority_from_string(std::string_view s) {
+  std::string l(s);
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (Priority p : {Priority::Critical, Priority::High, Priority::Normal, Priority::Low}) {
+    if (l == to_string(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(JobState s) {
+  switch (s) {
+    case JobState::Queued: return "queued";
+    case JobState::Running: return "running";
+    case JobState::Done: return "done";
+    case JobState::Failed: return "failed";
+    case JobState::Cancelled: return "cancelled";
+  }
+  return "queued";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+constexpr int kStages = 3;  // prepare, synthesis, prove
+constexpr const char* kStageNames[kStages] = {"prepare", "synthesis", "prove"};
+constexpr int kPriorities = 4;
+
+/// Prometheus histogram over seconds.
+struct Histogram {
+  static constexpr std::array<double, 16> kBounds = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                                     1,     2.5,   5,    10,    30,   60,  120, 600};
+  std::array<std::uint64_t, kBounds.size()> buckets{};
+  std::uint64_t count = 0;
+  double sum = 0;
+  void observe_ms(double ms) {
+    const double s = ms / 1000.0;
+    for (std::size_t i = 0; i < kBounds.size(); ++i) {
+      if (s <= kBounds[i]) ++buckets[i];
+    }
+    ++count;
+    sum += s;
+  }
+  void write(std::ostringstream& o, const std::string& name, const std::string& labels) const {
+    for (std::size_t i = 0; i < kBounds.size(); ++i) {
+      o << name << "_bucket{" << labels << ",le=\"" << kBounds[i] << "\"} " << buckets[i] << "\n";
+    }
+    o << name << "_bucket{" << labels << ",le=\"+Inf\"} " << count << "\n";
+    o << name << "_sum{" << labels << "} " << sum << "\n";
+    o << name << "_count{" << labels << "} " << count << "\n";
+  }
+};
+
+constexpr const char* kPartitionTimers[] = {"queue_wait", "srs_load", "synthesis", "prove_wait",
+                                            "kernel",     "prover_call", "stage", "total"};
+constexpr const char* kProofTimers[] = {"queue_wait", "srs_load", "assemble", "verify", "total"};
+
+std::uint64_t default_budget() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return std::uint64_t{8} << 30;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4 * 3;
+}
+
+}  // namespace
+
+struct Engine::Impl {
+  struct Job {
+    std::uint64_t seq = 0;
+    ProofRequest req;
+    JobState state = JobState::Queued;
+    std::string error;
+    Clock::time_point submitted, first_synth, finished;
+    bool started = false;
+    std::shared_ptr<const KindJob> kjob;
+    std::unique_ptr<SrsLease> lease;
+    std::shared_ptr<const Srs> srs;
+    double srs_load_ms = 0;
+    std::size_t n = 0;
+    std::uint64_t part_bytes = 0;
+    std::vector<groth16::Proof> proofs;
+    std::vector<std::vector<ff::Fr>> inputs;
+    std::vector<PartitionTimings> pt;
+    std::size_t proved = 0;
+    std::size_t active = 0;  ///< items of this job on a worker now
+    ProofResult result;      ///< final results (valid once is_final(state))
+  };
+  using JobPtr = std::shared_ptr<Job>;
+  using Key = std::tuple<int, std::uint64_t, std::int64_t>;  // priority, seq, partition (−1 prepare)
+
+  struct ProveItem {
+    JobPtr job;
+    std::size_t k = 0;
+    r1cs::ProvingBuffers buf;
+    groth16::Randomizers rs;
+    std::uint64_t reserved = 0;
+    Clock::time_point synth_done;
+    PartitionTimings t;
+  };
+
+  struct BackendState {
+    unsigned busy = 0;
+    std::uint64_t proved = 0;
+  };
+
+  EngineConfig cfg;
+  std::shared_ptr<const KindRegistry> kinds;
+  MemoryBudget budget;
+  Reclaimer reclaimer;
+  BufferPool pool;
+  SrsManager srs;
+  std::atomic<std::uint64_t> reserved{0};
+  const Clock::time_point started = Clock::now();
+
+  mutable std::mutex mu;
+  std::condition_variable cv;       ///< queues changed / budget released / stop
+  std::condition_variable done_cv;  ///< a job became final
+  bool stop = false;
+  std::uint64_t next_seq = 1;
+  std::unordered_map<std::string, JobPtr> jobs;
+  std::deque<std::string> finished_order;
+  std::map<Key, JobPtr> synth_q;
+  std::map<Key, std::unique_ptr<ProveItem>> prove_q;
+  std::deque<JobPtr> finish_q;
+  std::size_t running[kStages][kPriorities] = {};
+  std::size_t synth_active = 0, prove_active = 0;
+  std::vector<BackendState> backends;
+  unsigned synth_workers = 0;
+
+  // metrics (under mu)
+  std::uint64_t m_submitted = 0, m_duplicates = 0, m_done = 0, m_failed = 0, m_cancelled = 0, m_self_check_failures = 0,
+                m_partitions = 0;
+  std::array<Histogram, std::size(kPartitionTimers)> h_part;
+  std::array<Histogram, std::size(kProofTimers)> h_proof;
+
+  std::vector<std::thread> threads;
+
+  explicit Impl(EngineConfig c)
+      : cfg(std::move(c)),
+        kinds(cfg.kinds ? cfg.kinds : KindRegistry::builtin()),
+        budget(cfg.memory_budget_bytes ? cfg.memory_budget_bytes : default_budget()),
+        reclaimer(budget, cfg.reclaimer),
+        pool(budget, reclaimer, cfg.pool_max_bytes),
+        srs(cfg.srs_budget_bytes) {
+    if (cfg.backends.empty()) throw std::invalid_argument("Engine: EngineConfig::backends is empty (give at least one)");
+    for (const auto& b : cfg.backends) {
+      if (!b) throw std::invalid_argument("Engine: EngineConfig::backends holds a null backend");
+    }
+    if (cfg.prover_workers_per_backend == 0) cfg.prover_workers_per_backend = 1;
+    synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
+    backends.resize(cfg.backends.size());
+    budget.set_listener([this] { cv.notify_all(); });
+    for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
+    for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
+      for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {
+        threads.emplace_back([this, b] { prove_worker(static_cast<int>(b)); });
+      }
+    }
+    threads.emplace_back([this] { finisher(); });
+    log()->info("engine start backends={} prover_workers_per_backend={} synthesis_workers={} budget_bytes={} "
+                "srs_budget_bytes={} reclaimer={} overlap={}",
+                cfg.backends.size(), cfg.prover_workers_per_backend, synth_workers, budget.total(),
+                cfg.srs_budget_bytes, cfg.reclaimer, cfg.overlap);
+  }
+
+  ~Impl() {
+    std::vector<std::unique_ptr<ProveItem>> drop;
+    std::vector<std::unique_ptr<SrsLease>> leases;
+    {
+      std::lock_guard lk(mu);
+      stop = true;
+      for (auto& [id, job] : jobs) {
+        if (!is_final(job->state)) finalize_locked(*job, JobState::Cancelled, "engine shut down", leases);
+      }
+      synth_q.clear();
+      for (auto& [k, item] : prove_q) drop.push_back(std::move(item));
+      prove_q.clear();
+      finish_q.clear();
+    }
+    cv.notify_all();
+    done_cv.notify_all();
+    for (auto& t : threads) t.join();
+    for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
+    for (auto& [id, job] : jobs) leases.push_back(std::move(job->lease));
+    leases.clear();
+    reclaimer.flush();
+    budget.set_listener(nullptr);
+  }
+
+  // ---- helpers (mu held unless said otherwise) ----------------------------------------------------
+
+  static int pri(const Job& j) { return static_cast<int>(j.req.priority); }
+
+  ProofResult snapshot_locked(const Job& j) const {
+    if (is_final(j.state)) return j.result;
+    ProofResult r;
+    r.request_id = j.req.request_id;
+    r.kind = j.req.kind;
+    r.priority = j.req.priority;
+    r.state = j.state;
+    r.num_partitions = j.n;
+    r.partitions_done = j.proved;
+    return r;
+  }
+
+  /// Makes the job final; fills its result; drops its queued items (their buffers are appended to
+  /// `drop` … released by the caller after unlocking); hands the SRS lease out when nothing of the
+  /// job is running any more.
+  void finalize_locked(Job& j, JobState state, const std::string& error, std::vector<std::unique_ptr<SrsLease>>& leases,
+                       std::vector<std::unique_ptr<ProveItem>>* drop = nullptr) {
+    j.state = state;
+    j.error = error;
+    j.finished = Clock::now();
+    for (auto it = synth_q.begin(); it != synth_q.end();) {
+      it = std::get<1>(it->first) == j.seq ? synth_q.erase(it) : std::next(it);
+    }
+    for (auto it = prove_q.begin(); it != prove_q.end();) {
+      if (std::get<1>(it->first) == j.seq) {
+        if (drop != nullptr) drop->push_back(std::move(it->second));
+        it = prove_q.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    ProofResult& r = j.result;
+    r.request_id = j.req.request_id;
+    r.kind = j.req.kind;
+    r.priority = j.req.priority;
+    r.state = state;
+    r.error = error;
+    r.num_partitions = j.n;
+    r.partitions_done = j.proved;
+    r.timings.total = ms_between(j.submitted, j.finished);
+    if (state == JobState::Done) {
+      ++m_done;
+    } else if (state == JobState::Failed) {
+      ++m_failed;
+    } else {
+      ++m_cancelled;
+    }
+    j.req.payload.clear();
+    j.req.payload.shrink_to_fit();
+    if (j.active == 0 && j.lease) leases.push_back(std::move(j.lease));
+    finished_order.push_back(j.req.request_id);
+    while (finished_order.size() > cfg.max_finished_jobs) {
+      auto it = jobs.find(finished_order.front());
+      if (it != jobs.end() && is_final(it->second->state)) jobs.erase(it);
+      finished_order.pop_front();
+    }
+    done_cv.notify_all();
+    cv.notify_all();
+    if (state != JobState::Done) {
+      log()->info("job id={} kind={} state={} error=\"{}\"", j.req.request_id, j.req.kind, to_string(state), error);
+    }
+  }
+
+  /// Outside mu: the partition's buffers go back to the pool (or the reclaimer); the reservation
+  /// becomes a charge of the buffers' real capacity.
+  void release_partition(r1cs::ProvingBuffers&& buf, std::uint64_t reserved_bytes) {
+    budget.charge(buffer_bytes(buf));
+    budget.release(reserved_bytes);
+    reserved -= reserved_bytes;
+    pool.give_back(std::move(buf));
+  }
+
+  /// Outside mu.
+  void fail_job(const JobPtr& job, const std::string& error) {
+    std::vector<std::unique_ptr<ProveItem>> drop;
+    std::vector<std::unique_ptr<SrsLease>> leases;
+    {
+      std::lock_guard lk(mu);
+      if (is_final(job->state)) return;
+      finalize_locked(*job, JobState::Failed, error, leases, &drop);
+    }
+    for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
+  }
+
+  /// mu held: the job's lease once it is final and idle (destroyed by the caller after unlocking).
+  std::unique_ptr<SrsLease> take_idle_lease_locked(Job& j) {
+    if (is_final(j.state) && j.active == 0 && j.lease) return std::move(j.lease);
+    return nullptr;
+  }
+
+  // ---- prepare: validate, load SRS, enqueue partitions (no lock held) -----------------------------
+
+  void do_prepare(const JobPtr& job) {
+    try {
+      const ProofKind* kind = kinds->find(job->req.kind);
+      if (kind == nullptr) {
+        std::string known;
+        for (const auto& n : kinds->names()) known += (known.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("unknown proof kind '" + job->req.kind + "' (known: " + known + ")");
+      }
+      std::shared_ptr<const KindJob> kj = kind->prepare(job->req);
+      const std::size_t n = kj->num_partitions();
+      if (n == 0) throw std::invalid_argument("the request has no partitions");
+      double load_ms = 0;
+      auto lease = srs.acquire(kj->srs_key(), [&](const std::function<void(double)>& p) { return kj->load_srs(p); },
+                               &load_ms);
+      kj->check(lease->srs());
+      const std::uint64_t bytes = kj->partition_bytes(lease->srs());
+      if (bytes > budget.total()) {
+        throw std::invalid_argument("one partition needs " + std::to_string(bytes) +
+                                    " bytes of buffers; the engine's memory budget is " +
+                                    std::to_string(budget.total()) + " bytes");
+      }
+      std::lock_guard lk(mu);
+      if (is_final(job->state)) return;  // cancelled meanwhile; the lease is dropped on return
+      job->kjob = std::move(kj);
+      job->srs = lease->shared();
+      job->lease = std::move(lease);
+      job->srs_load_ms = load_ms;
+      job->n = n;
+      job->part_bytes = bytes;
+      job->proofs.resize(n);
+      job->inputs.resize(n);
+      job->pt.resize(n);
+      for (std::size_t k = 0; k < n; ++k) synth_q.emplace(Key{pri(*job), job->seq, static_cast<std::int64_t>(k)}, job);
+      cv.notify_all();
+    } catch (const std::exception& e) {
+      fail_job(job, std::string("bad request: ") + e.what());
+    }
+  }
+
+  // ---- synthesis (no lock held) -------------------------------------------------------------------
+
+  void do_synthesize(const JobPtr& job, std::size_t k, groth16::ByteSource& rng, Clock::time_point t0) {
+    PartitionTimings t;
+    t.index = k;
+    t.srs_load = job->srs_load_ms;
+    t.queue_wait = std::max(0.0, ms_between(job->submitted, t0) - job->srs_load_ms);
+    const std::uint64_t reserved_bytes = job->part_bytes;
+    r1cs::ProvingBuffers buf;
+    std::vector<ff::Fr> inputs;
+    groth16::Randomizers rs;
+    try {
+      buf = pool.acquire(reserved_bytes);
+      job->kjob->synthesize(k, *job->srs, buf);
+      groth16::check_partition_shape(job->srs->params, buf, k);
+      inputs = job->kjob->public_inputs(k, buf);
+      rs = groth16::draw_randomizers(1, rng).front();
+    } catch (const std::exception& e) {
+      release_partition(std::move(buf), reserved_bytes);
+      fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+      return;
+    }
+    const auto t1 = Clock::now();
+    t.synthesis = ms_between(t0, t1);
+    {
+      std::lock_guard lk(mu);
+      if (!is_final(job->state)) {
+        job->inputs[k] = std::move(inputs);
+        auto item = std::make_unique<ProveItem>();
+        item->job = job;
+        item->k = k;
+        item->buf = std::move(buf);
+        item->rs = rs;
+        item->reserved = reserved_bytes;
+        item->synth_done = t1;
+        item->t = t;
+        prove_q.emplace(Key{pri(*job), job->seq, static_cast<std::int64_t>(k)}, std::move(item));
+        cv.notify_all();
+        return;
+      }
+    }
+    release_partition(std::move(buf), reserved_bytes);  // cancelled while synthesizing
+  }
+
+  void synth_worker() {
+    groth16::OsRandom rng;
+    std::unique_lock lk(mu);
+    while (!stop) {
+      auto it = synth_q.begin();
+      if (it == synth_q.end()) {
+        cv.wait(lk);
+        continue;
+      }
+      const Key key = it->first;
+      JobPtr job = it->second;
+      const int p = std::get<0>(key);
+      if (std::get<2>(key) < 0) {
+        synth_q.erase(it);
+        ++running[0][p];
+        ++job->active;
+        lk.unlock();
+        do_prepare(job);
+        lk.lock();
+        --running[0][p];
+        --job->active;
+        auto lease = take_idle_lease_locked(*job);
+        lk.unlock();
+        lease.reset();
+        lk.lock();
+        continue;
+      }
+      if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
+        cv.wait_for(lk, std::chrono::milliseconds(20));
+        continue;
+      }
+      if (!budget.try_acquire(job->part_bytes)) {
+        if (pool.pooled_count() > 0) {
+          lk.unlock();
+          pool.shrink(0);  // idle buffers → reclaimer; the budget listener wakes us when freed
+          lk.lock();
+        } else {
+          cv.wait_for(lk, std::chrono::milliseconds(20));
+        }
+        continue;
+      }
+      reserved += job->part_bytes;
+      synth_q.erase(it);
+      ++running[1][p];
+      ++synth_active;
+      ++job->active;
+      const auto t0 = Clock::now();
+      if (!job->started) {
+        job->started = true;
+        job->first_synth = t0;
+        if (job->state == JobState::Queued) job->state = JobState::Running;
+      }
+      lk.unlock();
+      do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
+      lk.lock();
+      --running[1][p];
+      --synth_active;
+      --job->active;
+      auto lease = take_idle_lease_locked(*job);
+      cv.notify_all();
+      lk.unlock();
+      lease.reset();
+      lk.lock();
+    }
+  }
+
+  // ---- proving ------------------------------------------------------------------------------------
+
+  void prove_worker(int b) {
+    groth16::ProverBackend& be = *cfg.backends[static_cast<std::size_t>(b)];
+    const std::string be_name(be.name());
+    std::unique_lock lk(mu);
+    for (;;) {
+      cv.wait(lk, [&] { return stop || !prove_q.empty(); });
+      if (stop) return;
+      auto node = prove_q.extract(prove_q.begin());
+      std::unique_ptr<ProveItem> item = std::move(node.mapped());
+      const int p = std::get<0>(node.key());
+      JobPtr job = item->job;
+      ++running[2][p];
+      ++prove_active;
+      ++job->active;
+      ++backends[static_cast<std::size_t>(b)].busy;
+      lk.unlock();
+
+      const auto t_stage = Clock::now();
+      PartitionTimings& t = item->t;
+      t.prove_wait = ms_between(item->synth_done, t_stage);
+      t.backend = b;
+      t.backend_name = be_name;
+      std::string error;
+      groth16::Proof proof;
+      try {
+        const auto t_call = Clock::now();
+        groth16::ProverResult res = be.prove(job->srs->params, std::span<r1cs::ProvingBuffers>(&item->buf, 1),
+                                             std::span<const groth16::Randomizers>(&item->rs, 1));
+        t.prover_call = ms_between(t_call, Clock::now());
+        if (res.proofs.size() != 1) throw std::runtime_error("backend returned " + std::to_string(res.proofs.size()) + " proofs for 1 partition");
+        proof = res.proofs[0];
+        t.kernel = res.timings.kernel;
+        t.backend_timings = res.timings;
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      release_partition(std::move(item->buf), item->reserved);
+      const auto t_end = Clock::now();
+      t.stage = ms_between(t_stage, t_end);
+      t.total = ms_between(job->submitted, t_end);
+
+      if (!error.empty()) fail_job(job, "partition " + std::to_string(item->k) + ": backend " + std::to_string(b) +
+                                            " (" + be_name + ") failed: " + error);
+      lk.lock();
+      --running[2][p];
+      --prove_active;
+      --job->active;
+      --backends[static_cast<std::size_t>(b)].busy;
+      bool logged = false;
+      if (error.empty() && !is_final(job->state)) {
+        job->proofs[item->k] = proof;
+        job->pt[item->k] = t;
+        ++job->proved;
+        ++backends[static_cast<std::size_t>(b)].proved;
+        ++m_partitions;
+        const double vals[] = {t.queue_wait, t.srs_load, t.synthesis, t.prove_wait, t.kernel, t.prover_call, t.stage, t.total};
+        for (std::size_t i = 0; i < h_part.size(); ++i) h_part[i].observe_ms(vals[i]);
+        if (job->proved == job->n) finish_q.push_back(job);
+        logged = true;
+      }
+      auto lease = take_idle_lease_locked(*job);
+      cv.notify_all();
+      lk.unlock();
+      lease.reset();
+      if (logged && cfg.log_partitions) {
+        log()->info(
+            "partition job={} kind={} k={}/{} backend={}:{} queue_wait_ms={:.2f} srs_load_ms={:.2f} synthesis_ms={:.2f} "
+            "prove_wait_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} total_ms={:.2f}",
+            job->req.request_id, job->req.kind, item->k, job->n, b, be_name, t.queue_wait, t.srs_load, t.synthesis,
+            t.prove_wait, t.kernel, t.prover_call, t.stage, t.total);
+      }
+      item.reset();
+      lk.lock();
+    }
+  }
+
+  // ---- self-check and result ----------------------------------------------------------------------
+
+  void finisher() {
+    std::unique_lock lk(mu);
+    for (;;) {
+      cv.wait(lk, [&] { return stop || !finish_q.empty(); });
+      if (stop) return;
+      JobPtr job = finish_q.front();
+      finish_q.pop_front();
+      if (is_final(job->state)) continue;
+      std::vector<groth16::Proof> proofs = job->proofs;
+      std::vector<std::vector<ff::Fr>> inputs = job->inputs;
+      lk.unlock();
+
+      const auto t0 = Clock::now();
+      bool ok = false;
+      std::string why = "the proofs do not verify under the parameter set's verifying key";
+      try {
+        ok = job->kjob->verify(*job->srs, proofs, inputs);
+      } catch (const std::exception& e) {
+        why = std::string("verification threw: ") + e.what();
+      }
+      const auto t1 = Clock::now();
+      std::vector<std::uint8_t> bytes = ok ? groth16::encode_proofs(proofs) : std::vector<std::uint8_t>{};
+      const auto t2 = Clock::now();
+
+      std::vector<std::unique_ptr<SrsLease>> leases;
+      lk.lock();
+      if (is_final(job->state)) continue;
+      if (!ok) {
+        ++m_self_check_failures;
+        finalize_locked(*job, JobState::Failed, "self-check failed: " + why, leases);
+      } else {
+        ProofTimings& pt = job->result.timings;
+        pt.queue_wait = ms_between(job->submitted, job->first_synth) - job->srs_load_ms;
+        pt.srs_load = job->srs_load_ms;
+        for (const auto& p : job->pt) {
+          pt.synthesis += p.synthesis;
+          pt.kernel += p.kernel;
+          pt.prover_call += p.prover_call;
+          pt.stage += p.stage;
+        }
+        pt.verify = ms_between(t0, t1);
+        pt.assemble = ms_between(t1, t2);
+        job->result.proofs = std::move(proofs);
+        job->result.proof_bytes = std::move(bytes);
+        job->result.public_inputs = std::move(inputs);
+        job->result.partitions = job->pt;
+        job->result.srs_key = job->srs->key;
+        finalize_locked(*job, JobState::Done, "", leases);
+        const double vals[] = {pt.queue_wait, pt.srs_load, pt.assemble, pt.verify, pt.total};
+        for (std::size_t i = 0; i < h_proof.size(); ++i) h_proof[i].observe_ms(vals[i]);
+        if (cfg.log_partitions) {
+          log()->info("job id={} kind={} state=done partitions={} queue_wait_ms={:.2f} srs_load_ms={:.2f} "
+                      "synthesis_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} assemble_ms={:.3f} "
+                      "verify_ms={:.2f} total_ms={:.2f}",
+                      job->req.request_id, job->req.kind, job->n, pt.queue_wait, pt.srs_load, pt.synthesis, pt.kernel,
+                      pt.prover_call, pt.stage, pt.assemble, pt.verify, pt.total);
+        }
+      }
+      lk.unlock();
+      leases.clear();
+      lk.lock();
+    }
+  }
+};
+
+// ---- public API -----------------------------------------------------------------------------------
+
+Engine::Engine(EngineConfig cfg) : impl_(std::make_unique<Impl>(std::move(cfg))) {}
+Engine::~Engine() = default;
+
+const EngineConfig& Engine::config() const { return impl_->cfg; }
+
+SubmitResult Engine::submit(ProofRequest request) {
+  Impl& m = *impl_;
+  std::lock_guard lk(m.mu);
+  const std::uint64_t seq = m.next_seq++;
+  if (request.request_id.empty()) request.request_id = "job-" + std::to_string(seq);
+  auto it = m.jobs.find(request.request_id);
+  if (it != m.jobs.end()) {
+    ++m.m_duplicates;
+    return SubmitResult{request.request_id, true, it->second->state};
+  }
+  auto job = std::make_shared<Impl::Job>();
+  job->seq = seq;
+  job->req = std::move(request);
+  job->submitted = Clock::now();
+  m.jobs.emplace(job->req.request_id, job);
+  m.synth_q.emplace(Impl::Key{Impl::pri(*job), seq, -1}, job);
+  ++m.m_submitted;
+  m.cv.notify_all();
+  return SubmitResult{job->req.request_id, false, JobState::Queued};
+}
+
+AwaitResult Engine::await(const std::string& request_id, std::chrono::milliseconds timeout) {
+  Impl& m = *impl_;
+  std::unique_lock lk(m.mu);
+  auto it = m.jobs.find(request_id);
+  if (it == m.jobs.end()) return AwaitResult{AwaitStatus::NotFound, {}};
+  Impl::JobPtr job = it->second;
+  auto done = [&] { return is_final(job->state); };
+  if (timeout.count() < 0) {
+    m.done_cv.wait(lk, done);
+  } else if (!m.done_cv.wait_for(lk, timeout, done)) {
+    return AwaitResult{AwaitStatus::TimedOut, m.snapshot_locked(*job)};
+  }
+  return AwaitResult{AwaitStatus::Ready, job->result};
+}
+
+AwaitResult Engine::prove(ProofRequest request, std::chrono::milliseconds timeout) {
+  const SubmitResult s = submit(std::move(request));
+  return await(s.request_id, timeout);
+}
+
+AwaitResult Engine::peek(const std::string& request_id) {
+  Impl& m = *impl_;
+  std::lock_guard lk(m.mu);
+  auto it = m.jobs.find(request_id);
+  if (it == m.jobs.end()) return AwaitResult{AwaitStatus::NotFound, {}};
+  const auto& job = *it->second;
+  return AwaitResult{is_final(job.state) ? AwaitStatus::Ready : AwaitStatus::TimedOut, m.snapshot_locked(job)};
+}
+
+CancelResult Engine::cancel(const std::string& request_id) {
+  Impl& m = *impl_;
+  CancelResult out;
+  std::vector<std::unique_ptr<Impl::ProveItem>> drop;
+  std::vector<std::unique_ptr<SrsLease>> leases;
+  {
+    std::lock_guard lk(m.mu);
+    auto it = m.jobs.find(request_id);
+    if (it == m.jobs.end()) return out;
+    Impl::Job& job = *it->second;
+    out.found = true;
+    out.previous = job.state;
+    if (is_final(job.state)) return out;
+    for (const auto& [key, j] : m.synth_q) out.dropped_queued += (std::get<1>(key) == job.seq && std::get<2>(key) >= 0);
+    for (const auto& [key, item] : m.prove_q) out.dropped_queued += std::get<1>(key) == job.seq;
+    out.stopping_running = job.active;
+    m.finalize_locked(job, JobState::Cancelled, "cancelled by request", leases, &drop);
+  }
+  for (auto& item : drop) m.release_partition(std::move(item->buf), item->reserved);
+  return out;
+}
+
+EngineStatus Engine::status() const {
+  const Impl& m = *impl_;
+  EngineStatus s;
+  s.srs = m.srs.status();
+  s.memory.budget_bytes = m.budget.total();
+  s.memory.used_bytes = m.budget.used();
+  s.memory.reserved_bytes = m.reserved.load();
+  s.memory.pooled_bytes = m.pool.pooled_bytes();
+  s.memory.reclaim_pending_bytes = m.reclaimer.pending_bytes();
+  s.memory.srs_bytes = m.srs.resident_bytes();
+  s.memory.srs_budget_bytes = m.srs.budget();
+  s.memory.reclaimer_enabled = m.reclaimer.threaded();
+  std::lock_guard lk(m.mu);
+  for (std::size_t b = 0; b < m.backends.size(); ++b) {
+    s.backends.push_back(BackendStatus{static_cast<int>(b), std::string(m.cfg.backends[b]->name()),
+                                       m.cfg.prover_workers_per_backend, m.backends[b].busy, m.backends[b].proved});
+  }
+  std::size_t pending[kStages][kPriorities] = {};
+  for (const auto& [key, job] : m.synth_q) ++pending[std::get<2>(key) < 0 ? 0 : 1][std::get<0>(key)];
+  for (const auto& [key, item] : m.prove_q) ++pending[2][std::get<0>(key)];
+  for (int st = 0; st < kStages; ++st) {
+    for (int p = 0; p < kPriorities; ++p) {
+      s.queues.push_back(QueueStatus{kStageNames[st], static_cast<Priority>(p), pending[st][p], m.running[st][p]});
+    }
+  }
+  for (const auto& [id, job] : m.jobs) {
+    switch (job->state) {
+      case JobState::Queued: ++s.jobs_queued; break;
+      case JobState::Running: ++s.jobs_running; break;
+      case JobState::Done: ++s.jobs_done; break;
+      case JobState::Failed: ++s.jobs_failed; break;
+      case JobState::Cancelled: ++s.jobs_cancelled; break;
+    }
+  }
+  s.synthesis_workers = m.synth_workers;
+  s.overlap = m.cfg.overlap;
+  s.uptime_seconds = std::chrono::duration<double>(Clock::now() - m.started).count();
+  return s;
+}
+
+std::string Engine::metrics_text() const {
+  const EngineStatus st = status();
+  const Impl& m = *impl_;
+  std::ostringstream o;
+  auto head = [&](const char* name, const char* type, const char* help) {
+    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
+  };
+  {
+    std::lock_guard lk(m.mu);
+    head("proofline_engine_jobs_submitted_total", "counter", "Jobs accepted by submit (duplicates excluded).");
+    o << "proofline_engine_jobs_submitted_total " << m.m_submitted << "\n";
+    head("proofline_engine_jobs_duplicate_total", "counter", "Submits whose request id was already known.");
+    o << "proofline_engine_jobs_duplicate_total " << m.m_duplicates << "\n";
+    head("proofline_engine_jobs_finished_total", "counter", "Jobs that reached a final state.");
+    o << "proofline_engine_jobs_finished_total{state=\"done\"} " << m.m_done << "\n";
+    o << "proofline_engine_jobs_finished_total{state=\"failed\"} " << m.m_failed << "\n";
+    o << "proofline_engine_jobs_finished_total{state=\"cancelled\"} " << m.m_cancelled << "\n";
+    head("proofline_engine_self_check_failures_total", "counter", "Jobs whose proofs failed the verification before return.");
+    o << "proofline_engine_self_check_failures_total " << m.m_self_check_failures << "\n";
+    head("proofline_engine_partitions_proved_total", "counter", "Partitions proved, per backend.");
+    for (std::size_t b = 0; b < m.backends.size(); ++b) {
+      o << "proofline_engine_partitions_proved_total{backend=\"" << b << "\",name=\"" << m.cfg.backends[b]->name()
+        << "\"} " << m.backends[b].proved << "\n";
+    }
+    head("proofline_engine_partition_seconds", "histogram", "Per-partition timers (see engine.hpp).");
+    for (std::size_t i = 0; i < m.h_part.size(); ++i) {
+      m.h_part[i].write(o, "proofline_engine_partition_seconds", std::string("timer=\"") + kPartitionTimers[i] + "\"");
+    }
+    head("proofline_engine_proof_seconds", "histogram", "Per-proof timers (see engine.hpp).");
+    for (std::size_t i = 0; i < m.h_proof.size(); ++i) {
+      m.h_proof[i].write(o, "proofline_engine_proof_seconds", std::string("timer=\"") + kProofTimers[i] + "\"");
+    }
+  }
+  head("proofline_engine_queue_pending", "gauge", "Items waiting, per stage and priority.");
+  for (const auto& q : st.queues) {
+    o << "proofline_engine_queue_pending{stage=\"" << q.stage << "\",priority=\"" << to_string(q.priority) << "\"} "
+      << q.pending << "\n";
+  }
+  head("proofline_engine_queue_running", "gauge", "Items being worked on, per stage and priority.");
+  for (const auto& q : st.queues) {
+    o << "proofline_engine_queue_running{stage=\"" << q.stage << "\",priority=\"" << to_string(q.priority) << "\"} "
+      << q.running << "\n";
+  }
+  head("proofline_engine_jobs", "gauge", "Jobs retained, per state.");
+  o << "proofline_engine_jobs{state=\"queued\"} " << st.jobs_queued << "\n";
+  o << "proofline_engine_jobs{state=\"running\"} " << st.jobs_running << "\n";
+  o << "proofline_engine_jobs{state=\"done\"} " << st.jobs_done << "\n";
+  o << "proofline_engine_jobs{state=\"failed\"} " << st.jobs_failed << "\n";
+  o << "proofline_engine_jobs{state=\"cancelled\"} " << st.jobs_cancelled << "\n";
+  const auto& mem = st.memory;
+  head("proofline_engine_memory_bytes", "gauge", "Partition-buffer memory budget and its charges.");
+  o << "proofline_engine_memory_bytes{kind=\"budget\"} " << mem.budget_bytes << "\n";
+  o << "proofline_engine_memory_bytes{kind=\"used\"} " << mem.used_bytes << "\n";
+  o << "proofline_engine_memory_bytes{kind=\"reserved\"} " << mem.reserved_bytes << "\n";
+  o << "proofline_engine_memory_bytes{kind=\"pooled\"} " << mem.pooled_bytes << "\n";
+  o << "proofline_engine_memory_bytes{kind=\"reclaim_pending\"} " << mem.reclaim_pending_bytes << "\n";
+  head("proofline_engine_srs_bytes", "gauge", "Resident SRS bytes and the SRS budget (0 = unlimited).");
+  o << "proofline_engine_srs_bytes{kind=\"resident\"} " << mem.srs_bytes << "\n";
+  o << "proofline_engine_srs_bytes{kind=\"budget\"} " << mem.srs_budget_bytes << "\n";
+  head("proofline_engine_srs_loads_total", "counter", "Parameter sets loaded.");
+  o << "proofline_engine_srs_loads_total " << m.srs.loads_total() << "\n";
+  head("proofline_engine_srs_evictions_total", "counter", "Parameter sets evicted.");
+  o << "proofline_engine_srs_evictions_total " << m.srs.evictions_total() << "\n";
+  head("proofline_engine_reclaimer_freed_bytes_total", "counter", "Bytes freed by the reclaimer (or inline).");
+  o << "proofline_engine_reclaimer_freed_bytes_total " << m.reclaimer.freed_bytes_total() << "\n";
+  head("proofline_engine_reclaimer_free_seconds_total", "counter", "Time spent freeing buffers.");
+  o << "proofline_engine_reclaimer_free_seconds_total " << m.reclaimer.free_ms_total() / 1000.0 << "\n";
+  head("proofline_engine_pool_acquires_total", "counter", "Partition buffers taken from the pool (hit) or new (miss).");
+  o << "proofline_engine_pool_acquires_total{result=\"hit\"} " << m.pool.hits() << "\n";
+  o << "proofline_engine_pool_acquires_total{result=\"miss\"} " << m.pool.misses() << "\n";
+  return o.str();
+}
+
+SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::string, std::string>& args) {
+  Impl& m = *impl_;
+  const ProofKind* kind = m.kinds->find(kind_name);
+  if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + kind_name + "'");
+  ProofRequest r;
+  r.kind = kind_name;
+  r.args = args;
+  auto kj = kind->prepare(r);
+  const std::string key = kj->srs_key();
+  {
+    auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });
+  }
+  for (const auto& s : m.srs.status()) {
+    if (s.key == key) return s;
+  }
+  SrsStatus gone;  // evicted at once (larger than the SRS budget)
+  gone.key = key;
+  gone.state = "evicted";
+  return gone;
+}
+
+bool Engine::evict_srs(const std::string& key) { return impl_->srs.evict(key); }
+
+}  // namespace proofline::engine
