@@ -1,0 +1,174 @@
+// proofline/server/service.hpp — the gRPC service proofline.v1.ProvingEngine over an
+// engine::Engine, and the `Daemon` that owns engine, backends and gRPC server.
+//
+// Owns: `ProvingService` (the RPC handlers), `Daemon`, `to_engine_request` (proto → engine request),
+// `make_backends` (the backend choice, with the GPU hook).
+//
+// ---- Requests ------------------------------------------------------------------------------------
+// A proto ProofRequest becomes an engine::ProofRequest (engine/kind.hpp lists each kind's args):
+//   bench/mul: params_path → args["params"], BenchInputs.log_size → "size" = "2^k" (bench only),
+//              .seed → "input" (when non-zero), .partitions → "partitions" (when non-zero);
+//   snarkjs:   params_path → args["zkey"], SnarkjsInputs.wtns → payload;
+//   porep_c2:  c1_json → payload, sector_id → "sector_id", prover_id → "prover_id" (hex);
+//   then ProofRequest.args (verbatim, they win) and ProofRequest.payload (when no typed input set it).
+// Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously — request_id
+// (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the kind's own prepare()
+// (arguments, sizes, payload), and that a named parameter file exists and is a readable regular
+// file — and answer INVALID_ARGUMENT with the kind's message on failure; nothing is queued then.
+// Problems only visible once the parameters are loaded (a size that does not match the file, a
+// malformed file) fail the job: ProofResult.status FAILED with the engine's message.
+//
+// ---- Status codes ----------------------------------------------------------------------------------
+// INVALID_ARGUMENT bad request (above); NOT_FOUND AwaitProof of an unknown request_id;
+// ALREADY_EXISTS a request_id reused with different contents (the same contents: the existing job,
+// duplicate = true); RESOURCE_EXHAUSTED more than server.max_queued_jobs queued + running;
+// CANCELLED the client went away; UNAVAILABLE the daemon is shutting down; INTERNAL anything else.
+// CancelProof of an unknown id is OK with found = false (cancel is idempotent).
+//
+// ---- Clients that go away ------------------------------------------------------------------------
+// Prove: the job is cancelled when its client disconnects, cancels, or its deadline passes before
+// the result exists (checked every server.await_poll_ms); the engine drops its queued partitions and
+// stops running ones at the next stage boundary, releasing their buffers. Only a job this call
+// created is cancelled (a Prove that attached to an existing request_id leaves it alone).
+// AwaitProof: the same when cancel_on_disconnect is set; otherwise the job goes on and its result
+// is retained by the engine (the last engine.max_finished_jobs finished jobs; a result is a few
+// hundred bytes per partition — every big buffer is released when the job ends, awaited or not).
+// Nothing a client does can leave a job's buffers allocated after the job ends.
+//
+// ---- Threads ---------------------------------------------------------------------------------------
+// gRPC's synchronous server: one thread per call in flight (at most server.max_threads); waiting
+// calls block in Engine::await in slices of server.await_poll_ms. The Daemon's destructor (or
+// shutdown()) stops accepting calls, ends waiting calls with UNAVAILABLE, then destroys the engine
+// (which cancels what is still queued or running and joins its threads).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "proofline/engine/engine.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/server/config.hpp"
+#include "proofline/v1/engine.grpc.pb.h"
+
+namespace proofline::server {
+
+namespace pb = ::proofline::v1;
+
+/// A request the daemon refuses; becomes a gRPC status with this code and message.
+struct RequestError : std::runtime_error {
+  grpc::StatusCode code;
+  RequestError(grpc::StatusCode c, const std::string& m) : std::runtime_error(m), code(c) {}
+};
+
+/// proto → engine request (header comment). Throws RequestError(INVALID_ARGUMENT) for a request
+/// that cannot be translated (no kind, bad request_id, a prover_id that is not 32 bytes, …).
+engine::ProofRequest to_engine_request(const pb::ProofRequest& r);
+
+engine::Priority to_engine_priority(pb::Priority p);
+pb::Priority to_proto_priority(engine::Priority p);
+pb::ProofStatus to_proto_status(engine::JobState s);
+/// engine result → proto (proofs, public inputs as decimal strings, timings).
+void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out);
+
+/// The prover backends the config asks for: engine.backend cpu → one groth16::CpuBackend;
+/// cuda → one gpu::GpuBackend per usable device (std::invalid_argument if the build has no CUDA
+/// or no device is usable); auto → cuda when possible, else cpu. `note` receives one line on what
+/// was chosen and why.
+std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const DaemonConfig& cfg, std::string* note);
+
+class ProvingService final : public pb::ProvingEngine::Service {
+ public:
+  ProvingService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds, const DaemonConfig& cfg);
+
+  grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
+                           pb::SubmitProofResponse* resp) override;
+  grpc::Status AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req, pb::ProofResult* resp) override;
+  grpc::Status Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req, pb::ProofResult* resp) override;
+  grpc::Status CancelProof(grpc::ServerContext* ctx, const pb::CancelProofRequest* req,
+                           pb::CancelProofResponse* resp) override;
+  grpc::Status GetStatus(grpc::ServerContext* ctx, const pb::GetStatusRequest* req, pb::StatusResponse* resp) override;
+  grpc::Status GetMetrics(grpc::ServerContext* ctx, const pb::GetMetricsRequest* req, pb::MetricsResponse* resp) override;
+  grpc::Status PreloadSRS(grpc::ServerContext* ctx, const pb::PreloadSRSRequest* req,
+                          pb::PreloadSRSResponse* resp) override;
+  grpc::Status EvictSRS(grpc::ServerContext* ctx, const pb::EvictSRSRequest* req, pb::EvictSRSResponse* resp) override;
+
+  /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
+  void stop() { stopping_ = true; }
+  void set_listen(std::vector<std::string> addrs) { listen_ = std::move(addrs); }
+
+ private:
+  enum Method : int { kSubmit, kAwait, kProve, kCancel, kStatus, kMetrics, kPreload, kEvict, kMethods };
+  /// Validates and submits; fills `created` (false when the id was known).
+  engine::SubmitResult submit_checked(const pb::ProofRequest& req, bool* created);
+  /// Waits in slices, watching the client; see the header comment.
+  grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
+                        bool cancel_on_disconnect, pb::ProofResult* resp);
+  grpc::Status finish(Method m, grpc::Status s);
+  void validate(const engine::ProofRequest& r) const;
+
+  engine::Engine& eng_;
+  std::shared_ptr<const engine::KindRegistry> kinds_;
+  DaemonConfig cfg_;
+  std::vector<std::string> listen_;
+  std::atomic<bool> stopping_{false};
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+
+  std::mutex ids_mu_;
+  /// request_id → fingerprint of its contents, to tell a retry from a conflicting reuse.
+  std::unordered_map<std::string, std::uint64_t> fingerprints_;
+
+  std::atomic<std::uint64_t> calls_[kMethods][17] = {};  ///< [method][grpc status code]
+  std::atomic<std::uint64_t> client_gone_cancels_{0};
+};
+
+/// The running daemon: backends, engine, service, gRPC server bound to the configured addresses.
+class Daemon {
+ public:
+  /// Starts everything; throws std::runtime_error naming the address when a listener cannot be
+  /// bound (address in use, another daemon on the unix socket, non-loopback TCP without
+  /// allow_remote), std::invalid_argument for an unusable backend choice, and the engine's errors
+  /// for a preload file that cannot be loaded.
+  explicit Daemon(DaemonConfig cfg);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  /// "unix:/path" and "host:port" (with the port actually bound), in that order.
+  const std::vector<std::string>& listening() const { return listening_; }
+  /// The address a client should use first ("unix:…" if any, else the TCP one).
+  std::string address() const { return listening_.empty() ? "" : listening_.front(); }
+  engine::Engine& engine() { return *engine_; }
+  const std::string& backend_note() const { return backend_note_; }
+  /// Blocks until shutdown() (from another thread or a signal handler thread).
+  void wait();
+  /// Stops the server (waiting calls end within `grace`), then the engine. Idempotent.
+  void shutdown(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
+
+ private:
+  DaemonConfig cfg_;
+  std::string backend_note_;
+  std::shared_ptr<engine::KindRegistry> kinds_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<ProvingService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::vector<std::string> listening_;
+  std::once_flag shutdown_once_;
+};
+
+/// A channel to a daemon address ("unix:/path", "unix:///path", "host:port") with the message
+/// size limit the daemon uses.
+std::shared_ptr<grpc::Channel> make_channel(const std::string& address,
+                                            std::uint64_t max_message_bytes = std::uint64_t{128} << 20);
+
+/// The process's resident set (VmRSS of /proc/self/status), bytes; 0 if unreadable.
+std::uint64_t resident_bytes();
+
+}  // namespace proofline::server

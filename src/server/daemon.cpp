@@ -1,0 +1,163 @@
+// The daemon: engine + ProvingService + gRPC server on a unix socket and/or TCP
+// (proofline/server/service.hpp).
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "proofline/server/service.hpp"
+
+namespace proofline::server {
+
+namespace {
+
+/// True if something accepts connections on the unix socket at `path`.
+bool unix_socket_live(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  const bool live = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return live;
+}
+
+/// Makes `path` free for a new listener: a stale socket file (nobody listening) is removed; a live
+/// one or any other kind of file is an error.
+void claim_unix_path(const std::string& path) {
+  if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
+    throw std::runtime_error("listen.unix: '" + path + "' is longer than a unix socket path may be (" +
+                             std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes)");
+  }
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(path, ec);
+  if (ec || !std::filesystem::exists(st)) return;
+  if (!std::filesystem::is_socket(st)) {
+    throw std::runtime_error("listen.unix: '" + path + "' exists and is not a socket; not replacing it");
+  }
+  if (unix_socket_live(path)) {
+    throw std::runtime_error("listen.unix: '" + path + "': another process (a running daemon?) listens there");
+  }
+  std::filesystem::remove(path, ec);
+}
+
+std::string host_of(const std::string& hostport) {
+  if (!hostport.empty() && hostport.front() == '[') return hostport.substr(0, hostport.find(']') + 1);
+  return hostport.substr(0, hostport.rfind(':'));
+}
+
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "[::1]" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+}  // namespace
+
+std::shared_ptr<grpc::Channel> make_channel(const std::string& address, std::uint64_t max_message_bytes) {
+  grpc::ChannelArguments args;
+  const int limit = static_cast<int>(std::min<std::uint64_t>(max_message_bytes, INT32_MAX));
+  args.SetMaxReceiveMessageSize(limit);
+  args.SetMaxSendMessageSize(limit);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+}
+
+Daemon::Daemon(DaemonConfig cfg) : cfg_(std::move(cfg)) {
+  if (cfg_.unix_socket.empty() && cfg_.tcp.empty()) {
+    throw std::runtime_error("listen: neither listen.unix nor listen.tcp is set; the daemon would be unreachable");
+  }
+  if (!cfg_.tcp.empty()) {
+    if (cfg_.tcp.rfind(':') == std::string::npos) {
+      throw std::runtime_error("listen.tcp: '" + cfg_.tcp + "': expected host:port (e.g. 127.0.0.1:50551)");
+    }
+    if (!cfg_.allow_remote && !is_loopback(host_of(cfg_.tcp))) {
+      throw std::runtime_error("listen.tcp: '" + cfg_.tcp +
+                               "' is not a loopback address; the API has no authentication. Set "
+                               "listen.allow_remote = true to listen there anyway");
+    }
+  }
+
+  engine::EngineConfig ec;
+  ec.backends = make_backends(cfg_, &backend_note_);
+  ec.prover_workers_per_backend = cfg_.prover_workers_per_backend;
+  ec.synthesis_workers = cfg_.synthesis_workers;
+  ec.memory_budget_bytes = cfg_.memory_budget;
+  ec.srs_budget_bytes = cfg_.srs_budget;
+  ec.pool_max_bytes = cfg_.pool_max;
+  ec.reclaimer = cfg_.reclaimer;
+  ec.overlap = cfg_.overlap;
+  ec.max_finished_jobs = cfg_.max_finished_jobs;
+  ec.log_partitions = cfg_.log_partitions;
+  kinds_ = engine::KindRegistry::builtin();
+  ec.kinds = kinds_;
+  engine_ = std::make_unique<engine::Engine>(std::move(ec));
+
+  for (const std::string& entry : cfg_.preload) {
+    std::string kind, path = entry;
+    const auto colon = entry.find(':');
+    if (colon != std::string::npos && kinds_->find(entry.substr(0, colon))) {
+      kind = entry.substr(0, colon);
+      path = entry.substr(colon + 1);
+    } else {
+      kind = path.size() > 5 && path.compare(path.size() - 5, 5, ".zkey") == 0 ? "snarkjs" : "bench";
+    }
+    engine_->preload_srs(kind, {{kind == "snarkjs" ? "zkey" : "params", path}});
+  }
+
+  service_ = std::make_unique<ProvingService>(*engine_, kinds_, cfg_);
+  grpc::ServerBuilder builder;
+  const int limit = static_cast<int>(std::min<std::uint64_t>(cfg_.max_message_bytes, INT32_MAX));
+  builder.SetMaxReceiveMessageSize(limit);
+  builder.SetMaxSendMessageSize(limit);
+  grpc::ResourceQuota quota("proofline-daemon");
+  quota.SetMaxThreads(static_cast<int>(cfg_.max_threads));
+  builder.SetResourceQuota(quota);
+  if (!cfg_.unix_socket.empty()) {
+    claim_unix_path(cfg_.unix_socket);
+    builder.AddListeningPort("unix:" + cfg_.unix_socket, grpc::InsecureServerCredentials());
+  }
+  int tcp_port = 0;
+  if (!cfg_.tcp.empty()) builder.AddListeningPort(cfg_.tcp, grpc::InsecureServerCredentials(), &tcp_port);
+  builder.RegisterService(service_.get());
+  server_ = builder.BuildAndStart();
+  if (!server_) {
+    throw std::runtime_error("cannot listen on " +
+                             (cfg_.unix_socket.empty() ? std::string() : "unix:" + cfg_.unix_socket + " ") +
+                             (cfg_.tcp.empty() ? std::string() : cfg_.tcp) + " (address in use or not allowed)");
+  }
+  if (!cfg_.unix_socket.empty()) listening_.push_back("unix:" + cfg_.unix_socket);
+  if (!cfg_.tcp.empty()) {
+    if (tcp_port == 0) {
+      server_->Shutdown();
+      throw std::runtime_error("listen.tcp: cannot bind '" + cfg_.tcp + "' (address in use or not allowed)");
+    }
+    listening_.push_back(host_of(cfg_.tcp) + ":" + std::to_string(tcp_port));
+  }
+  service_->set_listen(listening_);
+}
+
+void Daemon::wait() {
+  if (server_) server_->Wait();
+}
+
+void Daemon::shutdown(std::chrono::milliseconds grace) {
+  std::call_once(shutdown_once_, [&] {
+    if (service_) service_->stop();
+    if (server_) {
+      server_->Shutdown(std::chrono::system_clock::now() + grace);
+      server_->Wait();  // every handler has returned: none touches the engine any more
+    }
+    engine_.reset();  // cancels what is still queued or running, joins the engine's threads
+    if (!cfg_.unix_socket.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(cfg_.unix_socket, ec);
+    }
+  });
+}
+
+Daemon::~Daemon() { shutdown(); }
+
+}  // namespace proofline::server

@@ -1,0 +1,555 @@
+// The gRPC handlers of proofline.v1.ProvingEngine over engine::Engine (proofline/server/service.hpp).
+#include "proofline/server/service.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <system_error>
+
+#include "proofline/groth16/snarkjs.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::server {
+
+using grpc::Status;
+using grpc::StatusCode;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t kMaxRequestIdLength = 128;
+
+const char* method_name(int m) {
+  static const char* names[] = {"SubmitProof", "AwaitProof", "Prove",      "CancelProof",
+                                "GetStatus",   "GetMetrics", "PreloadSRS", "EvictSRS"};
+  return names[m];
+}
+
+const char* code_name(int c) {
+  static const char* names[] = {"OK",
+                                "CANCELLED",
+                                "UNKNOWN",
+                                "INVALID_ARGUMENT",
+                                "DEADLINE_EXCEEDED",
+                                "NOT_FOUND",
+                                "ALREADY_EXISTS",
+                                "PERMISSION_DENIED",
+                                "RESOURCE_EXHAUSTED",
+                                "FAILED_PRECONDITION",
+                                "ABORTED",
+                                "OUT_OF_RANGE",
+                                "UNIMPLEMENTED",
+                                "INTERNAL",
+                                "UNAVAILABLE",
+                                "DATA_LOSS",
+                                "UNAUTHENTICATED"};
+  return c >= 0 && c < 17 ? names[c] : "UNKNOWN";
+}
+
+std::string hex(std::string_view bytes) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+
+/// FNV-1a over the request's meaning (kind, priority, args, payload): a retry has the same one.
+std::uint64_t fingerprint(const engine::ProofRequest& r) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;  // field separator
+  };
+  mix(r.kind);
+  mix(engine::to_string(r.priority));
+  for (const auto& [k, v] : r.args) {
+    mix(k);
+    mix(v);
+  }
+  mix(std::string_view(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+  return h;
+}
+
+void check_request_id(const std::string& id) {
+  if (id.size() > kMaxRequestIdLength) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, "request.request_id: " + std::to_string(id.size()) +
+                                                         " characters, at most " +
+                                                         std::to_string(kMaxRequestIdLength) + " allowed");
+  }
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c <= 0x20 || c >= 0x7f) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT,
+                         "request.request_id: character " + std::to_string(i) +
+                             " is not printable ASCII (spaces and control characters are not allowed)");
+    }
+  }
+}
+
+/// Which proto field an engine argument came from, for messages.
+std::string field_of(const std::string& arg) {
+  if (arg == "params" || arg == "zkey") return "request.params_path ('" + arg + "')";
+  return "request.args['" + arg + "']";
+}
+
+void fill_srs(const engine::SrsStatus& e, pb::SrsEntry* o) {
+  o->set_key(e.key);
+  o->set_state(e.state);
+  o->set_progress(e.progress);
+  o->set_bytes(e.bytes);
+  o->set_users(e.users);
+  o->set_idle_s(e.idle_seconds);
+  o->set_load_ms(e.load_ms);
+}
+
+Status to_status(const std::exception& e, const char* what) {
+  return Status(StatusCode::INVALID_ARGUMENT, std::string(what) + ": " + e.what());
+}
+
+}  // namespace
+
+// ---- conversions ---------------------------------------------------------------------------------
+
+engine::Priority to_engine_priority(pb::Priority p) {
+  switch (p) {
+    case pb::PRIORITY_CRITICAL: return engine::Priority::Critical;
+    case pb::PRIORITY_HIGH: return engine::Priority::High;
+    case pb::PRIORITY_LOW: return engine::Priority::Low;
+    default: return engine::Priority::Normal;
+  }
+}
+
+pb::Priority to_proto_priority(engine::Priority p) {
+  switch (p) {
+    case engine::Priority::Critical: return pb::PRIORITY_CRITICAL;
+    case engine::Priority::High: return pb::PRIORITY_HIGH;
+    case engine::Priority::Normal: return pb::PRIORITY_NORMAL;
+    case engine::Priority::Low: return pb::PRIORITY_LOW;
+  }
+  return pb::PRIORITY_NORMAL;
+}
+
+pb::ProofStatus to_proto_status(engine::JobState s) {
+  switch (s) {
+    case engine::JobState::Queued: return pb::PROOF_STATUS_QUEUED;
+    case engine::JobState::Running: return pb::PROOF_STATUS_RUNNING;
+    case engine::JobState::Done: return pb::PROOF_STATUS_COMPLETED;
+    case engine::JobState::Failed: return pb::PROOF_STATUS_FAILED;
+    case engine::JobState::Cancelled: return pb::PROOF_STATUS_CANCELLED;
+  }
+  return pb::PROOF_STATUS_UNSPECIFIED;
+}
+
+engine::ProofRequest to_engine_request(const pb::ProofRequest& r) {
+  engine::ProofRequest out;
+  check_request_id(r.request_id());
+  out.request_id = r.request_id();
+  out.kind = r.kind();
+  if (out.kind.empty()) throw RequestError(StatusCode::INVALID_ARGUMENT, "request.kind: missing");
+  if (!pb::Priority_IsValid(r.priority())) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, "request.priority: " + std::to_string(r.priority()) +
+                                                         " is not a priority (0 … 4)");
+  }
+  out.priority = to_engine_priority(r.priority());
+  const bool snarkjs = out.kind == "snarkjs";
+  if (!r.params_path().empty()) out.args[snarkjs ? "zkey" : "params"] = r.params_path();
+  switch (r.inputs_case()) {
+    case pb::ProofRequest::kBench: {
+      const auto& b = r.bench();
+      if (out.kind == "bench") out.args["size"] = "2^" + std::to_string(b.log_size());
+      if (b.seed() != 0) out.args["input"] = std::to_string(b.seed());
+      if (b.partitions() != 0) out.args["partitions"] = std::to_string(b.partitions());
+      break;
+    }
+    case pb::ProofRequest::kSnarkjs:
+      out.payload.assign(r.snarkjs().wtns().begin(), r.snarkjs().wtns().end());
+      break;
+    case pb::ProofRequest::kPorepC2: {
+      const auto& p = r.porep_c2();
+      out.payload.assign(p.c1_json().begin(), p.c1_json().end());
+      out.args["sector_id"] = std::to_string(p.sector_id());
+      if (!p.prover_id().empty()) {
+        if (p.prover_id().size() != 32) {
+          throw RequestError(StatusCode::INVALID_ARGUMENT, "request.porep_c2.prover_id: " +
+                                                               std::to_string(p.prover_id().size()) +
+                                                               " bytes, expected 32");
+        }
+        out.args["prover_id"] = hex(p.prover_id());
+      }
+      break;
+    }
+    case pb::ProofRequest::INPUTS_NOT_SET: break;
+  }
+  for (const auto& [k, v] : r.args()) out.args[k] = v;
+  if (out.payload.empty() && !r.payload().empty()) out.payload.assign(r.payload().begin(), r.payload().end());
+  return out;
+}
+
+void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out) {
+  out->set_request_id(r.request_id);
+  out->set_status(to_proto_status(r.state));
+  out->set_error_message(r.error);
+  out->set_kind(r.kind);
+  out->set_priority(to_proto_priority(r.priority));
+  out->set_num_partitions(static_cast<std::uint32_t>(r.num_partitions));
+  out->set_partitions_done(static_cast<std::uint32_t>(r.partitions_done));
+  out->set_srs_key(r.srs_key);
+  out->set_proof(std::string(r.proof_bytes.begin(), r.proof_bytes.end()));
+  for (const auto& inputs : r.public_inputs) {
+    auto* p = out->add_public_inputs();
+    for (const auto& x : inputs) p->add_values(groth16::to_decimal(x));
+  }
+  for (const auto& t : r.partitions) {
+    auto* p = out->add_partitions();
+    p->set_index(static_cast<std::uint32_t>(t.index));
+    p->set_queue_wait_ms(t.queue_wait);
+    p->set_srs_load_ms(t.srs_load);
+    p->set_synthesis_ms(t.synthesis);
+    p->set_prove_wait_ms(t.prove_wait);
+    p->set_kernel_ms(t.kernel);
+    p->set_prover_ms(t.prover_call);
+    p->set_stage_ms(t.stage);
+    p->set_total_ms(t.total);
+    p->set_backend(t.backend_name);
+    p->set_backend_index(t.backend);
+    const auto& b = t.backend_timings;
+    p->set_ntt_ms(b.ntt);
+    p->set_msm_h_ms(b.msm_h);
+    p->set_msm_l_ms(b.msm_l);
+    p->set_msm_a_ms(b.msm_a);
+    p->set_msm_b_g1_ms(b.msm_b_g1);
+    p->set_msm_b_g2_ms(b.msm_b_g2);
+  }
+  const auto& t = r.timings;
+  out->set_queue_wait_ms(t.queue_wait);
+  out->set_srs_load_ms(t.srs_load);
+  out->set_synthesis_ms(t.synthesis);
+  out->set_kernel_ms(t.kernel);
+  out->set_prover_ms(t.prover_call);
+  out->set_stage_ms(t.stage);
+  out->set_assemble_ms(t.assemble);
+  out->set_verify_ms(t.verify);
+  out->set_total_ms(t.total);
+}
+
+std::uint64_t resident_bytes() {
+  std::ifstream f("/proc/self/status");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // "VmRSS:  1234 kB"
+  }
+  return 0;
+}
+
+// ---- the service ---------------------------------------------------------------------------------
+
+ProvingService::ProvingService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds,
+                               const DaemonConfig& cfg)
+    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg) {}
+
+Status ProvingService::finish(Method m, Status s) {
+  const int code = static_cast<int>(s.error_code());
+  calls_[m][code >= 0 && code < 17 ? code : 2].fetch_add(1, std::memory_order_relaxed);
+  return s;
+}
+
+void ProvingService::validate(const engine::ProofRequest& r) const {
+  const engine::ProofKind* kind = kinds_->find(r.kind);
+  if (!kind) {
+    std::string known;
+    for (const auto& n : kinds_->names()) known += (known.empty() ? "" : ", ") + n;
+    throw RequestError(StatusCode::INVALID_ARGUMENT,
+                       "request.kind: '" + r.kind + "' is not a kind this daemon proves (known: " + known + ")");
+  }
+  // Files the daemon must read: exist, regular, readable — checked here so the client hears it now.
+  for (const char* arg : {"params", "zkey", "wtns"}) {
+    auto it = r.args.find(arg);
+    if (it == r.args.end()) continue;
+    std::error_code ec;
+    const auto st = std::filesystem::status(it->second, ec);
+    if (ec || !std::filesystem::exists(st)) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT,
+                         field_of(arg) + ": '" + it->second + "': no such file on the daemon's machine");
+    }
+    if (!std::filesystem::is_regular_file(st)) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT, field_of(arg) + ": '" + it->second + "' is not a regular file");
+    }
+    if (!std::ifstream(it->second, std::ios::binary)) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT,
+                         field_of(arg) + ": '" + it->second + "' cannot be read by the daemon");
+    }
+  }
+  try {
+    kind->prepare(r);
+  } catch (const std::exception& e) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, "kind '" + r.kind + "': " + e.what());
+  }
+}
+
+engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req, bool* created) {
+  if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
+  engine::ProofRequest r = to_engine_request(req);
+  const std::uint64_t fp = fingerprint(r);
+  std::lock_guard lock(ids_mu_);
+  if (!r.request_id.empty()) {
+    auto it = fingerprints_.find(r.request_id);
+    if (it != fingerprints_.end()) {
+      engine::AwaitResult known = eng_.peek(r.request_id);
+      if (known.status == engine::AwaitStatus::NotFound) {
+        fingerprints_.erase(it);  // the engine has dropped it: the id is free again
+      } else if (it->second != fp) {
+        throw RequestError(StatusCode::ALREADY_EXISTS,
+                           "request.request_id: '" + r.request_id +
+                               "' is already used by a different request (kind, priority, inputs); "
+                               "resubmit with a new id");
+      } else {
+        *created = false;
+        return {r.request_id, true, known.result.state};
+      }
+    }
+  }
+  validate(r);
+  const engine::EngineStatus st = eng_.status();
+  if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
+    throw RequestError(StatusCode::RESOURCE_EXHAUSTED,
+                       std::to_string(st.jobs_queued + st.jobs_running) + " jobs queued or running, the limit is " +
+                           std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
+  }
+  engine::SubmitResult s = eng_.submit(r);
+  *created = !s.duplicate;
+  if (!s.request_id.empty()) fingerprints_[s.request_id] = fp;
+  // Forget ids the engine no longer retains, so this map stays as small as the engine's.
+  if (fingerprints_.size() > 2 * cfg_.max_finished_jobs + 1024) {
+    for (auto it = fingerprints_.begin(); it != fingerprints_.end();) {
+      it = eng_.peek(it->first).status == engine::AwaitStatus::NotFound ? fingerprints_.erase(it) : std::next(it);
+    }
+  }
+  return s;
+}
+
+Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
+                                bool cancel_on_disconnect, pb::ProofResult* resp) {
+  const auto t0 = Clock::now();
+  const auto poll = std::chrono::milliseconds(cfg_.await_poll_ms);
+  for (;;) {
+    if (stopping_) return Status(StatusCode::UNAVAILABLE, "the daemon is shutting down");
+    auto slice = poll;
+    if (timeout_ms > 0) {
+      const auto left = std::chrono::milliseconds(timeout_ms) -
+                        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+      slice = std::clamp(left, std::chrono::milliseconds(0), poll);
+    }
+    engine::AwaitResult r = eng_.await(id, slice);
+    if (r.status == engine::AwaitStatus::Ready) {
+      to_proto_result(r.result, resp);
+      return Status::OK;
+    }
+    if (r.status == engine::AwaitStatus::NotFound) {
+      return Status(StatusCode::NOT_FOUND, "request_id '" + id + "' is not known to this daemon (never submitted, "
+                                           "or its result was dropped: engine.max_finished_jobs)");
+    }
+    if (ctx->IsCancelled()) {
+      if (cancel_on_disconnect) {
+        eng_.cancel(id);
+        client_gone_cancels_.fetch_add(1, std::memory_order_relaxed);
+      }
+      return Status(StatusCode::CANCELLED, "the client went away");
+    }
+    if (timeout_ms > 0 && Clock::now() - t0 >= std::chrono::milliseconds(timeout_ms)) {
+      to_proto_result(r.result, resp);
+      resp->set_status(pb::PROOF_STATUS_TIMEOUT);
+      return Status::OK;
+    }
+  }
+}
+
+namespace {
+/// Runs a handler body, turning exceptions into statuses.
+template <class F>
+Status guarded(F&& body) {
+  try {
+    return body();
+  } catch (const RequestError& e) {
+    return Status(e.code, e.what());
+  } catch (const ProoflineError& e) {
+    return to_status(e, "bad request");
+  } catch (const std::invalid_argument& e) {
+    return to_status(e, "bad request");
+  } catch (const std::system_error& e) {
+    return to_status(e, "bad request");
+  } catch (const r1cs::SynthesisError& e) {
+    return to_status(e, "synthesis failed");
+  } catch (const std::exception& e) {
+    return Status(StatusCode::INTERNAL, std::string("internal error: ") + e.what());
+  }
+}
+}  // namespace
+
+Status ProvingService::SubmitProof(grpc::ServerContext*, const pb::SubmitProofRequest* req,
+                                   pb::SubmitProofResponse* resp) {
+  return finish(kSubmit, guarded([&] {
+    if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
+    bool created = false;
+    engine::SubmitResult s = submit_checked(req->request(), &created);
+    resp->set_request_id(s.request_id);
+    resp->set_duplicate(s.duplicate);
+    resp->set_status(to_proto_status(s.state));
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req, pb::ProofResult* resp) {
+  return finish(kAwait, guarded([&] {
+    if (req->request_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "request_id: missing");
+    return wait_for(ctx, req->request_id(), req->timeout_ms(), req->cancel_on_disconnect(), resp);
+  }));
+}
+
+Status ProvingService::Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req, pb::ProofResult* resp) {
+  return finish(kProve, guarded([&] {
+    if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
+    bool created = false;
+    engine::SubmitResult s = submit_checked(req->request(), &created);
+    Status st = wait_for(ctx, s.request_id, req->timeout_ms(), created, resp);
+    if (st.ok() && resp->status() == pb::PROOF_STATUS_TIMEOUT && created) {
+      eng_.cancel(s.request_id);  // Prove's timeout ends the job (engine.proto)
+    }
+    return st;
+  }));
+}
+
+Status ProvingService::CancelProof(grpc::ServerContext*, const pb::CancelProofRequest* req,
+                                   pb::CancelProofResponse* resp) {
+  return finish(kCancel, guarded([&] {
+    if (req->request_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "request_id: missing");
+    engine::CancelResult c = eng_.cancel(req->request_id());
+    resp->set_found(c.found);
+    if (c.found) {
+      resp->set_previous(to_proto_status(c.previous));
+      resp->set_was_queued(c.previous == engine::JobState::Queued);
+      resp->set_was_running(c.previous == engine::JobState::Running);
+      resp->set_dropped_queued(static_cast<std::uint32_t>(c.dropped_queued));
+      resp->set_stopping_running(static_cast<std::uint32_t>(c.stopping_running));
+    }
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusRequest*, pb::StatusResponse* resp) {
+  return finish(kStatus, guarded([&] {
+    const engine::EngineStatus s = eng_.status();
+    resp->set_version("proofline.v1");
+    resp->set_uptime_s(std::chrono::duration<double>(Clock::now() - started_).count());
+    for (const auto& b : s.backends) {
+      auto* d = resp->add_devices();
+      d->set_index(static_cast<std::uint32_t>(b.index));
+      d->set_backend(b.name);
+      d->set_workers(b.workers);
+      d->set_busy_workers(b.busy_workers);
+      d->set_partitions_proved(b.partitions_proved);
+    }
+    for (const auto& e : s.srs) fill_srs(e, resp->add_srs());
+    std::map<std::string, pb::QueueStats*> by_stage;
+    for (const auto& q : s.queues) {
+      pb::QueueStats*& o = by_stage[q.stage];
+      if (!o) {
+        o = resp->add_queues();
+        o->set_stage(q.stage);
+      }
+      const std::string prio(engine::to_string(q.priority));
+      o->set_pending(o->pending() + static_cast<std::uint32_t>(q.pending));
+      o->set_running(o->running() + static_cast<std::uint32_t>(q.running));
+      (*o->mutable_pending_by_priority())[prio] += static_cast<std::uint32_t>(q.pending);
+      (*o->mutable_running_by_priority())[prio] += static_cast<std::uint32_t>(q.running);
+    }
+    auto* m = resp->mutable_memory();
+    m->set_budget_bytes(s.memory.budget_bytes);
+    m->set_used_bytes(s.memory.used_bytes);
+    m->set_reserved_bytes(s.memory.reserved_bytes);
+    m->set_pooled_bytes(s.memory.pooled_bytes);
+    m->set_reclaim_pending_bytes(s.memory.reclaim_pending_bytes);
+    m->set_srs_bytes(s.memory.srs_bytes);
+    m->set_srs_budget_bytes(s.memory.srs_budget_bytes);
+    m->set_reclaimer_enabled(s.memory.reclaimer_enabled);
+    for (const auto& k : kinds_->names()) resp->add_kinds(k);
+    resp->set_jobs_queued(static_cast<std::uint32_t>(s.jobs_queued));
+    resp->set_jobs_running(static_cast<std::uint32_t>(s.jobs_running));
+    resp->set_jobs_completed(static_cast<std::uint32_t>(s.jobs_done));
+    resp->set_jobs_failed(static_cast<std::uint32_t>(s.jobs_failed));
+    resp->set_jobs_cancelled(static_cast<std::uint32_t>(s.jobs_cancelled));
+    resp->set_synthesis_workers(s.synthesis_workers);
+    resp->set_overlap(s.overlap);
+    for (const auto& a : listen_) resp->add_listen(a);
+    resp->set_resident_bytes(resident_bytes());
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequest*, pb::MetricsResponse* resp) {
+  return finish(kMetrics, guarded([&] {
+    std::string t = eng_.metrics_text();
+    if (!t.empty() && t.back() != '\n') t += '\n';
+    t += "# HELP proofline_server_calls_total gRPC calls answered, by method and status code.\n"
+         "# TYPE proofline_server_calls_total counter\n";
+    for (int m = 0; m < kMethods; ++m) {
+      for (int c = 0; c < 17; ++c) {
+        const std::uint64_t n = calls_[m][c].load(std::memory_order_relaxed);
+        if (n == 0) continue;
+        t += std::string("proofline_server_calls_total{method=\"") + method_name(m) + "\",code=\"" + code_name(c) +
+             "\"} " + std::to_string(n) + "\n";
+      }
+    }
+    t += "# HELP proofline_server_client_gone_cancels_total jobs cancelled because their client went away.\n"
+         "# TYPE proofline_server_client_gone_cancels_total counter\n"
+         "proofline_server_client_gone_cancels_total " +
+         std::to_string(client_gone_cancels_.load()) + "\n";
+    t += "# HELP proofline_server_resident_bytes resident set of the daemon process (VmRSS).\n"
+         "# TYPE proofline_server_resident_bytes gauge\n"
+         "proofline_server_resident_bytes " +
+         std::to_string(resident_bytes()) + "\n";
+    resp->set_text(std::move(t));
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::PreloadSRS(grpc::ServerContext*, const pb::PreloadSRSRequest* req,
+                                  pb::PreloadSRSResponse* resp) {
+  return finish(kPreload, guarded([&] {
+    if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
+    engine::ProofRequest r = to_engine_request(req->request());
+    validate(r);
+    fill_srs(eng_.preload_srs(r.kind, r.args), resp->mutable_srs());
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::EvictSRS(grpc::ServerContext*, const pb::EvictSRSRequest* req, pb::EvictSRSResponse* resp) {
+  return finish(kEvict, guarded([&] {
+    if (req->key().empty()) return Status(StatusCode::INVALID_ARGUMENT, "key: missing (an SrsEntry.key)");
+    std::uint64_t bytes = 0;
+    unsigned users = 0;
+    bool known = false;
+    for (const auto& e : eng_.status().srs) {
+      if (e.key == req->key()) {
+        known = true;
+        bytes = e.bytes;
+        users = e.users;
+      }
+    }
+    const bool evicted = eng_.evict_srs(req->key());
+    resp->set_evicted(evicted);
+    if (evicted) {
+      resp->set_bytes_freed(bytes);
+    } else {
+      resp->set_reason(!known ? "not loaded" : "in use by " + std::to_string(users) + " job(s)");
+    }
+    return Status::OK;
+  }));
+}
+
+}  // namespace proofline::server
