@@ -52,6 +52,8 @@
 #include <vector>
 
 #include "proofline/ff/fr.hpp"
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/sector.hpp"
 #include "proofline/gadgets/merkle.hpp"
 #include "proofline/r1cs/constraint_system.hpp"
 
@@ -83,8 +85,11 @@ struct PoRepShape {
   std::string describe() const;
 };
 
-/// The interactive PoRep shape of a production sector size (2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB;
-/// reference §3.2) — one partition's circuit. Throws ProoflineError(BadLength) for other sizes.
+/// One partition's circuit shape for a registered proof (layers, nodes, tree R/C arities and
+/// challenges per partition from filecoin::PorepConfig; the same for every challenge mode).
+PoRepShape shape_for(const filecoin::PorepConfig& config);
+/// shape_for of the size's default registered proof (filecoin::sector_shape sizes: 2 KiB … 64 GiB;
+/// throws ProoflineError for others).
 PoRepShape shape_for_sector_size(std::uint64_t sector_bytes);
 
 /// A column of `layers` labels (row l − 1 = the label of layer l) with its tree C path.
@@ -107,6 +112,12 @@ struct PoRepPartitionInputs {
   Fr replica_id, comm_d, comm_r, comm_r_last, comm_c;
   std::vector<ChallengeWitness> challenges;
 };
+
+/// The witness of partition `partition` of a parsed C1 (storage-proofs-porep's From<VanillaProof>):
+/// data_leaf = comm_d_proofs.leaf, challenge = labeling_proofs[0].node, comm_r_last =
+/// comm_r_last_proof.root and comm_c = c_x.inclusion_proof.root of the partition's first challenge,
+/// column rows and every path as given. Throws ProoflineError(BadLength) for a partition out of range.
+PoRepPartitionInputs partition_inputs(const filecoin::SealCommitPhase1Output& c1, std::size_t partition);
 
 /// A witness of the right shape with every value zero (for setup and counting; never satisfied).
 PoRepPartitionInputs blank_inputs(const PoRepShape& shape);

@@ -294,18 +294,47 @@ std::string PoRepShape::describe() const {
          std::to_string(challenges) + " challenge" + (challenges == 1 ? "" : "s");
 }
 
+PoRepShape shape_for(const filecoin::PorepConfig& config) {
+  const filecoin::SectorShape& s = *config.shape;
+  return PoRepShape{s.layers, s.nodes, s.tree_rc, config.challenges_per_partition};
+}
+
 PoRepShape shape_for_sector_size(std::uint64_t sector_bytes) {
-  // filecoin-proofs constants.rs / parameters.rs (reference §3.2): interactive PoRep, one partition.
-  switch (sector_bytes) {
-    case 2048:
-    case std::uint64_t{8} << 20:
-    case std::uint64_t{512} << 20: return PoRepShape{2, sector_bytes / 32, {8, 0, 0}, 2};
-    case std::uint64_t{32} << 30: return PoRepShape{11, sector_bytes / 32, {8, 8, 0}, 18};
-    case std::uint64_t{64} << 30: return PoRepShape{11, sector_bytes / 32, {8, 8, 2}, 18};
-    default: break;
+  return shape_for(filecoin::porep_config(filecoin::default_seal_proof(sector_bytes)));
+}
+
+PoRepPartitionInputs partition_inputs(const filecoin::SealCommitPhase1Output& c1, std::size_t partition) {
+  if (partition >= c1.vanilla_proofs.size() || c1.vanilla_proofs[partition].empty()) {
+    throw ProoflineError(Error::BadLength, "C1: partition " + std::to_string(partition) + " of " +
+                                               std::to_string(c1.vanilla_proofs.size()) + " (or no challenges)");
   }
-  throw ProoflineError(Error::BadLength, "PoRep: sector size " + std::to_string(sector_bytes) +
-                                             " bytes; expected 2048 (2 KiB), 8 MiB, 512 MiB, 32 GiB or 64 GiB");
+  const auto& proofs = c1.vanilla_proofs[partition];
+  auto column = [](const filecoin::ColumnProof& p) {
+    ColumnOpening c;
+    c.rows.reserve(p.column.rows.size());
+    for (const auto& r : p.column.rows) c.rows.push_back(filecoin::domain_fr(r));
+    c.path = p.inclusion_proof.auth_path();
+    return c;
+  };
+  PoRepPartitionInputs in;
+  in.replica_id = filecoin::domain_fr(c1.replica_id);
+  in.comm_d = filecoin::domain_fr(c1.comm_d);
+  in.comm_r = filecoin::domain_fr(c1.comm_r);
+  in.comm_r_last = filecoin::domain_fr(proofs[0].comm_r_last_proof.root);
+  in.comm_c = filecoin::domain_fr(proofs[0].replica_column_proofs.c_x.inclusion_proof.root);
+  in.challenges.reserve(proofs.size());
+  for (const filecoin::VanillaProof& v : proofs) {
+    ChallengeWitness w;
+    w.challenge = v.challenge();
+    w.data_leaf = filecoin::domain_fr(v.comm_d_proofs.leaf);
+    w.comm_d_path = v.comm_d_proofs.auth_path();
+    for (const auto& p : v.replica_column_proofs.drg_parents) w.drg_parents.push_back(column(p));
+    for (const auto& p : v.replica_column_proofs.exp_parents) w.exp_parents.push_back(column(p));
+    w.comm_r_last_path = v.comm_r_last_proof.auth_path();
+    w.comm_c_path = v.replica_column_proofs.c_x.inclusion_proof.auth_path();
+    in.challenges.push_back(std::move(w));
+  }
+  return in;
 }
 
 PoRepPartitionInputs blank_inputs(const PoRepShape& shape) {
