@@ -161,7 +161,8 @@ struct Engine::Impl {
   std::uint64_t next_seq = 1;
   std::unordered_map<std::string, JobPtr> jobs;
   std::deque<std::string> finished_order;
-  std::map<Key, JobPtr> synth_q;
+  std::map<Key, JobPtr> prep_q;   ///< jobs to validate + load the SRS for (index −1)
+  std::map<Key, JobPtr> synth_q;  ///< partitions to synthesize
   std::map<Key, std::unique_ptr<ProveItem>> prove_q;
   std::deque<JobPtr> finish_q;
   std::size_t running[kStages][kPriorities] = {};
@@ -215,6 +216,7 @@ struct Engine::Impl {
         if (!is_final(job->state)) finalize_locked(*job, JobState::Cancelled, "engine shut down", leases);
       }
       synth_q.clear();
+      prep_q.clear();
       for (auto& [k, item] : prove_q) drop.push_back(std::move(item));
       prove_q.clear();
       finish_q.clear();
@@ -253,8 +255,8 @@ struct Engine::Impl {
     j.state = state;
     j.error = error;
     j.finished = Clock::now();
-    for (auto it = synth_q.begin(); it != synth_q.end();) {
-      it = std::get<1>(it->first) == j.seq ? synth_q.erase(it) : std::next(it);
+    for (auto* q : {&prep_q, &synth_q}) {
+      for (auto it = q->begin(); it != q->end();) it = std::get<1>(it->first) == j.seq ? q->erase(it) : std::next(it);
     }
     for (auto it = prove_q.begin(); it != prove_q.end();) {
       if (std::get<1>(it->first) == j.seq) {
@@ -408,20 +410,69 @@ struct Engine::Impl {
     release_partition(std::move(buf), reserved_bytes);  // cancelled while synthesizing
   }
 
+  /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
+  /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
+  /// partition at the head of the synthesis queue cannot be admitted yet.
   void synth_worker() {
     groth16::OsRandom rng;
     std::unique_lock lk(mu);
     while (!stop) {
-      auto it = synth_q.begin();
-      if (it == synth_q.end()) {
+      auto pit = prep_q.begin();
+      auto sit = synth_q.begin();
+      if (pit == prep_q.end() && sit == synth_q.end()) {
         cv.wait(lk);
         continue;
       }
-      const Key key = it->first;
-      JobPtr job = it->second;
-      const int p = std::get<0>(key);
-      if (std::get<2>(key) < 0) {
-        synth_q.erase(it);
+      bool admitted = false;
+      bool blocked = false;
+      if (sit != synth_q.end() && (pit == prep_q.end() || sit->first < pit->first)) {
+        const JobPtr& job = sit->second;
+        if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
+          blocked = true;
+        } else if (budget.try_acquire(job->part_bytes)) {
+          admitted = true;
+        } else {
+          blocked = true;
+          if (pool.pooled_count() > 0) {
+            lk.unlock();
+            pool.shrink(0);  // idle buffers → reclaimer; the budget listener wakes us when freed
+            lk.lock();
+            continue;
+          }
+        }
+      }
+      if (admitted) {
+        const Key key = sit->first;
+        JobPtr job = sit->second;
+        const int p = std::get<0>(key);
+        reserved += job->part_bytes;
+        synth_q.erase(sit);
+        ++running[1][p];
+        ++synth_active;
+        ++job->active;
+        const auto t0 = Clock::now();
+        if (!job->started) {
+          job->started = true;
+          job->first_synth = t0;
+          if (job->state == JobState::Queued) job->state = JobState::Running;
+        }
+        lk.unlock();
+        do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
+        lk.lock();
+        --running[1][p];
+        --synth_active;
+        --job->active;
+        auto lease = take_idle_lease_locked(*job);
+        cv.notify_all();
+        lk.unlock();
+        lease.reset();
+        lk.lock();
+        continue;
+      }
+      if (pit != prep_q.end()) {
+        JobPtr job = pit->second;
+        const int p = std::get<0>(pit->first);
+        prep_q.erase(pit);
         ++running[0][p];
         ++job->active;
         lk.unlock();
@@ -430,47 +481,13 @@ struct Engine::Impl {
         --running[0][p];
         --job->active;
         auto lease = take_idle_lease_locked(*job);
+        cv.notify_all();
         lk.unlock();
         lease.reset();
         lk.lock();
         continue;
       }
-      if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
-        cv.wait_for(lk, std::chrono::milliseconds(20));
-        continue;
-      }
-      if (!budget.try_acquire(job->part_bytes)) {
-        if (pool.pooled_count() > 0) {
-          lk.unlock();
-          pool.shrink(0);  // idle buffers → reclaimer; the budget listener wakes us when freed
-          lk.lock();
-        } else {
-          cv.wait_for(lk, std::chrono::milliseconds(20));
-        }
-        continue;
-      }
-      reserved += job->part_bytes;
-      synth_q.erase(it);
-      ++running[1][p];
-      ++synth_active;
-      ++job->active;
-      const auto t0 = Clock::now();
-      if (!job->started) {
-        job->started = true;
-        job->first_synth = t0;
-        if (job->state == JobState::Queued) job->state = JobState::Running;
-      }
-      lk.unlock();
-      do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
-      lk.lock();
-      --running[1][p];
-      --synth_active;
-      --job->active;
-      auto lease = take_idle_lease_locked(*job);
-      cv.notify_all();
-      lk.unlock();
-      lease.reset();
-      lk.lock();
+      if (blocked) cv.wait_for(lk, std::chrono::milliseconds(20));
     }
   }
 
@@ -641,7 +658,7 @@ SubmitResult Engine::submit(ProofRequest request) {
   job->req = std::move(request);
   job->submitted = Clock::now();
   m.jobs.emplace(job->req.request_id, job);
-  m.synth_q.emplace(Impl::Key{Impl::pri(*job), seq, -1}, job);
+  m.prep_q.emplace(Impl::Key{Impl::pri(*job), seq, -1}, job);
   ++m.m_submitted;
   m.cv.notify_all();
   return SubmitResult{job->req.request_id, false, JobState::Queued};
@@ -689,7 +706,7 @@ CancelResult Engine::cancel(const std::string& request_id) {
     out.found = true;
     out.previous = job.state;
     if (is_final(job.state)) return out;
-    for (const auto& [key, j] : m.synth_q) out.dropped_queued += (std::get<1>(key) == job.seq && std::get<2>(key) >= 0);
+    for (const auto& [key, j] : m.synth_q) out.dropped_queued += std::get<1>(key) == job.seq;
     for (const auto& [key, item] : m.prove_q) out.dropped_queued += std::get<1>(key) == job.seq;
     out.stopping_running = job.active;
     m.finalize_locked(job, JobState::Cancelled, "cancelled by request", leases, &drop);
@@ -716,7 +733,8 @@ EngineStatus Engine::status() const {
                                        m.cfg.prover_workers_per_backend, m.backends[b].busy, m.backends[b].proved});
   }
   std::size_t pending[kStages][kPriorities] = {};
-  for (const auto& [key, job] : m.synth_q) ++pending[std::get<2>(key) < 0 ? 0 : 1][std::get<0>(key)];
+  for (const auto& [key, job] : m.prep_q) ++pending[0][std::get<0>(key)];
+  for (const auto& [key, job] : m.synth_q) ++pending[1][std::get<0>(key)];
   for (const auto& [key, item] : m.prove_q) ++pending[2][std::get<0>(key)];
   for (int st = 0; st < kStages; ++st) {
     for (int p = 0; p < kPriorities; ++p) {

@@ -75,9 +75,9 @@ namespace {
 std::string type_name(const Json& j) { return j.type_name(); }
 
 const Json& field(const Json& obj, const char* key, const std::string& path) {
-  if (!obj.is_object()) fail(path, "expected an object, got " + type_name(obj));
+  if (!obj.is_object()) fail(path.empty() ? "(document)" : path, "expected an object, got " + type_name(obj));
   auto it = obj.find(key);
-  if (it == obj.end()) fail(path + "." + key, "missing field");
+  if (it == obj.end()) fail(path.empty() ? std::string(key) : path + "." + key, "missing field");
   return *it;
 }
 

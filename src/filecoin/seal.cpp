@@ -261,21 +261,27 @@ class SparseTree {
       const std::size_t a = arities_[k];
       std::set<std::uint64_t> groups;
       for (const auto& [i, v] : levels_[k]) groups.insert(i / a);
-      for (auto grp : groups) {
-        std::vector<Domain> ch(a);
+      // Fillers first (sequential: deterministic draw order), then the group hashes in parallel.
+      const std::vector<std::uint64_t> gs(groups.begin(), groups.end());
+      std::vector<std::vector<Domain>> children(gs.size(), std::vector<Domain>(a));
+      for (std::size_t n = 0; n < gs.size(); ++n) {
         for (std::size_t j = 0; j < a; ++j) {
-          auto [it, inserted] = levels_[k].try_emplace(grp * a + j);
+          auto [it, inserted] = levels_[k].try_emplace(gs[n] * a + j);
           if (inserted) it->second = random_fr_domain(rng);
-          ch[j] = it->second;
-        }
-        if (sha256_) {
-          levels_[k + 1][grp] = sha256_node(ch);
-        } else {
-          std::vector<Fr> f;
-          for (const auto& d : ch) f.push_back(domain_fr(d));
-          levels_[k + 1][grp] = fr_domain(poseidon_node(f));
+          children[n][j] = it->second;
         }
       }
+      std::vector<Domain> parents(gs.size());
+      tbb::parallel_for(std::size_t{0}, gs.size(), [&](std::size_t n) {
+        if (sha256_) {
+          parents[n] = sha256_node(children[n]);
+        } else {
+          std::vector<Fr> f;
+          for (const auto& d : children[n]) f.push_back(domain_fr(d));
+          parents[n] = fr_domain(poseidon_node(f));
+        }
+      });
+      for (std::size_t n = 0; n < gs.size(); ++n) levels_[k + 1][gs[n]] = parents[n];
     }
   }
 
@@ -406,7 +412,13 @@ SealCommitPhase1Output gen_c1(const GenC1Options& o) {
   SparseTree tree_d(std::vector<std::size_t>(s.tree_d_levels, 2), true);
   SparseTree tree_c(rc_arities(s), false);
   SparseTree tree_r(rc_arities(s), false);
-  for (const auto& [n, r] : rows) tree_c.set_leaf(n, fr_domain(column_hash(r)));
+  {
+    std::vector<const std::pair<const std::uint64_t, std::vector<Domain>>*> cols;
+    for (const auto& e : rows) cols.push_back(&e);
+    std::vector<Domain> hashes(cols.size());
+    tbb::parallel_for(std::size_t{0}, cols.size(), [&](std::size_t n) { hashes[n] = fr_domain(column_hash(cols[n]->second)); });
+    for (std::size_t n = 0; n < cols.size(); ++n) tree_c.set_leaf(cols[n]->first, hashes[n]);
+  }
   for (auto c : challenged) {
     const Domain data = random_fr_domain(rng);
     tree_d.set_leaf(c, data);

@@ -1,6 +1,8 @@
 // Native verification of C1 vanilla proofs (see vanilla.hpp for the list of checks).
 #include "proofline/filecoin/vanilla.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include "proofline/filecoin/hashers.hpp"
 #include "proofline/filecoin/porep.hpp"
 
@@ -157,36 +159,41 @@ VanillaCheck verify_vanilla(const SealCommitPhase1Output& c1, const StackedGraph
   } catch (const std::exception& e) {
     return global_fail(std::string("comm_c / comm_r_last: ") + e.what());
   }
-  for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
-    std::vector<std::uint64_t> derived;
-    if (options.check_challenges) derived = challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k);
-    for (std::size_t i = 0; i < c1.vanilla_proofs[k].size(); ++i) {
-      const VanillaProof& v = c1.vanilla_proofs[k][i];
-      const std::uint64_t node = v.challenge();
-      try {
-        if (options.check_challenges) {
-          require(node == derived[i], "challenged node " + std::to_string(node) + " is not the derived challenge " +
-                                          std::to_string(derived[i]));
-        }
-        check_challenge(v, node, g, cfg.shape->layers, c1, comm_c, comm_r_last);
-      } catch (const Failure& f) {
-        res.ok = false;
-        res.partition = k;
-        res.challenge = i;
-        res.node = node;
-        res.what = "partition " + std::to_string(k) + " challenge " + std::to_string(i) + " (node " +
-                   std::to_string(node) + "): " + f.what;
-        return res;
-      } catch (const std::exception& e) {
-        res.ok = false;
-        res.partition = k;
-        res.challenge = i;
-        res.node = node;
-        res.what = "partition " + std::to_string(k) + " challenge " + std::to_string(i) + " (node " +
-                   std::to_string(node) + "): " + e.what();
-        return res;
-      }
+  // Every challenge is checked (in parallel); the first failure in (partition, challenge) order is
+  // reported.
+  std::vector<std::vector<std::uint64_t>> derived(c1.vanilla_proofs.size());
+  if (options.check_challenges) {
+    for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
+      derived[k] = challenges(cfg, c1.replica_id, c1.seed, c1.comm_r, k);
     }
+  }
+  const std::size_t per = cfg.challenges_per_partition;
+  std::vector<std::string> failures(c1.vanilla_proofs.size() * per);
+  tbb::parallel_for(std::size_t{0}, failures.size(), [&](std::size_t n) {
+    const std::size_t k = n / per, i = n % per;
+    const VanillaProof& v = c1.vanilla_proofs[k][i];
+    const std::uint64_t node = v.challenge();
+    try {
+      if (options.check_challenges) {
+        require(node == derived[k][i], "challenged node " + std::to_string(node) + " is not the derived challenge " +
+                                           std::to_string(derived[k][i]));
+      }
+      check_challenge(v, node, g, cfg.shape->layers, c1, comm_c, comm_r_last);
+    } catch (const Failure& f) {
+      failures[n] = f.what;
+    } catch (const std::exception& e) {
+      failures[n] = e.what();
+    }
+  });
+  for (std::size_t n = 0; n < failures.size(); ++n) {
+    if (failures[n].empty()) continue;
+    res.ok = false;
+    res.partition = n / per;
+    res.challenge = n % per;
+    res.node = c1.vanilla_proofs[res.partition][res.challenge].challenge();
+    res.what = "partition " + std::to_string(res.partition) + " challenge " + std::to_string(res.challenge) +
+               " (node " + std::to_string(res.node) + "): " + failures[n];
+    return res;
   }
   return res;
 }

@@ -25,8 +25,10 @@
 // index order. A CRITICAL job's items therefore go ahead of all queued work at every stage. Work
 // already running (a synthesis or a backend call) is never interrupted. The synthesis queue is
 // strictly ordered: if its head does not fit the memory budget yet, nothing behind it passes.
-// A job's "prepare" step (validation + SRS load) also runs on a synthesis worker, ordered like its
-// partitions (ahead of them).
+// A job's "prepare" step (validation + SRS load) also runs on a synthesis worker, from its own
+// queue in the same order; a worker takes whichever head is first in that order, and takes the
+// prepare head also when the synthesis head cannot be admitted yet (so validation and SRS loads of
+// queued jobs proceed while partitions wait for memory).
 //
 // ---- Cancel ---------------------------------------------------------------------------------------
 // cancel(id): the job becomes CANCELLED at once (await returns it); its queued items are dropped

@@ -1,0 +1,412 @@
+// The proving engine end to end on the CPU backend: proofs verified, priorities, cancel, await
+// timeouts, duplicate ids, memory-budget admission, overlap, bad requests, SRS cache, self-check.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "engine_test_util.hpp"
+#include "proofline/engine/engine.hpp"
+
+namespace proofline::engine {
+namespace {
+
+using namespace testing;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// Engine logs at warning level and above only (failures of the bad-request tests still show).
+const bool quiet_logs = [] {
+  spdlog::set_level(spdlog::level::warn);
+  return true;
+}();
+
+groth16::VerifyingKey bench_vk(unsigned log) { return groth16::Parameters::read_file(bench_params(log)).vk; }
+
+/// Polls `pred` until true or 10 s.
+template <class P>
+bool eventually(P pred) {
+  const auto end = Clock::now() + 10s;
+  while (Clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(2ms);
+  }
+  return pred();
+}
+
+std::size_t queue_count(const EngineStatus& s, const std::string& stage, bool running) {
+  std::size_t n = 0;
+  for (const auto& q : s.queues) {
+    if (q.stage == stage) n += running ? q.running : q.pending;
+  }
+  return n;
+}
+
+TEST(Engine, BenchProofsAreVerifiedWithTimings) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  AwaitResult a = e.prove(bench_request("b6", 6, 3, 5));
+  ASSERT_EQ(a.status, AwaitStatus::Ready);
+  const ProofResult& r = a.result;
+  ASSERT_EQ(r.state, JobState::Done) << r.error;
+  EXPECT_EQ(r.num_partitions, 3u);
+  EXPECT_EQ(r.proof_bytes.size(), 3u * 192);
+  EXPECT_TRUE(verify_each(bench_vk(6), r));
+  // Partition k proves SizedCircuit(2^6, input + k): public input x = 5 + k.
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(r.public_inputs[k].at(0), Fr::from_u64(5 + k));
+  ASSERT_EQ(r.partitions.size(), 3u);
+  for (const auto& p : r.partitions) {
+    EXPECT_GT(p.synthesis, 0);
+    EXPECT_GT(p.kernel, 0);
+    EXPECT_GE(p.prover_call, p.kernel * 0.99);
+    EXPECT_GE(p.stage, p.prover_call);
+    EXPECT_GE(p.total, p.stage);
+    EXPECT_EQ(p.backend, 0);
+    EXPECT_EQ(p.backend_name, "cpu");
+  }
+  EXPECT_GT(r.timings.verify, 0);
+  EXPECT_GE(r.timings.total, r.partitions.back().total);
+  EXPECT_GT(r.timings.srs_load, 0);  // first use of this parameter file in this engine
+  // A second job with the same parameters does not load them again.
+  AwaitResult b = e.prove(bench_request("b6-again", 6, 1, 9));
+  ASSERT_EQ(b.result.state, JobState::Done) << b.result.error;
+  EXPECT_EQ(b.result.timings.srs_load, 0);
+  const std::string m = e.metrics_text();
+  EXPECT_NE(m.find("proofline_engine_partitions_proved_total{backend=\"0\",name=\"cpu\"} 4"), std::string::npos) << m;
+  EXPECT_NE(m.find("proofline_engine_srs_loads_total 1\n"), std::string::npos);
+  EXPECT_NE(m.find("proofline_engine_jobs_finished_total{state=\"done\"} 2"), std::string::npos);
+  EXPECT_NE(m.find("proofline_engine_partition_seconds_count{timer=\"kernel\"} 4"), std::string::npos);
+  EXPECT_NE(m.find("# TYPE proofline_engine_partition_seconds histogram"), std::string::npos);
+}
+
+TEST(Engine, MixedKindsAndSizesConcurrently) {
+  EngineConfig cfg = test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
+  cfg.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));  // two "devices"
+  Engine e(std::move(cfg));
+  std::vector<std::string> ids;
+  for (unsigned log : {6u, 8u, 10u, 7u}) {
+    ids.push_back(e.submit(bench_request("size" + std::to_string(log), log, 2, log * 10, Priority::High)).request_id);
+  }
+  ProofRequest mul;
+  mul.request_id = "mul";
+  mul.kind = "mul";
+  mul.args = {{"params", mul_params()}, {"partitions", "2"}, {"input", "4"}};
+  ids.push_back(e.submit(mul).request_id);
+  const auto files = snarkjs_chain(60, 3, "chain60");
+  ProofRequest sj;
+  sj.request_id = "snarkjs";
+  sj.kind = "snarkjs";
+  sj.args = {{"zkey", files.zkey}, {"wtns", files.wtns}};
+  ids.push_back(e.submit(sj).request_id);
+
+  for (const auto& id : ids) {
+    AwaitResult a = e.await(id, 60s);
+    ASSERT_EQ(a.status, AwaitStatus::Ready) << id;
+    ASSERT_EQ(a.result.state, JobState::Done) << id << ": " << a.result.error;
+  }
+  for (unsigned log : {6u, 8u, 10u, 7u}) {
+    EXPECT_TRUE(verify_each(bench_vk(log), e.await("size" + std::to_string(log)).result)) << log;
+  }
+  EXPECT_TRUE(verify_each(groth16::Parameters::read_file(mul_params()).vk, e.await("mul").result));
+  // The snarkjs proof verifies under the zkey's own verifying key, with snarkjs' public signals.
+  const ProofResult s = e.await("snarkjs").result;
+  EXPECT_TRUE(verify_each(files.vk, s));
+  Fr x3 = Fr::from_u64(3), out = x3;
+  for (int i = 0; i < 60; ++i) out *= x3;
+  EXPECT_EQ(s.public_inputs.at(0), (std::vector<Fr>{out, x3}));
+  const EngineStatus st = e.status();
+  EXPECT_EQ(st.backends.size(), 2u);
+  EXPECT_EQ(st.backends[0].partitions_proved + st.backends[1].partitions_proved, 11u);  // 4·2 + 2 + 1
+  EXPECT_EQ(st.jobs_done, 6u);
+}
+
+TEST(Engine, SnarkjsWitnessAsPayload) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  const auto files = snarkjs_chain(200, 7, "chain200");  // domain 256
+  ProofRequest r;
+  r.kind = "snarkjs";
+  r.args = {{"zkey", files.zkey}};
+  r.payload = files.wtns_bytes;
+  AwaitResult a = e.prove(r);
+  ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+  EXPECT_TRUE(verify_each(files.vk, a.result));
+  EXPECT_EQ(a.result.request_id.rfind("job-", 0), 0u);  // engine-assigned id
+}
+
+TEST(Engine, CriticalOvertakesQueuedNormalAtEveryStage) {
+  auto be = std::make_shared<TestBackend>(/*gate_closed=*/true);
+  EngineConfig cfg = test_config(be, 1);
+  // Room for exactly one partition of 2^6 in flight: later partitions wait for admission.
+  groth16::Parameters p6 = groth16::Parameters::read_file(bench_params(6));
+  cfg.memory_budget_bytes = partition_buffer_bytes(p6) + partition_buffer_bytes(p6) / 2;
+  cfg.pool_max_bytes = 0;
+  Engine e(std::move(cfg));
+  e.submit(bench_request("A", 6, 1, 100));  // occupies the prover (gate closed) and the budget
+  ASSERT_TRUE(be->wait_entered(1));
+  e.submit(bench_request("B", 6, 2, 200));
+  e.submit(bench_request("C", 6, 2, 300, Priority::Low));
+  e.submit(bench_request("D", 6, 2, 400));
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "synthesis", false) == 6; }));
+  e.submit(bench_request("X", 6, 2, 900, Priority::Critical));
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "synthesis", false) == 8; }));
+  be->open();
+  for (const char* id : {"A", "B", "C", "D", "X"}) ASSERT_EQ(e.await(id, 60s).result.state, JobState::Done) << id;
+  const std::vector<std::uint64_t> want = {100, 900, 901, 200, 201, 400, 401, 300, 301};
+  EXPECT_EQ(be->order(), want);
+}
+
+TEST(Engine, CriticalGoesAheadInTheProveQueue) {
+  auto be = std::make_shared<TestBackend>(true);
+  Engine e(test_config(be, 2));
+  e.submit(bench_request("A", 6, 1, 10));
+  ASSERT_TRUE(be->wait_entered(1));
+  e.submit(bench_request("N", 6, 3, 20));
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "prove", false) == 3; }));
+  e.submit(bench_request("H", 6, 1, 30, Priority::High));
+  e.submit(bench_request("C", 6, 1, 40, Priority::Critical));
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "prove", false) == 5; }));
+  be->open();
+  for (const char* id : {"A", "N", "H", "C"}) ASSERT_EQ(e.await(id, 60s).result.state, JobState::Done) << id;
+  EXPECT_EQ(be->order(), (std::vector<std::uint64_t>{10, 40, 30, 20, 21, 22}));
+}
+
+TEST(Engine, CancelQueuedAndRunning) {
+  auto be = std::make_shared<TestBackend>(true);
+  EngineConfig cfg = test_config(be, 1);
+  cfg.pool_max_bytes = 0;  // every released buffer goes to the reclaimer: memory back to 0 afterwards
+  Engine e(std::move(cfg));
+  e.submit(bench_request("run", 6, 2, 10));
+  ASSERT_TRUE(be->wait_entered(1));  // partition 0 in the backend; partition 1 synthesized behind it
+  e.submit(bench_request("queued", 6, 3, 50));
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "prove", false) >= 1; }));
+
+  CancelResult cq = e.cancel("queued");
+  EXPECT_TRUE(cq.found);
+  AwaitResult q = e.await("queued", 1s);
+  ASSERT_EQ(q.status, AwaitStatus::Ready);
+  EXPECT_EQ(q.result.state, JobState::Cancelled);
+  EXPECT_TRUE(q.result.proofs.empty());
+
+  CancelResult cr = e.cancel("run");
+  EXPECT_TRUE(cr.found);
+  EXPECT_EQ(cr.previous, JobState::Running);
+  EXPECT_EQ(cr.stopping_running, 1u);  // the partition inside the backend
+  EXPECT_EQ(cr.dropped_queued, 1u);    // partition 1 waiting in the prove queue
+  AwaitResult r = e.await("run", 1s);
+  ASSERT_EQ(r.status, AwaitStatus::Ready);
+  EXPECT_EQ(r.result.state, JobState::Cancelled);
+  EXPECT_EQ(r.result.error, "cancelled by request");
+  EXPECT_EQ(queue_count(e.status(), "prove", true), 1u);  // still running until its stage ends
+
+  be->open();
+  ASSERT_TRUE(eventually([&] {
+    const EngineStatus s = e.status();
+    return queue_count(s, "prove", true) == 0 && s.memory.used_bytes == 0 && s.memory.reserved_bytes == 0;
+  }));
+  EXPECT_EQ(e.cancel("run").previous, JobState::Cancelled);  // final: nothing changes
+  EXPECT_FALSE(e.cancel("nope").found);
+  // The engine keeps serving.
+  AwaitResult after = e.prove(bench_request("after", 6, 1, 77), 60s);
+  EXPECT_EQ(after.result.state, JobState::Done) << after.result.error;
+  EXPECT_EQ(be->order(), (std::vector<std::uint64_t>{10, 77}));
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_finished_total{state=\"cancelled\"} 2"), std::string::npos);
+}
+
+TEST(Engine, AwaitHonoursTimeout) {
+  auto be = std::make_shared<TestBackend>(true);
+  Engine e(test_config(be, 1));
+  e.submit(bench_request("slow", 6, 1, 1));
+  ASSERT_TRUE(be->wait_entered(1));
+  const auto t0 = Clock::now();
+  AwaitResult a = e.await("slow", 100ms);
+  const double waited = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  EXPECT_EQ(a.status, AwaitStatus::TimedOut);
+  EXPECT_EQ(a.result.state, JobState::Running);
+  EXPECT_EQ(a.result.num_partitions, 1u);
+  EXPECT_GE(waited, 95);
+  EXPECT_LT(waited, 5000);
+  EXPECT_EQ(e.await("missing", 10ms).status, AwaitStatus::NotFound);
+  be->open();
+  AwaitResult b = e.await("slow", 60s);
+  EXPECT_EQ(b.status, AwaitStatus::Ready);
+  EXPECT_EQ(b.result.state, JobState::Done);
+}
+
+TEST(Engine, DuplicateRequestIdsAreIdempotent) {
+  auto be = std::make_shared<TestBackend>(true);
+  Engine e(test_config(be, 1));
+  SubmitResult s1 = e.submit(bench_request("same", 6, 1, 1));
+  SubmitResult s2 = e.submit(bench_request("same", 6, 1, 2));
+  EXPECT_FALSE(s1.duplicate);
+  EXPECT_TRUE(s2.duplicate);
+  EXPECT_EQ(s2.request_id, "same");
+  be->open();
+  AwaitResult a = e.await("same", 60s);
+  ASSERT_EQ(a.result.state, JobState::Done);
+  SubmitResult s3 = e.submit(bench_request("same", 6, 1, 3));
+  EXPECT_TRUE(s3.duplicate);
+  EXPECT_EQ(s3.state, JobState::Done);
+  EXPECT_EQ(be->order(), (std::vector<std::uint64_t>{1}));  // proved once, with the first request
+  EXPECT_EQ(e.status().jobs_done, 1u);
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_duplicate_total 2"), std::string::npos);
+}
+
+TEST(Engine, BudgetAdmitsOnlyWhatFits) {
+  auto be = std::make_shared<TestBackend>(true);
+  EngineConfig cfg = test_config(be, 2);
+  groth16::Parameters p6 = groth16::Parameters::read_file(bench_params(6));
+  const std::uint64_t part = partition_buffer_bytes(p6);
+  cfg.memory_budget_bytes = 2 * part + part / 2;  // two partitions, not three
+  Engine e(std::move(cfg));
+  e.submit(bench_request("J", 6, 4, 1));
+  ASSERT_TRUE(be->wait_entered(1));
+  // Partition 0 in the backend, partition 1 synthesized and queued; 2 and 3 wait for the budget.
+  ASSERT_TRUE(eventually([&] { return queue_count(e.status(), "prove", false) == 1; }));
+  std::this_thread::sleep_for(50ms);
+  EngineStatus s = e.status();
+  EXPECT_EQ(queue_count(s, "synthesis", false), 2u);
+  EXPECT_EQ(queue_count(s, "synthesis", true), 0u);
+  EXPECT_EQ(s.memory.reserved_bytes, 2 * part);
+  EXPECT_LE(s.memory.used_bytes, s.memory.budget_bytes);
+  be->open();
+  AwaitResult a = e.await("J", 60s);
+  ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+  EXPECT_TRUE(verify_each(bench_vk(6), a.result));
+  EXPECT_EQ(e.status().memory.reserved_bytes, 0u);
+
+  // A partition larger than the whole budget fails its job with a clear message.
+  AwaitResult big = e.prove(bench_request("big", 10, 1, 1), 60s);
+  EXPECT_EQ(big.result.state, JobState::Failed);
+  EXPECT_NE(big.result.error.find("memory budget"), std::string::npos) << big.result.error;
+}
+
+TEST(Engine, SynthesisOverlapsProving) {
+  // Artificial delays (sleeps, so a loaded 2-core box does not matter): synthesis 120 ms and
+  // proving 120 ms per partition, 6 partitions. Sequential ≈ 6·240 ms; pipelined ≈ 7·120 ms.
+  auto run = [&](bool overlap) {
+    auto be = std::make_shared<TestBackend>(false, 120ms);
+    EngineConfig cfg = test_config(be, 1);
+    cfg.overlap = overlap;
+    Engine e(std::move(cfg));
+    e.preload_srs("bench", {{"params", bench_params(6)}, {"size", "2^6"}});
+    ProofRequest r = bench_request("o", 6, 6, 1);
+    r.kind = "slow-bench";
+    r.args["synth_ms"] = "120";
+    const auto t0 = Clock::now();
+    AwaitResult a = e.prove(r, 60s);
+    const double wall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    EXPECT_EQ(a.result.state, JobState::Done) << a.result.error;
+    const double sum = a.result.timings.synthesis + a.result.timings.prover_call;
+    return std::make_pair(wall, sum);
+  };
+  const auto [wall_on, sum_on] = run(true);
+  const auto [wall_off, sum_off] = run(false);
+  EXPECT_GT(sum_on, 6 * 240 * 0.95);
+  EXPECT_LT(wall_on, 0.8 * sum_on) << "wall " << wall_on << " ms, synthesis + prove " << sum_on << " ms";
+  EXPECT_GT(wall_off, 0.95 * sum_off) << "no-overlap baseline: wall " << wall_off << " ms, sum " << sum_off;
+}
+
+TEST(Engine, BadRequestsFailOnlyThatJob) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  auto fail_msg = [&](ProofRequest r) {
+    AwaitResult a = e.prove(std::move(r), 60s);
+    EXPECT_EQ(a.result.state, JobState::Failed);
+    return a.result.error;
+  };
+  ProofRequest unknown;
+  unknown.kind = "porep-c2-64g";
+  std::string m = fail_msg(unknown);
+  EXPECT_NE(m.find("unknown proof kind 'porep-c2-64g'"), std::string::npos) << m;
+  EXPECT_NE(m.find("bench"), std::string::npos) << m;  // names the known kinds
+
+  ProofRequest missing = bench_request("", 6, 1, 1);
+  missing.args["params"] = (test_dir() / "does-not-exist.params").string();
+  m = fail_msg(missing);
+  EXPECT_NE(m.find("not found"), std::string::npos) << m;
+  EXPECT_NE(m.find("does-not-exist.params"), std::string::npos) << m;
+
+  ProofRequest wrong = bench_request("", 6, 1, 1);
+  wrong.args["size"] = "2^7";
+  m = fail_msg(wrong);
+  EXPECT_NE(m.find("does not match"), std::string::npos) << m;
+
+  ProofRequest noarg = bench_request("", 6, 1, 1);
+  noarg.args.erase("size");
+  m = fail_msg(noarg);
+  EXPECT_NE(m.find("needs the argument 'size'"), std::string::npos) << m;
+
+  ProofRequest badsize = bench_request("", 6, 1, 1);
+  badsize.args["size"] = "1000";
+  m = fail_msg(badsize);
+  EXPECT_NE(m.find("power of two"), std::string::npos) << m;
+
+  // A malformed parameter file (truncated).
+  const std::string trunc = (test_dir() / "truncated.params").string();
+  auto bytes = groth16::read_file_bytes(bench_params(6));
+  bytes.resize(bytes.size() / 2);
+  groth16::write_file_bytes(trunc, bytes);
+  ProofRequest bad = bench_request("", 6, 1, 1);
+  bad.args["params"] = trunc;
+  m = fail_msg(bad);
+  EXPECT_NE(m.find("truncated.params"), std::string::npos) << m;
+
+  // snarkjs: witness of the wrong length for the zkey.
+  const auto a = snarkjs_chain(20, 2, "chain20");
+  const auto b = snarkjs_chain(30, 2, "chain30");
+  ProofRequest sj;
+  sj.kind = "snarkjs";
+  sj.args = {{"zkey", a.zkey}, {"wtns", b.wtns}};
+  m = fail_msg(sj);
+  EXPECT_NE(m.find("witness values got 33, expected nVars = 23"), std::string::npos) << m;
+
+  // The engine still serves good requests, and counted the failures.
+  EXPECT_EQ(e.prove(bench_request("good", 6, 1, 1), 60s).result.state, JobState::Done);
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_finished_total{state=\"failed\"} 7"), std::string::npos);
+}
+
+TEST(Engine, SelfCheckFailureIsReportedNeverReturned) {
+  auto be = std::make_shared<TestBackend>(false);
+  be->set_corrupt(true);
+  Engine e(test_config(be, 1));
+  AwaitResult a = e.prove(bench_request("bad", 6, 2, 1), 60s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("self-check failed"), std::string::npos) << a.result.error;
+  EXPECT_TRUE(a.result.proofs.empty());
+  EXPECT_TRUE(a.result.proof_bytes.empty());
+  EXPECT_NE(e.metrics_text().find("proofline_engine_self_check_failures_total 1"), std::string::npos);
+}
+
+TEST(Engine, SrsPreloadEvictAndLru) {
+  EngineConfig cfg = test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
+  const std::uint64_t b7 = parameters_bytes(groth16::Parameters::read_file(bench_params(7)));
+  const std::uint64_t b6 = parameters_bytes(groth16::Parameters::read_file(bench_params(6)));
+  ASSERT_LT(b6, b7);
+  cfg.srs_budget_bytes = b7 + b6 / 2;  // room for the 2^7 set, not for both
+  Engine e(std::move(cfg));
+  SrsStatus s = e.preload_srs("bench", {{"params", bench_params(7)}, {"size", "2^7"}});
+  EXPECT_EQ(s.state, "loaded");
+  EXPECT_EQ(s.bytes, b7);
+  EXPECT_EQ(s.users, 0u);
+  EXPECT_EQ(s.key, std::filesystem::weakly_canonical(bench_params(7)).string());
+  EXPECT_TRUE(e.evict_srs(s.key));
+  EXPECT_FALSE(e.evict_srs(s.key));  // already gone
+  EXPECT_TRUE(e.status().srs.empty());
+
+  ASSERT_EQ(e.prove(bench_request("p7", 7, 1, 1), 60s).result.state, JobState::Done);
+  ASSERT_EQ(e.status().srs.size(), 1u);  // idle, within budget: stays
+  // Loading the 2^6 set puts the cache over budget: the idle 2^7 set (least recently used) goes,
+  // the 2^6 set (in use) stays.
+  ASSERT_EQ(e.prove(bench_request("p6", 6, 1, 1), 60s).result.state, JobState::Done);
+  // (the job's lease is dropped just after its result is published)
+  ASSERT_TRUE(eventually([&] { return e.status().srs.size() == 1 && e.status().srs[0].users == 0; }));
+  EXPECT_EQ(e.status().srs[0].key, std::filesystem::weakly_canonical(bench_params(6)).string());
+  EXPECT_EQ(e.status().memory.srs_bytes, b6);
+  const std::string m = e.metrics_text();
+  EXPECT_NE(m.find("proofline_engine_srs_loads_total 3"), std::string::npos) << m;
+  EXPECT_NE(m.find("proofline_engine_srs_evictions_total 2"), std::string::npos) << m;
+}
+
+}  // namespace
+}  // namespace proofline::engine

@@ -1,0 +1,201 @@
+// C1 JSON: round trips (Single, Sub and Top proofs), serde key order, and a table of malformed
+// inputs, each rejected with the JSON path of the offending value.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/seal.hpp"
+#include "proofline/util/error.hpp"
+
+namespace {
+
+using namespace proofline;
+using namespace proofline::filecoin;
+using Json = nlohmann::ordered_json;
+
+const SealCommitPhase1Output& c1_2k() {
+  static const SealCommitPhase1Output c1 = gen_c1({RegisteredSealProof::StackedDrg2KiBV1_1, 5});
+  return c1;
+}
+
+TEST(C1Json, RoundTrip) {
+  for (auto p : {RegisteredSealProof::StackedDrg2KiBV1_1, RegisteredSealProof::StackedDrg16KiBV1_1_Test,
+                 RegisteredSealProof::StackedDrg32KiBV1_1_Test}) {
+    const auto c1 = gen_c1({p, 9});
+    const std::string text = to_json(c1);
+    const auto back = parse_c1_json(text);
+    EXPECT_EQ(back, c1) << to_string(p);
+    EXPECT_EQ(to_json(back), text);
+  }
+  const auto sub = gen_c1({RegisteredSealProof::StackedDrg16KiBV1_1_Test, 1});
+  EXPECT_EQ(sub.vanilla_proofs[0][0].comm_r_last_proof.kind, MerkleProofKind::Sub);
+  EXPECT_EQ(gen_c1({RegisteredSealProof::StackedDrg32KiBV1_1_Test, 1}).vanilla_proofs[0][0].comm_r_last_proof.kind,
+            MerkleProofKind::Top);
+}
+
+TEST(C1Json, SerdeShape) {
+  const std::string text = to_json(c1_2k());
+  EXPECT_EQ(text.rfind("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[{"
+                       "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[",
+                       0),
+            0u)
+      << text.substr(0, 200);
+  const Json j = Json::parse(text);
+  const Json& v = j["vanilla_proofs"]["StackedDrg2KiBV1"][0][0];
+  std::vector<std::string> keys;
+  for (auto it = v.begin(); it != v.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs",
+                                            "labeling_proofs", "encoding_proof"}));
+  EXPECT_TRUE(v["replica_column_proofs"]["c_x"]["column"]["_h"].is_null());
+  EXPECT_EQ(v["comm_d_proofs"]["data"]["Single"]["path"]["path"].size(), 6u);
+  EXPECT_EQ(v["labeling_proofs"][1]["layer_index"], 2);
+  std::vector<std::string> top;
+  for (auto it = j.begin(); it != j.end(); ++it) top.push_back(it.key());
+  EXPECT_EQ(top, (std::vector<std::string>{"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id",
+                                           "seed", "ticket"}));
+}
+
+struct Case {
+  const char* name;
+  std::function<void(Json&)> mutate;
+  const char* path;  // expected prefix of the message after "malformed C1 JSON: "
+  const char* what;  // expected fragment
+};
+
+Json& proof(Json& j, int k = 0, int i = 1) { return j["vanilla_proofs"]["StackedDrg2KiBV1"][k][i]; }
+
+TEST(C1Json, MalformedTable) {
+  const std::string good = to_json(c1_2k());
+  const char* p01 = "vanilla_proofs.StackedDrg2KiBV1[0][1]";
+  const Case cases[] = {
+      {"missing top-level field", [](Json& j) { j.erase("comm_d"); }, "comm_d", "missing field"},
+      {"missing nested field",
+       [](Json& j) { proof(j)["labeling_proofs"][1].erase("layer_index"); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[1].layer_index", "missing field"},
+      {"wrong hashes length",
+       [](Json& j) { proof(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][3]["hashes"] = Json::array(); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path[3].hashes",
+       "expected 1 elements, got 0"},
+      {"short byte array",
+       [](Json& j) { proof(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][3]["hashes"][0].erase(5); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path[3].hashes[0]",
+       "expected 32 elements, got 31"},
+      {"byte > 255",
+       [](Json& j) { proof(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][3]["hashes"][0][5] = 256; },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path[3].hashes[0][5]",
+       "expected a byte 0..255, got 256"},
+      {"negative byte", [](Json& j) { j["seed"][0] = -1; }, "seed[0]", "expected a byte"},
+      {"byte as string", [](Json& j) { j["ticket"][3] = "7"; }, "ticket[3]", "got string"},
+      {"value >= r",
+       [](Json& j) {
+         for (auto& b : j["comm_r"]) b = 255;
+       },
+       "comm_r", "value >= r"},
+      {"row >= r",
+       [](Json& j) {
+         auto& row = proof(j)["replica_column_proofs"]["exp_parents"][4]["column"]["rows"][1];
+         for (auto& b : row) b = 0xee;
+       },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.exp_parents[4].column.rows[1]", "value >= r"},
+      {"wrong proof kind",
+       [](Json& j) {
+         auto& d = proof(j)["comm_r_last_proof"]["data"];
+         d["Sub"] = d["Single"];
+         d.erase("Single");
+       },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Sub", "wrong proof kind"},
+      {"two proof kinds",
+       [](Json& j) {
+         auto& d = proof(j)["comm_d_proofs"]["data"];
+         d["Top"] = d["Single"];
+       },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data", "one key"},
+      {"path too short",
+       [](Json& j) { proof(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"].erase(0); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path", "expected 6 elements, got 5"},
+      {"index >= arity",
+       [](Json& j) { proof(j)["comm_r_last_proof"]["data"]["Single"]["path"]["path"][0]["index"] = 8; },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.path.path[0].index", "exceeds 7"},
+      {"five drg parents",
+       [](Json& j) { proof(j)["replica_column_proofs"]["drg_parents"].erase(5); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents", "expected 6 elements, got 5"},
+      {"three rows for two layers",
+       [](Json& j) {
+         auto& rows = proof(j)["replica_column_proofs"]["c_x"]["column"]["rows"];
+         rows.push_back(rows[0]);
+       },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column.rows", "expected 2 elements, got 3"},
+      {"36 label parents",
+       [](Json& j) { proof(j)["encoding_proof"]["parents"].erase(0); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].encoding_proof.parents", "expected 37 elements, got 36"},
+      {"column index out of range",
+       [](Json& j) { proof(j)["replica_column_proofs"]["c_x"]["column"]["index"] = 64; },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column.index", "exceeds 63"},
+      {"node as string", [](Json& j) { proof(j, 0, 0)["labeling_proofs"][0]["node"] = "5"; },
+       "vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node", "non-negative integer"},
+      {"one challenge missing", [](Json& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"][0].erase(1); },
+       "vanilla_proofs.StackedDrg2KiBV1[0]", "expected 2 elements, got 1"},
+      {"two partitions",
+       [](Json& j) {
+         auto& parts = j["vanilla_proofs"]["StackedDrg2KiBV1"];
+         parts.push_back(parts[0]);
+       },
+       "vanilla_proofs.StackedDrg2KiBV1", "expected 1 elements, got 2"},
+      {"vanilla key of another size",
+       [](Json& j) {
+         auto& v = j["vanilla_proofs"];
+         v["StackedDrg8MiBV1"] = v["StackedDrg2KiBV1"];
+         v.erase("StackedDrg2KiBV1");
+       },
+       "vanilla_proofs.StackedDrg8MiBV1", "expected \"StackedDrg2KiBV1\""},
+      {"unknown registered proof", [](Json& j) { j["registered_proof"] = "StackedDrg2KiBV9"; }, "registered_proof",
+       "unknown"},
+      {"registered proof as number", [](Json& j) { j["registered_proof"] = 5; }, "registered_proof",
+       "expected a string"},
+      {"column not an object",
+       [](Json& j) { proof(j)["replica_column_proofs"]["exp_parents"][7]["column"] = Json::array(); },
+       "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.exp_parents[7].column", "expected an object"},
+  };
+  for (const auto& c : cases) {
+    Json j = Json::parse(good);
+    c.mutate(j);
+    try {
+      parse_c1_json(j.dump());
+      ADD_FAILURE() << c.name << ": accepted";
+    } catch (const ProoflineError& e) {
+      EXPECT_EQ(e.code(), Error::BadC1Json) << c.name;
+      const std::string msg = e.what();
+      const std::string prefix = "malformed C1 JSON: " + std::string(c.path) + ": ";
+      EXPECT_EQ(msg.rfind(prefix, 0), 0u) << c.name << ": " << msg;
+      EXPECT_NE(msg.find(c.what), std::string::npos) << c.name << ": " << msg;
+    }
+  }
+}
+
+TEST(C1Json, NotJson) {
+  try {
+    parse_c1_json("{\"registered_proof\": \"StackedDrg2KiBV1_1\", ");
+    FAIL();
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("not valid JSON at byte"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_c1_json("[1, 2]"), ProoflineError);
+  EXPECT_THROW(parse_c1_json(""), ProoflineError);
+}
+
+TEST(C1Json, Files) {
+  const auto path = std::filesystem::temp_directory_path() / "proofline_c1_test.json";
+  write_c1_file(path, c1_2k());
+  EXPECT_EQ(read_c1_file(path), c1_2k());
+  std::filesystem::remove(path);
+  try {
+    read_c1_file(path);
+    FAIL();
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos);
+  }
+}
+
+}  // namespace
