@@ -410,6 +410,18 @@ struct Engine::Impl {
     release_partition(std::move(buf), reserved_bytes);  // cancelled while synthesizing
   }
 
+  /// mu held (by `lk`): one item of `job` left stage `stage` (priority `p`); drops the job's SRS
+  /// lease (outside the lock) when the job is final and nothing of it runs any more.
+  void item_done(std::unique_lock<std::mutex>& lk, Job& job, int stage, int p) {
+    --running[stage][p];
+    --job.active;
+    auto lease = take_idle_lease_locked(job);
+    cv.notify_all();
+    lk.unlock();
+    lease.reset();
+    lk.lock();
+  }
+
   /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
   /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
   /// partition at the head of the synthesis queue cannot be admitted yet.
@@ -459,14 +471,8 @@ struct Engine::Impl {
         lk.unlock();
         do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
         lk.lock();
-        --running[1][p];
         --synth_active;
-        --job->active;
-        auto lease = take_idle_lease_locked(*job);
-        cv.notify_all();
-        lk.unlock();
-        lease.reset();
-        lk.lock();
+        item_done(lk, *job, 1, p);
         continue;
       }
       if (pit != prep_q.end()) {
@@ -478,13 +484,7 @@ struct Engine::Impl {
         lk.unlock();
         do_prepare(job);
         lk.lock();
-        --running[0][p];
-        --job->active;
-        auto lease = take_idle_lease_locked(*job);
-        cv.notify_all();
-        lk.unlock();
-        lease.reset();
-        lk.lock();
+        item_done(lk, *job, 0, p);
         continue;
       }
       if (blocked) cv.wait_for(lk, std::chrono::milliseconds(20));
