@@ -161,7 +161,7 @@ engine::ProofRequest to_engine_request(const pb::ProofRequest& r) {
   switch (r.inputs_case()) {
     case pb::ProofRequest::kBench: {
       const auto& b = r.bench();
-      if (out.kind == "bench") out.args["size"] = "2^" + std::to_string(b.log_size());
+      if (out.kind == "bench" && b.log_size() != 0) out.args["size"] = "2^" + std::to_string(b.log_size());
       if (b.seed() != 0) out.args["input"] = std::to_string(b.seed());
       if (b.partitions() != 0) out.args["partitions"] = std::to_string(b.partitions());
       break;

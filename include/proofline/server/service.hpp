@@ -6,7 +6,7 @@
 //
 // ---- Requests ------------------------------------------------------------------------------------
 // A proto ProofRequest becomes an engine::ProofRequest (engine/kind.hpp lists each kind's args):
-//   bench/mul: params_path → args["params"], BenchInputs.log_size → "size" = "2^k" (bench only),
+//   bench/mul: params_path → args["params"], BenchInputs.log_size → "size" = "2^k" (bench, when ≠ 0),
 //              .seed → "input" (when non-zero), .partitions → "partitions" (when non-zero);
 //   snarkjs:   params_path → args["zkey"], SnarkjsInputs.wtns → payload;
 //   porep_c2:  c1_json → payload, sector_id → "sector_id", prover_id → "prover_id" (hex);

@@ -1,0 +1,379 @@
+// `proofline daemon | submit | status` (src/cli/daemon_cmds.hpp).
+#include "daemon_cmds.hpp"
+
+#include <google/protobuf/util/json_util.h>
+#include <signal.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "proofline/server/config.hpp"
+#include "proofline/server/service.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::cli {
+
+namespace pb = ::proofline::v1;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+enum Exit : int { kOk = 0, kUsage = 2, kBadInput = 3, kInternal = 4, kUnfinished = 5, kUnreachable = 6 };
+
+std::string read_all(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::system_error(errno, std::generic_category(), "cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void write_all(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f || !f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+    throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+  }
+}
+
+std::string hex(std::string_view b) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : b) {
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+std::string mib(std::uint64_t b) { return fmt("%.1f MiB", static_cast<double>(b) / 1048576.0); }
+
+/// Splits "key=value"; throws a usage error naming the flag.
+std::pair<std::string, std::string> split_kv(const std::string& s, const char* flag) {
+  const auto eq = s.find('=');
+  if (eq == std::string::npos || eq == 0) throw CLI::ValidationError(flag, "expected key=value, got '" + s + "'");
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& st) {
+  std::cerr << "proofline " << cmd << ": ";
+  switch (st.error_code()) {
+    case grpc::StatusCode::UNAVAILABLE:
+      std::cerr << "cannot reach the daemon at " << address << ": " << st.error_message() << "\n";
+      return kUnreachable;
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      std::cerr << "refused: " << st.error_message() << "\n";
+      return kBadInput;
+    case grpc::StatusCode::CANCELLED:
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      std::cerr << st.error_message() << "\n";
+      return kUnfinished;
+    default:
+      std::cerr << "daemon error (" << static_cast<int>(st.error_code()) << "): " << st.error_message() << "\n";
+      return kInternal;
+  }
+}
+
+Json proto_json(const google::protobuf::Message& m) {
+  std::string s;
+  google::protobuf::util::JsonPrintOptions o;
+  o.always_print_primitive_fields = true;
+  o.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(m, &s, o);
+  return Json::parse(s);
+}
+
+// ---- daemon --------------------------------------------------------------------------------------
+
+int run_daemon(const DaemonCli& d) {
+  server::DaemonConfig cfg = d.config.empty() ? server::DaemonConfig{} : server::load_config_file(d.config);
+  nlohmann::json sets = nlohmann::json::object();
+  for (const auto& s : d.sets) {
+    auto [k, v] = split_kv(s, "--set");
+    nlohmann::json value = nlohmann::json::parse(v, nullptr, false);
+    sets[k] = value.is_discarded() ? nlohmann::json(v) : value;
+  }
+  server::apply_config(cfg, sets, "--set");
+  if (d.daemon->count("--unix")) cfg.unix_socket = d.unix_socket;
+  if (d.daemon->count("--tcp")) cfg.tcp = d.tcp;
+  if (d.daemon->count("--backend")) server::apply_config(cfg, {{"engine.backend", d.backend}}, "--backend");
+  if (d.print_config) {
+    std::cout << server::config_to_json(cfg).dump(2) << "\n";
+    return kOk;
+  }
+
+  // SIGINT/SIGTERM are taken by one thread (sigwait), blocked everywhere else: every thread the
+  // daemon starts inherits the mask.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+
+  server::Daemon daemon(cfg);
+  std::cerr << "proofline daemon: listening on";
+  for (const auto& a : daemon.listening()) std::cerr << " " << a;
+  std::cerr << "; " << daemon.backend_note() << "\n";
+  std::thread sig_thread([&] {
+    int sig = 0;
+    sigwait(&sigs, &sig);
+    std::cerr << "proofline daemon: " << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ", shutting down\n";
+    daemon.shutdown();
+  });
+  daemon.wait();
+  sig_thread.join();
+  return kOk;
+}
+
+// ---- submit --------------------------------------------------------------------------------------
+
+pb::Priority parse_priority(const std::string& s) {
+  if (s == "low") return pb::PRIORITY_LOW;
+  if (s == "normal") return pb::PRIORITY_NORMAL;
+  if (s == "high") return pb::PRIORITY_HIGH;
+  if (s == "critical") return pb::PRIORITY_CRITICAL;
+  throw CLI::ValidationError("--priority", "expected low, normal, high or critical, got '" + s + "'");
+}
+
+pb::ProofRequest build_request(const DaemonCli& d) {
+  pb::ProofRequest r;
+  r.set_request_id(d.request_id);
+  r.set_kind(d.kind);
+  r.set_priority(parse_priority(d.priority));
+  if (d.kind == "snarkjs") {
+    r.set_params_path(d.zkey.empty() ? d.params : d.zkey);
+    if (d.wtns.empty()) throw CLI::ValidationError("--wtns", "kind snarkjs needs --wtns (the witness file)");
+    r.mutable_snarkjs()->set_wtns(read_all(d.wtns));
+  } else {
+    r.set_params_path(d.params);
+    if (d.kind == "bench" || d.kind == "mul") {
+      auto* b = r.mutable_bench();
+      b->set_seed(d.input);
+      b->set_partitions(d.partitions);
+    }
+    if (d.kind == "bench") (*r.mutable_args())["size"] = d.size;
+  }
+  for (const auto& a : d.args) {
+    auto [k, v] = split_kv(a, "--arg");
+    (*r.mutable_args())[k] = v;
+  }
+  return r;
+}
+
+void print_result(const pb::ProofResult& r) {
+  std::cout << "request     " << r.request_id() << "  (kind " << r.kind() << ")\n";
+  std::cout << "status      " << pb::ProofStatus_Name(r.status()).substr(13) << "\n";
+  if (!r.error_message().empty()) std::cout << "error       " << r.error_message() << "\n";
+  const std::string& proof = r.proof();
+  if (!proof.empty()) {
+    std::cout << "proof       " << proof.size() / 192 << " partition(s) × 192 bytes, verified by the daemon\n";
+    for (std::size_t k = 0; k * 192 < proof.size(); ++k) {
+      std::cout << "  [" << k << "] " << hex(std::string_view(proof).substr(k * 192, 192)) << "\n";
+    }
+  }
+  for (int k = 0; k < r.public_inputs_size(); ++k) {
+    std::cout << "public [" << k << "]";
+    for (const auto& v : r.public_inputs(k).values()) std::cout << " " << v;
+    std::cout << "\n";
+  }
+  if (r.partitions_size() > 0) {
+    std::cout << "timings (ms)   queue     srs   synth  p.wait  kernel  prover   stage   total  backend\n";
+    for (const auto& p : r.partitions()) {
+      std::cout << "  [" << p.index() << "]" << std::string(p.index() < 10 ? 9 : 8, ' ')
+                << fmt("%7.1f", p.queue_wait_ms()) << fmt(" %7.1f", p.srs_load_ms()) << fmt(" %7.1f", p.synthesis_ms())
+                << fmt(" %7.1f", p.prove_wait_ms()) << fmt(" %7.1f", p.kernel_ms()) << fmt(" %7.1f", p.prover_ms())
+                << fmt(" %7.1f", p.stage_ms()) << fmt(" %7.1f", p.total_ms()) << "  " << p.backend() << "\n";
+    }
+  }
+  std::cout << "job (ms)    queue " << fmt("%.1f", r.queue_wait_ms()) << ", srs " << fmt("%.1f", r.srs_load_ms())
+            << ", synthesis " << fmt("%.1f", r.synthesis_ms()) << ", prover " << fmt("%.1f", r.prover_ms())
+            << ", assemble " << fmt("%.1f", r.assemble_ms()) << ", verify " << fmt("%.1f", r.verify_ms())
+            << ", total " << fmt("%.1f", r.total_ms()) << "\n";
+}
+
+int run_submit(const DaemonCli& d) {
+  pb::ProofRequest req = build_request(d);
+  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  pb::SubmitProofRequest sreq;
+  *sreq.mutable_request() = req;
+  pb::SubmitProofResponse sresp;
+  grpc::ClientContext sctx;
+  grpc::Status st = stub->SubmitProof(&sctx, sreq, &sresp);
+  if (!st.ok()) return rpc_failed("submit", d.address, st);
+  if (d.no_wait) {
+    if (d.json) {
+      std::cout << proto_json(sresp).dump(2) << "\n";
+    } else {
+      std::cout << sresp.request_id() << (sresp.duplicate() ? "  (already known)" : "") << "\n";
+    }
+    return kOk;
+  }
+  pb::AwaitProofRequest areq;
+  areq.set_request_id(sresp.request_id());
+  areq.set_timeout_ms(d.timeout_ms);
+  areq.set_cancel_on_disconnect(true);
+  pb::ProofResult res;
+  grpc::ClientContext actx;
+  st = stub->AwaitProof(&actx, areq, &res);
+  if (!st.ok()) return rpc_failed("submit", d.address, st);
+  if (!d.proof_out.empty() && !res.proof().empty()) write_all(d.proof_out, res.proof());
+  if (!d.public_out.empty() && res.public_inputs_size() > 0) {
+    Json pub = Json::array();
+    for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
+    write_all(d.public_out, (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
+  }
+  if (d.json) {
+    Json j = proto_json(res);
+    Json proofs = Json::array();
+    for (std::size_t k = 0; k * 192 < res.proof().size(); ++k) proofs.push_back(hex(std::string_view(res.proof()).substr(k * 192, 192)));
+    j["proof"] = proofs;  // hex, one string per partition (instead of proto JSON's base64)
+    std::cout << j.dump(2) << "\n";
+  } else {
+    print_result(res);
+  }
+  switch (res.status()) {
+    case pb::PROOF_STATUS_COMPLETED: return kOk;
+    case pb::PROOF_STATUS_FAILED: return kBadInput;
+    default: return kUnfinished;
+  }
+}
+
+// ---- status --------------------------------------------------------------------------------------
+
+void print_status(const pb::StatusResponse& s) {
+  std::cout << "daemon      " << s.version() << ", up " << fmt("%.1f", s.uptime_s()) << " s, resident "
+            << mib(s.resident_bytes()) << ", listening on";
+  for (const auto& a : s.listen()) std::cout << " " << a;
+  std::cout << "\n";
+  for (const auto& dv : s.devices()) {
+    std::cout << "backend     [" << dv.index() << "] " << dv.backend() << "  workers " << dv.workers() << " (busy "
+              << dv.busy_workers() << "), partitions proved " << dv.partitions_proved() << "\n";
+  }
+  std::cout << "kinds      ";
+  for (const auto& k : s.kinds()) std::cout << " " << k;
+  std::cout << "\njobs        queued " << s.jobs_queued() << ", running " << s.jobs_running() << ", completed "
+            << s.jobs_completed() << ", failed " << s.jobs_failed() << ", cancelled " << s.jobs_cancelled() << "\n";
+  std::cout << "queues      stage        pending  running   pending by priority (critical/high/normal/low)\n";
+  for (const auto& q : s.queues()) {
+    auto at = [&](const char* p) {
+      auto it = q.pending_by_priority().find(p);
+      return it == q.pending_by_priority().end() ? 0u : it->second;
+    };
+    char line[160];
+    std::snprintf(line, sizeof line, "            %-12s %7u  %7u   %u/%u/%u/%u\n", q.stage().c_str(), q.pending(),
+                  q.running(), at("critical"), at("high"), at("normal"), at("low"));
+    std::cout << line;
+  }
+  const auto& m = s.memory();
+  std::cout << "memory      budget " << mib(m.budget_bytes()) << ", used " << mib(m.used_bytes()) << " (reserved "
+            << mib(m.reserved_bytes()) << ", pooled " << mib(m.pooled_bytes()) << ", reclaim pending "
+            << mib(m.reclaim_pending_bytes()) << "), reclaimer " << (m.reclaimer_enabled() ? "on" : "off") << "\n";
+  std::cout << "srs cache   " << mib(m.srs_bytes()) << " of "
+            << (m.srs_budget_bytes() ? mib(m.srs_budget_bytes()) : std::string("unlimited")) << "\n";
+  for (const auto& e : s.srs()) {
+    std::cout << "  " << e.key() << "  " << e.state() << "  " << mib(e.bytes()) << ", users " << e.users() << ", idle "
+              << fmt("%.1f", e.idle_s()) << " s, load " << fmt("%.1f", e.load_ms()) << " ms\n";
+  }
+}
+
+int run_status(const DaemonCli& d) {
+  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  grpc::ClientContext ctx;
+  if (d.metrics) {
+    pb::MetricsResponse m;
+    grpc::Status st = stub->GetMetrics(&ctx, pb::GetMetricsRequest{}, &m);
+    if (!st.ok()) return rpc_failed("status", d.address, st);
+    std::cout << m.text();
+    return kOk;
+  }
+  pb::StatusResponse s;
+  grpc::Status st = stub->GetStatus(&ctx, pb::GetStatusRequest{}, &s);
+  if (!st.ok()) return rpc_failed("status", d.address, st);
+  if (d.json) {
+    std::cout << proto_json(s).dump(2) << "\n";
+  } else {
+    print_status(s);
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_daemon_commands(CLI::App& app, DaemonCli& d) {
+  d.daemon = app.add_subcommand("daemon", "run the proving daemon (gRPC proofline.v1.ProvingEngine) until SIGINT/SIGTERM");
+  d.daemon->add_option("--config", d.config, "config file (JSON or TOML-ish; options below); none: defaults")
+      ->check(CLI::ExistingFile);
+  d.daemon->add_option("--unix", d.unix_socket, "listen.unix: unix socket path (\"\": none)");
+  d.daemon->add_option("--tcp", d.tcp, "listen.tcp: host:port (\"\": none; loopback unless listen.allow_remote)");
+  d.daemon->add_option("--backend", d.backend, "engine.backend: cpu | cuda | auto");
+  d.daemon->add_option("--set", d.sets, "set any option below: section.key=value (value: JSON, or a bare string)");
+  d.daemon->add_flag("--print-config", d.print_config, "print the effective configuration as JSON and exit");
+  d.daemon->footer(server::config_help());
+
+  auto add_address = [&](CLI::App* sub) {
+    sub->add_option("--address", d.address, "daemon address: unix:/path or host:port")->capture_default_str();
+    sub->add_flag("--json", d.json, "print one JSON object instead of text");
+  };
+  d.submit = app.add_subcommand("submit", "send a proof request to the daemon, wait for it, print proof and timings");
+  add_address(d.submit);
+  d.submit->add_option("--kind", d.kind, "proof kind: bench | mul | snarkjs (proofline status lists them)")
+      ->capture_default_str();
+  d.submit->add_option("--params", d.params, "parameter file on the daemon's machine (.params; snarkjs: the .zkey)");
+  d.submit->add_option("--size", d.size, "bench: constraint rows, 2^k or a power of two (must match --params)")
+      ->capture_default_str();
+  d.submit->add_option("--input", d.input, "witness seed (bench/mul; partition k uses input + k; 0: the kind's default)");
+  d.submit->add_option("--partitions", d.partitions, "partitions (circuits) in this request (0: 1)");
+  d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
+  d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
+  d.submit->add_option("--timeout-ms", d.timeout_ms, "stop waiting after this long (0: wait until done)");
+  d.submit->add_option("--zkey", d.zkey, "snarkjs: the .zkey on the daemon's machine");
+  d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
+      ->check(CLI::ExistingFile);
+  d.submit->add_option("--arg", d.args, "extra engine argument of the kind: key=value (repeatable)");
+  d.submit->add_option("--proof", d.proof_out, "write the proof bytes (192 per partition) here");
+  d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
+  d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id");
+
+  d.status = app.add_subcommand("status", "show the daemon's backends, queues, memory budget, SRS cache and jobs");
+  add_address(d.status);
+  d.status->add_flag("--metrics", d.metrics, "print the Prometheus metrics text instead");
+}
+
+int run_daemon_commands(const DaemonCli& d) {
+  const char* cmd = d.daemon->parsed() ? "daemon" : d.submit->parsed() ? "submit" : d.status->parsed() ? "status" : nullptr;
+  if (!cmd) return -1;
+  try {
+    if (d.daemon->parsed()) return run_daemon(d);
+    if (d.submit->parsed()) return run_submit(d);
+    return run_status(d);
+  } catch (const CLI::ValidationError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const ProoflineError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::system_error& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kInternal;
+  }
+}
+
+}  // namespace proofline::cli

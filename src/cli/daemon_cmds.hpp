@@ -1,0 +1,52 @@
+// src/cli/daemon_cmds.hpp — the daemon commands of `proofline` (server/, proto/proofline/v1).
+//
+//   proofline daemon [--config FILE] [--unix PATH] [--tcp HOST:PORT] [--backend cpu|cuda|auto]
+//                    [--set section.key=value]... [--print-config]
+//   proofline submit [--address A] --kind bench --params P --size 2^k [--input N] [--partitions K]
+//                    [--priority low|normal|high|critical] [--request-id ID] [--timeout-ms T]
+//                    [--zkey Z --wtns W] [--arg key=value]... [--proof OUT] [--public OUT]
+//                    [--no-wait] [--json]
+//   proofline status [--address A] [--metrics] [--json]
+// Addresses: "unix:/path" or "host:port"; default unix:/tmp/proofline.sock (the daemon's default).
+// `daemon` runs until SIGINT/SIGTERM. `submit` is SubmitProof + AwaitProof with
+// cancel_on_disconnect (interrupting it cancels the job; --no-wait only submits and prints the id).
+//
+// Exit codes (as main.cpp, plus two): 0 ok (submit: proof COMPLETED and verified by the daemon);
+// 2 usage; 3 bad request or input (INVALID_ARGUMENT, job FAILED); 4 internal; 5 the job did not
+// finish (CANCELLED, or TIMEOUT after --timeout-ms); 6 the daemon cannot be reached.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace proofline::cli {
+
+struct DaemonCli {
+  CLI::App* daemon = nullptr;
+  CLI::App* submit = nullptr;
+  CLI::App* status = nullptr;
+
+  // daemon
+  std::string config, unix_socket, tcp, backend;
+  std::vector<std::string> sets;
+  bool print_config = false;
+  // submit / status
+  std::string address = "unix:/tmp/proofline.sock";
+  std::string kind = "bench", params, size = "2^10", priority = "normal", request_id, zkey, wtns, proof_out, public_out;
+  std::uint64_t input = 0;
+  unsigned partitions = 0;
+  std::uint64_t timeout_ms = 0;
+  std::vector<std::string> args;
+  bool no_wait = false, metrics = false, json = false;
+};
+
+/// Adds the daemon, submit and status subcommands to `app`.
+void add_daemon_commands(CLI::App& app, DaemonCli& d);
+/// Runs the one of them that was parsed; returns its exit code, or -1 if none was.
+int run_daemon_commands(const DaemonCli& d);
+
+}  // namespace proofline::cli
