@@ -5,14 +5,21 @@
 #   make test       deps + build + every test except those labelled gpu (oracle cross-checks included)
 #   make test-gpu   build + the tests labelled gpu (they skip, saying so, where there is no device)
 #   make bench      build + run build/proofline_bench   (BENCH_FILTER=regex, BENCH_ARGS=more flags)
-#   make asan       the tests under AddressSanitizer/UBSan, in build-asan/
-#   make clean      remove build/ and build-asan/     (make distclean: also .oracle/)
+#   make asan       CPU unit tests under AddressSanitizer+UBSan (clang, -O1) in build-asan/, plus a
+#                   short run of every fuzz target (FUZZ_TIME, 10 s each here)
+#   make tsan       the concurrency tests (tests/engine, tests/server) under ThreadSanitizer, build-tsan/
+#   make sanitize   asan + tsan (what CI runs after `make test`)
+#   make fuzz       each libFuzzer target of fuzz/ for FUZZ_TIME seconds (default 60; FUZZ_TARGETS=...)
+#   make clean      remove build/, build-asan/, build-tsan/     (make distclean: also .oracle/)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
 
 BUILD_DIR  ?= build
 ASAN_DIR   ?= build-asan
+TSAN_DIR   ?= build-tsan
+FUZZ_TIME  ?= 60
+FUZZ_TARGETS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_JOBS ?= 2
 CMAKE_ARGS ?=
@@ -22,10 +29,10 @@ BENCH_ARGS ?=
 # A node that install-deps.sh put in .oracle/bin (only where the machine's is too old) comes first.
 export PATH := $(CURDIR)/.oracle/bin:$(PATH)
 
-.PHONY: help deps configure build test test-gpu bench asan demo clean distclean
+.PHONY: help deps configure build test test-gpu bench asan tsan sanitize fuzz demo clean distclean
 
 help:
-	@sed -n '3,9p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,14p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash scripts/install-deps.sh
@@ -58,14 +65,42 @@ bench: build
 	$(BUILD_DIR)/proofline_bench --benchmark_counters_tabular=true \
 	  $(if $(BENCH_FILTER),--benchmark_filter='$(BENCH_FILTER)') $(BENCH_ARGS)
 
-# Asserts stay on (-O1 -g, no NDEBUG); a UBSan finding fails the test.
+# Sanitizer builds: clang (libFuzzer needs it), -O1 -g, asserts on (no NDEBUG), CPU only, no
+# benchmarks, no node-driven oracle tests: the core library and the unit tests. build-asan/ is
+# also the fuzzing build (PROOFLINE_FUZZ: the library is instrumented for libFuzzer as well).
+SAN_CMAKE = CC=clang CXX=clang++ cmake -S . -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DPROOFLINE_CUDA=OFF -DPROOFLINE_BENCH=OFF -DPROOFLINE_ORACLE_TESTS=OFF $(CMAKE_ARGS)
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:$(TSAN_OPTIONS)
+# The test binaries of the CPU layers (tests/<layer>/ with *_test.cpp; gpu/ excluded).
+CPU_TESTS = $(sort $(foreach d,$(filter-out tests/gpu/,$(dir $(wildcard tests/*/*_test.cpp))),test_$(notdir $(patsubst %/,%,$(d)))))
+# The concurrency tests, those of them present.
+TSAN_TESTS = $(sort $(foreach l,engine server,$(if $(wildcard tests/$(l)/*_test.cpp),test_$(l))))
+FUZZ_ALL = $(sort $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp)))
+
 asan: deps
-	cmake -S . -B $(ASAN_DIR) -DPROOFLINE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" $(CMAKE_ARGS)
-	cmake --build $(ASAN_DIR) -j$(JOBS)
-	ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0:$(ASAN_OPTIONS) \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \
-	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE gpu
+	$(SAN_CMAKE) -B $(ASAN_DIR) -DPROOFLINE_SANITIZE=address -DPROOFLINE_FUZZ=ON
+	cmake --build $(ASAN_DIR) -j$(JOBS) --target $(CPU_TESTS) $(addprefix fuzz_,$(FUZZ_ALL))
+	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak'
+	FUZZ_TIME=$${FUZZ_CI_TIME:-10} ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -L fuzz
+
+tsan: deps
+	@if [ -z "$(TSAN_TESTS)" ]; then echo "tsan: no concurrency tests (tests/engine, tests/server) yet"; exit 0; fi; \
+	$(SAN_CMAKE) -B $(TSAN_DIR) -DPROOFLINE_SANITIZE=thread && \
+	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS) && \
+	for t in $(TSAN_TESTS); do echo "== $$t (ThreadSanitizer)"; $(SAN_ENV) $(TSAN_DIR)/$$t || exit 1; done
+
+sanitize: asan tsan
+
+# FUZZ_TIME seconds per target, one target at a time; crash reproducers land in fuzz-artifacts/.
+fuzz: deps
+	$(SAN_CMAKE) -B $(ASAN_DIR) -DPROOFLINE_SANITIZE=address -DPROOFLINE_FUZZ=ON
+	cmake --build $(ASAN_DIR) -j$(JOBS) --target $(addprefix fuzz_,$(or $(FUZZ_TARGETS),$(FUZZ_ALL)))
+	@for t in $(or $(FUZZ_TARGETS),$(FUZZ_ALL)); do \
+	  bash fuzz/run.sh $(ASAN_DIR)/fuzz/fuzz_$$t $$t $(FUZZ_TIME) || exit 1; \
+	done
 
 # deps, build, then setup → prove → verify (proofline, snarkjs, noble) on the bench circuit.
 demo: deps
@@ -73,7 +108,7 @@ demo: deps
 	@scripts/demo.sh $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)
 
 distclean: clean
 	rm -rf .oracle
