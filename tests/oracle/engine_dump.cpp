@@ -6,6 +6,8 @@
 // Usage: oracle_engine_dump [seed]
 #include <spdlog/spdlog.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -53,14 +55,14 @@ int main(int argc, char** argv) {
   add("engine_bench_2^8", groth16::Parameters::read_file(testing::bench_params(8)).vk, e.await(bench.request_id).result);
   add("engine_snarkjs_chain100", files.vk, e.await("snarkjs").result);
 
-  std::string out = "[\n";
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    out += "{\"name\": \"" + cases[i].name + "\",\n\"vk\": " + cases[i].vk + ",\"proof\": " + cases[i].proof +
-           ",\"public\": " + cases[i].pub + "}";
-    out += i + 1 < cases.size() ? ",\n" : "\n";
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  for (const Case& c : cases) {
+    all.push_back({{"name", c.name},
+                   {"vk", nlohmann::json::parse(c.vk)},
+                   {"proof", nlohmann::json::parse(c.proof)},
+                   {"public", nlohmann::json::parse(c.pub)}});
   }
-  out += "]\n";
-  std::fputs(out.c_str(), stdout);
+  std::puts(all.dump(1).c_str());
   std::filesystem::remove_all(testing::test_dir());
   return 0;
 }
