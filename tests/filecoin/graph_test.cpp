@@ -3,6 +3,8 @@
 // cache names of upstream (they hash the graph id and the Feistel keys), and the expander properties
 // upstream tests (graph.rs: legacy pathology, high parent bits, histogram).
 #include <gtest/gtest.h>
+
+#include "filecoin_test_util.hpp"
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
@@ -16,15 +18,7 @@ namespace {
 
 using namespace proofline::filecoin;
 
-std::string hex(std::span<const std::uint8_t> b) {
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (auto x : b) {
-    s.push_back(k[x >> 4]);
-    s.push_back(k[x & 15]);
-  }
-  return s;
-}
+using proofline::filecoin_test::hex;
 
 PorepId pid(std::uint64_t id) {
   PorepId p{};

@@ -4,6 +4,8 @@
 // caught and named by challenge; public inputs agree between C1 and graph derivations.
 #include <gtest/gtest.h>
 
+#include "filecoin_test_util.hpp"
+
 #include <chrono>
 #include <random>
 #include <vector>
@@ -20,21 +22,8 @@ using namespace proofline;
 using namespace proofline::filecoin;
 using ff::Fr;
 
-std::string hex(const Domain& d) {
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (auto b : d) {
-    s.push_back(k[b >> 4]);
-    s.push_back(k[b & 15]);
-  }
-  return s;
-}
-
-Domain filled(std::uint8_t v) {
-  Domain d;
-  d.fill(v);
-  return d;
-}
+using filecoin_test::filled;
+using filecoin_test::hex;
 
 TEST(Porep, ReplicaId) {
   const Domain comm_d = zero_comm_d(2048);

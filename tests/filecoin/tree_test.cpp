@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../gadgets/gadget_test_util.hpp"
+#include "filecoin_test_util.hpp"
 #include "proofline/filecoin/hashers.hpp"
 #include "proofline/filecoin/tree.hpp"
 
@@ -17,15 +18,7 @@ using namespace proofline::filecoin;
 using namespace proofline::gadgets;
 using namespace proofline::gadget_test;
 
-std::string hex(const Sha256Domain& d) {
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  for (auto b : d) {
-    s.push_back(k[b >> 4]);
-    s.push_back(k[b & 15]);
-  }
-  return s;
-}
+using proofline::filecoin_test::hex;
 Fr limbs(std::uint64_t l0, std::uint64_t l1, std::uint64_t l2, std::uint64_t l3) {
   return Fr::from_canonical_unchecked(Fr::Limbs{l0, l1, l2, l3});
 }
