@@ -94,7 +94,11 @@ msm::MsmConfig threads_cfg(int t) {
 
 int register_all() {
   auto reg = [](const std::string& name, auto fn) {
-    benchmark::RegisterBenchmark(name.c_str(), fn)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(1.0);
+    benchmark::RegisterBenchmark(name.c_str(), fn)
+        ->UseRealTime()
+        ->MeasureProcessCPUTime()
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(1.0);
   };
   for (std::size_t lg : {16u, 18u}) {
     for (int t : {2, 1}) {
@@ -105,6 +109,16 @@ int register_all() {
   for (int t : {2, 1}) {
     reg("G2/msm/2^16/t" + std::to_string(t),
         [=](benchmark::State& s) { bm_msm<ec::G2Config>(s, 16, threads_cfg(t)); });
+  }
+  // Side by side: the same calls without the endomorphism split (one 255-bit scalar per point).
+  for (int t : {2, 1}) {
+    msm::MsmConfig plain = threads_cfg(t);
+    plain.endomorphism = false;
+    for (std::size_t lg : {16u, 18u})
+      reg("G1/msm/2^" + std::to_string(lg) + "/t" + std::to_string(t) + "/noendo",
+          [=](benchmark::State& s) { bm_msm<ec::G1Config>(s, lg, plain); });
+    reg("G2/msm/2^16/t" + std::to_string(t) + "/noendo",
+        [=](benchmark::State& s) { bm_msm<ec::G2Config>(s, 16, plain); });
   }
   for (int t : {2, 1}) {
     reg("G1/sum01/2^18/t" + std::to_string(t), [=](benchmark::State& s) { bm_sum01(s, 18, t, false); });

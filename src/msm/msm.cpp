@@ -34,14 +34,16 @@ constexpr double kPerBucketBatched = 14.0;   // two batch-affine additions (segm
 constexpr int kMaxAutoWindow = 18;
 }  // namespace
 
-WindowChoice window_for(std::size_t n, int threads, BucketForm form) {
+WindowChoice window_for(std::size_t n, int threads, BucketForm form, int scalar_bits) {
+  if (scalar_bits < 2) scalar_bits = 2;
   if (threads < 1) threads = 1;
   WindowChoice best{2, 1, BucketForm::Xyzz, 0};
   double best_cost = std::numeric_limits<double>::infinity();
   const double nn = static_cast<double>(std::max<std::size_t>(n, 1));
   for (int c = 2; c <= kMaxAutoWindow; ++c) {
     const std::size_t nb = std::size_t{1} << (c - 1);
-    const double W = static_cast<double>(detail::num_windows(static_cast<unsigned>(c)));
+    const double W =
+        static_cast<double>(detail::num_windows(static_cast<unsigned>(c), static_cast<unsigned>(scalar_bits)));
     for (int f = 0; f < 2; ++f) {
       const bool affine = f == 1;
       if (affine && (form == BucketForm::Xyzz || nb < 256)) continue;
@@ -63,6 +65,42 @@ WindowChoice window_for(std::size_t n, int threads, BucketForm form) {
     }
   }
   return best;
+}
+
+namespace {
+/// min(k, r − k) and whether r − k was taken; k < r.
+detail::Limbs4 fold_sign(const ScalarLimbs& k, bool& neg) {
+  if (ff::detail::geq<4>(k, detail::kR))
+    throw ProoflineError(Error::NotCanonical, "msm: endomorphism split: scalar is >= r");
+  neg = !ff::detail::geq<4>(detail::kHalfR, k);
+  if (!neg) return k;
+  detail::Limbs4 t;
+  ff::u64 br = 0;
+  for (int i = 0; i < 4; ++i) t[i] = ff::detail::sbb(detail::kR[i], k[i], br);
+  return t;
+}
+}  // namespace
+
+std::array<SignedPart, 2> glv_split_g1(const ScalarLimbs& k) {
+  bool neg;
+  const detail::Limbs4 h = fold_sign(k, neg);
+  std::array<SignedPart, 2> out{};
+  bool n0, n1;
+  detail::glv_parts(h, out[0].mag.data(), n0, out[1].mag.data(), n1);
+  out[0].neg = n0 != neg;
+  out[1].neg = n1 != neg;
+  return out;
+}
+
+std::array<SignedPart, 4> gls_split_g2(const ScalarLimbs& k) {
+  bool neg;
+  const detail::Limbs4 h = fold_sign(k, neg);
+  ff::u64 m[4];
+  bool ng[4];
+  detail::gls_parts(h, m, ng);
+  std::array<SignedPart, 4> out{};
+  for (int j = 0; j < 4; ++j) out[j] = SignedPart{{m[j], 0}, ng[j] != neg};
+  return out;
 }
 
 }  // namespace proofline::msm

@@ -327,6 +327,111 @@ TEST(MsmG2, PairsAndDuplicates) {
   EXPECT_EQ(msm::sum_g2(bases), s);
 }
 
+// ---- endomorphism split (GLV on G1, GLS on G2) --------------------------------------------------
+
+using Limbs = msm::ScalarLimbs;
+
+Fr fr_of(const Limbs& l) { return Fr::from_canonical_unchecked(l); }
+Fr fr_of_part(const msm::SignedPart& p) {
+  const Fr v = fr_of(Limbs{p.mag[0], p.mag[1], 0, 0});
+  return p.neg ? -v : v;
+}
+Fr x_abs() { return Fr::from_u64(ec::kBlsXAbs); }
+
+/// Scalars at the edges of the splits: 0, 1, 2, r−1, r−2, (r±1)/2, x², x² ± 1, λ = −x² (and
+/// λ ± 1), |x|, |x|³, 2^127 ± 1, 2^128 ± 1, values with one half all ones, then random ones.
+std::vector<Fr> split_edge_scalars() {
+  const Fr x2 = x_abs() * x_abs();
+  const Fr half = fr_of(Limbs{Fr::kModulus[0] >> 1 | Fr::kModulus[1] << 63, Fr::kModulus[1] >> 1 | Fr::kModulus[2] << 63,
+                              Fr::kModulus[2] >> 1 | Fr::kModulus[3] << 63, Fr::kModulus[3] >> 1});  // (r−1)/2
+  const Fr p127 = fr_of(Limbs{0, 1ULL << 63, 0, 0}), p128 = fr_of(Limbs{0, 0, 1, 0});
+  std::vector<Fr> v = {Fr::zero(), Fr::one(), Fr::from_u64(2), -Fr::one(), -Fr::from_u64(2), half, half + Fr::one(),
+                       x2, x2 + Fr::one(), x2 - Fr::one(), -x2, -x2 + Fr::one(), -x2 - Fr::one(), x_abs(),
+                       x_abs() * x2, x2 * x2, p127, p127 - Fr::one(), p127 + Fr::one(), p128, p128 - Fr::one(),
+                       p128 + Fr::one(), -p128, fr_of(Limbs{~0ULL, ~0ULL, 0, 0}), fr_of(Limbs{0, 0, ~0ULL, 0x3fffffffffffffffULL}),
+                       x2 * Fr::from_u64(2).inverse(), x_abs() * Fr::from_u64(2).inverse()};
+  std::mt19937_64 rng(4242);
+  for (int i = 0; i < 200; ++i) v.push_back(Fr::random(rng));
+  return v;
+}
+
+TEST(EndoSplit, GlvPartsRecombineAndAreBelow2To127) {
+  const Fr lambda = -(x_abs() * x_abs());  // φ acts on G1 as [−x²]
+  for (const Fr& k : split_edge_scalars()) {
+    const auto parts = msm::glv_split_g1(k.to_canonical());
+    EXPECT_EQ(fr_of_part(parts[0]) + fr_of_part(parts[1]) * lambda, k) << k.to_hex();
+    for (const auto& p : parts) EXPECT_LT(p.mag[1], 1ULL << 63) << "part >= 2^127 for " << k.to_hex();
+  }
+}
+
+TEST(EndoSplit, GlsPartsRecombineAndAreBelow2To63) {
+  const Fr x = -x_abs();  // ψ acts on G2 as [x], x the (negative) BLS parameter
+  for (const Fr& k : split_edge_scalars()) {
+    const auto parts = msm::gls_split_g2(k.to_canonical());
+    Fr sum = Fr::zero(), xj = Fr::one();
+    for (const auto& p : parts) {
+      EXPECT_EQ(p.mag[1], 0u);
+      EXPECT_LT(p.mag[0], 1ULL << 63) << "part >= 2^63 for " << k.to_hex();
+      sum += fr_of_part(p) * xj;
+      xj *= x;
+    }
+    EXPECT_EQ(sum, k) << k.to_hex();
+  }
+}
+
+TEST(EndoSplit, PartsGiveTheScalarMultipleOnPoints) {
+  const G1Projective p1 = random_points<G1Config>(1, 4300)[0].to_projective();
+  const G2Projective p2 = random_points<G2Config>(1, 4301)[0].to_projective();
+  std::mt19937_64 rng(4302);
+  for (int i = 0; i < 4; ++i) {
+    const Fr k = i == 0 ? -Fr::one() : Fr::random(rng);
+    const auto g = msm::glv_split_g1(k.to_canonical());
+    EXPECT_EQ(p1.mul(fr_of_part(g[0])) + ec::g1_endomorphism(p1).mul(fr_of_part(g[1])), p1.mul(k));
+    const auto h = msm::gls_split_g2(k.to_canonical());
+    G2Projective acc = G2Projective::identity(), q = p2;
+    for (const auto& part : h) {
+      acc += q.mul(fr_of_part(part));
+      q = ec::g2_psi(q);
+    }
+    EXPECT_EQ(acc, p2.mul(k));
+  }
+}
+
+TEST(EndoSplit, ScalarAtLeastRIsRejected) {
+  EXPECT_THROW((void)msm::glv_split_g1(Fr::kModulus), ProoflineError);
+  EXPECT_THROW((void)msm::gls_split_g2(Limbs{~0ULL, ~0ULL, ~0ULL, ~0ULL}), ProoflineError);
+}
+
+template <class Cfg>
+void expect_endo_matches_naive(std::size_t n, uint64_t seed) {
+  auto bases = mixed_points<Cfg>(n, seed);
+  auto edge = split_edge_scalars();
+  auto scalars = mixed_scalars(n, seed + 1);
+  for (std::size_t i = 0; i < n; i += 3) scalars[i] = edge[(i / 3) % edge.size()];
+  const auto want = naive<Cfg>(bases, scalars);
+  for (bool endo : {true, false}) {
+    for (int c : {0, 3, 11}) {
+      for (int t : {1, 2}) {
+        if (!endo && (c != 0 || t != 1)) continue;  // the plain path has its own tests above
+        MsmConfig cfg;
+        cfg.endomorphism = endo;
+        cfg.window_bits = c;
+        cfg.threads = t;
+        EXPECT_EQ(msm::msm<Cfg>(bases, scalars, cfg), want)
+            << Cfg::kName << " n=" << n << " endo=" << endo << " c=" << c << " t=" << t;
+      }
+    }
+  }
+  MsmConfig xyzz;
+  xyzz.buckets = BucketForm::Xyzz;
+  EXPECT_EQ(msm::msm<Cfg>(bases, scalars, xyzz), want) << "XYZZ buckets";
+}
+
+TEST(EndoSplit, MsmWithAndWithoutSplitMatchesNaive) {
+  for (std::size_t n : {1u, 4u, 9u, 300u}) expect_endo_matches_naive<G1Config>(n, 4400 + n);
+  for (std::size_t n : {1u, 4u, 9u, 80u}) expect_endo_matches_naive<G2Config>(n, 4500 + n);
+}
+
 // ---- 0/1 path ----------------------------------------------------------------------------------
 
 TEST(Sum, AllAndSelected) {

@@ -24,6 +24,17 @@
 //    with the sign trick: s > (r−1)/2 is replaced by r − s < 2^254 with the base
 //    negated (as sppark's breakdown does, gpu-prover.md §3), so every scalar fits in 254 bits.
 //    Identity bases are skipped wherever a base is read.
+// 1b. Endomorphism split (MsmConfig::endomorphism, on by default), one parallel pass:
+//    G1 (GLV): k = a + b·x² (base-|x| digits by divisions by |x|), a centred into (−x²/2, x²/2],
+//    and [x²]P = −φ(P), φ(x, y) = (βx, y) (g1.hpp): two terms (P, ±a), (φ(P), ∓b), |a|, b < 2^127;
+//    G2 (GLS): k = Σ_j d_j|x|^j with centred digits |d_j| < 2^63 and [|x|]P = −ψ(P) (g2.hpp):
+//    four terms (ψ^j(P), ±d_j); ψ²(x, y) = (x·nx, y·ny) with nx, ny ∈ Fp the norms of ψ's
+//    coefficients. The images are written once per call into scratch (1 Fp multiplication per G1
+//    point; 2 Fp2 + 4 Fp2×Fp multiplications per G2 point). Pippenger then runs over 2n (4n) terms
+//    with ⌈128/c⌉ (⌈64/c⌉) windows instead of ⌈255/c⌉: the same number of bucket additions, but
+//    half (a quarter) of the bucket reductions and of the doublings, and one more bit of window.
+//    The decomposition follows the GLV (Gallant–Lambert–Vanstone, CRYPTO 2001) and GLS
+//    (Galbraith–Lin–Scott, EUROCRYPT 2009) methods with the BLS12 lattice basis given by x.
 // 2. Pippenger's bucket method (N. Pippenger, "On the evaluation of powers and related problems",
 //    FOCS 1976; the window/bucket form used by blst and sppark) with signed windows of c bits:
 //    the Booth recoding
@@ -62,7 +73,8 @@
 // For n non-trivial scalars and T threads, choose (c, chunks, form) minimising
 //    cost = ⌈W(c)·chunks / T⌉ · ( adds(n/chunks, 2^(c−1))·a + 2^(c−1)·b ),
 //    adds(m, nb) = m − nb·(1 − e^(−m/nb))  (a point into an empty bucket is a copy, not an add)
-// with W(c) = ⌈255/c⌉ and costs in field multiplications (checked against instruction counts):
+// with W(c) = ⌈bits/c⌉ (bits = 255, or 128 / 64 after the G1 / G2 split, n then counting the 2n /
+// 4n terms) and costs in field multiplications (checked against instruction counts):
 //    XYZZ:         a = 10,  b = 24   (madd per point; madd + add per bucket)
 //    batch-affine: a = 6.5 + 600/B, B = batch size = clamp(2^(c−1)/8, 32, 2048), used only when
 //                  2^(c−1) >= 256 (fewer buckets make collisions frequent); b = 14 with the
@@ -78,7 +90,9 @@
 //
 // ---- Memory -------------------------------------------------------------------------------------
 // All scratch is allocated once per call, never inside the inner loops: see `scratch_bytes`.
-// Roughly n·40 bytes (base pointers + canonical scalars) plus, per thread, the buckets
+// Roughly n·40 bytes (base pointers + canonical scalars), with the endomorphism split another
+// n·(2·(8 + 16) + 104) bytes on G1 (terms, φ(P)) and n·(4·(8 + 8) + 3·200) on G2 (terms, ψ^j(P)),
+// plus, per thread, the buckets
 // (2^(c−1) affine points + one state byte each, and an XYZZ overflow array that is only touched
 // for skewed inputs) plus 2B entries of the batch and queue.
 //
@@ -134,6 +148,10 @@ struct MsmConfig {
   /// With batch-affine buckets and 2^(c−1) >= 1024: reduce the buckets by batched affine
   /// running sums (512 to 2048 chains in step) instead of XYZZ running sums. For measurement/tests.
   bool batch_reduce = true;
+  /// Split every scalar along the curve's endomorphism (GLV on G1: two parts < 2^127 on P and
+  /// φ(P); GLS on G2: four parts < 2^63 on P, ψ(P), ψ²(P), ψ³(P)), so that Pippenger runs over
+  /// D·n points with 128- or 64-bit scalars. false: one 255-bit signed scalar per point.
+  bool endomorphism = true;
 };
 
 /// A view of scalars in either encoding (implicit from both span types).
@@ -206,7 +224,27 @@ struct WindowChoice {
   BucketForm form;  ///< Xyzz or BatchAffine
   int batch_size;   ///< for BatchAffine
 };
-WindowChoice window_for(std::size_t n, int threads, BucketForm form = BucketForm::Auto);
+/// `scalar_bits`: the signed windows must cover scalars of |k| < 2^(scalar_bits − 1) (255 for
+/// plain scalars after the sign trick; 128 after the G1 GLV split, 64 after the G2 GLS split);
+/// n counts the points after the split.
+WindowChoice window_for(std::size_t n, int threads, BucketForm form = BucketForm::Auto, int scalar_bits = 255);
+
+/// One part of an endomorphism split: |value| as little-endian limbs, and its sign.
+struct SignedPart {
+  std::array<std::uint64_t, 2> mag;
+  bool neg;
+};
+/// GLV split on G1 (φ(x, y) = (βx, y) acts on G1 as [λ], λ = −x², x the BLS parameter; g1.hpp):
+/// for a canonical k < r, returns p0, p1 with k ≡ p0 + p1·λ (mod r) and |p0|, |p1| < 2^127, so
+/// [k]P = [p0]P + [p1]φ(P). Construction: k' = min(k, r − k) (the sign folded into both parts),
+/// base-|x| digits k' = d0 + d1|x| + d2|x|² + d3|x|³, a = d0 + d1|x|, b = d2 + d3|x|, a centred
+/// into (−x²/2, x²/2] with a carry into b, then k' = a + b·x² = a − b·λ.
+std::array<SignedPart, 2> glv_split_g1(const ScalarLimbs& k);
+/// GLS split on G2 (ψ acts on G2 as [x], x = −|x|; g2.hpp): for a canonical k < r, returns
+/// p0..p3 (mag[1] = 0) with k ≡ Σ_j p_j·x^j (mod r) and |p_j| < 2^63, so [k]P = Σ_j [p_j]ψ^j(P).
+/// Construction: k' = min(k, r − k), base-|x| digits centred into (−|x|/2, |x|/2] with carries,
+/// |x|^j = (−1)^j x^j.
+std::array<SignedPart, 4> gls_split_g2(const ScalarLimbs& k);
 
 /// Scratch bytes one msm call over n scalars allocates (an upper bound): n·(8 + 32) for the split
 /// (tagged base pointers, canonical scalars), plus per thread with batch-affine buckets

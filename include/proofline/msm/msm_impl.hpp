@@ -14,6 +14,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -98,32 +99,112 @@ inline Limbs4 signed_canonical(const Limbs4& s, bool montgomery, bool& neg) {
   return c;
 }
 
-/// Bits [pos, pos + len) of a 256-bit little-endian integer; bits at or past 256 read as zero.
-/// len ≤ 32.
-inline u64 get_bits(const u64* s, unsigned pos, unsigned len) {
+/// Bits [pos, pos + len) of a little-endian integer of `limbs` 64-bit limbs; bits past the last
+/// limb read as zero. len ≤ 32.
+inline u64 get_bits(const u64* s, unsigned limbs, unsigned pos, unsigned len) {
   const unsigned limb = pos >> 6, off = pos & 63;
-  if (limb >= 4) return 0;
+  if (limb >= limbs) return 0;
   u64 v = s[limb] >> off;
-  if (off + len > 64 && limb + 1 < 4) v |= s[limb + 1] << (64 - off);
+  if (off + len > 64 && limb + 1 < limbs) v |= s[limb + 1] << (64 - off);
   return v & ((u64{1} << len) - 1);
 }
 
 /// Booth digit of window w (c bits): b[cw..cw+c−2] + b[cw−1] − 2^(c−1)·b[cw+c−1].
 /// With u = (window value + b[cw−1]) ∈ [0, 2^c]: d = u if the window's top bit is clear, else u − 2^c.
-inline int booth_digit(const u64* s, unsigned c, unsigned w) {
+inline int booth_digit(const u64* s, unsigned limbs, unsigned c, unsigned w) {
   u64 v;  // c + 1 bits: b[cw−1] ‖ window
   if (w == 0) {
-    v = get_bits(s, 0, c) << 1;
+    v = get_bits(s, limbs, 0, c) << 1;
   } else {
-    v = get_bits(s, c * w - 1, c + 1);
+    v = get_bits(s, limbs, c * w - 1, c + 1);
   }
   const int u = static_cast<int>((v + 1) >> 1);
   return ((v >> c) & 1) ? u - (1 << c) : u;
 }
 
-/// Number of signed windows for scalars < 2^254 (after the sign trick): the top window's top bit
-/// must be zero, so c·W ≥ 255.
-inline unsigned num_windows(unsigned c) { return (255 + c - 1) / c; }
+/// Number of signed windows for scalars < 2^(bits − 1) (255 bits: < 2^254 after the sign trick):
+/// the top window's top bit must be zero, so c·W ≥ bits.
+inline unsigned num_windows(unsigned c, unsigned bits = 255) { return (bits + c - 1) / c; }
+
+// ---- endomorphism split (GLV on G1, GLS on G2) --------------------------------------------------
+
+/// How a curve's scalars split along its endomorphism: D parts of at most kLimbs limbs, each of
+/// absolute value < 2^(kBits − 1). D = 1: no split.
+template <class Cfg>
+struct EndoSplit {
+  static constexpr unsigned D = 1, kLimbs = 4, kBits = 255;
+};
+template <>
+struct EndoSplit<ec::G1Config> {
+  static constexpr unsigned D = 2, kLimbs = 2, kBits = 128;
+};
+template <>
+struct EndoSplit<ec::G2Config> {
+  static constexpr unsigned D = 4, kLimbs = 1, kBits = 64;
+};
+
+/// (hi·2^64 + lo) / d and the remainder; requires hi < d (the quotient fits 64 bits).
+inline u64 div_step(u64 hi, u64 lo, u64 d, u64& rem) {
+#if defined(__x86_64__)
+  u64 q, r;
+  asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
+  rem = r;
+  return q;
+#else
+  const ff::u128 cur = (static_cast<ff::u128>(hi) << 64) | lo;
+  rem = static_cast<u64>(cur % d);
+  return static_cast<u64>(cur / d);
+#endif
+}
+
+/// Base-|x| digits of k < |x|^4 (r < |x|^4): k = d0 + d1|x| + d2|x|² + d3|x|³, 0 ≤ d_j < |x|.
+inline void base_x_digits(const Limbs4& k, u64 d[4]) {
+  constexpr u64 X = ec::kBlsXAbs;
+  Limbs4 a = k;
+  unsigned top = 4;  // limbs in use
+  while (top > 0 && a[top - 1] == 0) --top;
+  for (int j = 0; j < 3; ++j) {
+    u64 r = 0;
+    for (unsigned i = top; i-- > 0;) a[i] = div_step(r, a[i], X, r);
+    d[j] = r;
+    while (top > 0 && a[top - 1] == 0) --top;
+  }
+  d[3] = a[0];  // k / |x|^3 < |x|: one limb
+}
+
+/// GLV parts of k ≤ (r−1)/2 (see glv_split_g1): k = s0·m0 + s1·m1·λ, m0, m1 < 2^127
+/// (m as two limbs), s = −1 where neg.
+inline void glv_parts(const Limbs4& k, u64 m0[2], bool& neg0, u64 m1[2], bool& neg1) {
+  constexpr u64 X = ec::kBlsXAbs;
+  constexpr ff::u128 X2 = static_cast<ff::u128>(X) * X;
+  u64 d[4];
+  base_x_digits(k, d);
+  ff::u128 a = static_cast<ff::u128>(d[1]) * X + d[0];  // k mod x² < x²
+  ff::u128 b = static_cast<ff::u128>(d[3]) * X + d[2];  // k div x² ≤ (x² − 1)/2
+  neg0 = a > X2 / 2;
+  if (neg0) {
+    a = X2 - a;
+    b += 1;
+  }
+  neg1 = true;  // k = ±a + b·x² = ±a − b·λ
+  m0[0] = static_cast<u64>(a), m0[1] = static_cast<u64>(a >> 64);
+  m1[0] = static_cast<u64>(b), m1[1] = static_cast<u64>(b >> 64);
+}
+
+/// GLS parts of k ≤ (r−1)/2 (see gls_split_g2): k = Σ_j s_j·m_j·x^j, m_j < 2^63.
+inline void gls_parts(const Limbs4& k, u64 m[4], bool neg[4]) {
+  constexpr u64 X = ec::kBlsXAbs;
+  u64 d[4];
+  base_x_digits(k, d);
+  u64 carry = 0;
+  for (unsigned j = 0; j < 4; ++j) {
+    const u64 v = d[j] + carry;  // ≤ |x| < 2^64
+    const bool centred = j < 3 && v > X / 2;
+    m[j] = centred ? X - v : v;
+    carry = centred ? 1 : 0;
+    neg[j] = centred != ((j & 1) != 0);  // |x|^j = (−1)^j x^j
+  }
+}
 
 // ---- tagged base pointers ----------------------------------------------------------------------
 // A base is referenced by its address with bit 0 set when the point must be negated (sign trick
@@ -415,7 +496,9 @@ ec::XyzzPoint<Cfg> segmented_weighted_sum(const BatchAffineBuckets<Cfg>& bk, std
 
 struct Plan {
   unsigned c;        ///< window bits
-  unsigned windows;  ///< ⌈255/c⌉
+  unsigned windows;  ///< ⌈bits/c⌉
+  unsigned bits;     ///< scalars are < 2^(bits − 1) (255, or 128/64 after an endomorphism split)
+  unsigned limbs;    ///< 64-bit limbs per stored scalar
   unsigned chunks;   ///< point chunks per window
   bool affine;       ///< batch-affine buckets
   unsigned batch;    ///< batch size (affine)
@@ -427,10 +510,14 @@ inline unsigned default_batch(unsigned c) {
   return static_cast<unsigned>(std::clamp<std::size_t>(nb / 8, 32, 2048));
 }
 
-inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
+/// Plan for n points (after any endomorphism split) with scalars of `bits` (see Plan) stored in
+/// `limbs` limbs.
+inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg, unsigned bits = 255, unsigned limbs = 4) {
   Plan p{};
+  p.bits = bits;
+  p.limbs = limbs;
   if (cfg.window_bits == 0) {
-    WindowChoice w = window_for(n, threads, cfg.buckets);
+    WindowChoice w = window_for(n, threads, cfg.buckets, static_cast<int>(bits));
     p.c = static_cast<unsigned>(w.window_bits);
     p.chunks = static_cast<unsigned>(w.chunks);
     p.affine = w.form == BucketForm::BatchAffine;
@@ -444,7 +531,7 @@ inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
     p.chunks = 1;
     if (cfg.chunks == 0) {
       // Enough tasks to keep the threads busy, chunks no smaller than the bucket count.
-      const unsigned w = num_windows(p.c);
+      const unsigned w = num_windows(p.c, bits);
       while (p.chunks < 64 && w * p.chunks < 2u * static_cast<unsigned>(threads) &&
              n / (2 * p.chunks) >= (std::size_t{1} << (p.c - 1)))
         p.chunks *= 2;
@@ -453,7 +540,7 @@ inline Plan make_plan(std::size_t n, int threads, const MsmConfig& cfg) {
   if (cfg.chunks > 0) p.chunks = static_cast<unsigned>(cfg.chunks);
   if (cfg.batch_size > 0) p.batch = static_cast<unsigned>(cfg.batch_size);
   p.segmented_reduce = cfg.batch_reduce;
-  p.windows = num_windows(p.c);
+  p.windows = num_windows(p.c, bits);
   return p;
 }
 
@@ -497,9 +584,11 @@ class ScratchSlots {
 // ---- Pippenger over prepared (tagged base, canonical |scalar|) pairs ---------------------------
 
 /// Σ over window w of points [lo, hi): Σ_j (j+1)·bucket_j with bucket_j = Σ ±P_i (|d_i| = j + 1).
+/// Scalar i is sc[i·L .. i·L + L), L = plan.limbs.
 template <class Cfg>
-ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::size_t lo, std::size_t hi,
+ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const u64* sc, std::size_t lo, std::size_t hi,
                               unsigned c, unsigned w, const Plan& plan, ThreadScratch<Cfg>& scratch) {
+  const unsigned L = plan.limbs;
   using Affine = ec::AffinePoint<Cfg>;
   using Xyzz = ec::XyzzPoint<Cfg>;
   const std::size_t nb = std::size_t{1} << (c - 1);
@@ -509,7 +598,7 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::
     acc.reset(nb, plan.batch);
     for (std::size_t i = lo; i < hi; ++i) {
       if (i + kAhead < hi) __builtin_prefetch(&base_of<Cfg>(ptr[i + kAhead]));
-      const int d = booth_digit(sc[i].data(), c, w);
+      const int d = booth_digit(sc + i * L, L, c, w);
       if (d == 0) continue;
       const Affine& p = base_of<Cfg>(ptr[i]);
       if (p.infinity) continue;
@@ -526,7 +615,7 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::
   std::fill(bucket, bucket + nb, Xyzz::identity());
   for (std::size_t i = lo; i < hi; ++i) {
     if (i + kAhead < hi) __builtin_prefetch(&base_of<Cfg>(ptr[i + kAhead]));
-    const int d = booth_digit(sc[i].data(), c, w);
+    const int d = booth_digit(sc + i * L, L, c, w);
     if (d == 0) continue;
     const Affine& p = base_of<Cfg>(ptr[i]);
     if (p.infinity) continue;
@@ -547,7 +636,7 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const Limbs4* sc, std::
 }
 
 template <class Cfg>
-ec::XyzzPoint<Cfg> pippenger(const std::uintptr_t* ptr, const Limbs4* sc, std::size_t m, const Plan& plan,
+ec::XyzzPoint<Cfg> pippenger(const std::uintptr_t* ptr, const u64* sc, std::size_t m, const Plan& plan,
                              ScratchSlots<Cfg>& slots) {
   using Xyzz = ec::XyzzPoint<Cfg>;
   if (m == 0) return Xyzz::identity();
@@ -728,6 +817,80 @@ Split<Cfg> split(std::span<const Segment<Cfg>> segs, bool split_ones) {
   return out;
 }
 
+// ---- endomorphism expansion ---------------------------------------------------------------------
+
+/// ψ² on G2 without Frobenius: ψ²(x, y) = (x·nx, y·ny) with nx = cx·conj(cx) and ny = cy·conj(cy)
+/// in Fp (the norms of the ψ coefficients of g2.hpp, since conj is a field automorphism).
+struct Psi2Coeffs {
+  ff::Fp nx, ny;
+};
+inline const Psi2Coeffs& psi2_coeffs() {
+  static const Psi2Coeffs k{ec::g2_psi_coeff_x().norm(), ec::g2_psi_coeff_y().norm()};
+  return k;
+}
+
+/// The Pippenger terms after the endomorphism split: D terms per input term, scalar parts of
+/// kLimbs limbs each, bases the input base or one of its D − 1 images (stored in `images`).
+template <class Cfg>
+struct Expanded {
+  std::unique_ptr<ec::AffinePoint<Cfg>[]> images;  // D − 1 per input term
+  std::unique_ptr<std::uintptr_t[]> ptr;           // D per input term (tagged)
+  std::unique_ptr<u64[]> scalar;                   // D·kLimbs per input term
+  std::size_t m = 0;                               // D·n
+};
+
+/// Splits the n prepared terms (tagged base, |k| ≤ (r−1)/2) along the endomorphism: G1 term i
+/// becomes (P, ±m0), (φ(P), ±m1); G2 term i becomes (ψ^j(P), ±m_j), j = 0..3 (glv_parts,
+/// gls_parts). Identity bases give D identity terms with zero scalars. Parallel over blocks.
+template <class Cfg>
+Expanded<Cfg> expand_endo(const std::uintptr_t* ptr, const Limbs4* sc, std::size_t n) {
+  using E = EndoSplit<Cfg>;
+  using Affine = ec::AffinePoint<Cfg>;
+  constexpr unsigned D = E::D, L = E::kLimbs;
+  static_assert(D > 1);
+  Expanded<Cfg> out;
+  out.m = n * D;
+  out.images = std::make_unique_for_overwrite<Affine[]>(std::max<std::size_t>(n * (D - 1), 1));
+  out.ptr = std::make_unique_for_overwrite<std::uintptr_t[]>(std::max<std::size_t>(n * D, 1));
+  out.scalar = std::make_unique_for_overwrite<u64[]>(std::max<std::size_t>(n * D * L, 1));
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 2048), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const Affine& p = base_of<Cfg>(ptr[i]);
+      const bool neg = (ptr[i] & 1) != 0;
+      Affine* img = out.images.get() + i * (D - 1);
+      std::uintptr_t* op = out.ptr.get() + i * D;
+      u64* os = out.scalar.get() + i * D * L;
+      if (p.infinity) {
+        for (unsigned j = 0; j < D; ++j) op[j] = ptr[i];
+        for (unsigned j = 0; j < D * L; ++j) os[j] = 0;
+        continue;
+      }
+      if constexpr (std::is_same_v<Cfg, ec::G1Config>) {
+        u64 m0[2], m1[2];
+        bool n0, n1;
+        glv_parts(sc[i], m0, n0, m1, n1);
+        img[0] = Affine{p.x * ec::g1_beta(), p.y, false};  // φ(P)
+        op[0] = tag<Cfg>(&p, neg != n0);
+        op[1] = tag<Cfg>(&img[0], neg != n1);
+        os[0] = m0[0], os[1] = m0[1], os[2] = m1[0], os[3] = m1[1];
+      } else {
+        static_assert(std::is_same_v<Cfg, ec::G2Config>);
+        const Psi2Coeffs& k2 = psi2_coeffs();
+        u64 m[4];
+        bool ng[4];
+        gls_parts(sc[i], m, ng);
+        img[0] = ec::g2_psi(p);                                         // ψ(P)
+        img[1] = Affine{p.x.mul_fp(k2.nx), p.y.mul_fp(k2.ny), false};   // ψ²(P)
+        img[2] = Affine{img[0].x.mul_fp(k2.nx), img[0].y.mul_fp(k2.ny), false};  // ψ³(P)
+        op[0] = tag<Cfg>(&p, neg != ng[0]);
+        for (unsigned j = 1; j < 4; ++j) op[j] = tag<Cfg>(&img[j - 1], neg != ng[j]);
+        for (unsigned j = 0; j < 4; ++j) os[j] = m[j];
+      }
+    }
+  });
+  return out;
+}
+
 template <class Cfg>
 void check_segment(const Segment<Cfg>& sg) {
   if (sg.density) {
@@ -754,8 +917,11 @@ void check_segment(const Segment<Cfg>& sg) {
 template <class Cfg>
 std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg) {
   using Acc = detail::BatchAffineBuckets<Cfg>;
+  using E = detail::EndoSplit<Cfg>;
   const int threads = cfg.threads > 0 ? cfg.threads : tbb::this_task_arena::max_concurrency();
-  const detail::Plan p = detail::make_plan(n, threads, cfg);
+  const bool endo = cfg.endomorphism && E::D > 1;
+  const std::size_t m = endo ? n * E::D : n;  // Pippenger terms
+  const detail::Plan p = endo ? detail::make_plan(m, threads, cfg, E::kBits, E::kLimbs) : detail::make_plan(n, threads, cfg);
   const std::size_t nb = std::size_t{1} << (p.c - 1);
   std::size_t per_thread;
   if (p.affine) {
@@ -767,7 +933,11 @@ std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg) {
   }
   const std::size_t tasks = static_cast<std::size_t>(p.windows) * p.chunks;
   const std::size_t live = std::min<std::size_t>(tasks, static_cast<std::size_t>(threads));
-  return n * (sizeof(std::uintptr_t) + sizeof(ScalarLimbs)) + live * per_thread + tasks * sizeof(ec::XyzzPoint<Cfg>);
+  std::size_t split_bytes = n * (sizeof(std::uintptr_t) + sizeof(ScalarLimbs));
+  if (endo)  // expanded terms: tagged pointers, scalar parts, endomorphism images
+    split_bytes += m * (sizeof(std::uintptr_t) + E::kLimbs * sizeof(std::uint64_t)) +
+                   n * (E::D - 1) * sizeof(ec::AffinePoint<Cfg>);
+  return split_bytes + live * per_thread + tasks * sizeof(ec::XyzzPoint<Cfg>);
 }
 
 namespace detail {
@@ -795,8 +965,20 @@ ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, cons
       }
       r = ec::XyzzPoint<Cfg>::from_projective(acc);
     } else if (sp.rest > 0) {
-      const detail::Plan plan = detail::make_plan(sp.rest, threads, cfg);
-      r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar.get(), sp.rest, plan, slots);
+      using E = detail::EndoSplit<Cfg>;
+      bool done = false;
+      if constexpr (E::D > 1) {
+        if (cfg.endomorphism) {
+          const detail::Expanded<Cfg> ex = detail::expand_endo<Cfg>(sp.ptr.get(), sp.scalar.get(), sp.rest);
+          const detail::Plan plan = detail::make_plan(ex.m, threads, cfg, E::kBits, E::kLimbs);
+          r = detail::pippenger<Cfg>(ex.ptr.get(), ex.scalar.get(), ex.m, plan, slots);
+          done = true;
+        }
+      }
+      if (!done) {
+        const detail::Plan plan = detail::make_plan(sp.rest, threads, cfg);
+        r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar[0].data(), sp.rest, plan, slots);
+      }
     }
     if (sp.ones > 0) r += detail::sum_tagged<Cfg>(sp.ptr.get() + (sp.cap - sp.ones), sp.ones, slots);
     return r.to_projective();
