@@ -2,7 +2,10 @@
 // SHA-256-heavy circuit (tree-D-like: 2-block SHA-256 of 512 allocated bits, 45,386 constraints per
 // hash) and a Poseidon-heavy circuit (arity-8 Poseidon of 8 allocated numbers, 505 + 8 allocs per
 // hash). Buffers are reserved from a ShapeCounter run and recycled across iterations, so the
-// numbers are synthesis alone (no allocation growth).
+// numbers are synthesis alone (no allocation growth). The second argument selects the prover's
+// gadget fast path (1, the default in ProvingAssignment) or the generic LinearCombination path (0),
+// so that both are measured side by side in one run; Google Benchmark's rate counters divide by
+// CPU time.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -43,8 +46,10 @@ void run(benchmark::State& state, Synth synth, const Data& data) {
   ShapeCounter sc;
   synth(sc, n, data);
   ProvingBuffers recycled;
+  const bool fast = state.range(1) != 0;
   for (auto _ : state) {
     ProvingAssignment p(std::move(recycled));
+    p.set_fast_path(fast);
     p.reserve(sc.num_constraints() + sc.num_inputs(), sc.num_inputs(), sc.num_aux());
     synth(p, n, data);
     benchmark::DoNotOptimize(p.c().data());
@@ -62,7 +67,7 @@ void BM_SynthSha256(benchmark::State& state) {
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = rng() & 1;
   run(state, sha_circuit, data);
 }
-BENCHMARK(BM_SynthSha256)->Name("gadgets/synth_sha256")->Arg(20)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SynthSha256)->Name("gadgets/synth_sha256")->Args({20, 0})->Args({20, 1})->Unit(benchmark::kMillisecond);
 
 void BM_SynthPoseidon(benchmark::State& state) {
   std::mt19937_64 rng(2);
@@ -70,7 +75,7 @@ void BM_SynthPoseidon(benchmark::State& state) {
   for (auto& x : data) x = Fr::random(rng);
   run(state, poseidon_circuit, data);
 }
-BENCHMARK(BM_SynthPoseidon)->Name("gadgets/synth_poseidon8")->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SynthPoseidon)->Name("gadgets/synth_poseidon8")->Args({1000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond);
 
 void BM_NativePoseidon8(benchmark::State& state) {
   const auto& c = PoseidonConstants::merkle(8);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "proofline/r1cs/error.hpp"
+#include "prover_fast.hpp"
 
 namespace proofline::gadgets {
 
@@ -15,6 +16,7 @@ namespace {
 
 struct Pow2Tables {
   std::array<Fr, 256> pos, neg;
+  std::array<Fr, 6> small;  // −2 .. 3
   Pow2Tables() {
     Fr p = Fr::one();
     for (std::size_t k = 0; k < 256; ++k) {
@@ -22,6 +24,7 @@ struct Pow2Tables {
       neg[k] = -p;
       p = p.dbl();
     }
+    for (int v = -2; v <= 3; ++v) small[v + 2] = v < 0 ? -Fr::from_u64(-v) : Fr::from_u64(v);
   }
 };
 const Pow2Tables& tables() {
@@ -35,15 +38,28 @@ constexpr Variable kOne = ConstraintSystem::one();
 
 void no_terms(LinearCombination&) noexcept {}
 
+// A new bit holding `value`: the fast path's push in prover mode, else a named alloc.
+Variable alloc_bit(ConstraintSystem& cs, const char* name, bool value) {
+  if (cs.prover_buffers() != nullptr) return cs.prover_alloc(bool_to_fr(value));
+  return cs.alloc(name, [&] { return bool_to_fr(value); });
+}
+
 }  // namespace
 
 const Fr& pow2(std::size_t k) noexcept { return tables().pos[k]; }
 const Fr& neg_pow2(std::size_t k) noexcept { return tables().neg[k]; }
+const Fr& fast::small(int v) noexcept { return tables().small[v + 2]; }
 
 // ---- AllocatedBit ----------------------------------------------------------------------------
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, bool value) {
-  const Variable v = cs.alloc("boolean", [&] { return bool_to_fr(value); });
+  const Variable v = alloc_bit(cs, "boolean", value);
+  if (cs.prover_buffers() != nullptr) {  // A = ONE − v, B = v: v is dense in both
+    cs.prover_dense_in_a(v);
+    cs.prover_dense_in_b(v);
+    cs.prover_enforce(fast::small(1 - value), fast::small(value), Fr::zero());
+    return AllocatedBit(v, value);
+  }
   // (ONE − v) · v = 0: v ∈ {0, 1}.
   cs.enforce(
       "boolean constraint", [&](LinearCombination& lc) { lc.add(kOne).sub(v); }, v, no_terms);
@@ -61,7 +77,16 @@ AllocatedBit AllocatedBit::alloc_conditionally(ConstraintSystem& cs, bool value,
 
 AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool r = a.value() != b.value();
-  const Variable rv = cs.alloc("xor result", [&] { return bool_to_fr(r); });
+  const Variable rv = alloc_bit(cs, "xor result", r);
+  if (cs.prover_buffers() != nullptr) {
+    const int x = fast::var_bit(cs, a.variable()), y = fast::var_bit(cs, b.variable());
+    if ((x | y) >= 0) {  // A = 2a, B = b, C = a + b − r: one term each with a nonzero coefficient
+      cs.prover_dense_in_a(a.variable());
+      cs.prover_dense_in_b(b.variable());
+      cs.prover_enforce(fast::small(2 * x), fast::small(y), fast::small(x + y - static_cast<int>(r)));
+      return AllocatedBit(rv, r);
+    }
+  }
   // (a + a) · b = a + b − r:  2ab = a + b − (a ⊕ b).
   cs.enforce(
       "xor constraint", [&](LinearCombination& lc) { lc.add(a.variable()).add(a.variable()); }, b.variable(),
@@ -71,15 +96,25 @@ AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, con
 
 AllocatedBit AllocatedBit::and_(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool r = a.value() && b.value();
-  const Variable rv = cs.alloc("and result", [&] { return bool_to_fr(r); });
-  // a · b = r
+  const Variable rv = alloc_bit(cs, "and result", r);
+  // a · b = r (three variables: ConstraintSystem's own prover fast path)
   cs.enforce("and constraint", a.variable(), b.variable(), rv);
   return AllocatedBit(rv, r);
 }
 
 AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool r = a.value() && !b.value();
-  const Variable rv = cs.alloc("and not result", [&] { return bool_to_fr(r); });
+  const Variable rv = alloc_bit(cs, "and not result", r);
+  if (cs.prover_buffers() != nullptr && b.variable().is_aux()) {
+    const int x = fast::var_bit(cs, a.variable()), y = fast::var_bit(cs, b.variable());
+    if ((x | y) >= 0) {  // A = a, B = ONE − b (b ≠ ONE, so both B terms are nonzero), C = r
+      cs.prover_dense_in_a(a.variable());
+      cs.prover_dense_in_b(kOne);
+      cs.prover_dense_in_b(b.variable());
+      cs.prover_enforce(fast::small(x), fast::small(1 - y), fast::small(r));
+      return AllocatedBit(rv, r);
+    }
+  }
   // a · (ONE − b) = r
   cs.enforce(
       "and not constraint", a.variable(), [&](LinearCombination& lc) { lc.add(kOne).sub(b.variable()); }, rv);
@@ -88,7 +123,17 @@ AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a, 
 
 AllocatedBit AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const bool r = !a.value() && !b.value();
-  const Variable rv = cs.alloc("nor result", [&] { return bool_to_fr(r); });
+  const Variable rv = alloc_bit(cs, "nor result", r);
+  if (cs.prover_buffers() != nullptr && a.variable().is_aux() && b.variable().is_aux()) {
+    const int x = fast::var_bit(cs, a.variable()), y = fast::var_bit(cs, b.variable());
+    if ((x | y) >= 0) {  // A = ONE − a, B = ONE − b, C = r (a, b ≠ ONE: no term cancels)
+      cs.prover_dense_in_a(a.variable());
+      cs.prover_dense_in_b(kOne);
+      cs.prover_dense_in_b(b.variable());
+      cs.prover_enforce(fast::small(1 - x), fast::small(1 - y), fast::small(r));
+      return AllocatedBit(rv, r);
+    }
+  }
   // (ONE − a) · (ONE − b) = r
   cs.enforce(
       "nor constraint", [&](LinearCombination& lc) { lc.add(kOne).sub(a.variable()); },
@@ -140,7 +185,20 @@ Boolean Boolean::sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean
   if (cc) return and_(cs, a, b.not_()).not_();                      // c = 1: ¬(a ∧ ¬b)
   if (cb) return and_(cs, a.not_(), c.not_()).not_();               // b = 1: ¬(¬a ∧ ¬c)
   // a = 1 (b, c allocated) and the all-allocated cases: one variable, one constraint.
-  const Variable ch = cs.alloc("ch", [&] { return bool_to_fr(ch_value); });
+  const Variable ch = alloc_bit(cs, "ch", ch_value);
+  // Here b and c are not constant. Fast path unless b and c share a variable (their A terms could
+  // cancel) or a variable is an input (ONE terms could merge).
+  if (cs.prover_buffers() != nullptr && b.variable() != c.variable() && b.variable().is_aux() &&
+      c.variable().is_aux() && fast::aux_or_constant(a)) {
+    const int x = fast::bool_bit(cs, a), y = fast::bool_bit(cs, b), z = fast::bool_bit(cs, c);
+    if ((x | y | z) >= 0) {  // A = b − c, B = a, C = ch − c
+      cs.prover_dense_in_a(b.variable());
+      cs.prover_dense_in_a(c.variable());
+      fast::dense_in_b(cs, a);
+      cs.prover_enforce(fast::small(y - z), fast::small(x), fast::small(static_cast<int>(ch_value) - z));
+      return Boolean(AllocatedBit(ch, ch_value));
+    }
+  }
   // (b − c) · a = ch − c:  a(b − c) + c = (a ∧ b) ⊕ (¬a ∧ c).
   cs.enforce(
       "ch computation",
@@ -168,11 +226,26 @@ Boolean Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolea
   if (cb) return and_(cs, a.not_(), c.not_()).not_();                 // b = 1: a ∨ c
   if (ca) return and_(cs, b.not_(), c.not_()).not_();                 // a = 1: b ∨ c
   // maj = a(b + c − 2bc) + bc. maj is allocated before bc (order matters).
-  const Variable maj = cs.alloc("maj", [&] { return bool_to_fr(maj_value); });
+  const Variable maj = alloc_bit(cs, "maj", maj_value);
   Boolean bc;
   {
     auto ns = cs.namespace_("b and c");
     bc = and_(cs, b, c);
+  }
+  // Here a, b, c are not constant and bc = Is(new bit). Fast path unless b and c share a variable
+  // (their A terms could cancel) or a variable is an input (ONE terms could merge).
+  if (cs.prover_buffers() != nullptr && b.variable() != c.variable() && a.variable().is_aux() &&
+      b.variable().is_aux() && c.variable().is_aux() && bc.kind() == Kind::Is) {
+    const int x = fast::bool_bit(cs, a), y = fast::bool_bit(cs, b), z = fast::bool_bit(cs, c);
+    const int w = fast::bool_bit(cs, bc);
+    if ((x | y | z | w) >= 0) {  // A = 2bc − b − c, B = a, C = bc − maj
+      cs.prover_dense_in_a(bc.variable());
+      cs.prover_dense_in_a(b.variable());
+      cs.prover_dense_in_a(c.variable());
+      fast::dense_in_b(cs, a);
+      cs.prover_enforce(fast::small(2 * w - y - z), fast::small(x), fast::small(w - static_cast<int>(maj_value)));
+      return Boolean(AllocatedBit(maj, maj_value));
+    }
   }
   // (2bc − b − c) · a = bc − maj
   cs.enforce(

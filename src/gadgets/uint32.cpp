@@ -6,9 +6,11 @@
 #include <string>
 
 #include "proofline/r1cs/error.hpp"
+#include "prover_fast.hpp"
 
 namespace proofline::gadgets {
 
+using r1cs::DensityTracker;
 using r1cs::SynthesisError;
 using r1cs::SynthesisErrorCode;
 
@@ -16,6 +18,136 @@ using r1cs::SynthesisErrorCode;
 
 namespace {
 constexpr std::size_t kCapacity = 254;  // Fr::CAPACITY = NUM_BITS − 1
+
+// The fast flush's per-thread open-addressing table (variable → occurrences in the pending lhs).
+// Slots are valid only with the current stamp, so nothing is cleared between flushes.
+struct DedupTable {
+  struct Slot {
+    std::uint64_t raw = 0;
+    std::uint32_t stamp = 0;
+    std::uint16_t count = 0;
+    std::uint8_t neg = 0;
+  };
+  static constexpr unsigned kLog = 13;
+  std::vector<Slot> slots = std::vector<Slot>(std::size_t{1} << kLog);
+  std::uint32_t stamp = 0;
+  std::vector<std::uint32_t> slot_of;  // slot of each pending term
+};
+thread_local DedupTable t_dedup;
+
+const Fr& assigned_value(const r1cs::ProvingBuffers& p, Variable v) {
+  const auto& values = v.is_aux() ? p.aux_assignment : p.input_assignment;
+  if (v.index() >= values.size()) [[unlikely]] {
+    throw SynthesisError(SynthesisErrorCode::UnknownVariable,
+                         std::string(v.is_aux() ? "aux" : "input") + " variable " + std::to_string(v.index()) +
+                             " used in a MultiEq, but only " + std::to_string(values.size()) + " allocated");
+  }
+  return values[v.index()];
+}
+}  // namespace
+
+void MultiEq::set_density_grouped(DensityTracker& a_aux, std::span<const Term> terms) {
+  for (std::size_t i = 0; i < terms.size();) {
+    Fr sum = Fr::zero();
+    std::size_t j = i;
+    for (; j < terms.size() && terms[j].raw == terms[i].raw; ++j) {
+      sum += terms[j].neg ? neg_pow2(terms[j].exp) : pow2(terms[j].exp);
+    }
+    if (!sum.is_zero()) a_aux.set(Variable::from_raw(terms[i].raw).index());
+    i = j;
+  }
+}
+
+void MultiEq::FastSum::add(const Fr& z, std::uint32_t exp, bool negative) {
+  if (z.is_zero()) return;
+  if (r1cs::detail::is_one(z)) {  // ±2^exp into the 320-bit integer
+    std::uint64_t* limbs = negative ? neg : pos;
+    unsigned w = exp >> 6;
+    const std::uint64_t bit = std::uint64_t{1} << (exp & 63);
+    limbs[w] += bit;
+    if (limbs[w] < bit) {
+      while (++w < 5 && ++limbs[w] == 0) {
+      }
+    }
+    return;
+  }
+  const Fr t = z * pow2(exp);
+  if (negative) other -= t;
+  else other += t;
+}
+
+Fr MultiEq::FastSum::value() const {
+  Fr r = other;
+  for (std::size_t k = 0; k < 5; ++k) {
+    if ((pos[k] | neg[k]) == 0) continue;
+    const Fr scale = k < 4 ? pow2(64 * k) : pow2(255).dbl();  // 2^(64k)
+    if (pos[k] != 0) r += Fr::from_u64(pos[k]) * scale;
+    if (neg[k] != 0) r -= Fr::from_u64(neg[k]) * scale;
+  }
+  return r;
+}
+
+void MultiEq::fast_stage(std::size_t num_bits, std::span<const Variable> rhs) {
+  const r1cs::ProvingBuffers& p = *cs_.prover_buffers();
+  const auto shift = static_cast<std::uint32_t>(bits_used_);
+  for (const Staged& s : staged_lhs_) {
+    const Variable v = Variable::from_raw(s.raw);
+    const std::uint32_t e = s.exp + shift;
+    fast_lhs_.add(assigned_value(p, v), e, s.neg);
+    if (v.is_aux()) lhs_terms_.push_back(Term{s.raw, e, s.neg});  // A-density: aux only
+  }
+  staged_lhs_.clear();
+  for (std::size_t i = 0; i < rhs.size(); ++i) fast_rhs_.add(assigned_value(p, rhs[i]), shift + static_cast<std::uint32_t>(i), false);
+  bits_used_ += num_bits;
+}
+
+void MultiEq::fast_flush() {
+  r1cs::ProvingBuffers& p = *cs_.prover_buffers();
+  DensityTracker& a_aux = p.a_aux_density;
+  DedupTable& t = t_dedup;
+  const std::size_t n = lhs_terms_.size();
+  auto by_variable = [](const Term& a, const Term& b) { return a.raw < b.raw; };
+  if (2 * n > t.slots.size()) {  // too many for the table: sort and sum every group
+    std::sort(lhs_terms_.begin(), lhs_terms_.end(), by_variable);
+    set_density_grouped(a_aux, lhs_terms_);
+  } else {
+    if (++t.stamp == 0) {  // stamp wrapped: invalidate every slot once
+      for (auto& sl : t.slots) sl.stamp = 0;
+      t.stamp = 1;
+    }
+    const std::uint64_t mask = t.slots.size() - 1;
+    t.slot_of.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Term& x = lhs_terms_[i];
+      std::uint64_t h = (x.raw * 0x9E3779B97F4A7C15ull) >> (64 - DedupTable::kLog);
+      while (t.slots[h].stamp == t.stamp && t.slots[h].raw != x.raw) h = (h + 1) & mask;
+      DedupTable::Slot& sl = t.slots[h];
+      if (sl.stamp != t.stamp) {
+        sl = DedupTable::Slot{x.raw, t.stamp, 1, static_cast<std::uint8_t>(x.neg)};
+      } else {
+        ++sl.count;
+        sl.neg |= static_cast<std::uint8_t>(x.neg);
+      }
+      t.slot_of[i] = static_cast<std::uint32_t>(h);
+    }
+    // Σ of k ≤ 7 positive powers 2^e (e < 254) is in (0, 7·2^253) ⊂ (0, r): nonzero mod r.
+    for (std::size_t i = 0; i < n; ++i) {
+      const DedupTable::Slot& sl = t.slots[t.slot_of[i]];
+      if (sl.neg == 0 && sl.count <= 7) a_aux.set(Variable::from_raw(lhs_terms_[i].raw).index());
+      else unsure_.push_back(lhs_terms_[i]);
+    }
+    if (!unsure_.empty()) {
+      std::sort(unsure_.begin(), unsure_.end(), by_variable);
+      set_density_grouped(a_aux, unsure_);
+      unsure_.clear();
+    }
+  }
+  // (Σ 2^shift_j · lhs_j) · ONE = Σ 2^shift_j · rhs_j
+  cs_.prover_dense_in_b(ConstraintSystem::one());
+  cs_.prover_enforce(fast_lhs_.value(), p.input_assignment[0], fast_rhs_.value());
+  fast_lhs_.clear();
+  fast_rhs_.clear();
+  lhs_terms_.clear();
 }
 
 void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs) {
@@ -23,6 +155,10 @@ void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variabl
   if (kCapacity <= bits_used_ + num_bits) {
     throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
                          "MultiEq: an equality of " + std::to_string(num_bits) + " bits does not fit one constraint");
+  }
+  if (fast_) {
+    fast_stage(num_bits, rhs);
+    return;
   }
   const auto shift = static_cast<std::uint32_t>(bits_used_);
   for (const Staged& s : staged_lhs_) lhs_terms_.push_back(Term{s.raw, s.exp + shift, s.neg});
@@ -34,6 +170,12 @@ void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variabl
 }
 
 void MultiEq::accumulate() {
+  if (fast_) {
+    fast_flush();
+    bits_used_ = 0;
+    ++ops_;
+    return;
+  }
   // lhs: one sort by variable, then appends (equal variables merge in place: coefficients add).
   std::sort(lhs_terms_.begin(), lhs_terms_.end(), [](const Term& a, const Term& b) { return a.raw < b.raw; });
   lhs_.clear();

@@ -16,9 +16,13 @@ void ProvingBuffers::clear() noexcept {
   b_aux_density.clear();
 }
 
-ProvingAssignment::ProvingAssignment() { init_one(); }
+ProvingAssignment::ProvingAssignment() {
+  set_prover_buffers(&buf_);
+  init_one();
+}
 
 ProvingAssignment::ProvingAssignment(ProvingBuffers recycled) : buf_(std::move(recycled)) {
+  set_prover_buffers(&buf_);
   buf_.clear();
   init_one();
 }

@@ -6,7 +6,9 @@
 //  - all three agree on the numbers of inputs, aux variables and constraints;
 //  - the prover's a, b, c equal ⟨A_i,z⟩, ⟨B_i,z⟩, ⟨C_i,z⟩ of the test system's stored rows, its
 //    assignments equal the test system's values, and its density bitmaps equal the ones read off the
-//    stored rows (A: aux with a nonzero coefficient; B: inputs and aux).
+//    stored rows (A: aux with a nonzero coefficient; B: inputs and aux);
+//  - a second ProvingAssignment with the gadgets' fast path off (generic LinearCombination path)
+//    produces buffers identical to the first (fast path on, the default).
 // check_flips(tcs, n, rng): flips n randomly chosen aux values (bit v → 1 − v, other values v → v + 1)
 // one at a time and expects an unsatisfied constraint each time.
 #pragma once
@@ -15,6 +17,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,26 @@ struct ModeCounts {
   std::size_t inputs = 0, aux = 0, constraints = 0;
 };
 
+/// The fast-path prover and the generic-path prover produced the same buffers.
+inline void expect_same_buffers(const ProvingAssignment& fast, const ProvingAssignment& generic) {
+  EXPECT_TRUE(fast.fast_path());
+  EXPECT_FALSE(generic.fast_path());
+  EXPECT_EQ(fast.num_constraints(), generic.num_constraints());
+  EXPECT_EQ(fast.num_aux(), generic.num_aux());
+  auto same = [](std::span<const Fr> x, std::span<const Fr> y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  EXPECT_TRUE(same(fast.a(), generic.a())) << "a differs between fast and generic prover paths";
+  EXPECT_TRUE(same(fast.b(), generic.b())) << "b differs between fast and generic prover paths";
+  EXPECT_TRUE(same(fast.c(), generic.c())) << "c differs between fast and generic prover paths";
+  EXPECT_TRUE(same(fast.aux_assignment(), generic.aux_assignment()));
+  EXPECT_TRUE(same(fast.input_assignment(), generic.input_assignment()));
+  EXPECT_TRUE(fast.a_aux_density() == generic.a_aux_density()) << "A aux density differs (fast vs generic)";
+  EXPECT_TRUE(fast.b_aux_density() == generic.b_aux_density()) << "B aux density differs (fast vs generic)";
+  EXPECT_TRUE(fast.b_input_density() == generic.b_input_density()) << "B input density differs (fast vs generic)";
+  EXPECT_EQ(fast.a_aux_density().popcount(), generic.a_aux_density().popcount());
+  EXPECT_EQ(fast.b_aux_density().popcount(), generic.b_aux_density().popcount());
+  EXPECT_EQ(fast.b_input_density().popcount(), generic.b_input_density().popcount());
+}
+
 template <class F>
 ModeCounts check_modes(F&& synth) {
   TestConstraintSystem tcs;
@@ -40,6 +63,11 @@ ModeCounts check_modes(F&& synth) {
 
   ShapeCounter sc;
   synth(static_cast<ConstraintSystem&>(sc));
+
+  ProvingAssignment generic;
+  generic.set_fast_path(false);
+  synth(static_cast<ConstraintSystem&>(generic));
+  expect_same_buffers(pa, generic);
 
   EXPECT_EQ(pa.num_inputs(), tcs.num_inputs());
   EXPECT_EQ(pa.num_aux(), tcs.num_aux());

@@ -20,6 +20,14 @@
 // table, terms are staged as (variable, exponent) pairs and turned into one sorted
 // LinearCombination per flush (the result is the same variable → coefficient map bellperson's
 // term-by-term merges give).
+//
+// Prover fast path (ConstraintSystem::prover_buffers()): no LinearCombination is built. Each term
+// ±2^e·z[v] is added natively as it is staged (bit values add ±2^e into a 320-bit integer, other
+// values — only for an invalid witness — go through Fr); the rhs the same way. At the flush the
+// A-density of the lhs's aux variables is resolved exactly with a per-thread hash table instead of
+// a sort: a variable seen once, or only with positive coefficients at most 7 times (a sum of at
+// most 7 powers 2^e, e < 254, lies in (0, r)), has a nonzero net coefficient and is marked; the
+// others (rare: Not bits, many repeats) are grouped and their net coefficients summed in Fr.
 #pragma once
 
 #include <array>
@@ -33,7 +41,7 @@ namespace proofline::gadgets {
 
 class MultiEq {
  public:
-  explicit MultiEq(ConstraintSystem& cs) : cs_(cs) {}
+  explicit MultiEq(ConstraintSystem& cs) : cs_(cs), fast_(cs.prover_buffers() != nullptr) {}
   MultiEq(const MultiEq&) = delete;
   MultiEq& operator=(const MultiEq&) = delete;
 
@@ -77,7 +85,24 @@ class MultiEq {
   };
   void accumulate();
 
+  // Prover fast path: native accumulator of Σ ±2^e·z over bit-valued z, and an Fr for the rest.
+  struct FastSum {
+    std::uint64_t pos[5] = {0, 0, 0, 0, 0};
+    std::uint64_t neg[5] = {0, 0, 0, 0, 0};
+    Fr other = Fr::zero();
+    void add(const Fr& z, std::uint32_t exp, bool negative);
+    Fr value() const;
+    void clear() noexcept { *this = FastSum{}; }
+  };
+  void fast_stage(std::size_t num_bits, std::span<const Variable> rhs);
+  void fast_flush();
+  /// Marks the aux variables of `terms` (sorted by variable) whose summed coefficient is nonzero.
+  static void set_density_grouped(r1cs::DensityTracker& a_aux, std::span<const Term> terms);
+
   ConstraintSystem& cs_;
+  bool fast_ = false;
+  FastSum fast_lhs_, fast_rhs_;
+  std::vector<Term> unsure_;  // fast flush: terms whose variables need their coefficients summed
   std::size_t ops_ = 0;
   std::size_t bits_used_ = 0;
   std::vector<Staged> staged_lhs_;

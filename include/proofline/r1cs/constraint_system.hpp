@@ -28,6 +28,11 @@
 // Namespaces scope names only (test mode joins them with '/'): `auto ns = cs.namespace_("round_3");`
 // pops when `ns` goes out of scope. Names must not contain '/'.
 //
+// Prover fast path: in prover mode (only) `prover_buffers()` returns the buffers being filled, and a
+// gadget that knows its constraints' evaluated sides natively may call prover_alloc() /
+// prover_enforce() and set the density bits itself instead of building LinearCombinations (see
+// prover_buffers() for the contract). enforce() with three Variables takes that path by itself.
+//
 // Errors: SynthesisError (error.hpp), thrown from the call that failed; value callbacks may throw it
 // too (AssignmentMissing). A constraint system is used by one thread at a time. The LC callables
 // must not call back into the constraint system.
@@ -46,6 +51,7 @@
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/function_ref.hpp"
 #include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/r1cs/variable.hpp"
 
 namespace proofline::r1cs {
@@ -100,11 +106,59 @@ class ConstraintSystem {
   template <class A, class B, class C>
   void enforce(Name name, A&& a, B&& b, C&& c) {
     check_open();
+    using TA = std::remove_cvref_t<A>;
+    using TB = std::remove_cvref_t<B>;
+    using TC = std::remove_cvref_t<C>;
+    if constexpr (std::is_same_v<TA, Variable> && std::is_same_v<TB, Variable> && std::is_same_v<TC, Variable>) {
+      if (prover_ != nullptr && enforce_variables_fast(a, b, c)) return;
+    }
     const LinearCombination& la = resolve(std::forward<A>(a), scratch_[0]);
     const LinearCombination& lb = resolve(std::forward<B>(b), scratch_[1]);
     const LinearCombination& lc = resolve(std::forward<C>(c), scratch_[2]);
     on_enforce(name, la, lb, lc, n_constraints_);
     ++n_constraints_;
+  }
+
+  // ---- prover fast path ----------------------------------------------------------------------
+  /// The buffers being filled in prover mode (ProvingAssignment); nullptr in every other mode.
+  /// With it, a gadget that knows the evaluated sides of its constraints natively may bypass the
+  /// LinearCombination path: prover_alloc() for alloc(), prover_enforce() for enforce(), setting
+  /// the density bits (a_aux_density, b_input_density, b_aux_density) itself. It must produce
+  /// exactly what the generic path produces: the same values pushed in the same order, the same
+  /// a, b, c (⟨A,z⟩, ⟨B,z⟩, ⟨C,z⟩ over the current assignment z) and the same density bits (aux
+  /// variables with a nonzero net coefficient in A; inputs and aux with one in B). Prover mode does
+  /// not use names, so the fast path takes none. Writing the buffers any other way is undefined.
+  ProvingBuffers* prover_buffers() noexcept { return prover_; }
+  const ProvingBuffers* prover_buffers() const noexcept { return prover_; }
+  /// Fast-path alloc (prover_buffers() != nullptr only): pushes `value` to the aux assignment and a
+  /// 0 bit to both aux densities; returns the new aux variable.
+  Variable prover_alloc(const Fr& value) {
+    check_open();
+    prover_->aux_assignment.push_back(value);
+    prover_->a_aux_density.push_back(false);
+    prover_->b_aux_density.push_back(false);
+    return Variable::aux(n_aux_++);
+  }
+  /// Fast-path enforce (prover_buffers() != nullptr only): appends one constraint given by its
+  /// evaluated sides a = ⟨A,z⟩, b = ⟨B,z⟩, c = ⟨C,z⟩; the caller sets its density bits.
+  void prover_enforce(const Fr& a, const Fr& b, const Fr& c) {
+    check_open();
+    prover_->a.push_back(a);
+    prover_->b.push_back(b);
+    prover_->c.push_back(c);
+    ++n_constraints_;
+  }
+  /// The value of `v` in the prover's assignment (prover_buffers() != nullptr, v allocated).
+  const Fr& prover_value(Variable v) const noexcept {
+    return v.is_aux() ? prover_->aux_assignment[v.index()] : prover_->input_assignment[v.index()];
+  }
+  /// Sets the density bits of `v` appearing with a nonzero coefficient in A (aux only) / in B.
+  void prover_dense_in_a(Variable v) noexcept {
+    if (v.is_aux()) prover_->a_aux_density.set(v.index());
+  }
+  void prover_dense_in_b(Variable v) noexcept {
+    if (v.is_aux()) prover_->b_aux_density.set(v.index());
+    else prover_->b_input_density.set(v.index());
   }
 
   /// Opens a namespace until the guard is destroyed.
@@ -114,13 +168,13 @@ class ConstraintSystem {
   }
   /// Low-level namespace control (prefer namespace_()).
   void push_namespace(Name name) {
-    on_push_namespace(name);
+    if (prover_ == nullptr) on_push_namespace(name);  // prover mode ignores namespaces
     ++ns_depth_;
   }
   void pop_namespace() noexcept {
     if (ns_depth_ == 0) return;
     --ns_depth_;
-    on_pop_namespace();
+    if (prover_ == nullptr) on_pop_namespace();
   }
   std::size_t namespace_depth() const noexcept { return ns_depth_; }
 
@@ -159,6 +213,9 @@ class ConstraintSystem {
     n_aux_ += aux;
     n_constraints_ += constraints;
   }
+  /// Registers prover mode's buffers (ProvingAssignment's constructor): enables the fast path.
+  /// The mode's on_push_namespace / on_pop_namespace are then no longer called.
+  void set_prover_buffers(ProvingBuffers* buffers) noexcept { prover_ = buffers; }
   /// Back to the freshly constructed state (ONE allocated, nothing else) for recycled modes.
   void reset_counts() noexcept {
     n_inputs_ = 1;
@@ -173,6 +230,21 @@ class ConstraintSystem {
     if (finalized_) [[unlikely]] throw_finalized();
   }
   [[noreturn]] static void throw_finalized();
+
+  // a · b = c over three variables in prover mode: every coefficient is 1, so the sides are the
+  // variables' values and each of a, b is dense. False (nothing done) if one is not allocated yet,
+  // so that the generic path reports the error.
+  bool enforce_variables_fast(Variable a, Variable b, Variable c) {
+    const ProvingBuffers& p = *prover_;
+    auto known = [&](Variable v) {
+      return v.index() < (v.is_aux() ? p.aux_assignment.size() : p.input_assignment.size());
+    };
+    if (!known(a) || !known(b) || !known(c)) [[unlikely]] return false;
+    prover_dense_in_a(a);
+    prover_dense_in_b(b);
+    prover_enforce(prover_value(a), prover_value(b), prover_value(c));
+    return true;
+  }
 
   template <class L>
   static const LinearCombination& resolve(L&& l, LinearCombination& scratch) {
@@ -198,6 +270,7 @@ class ConstraintSystem {
   std::size_t n_constraints_ = 0;
   std::size_t ns_depth_ = 0;
   bool finalized_ = false;
+  ProvingBuffers* prover_ = nullptr;
   LinearCombination scratch_[3];
 };
 

@@ -1,7 +1,7 @@
 // proofline/r1cs/proving_assignment.hpp — prover mode: the witness and the evaluated A·z, B·z, C·z.
 //
-// Owns: `ProvingBuffers` (what the Groth16 prover consumes; movable out, recyclable) and
-// `ProvingAssignment` (the ConstraintSystem that fills them), bellperson's ProvingAssignment.
+// Owns: `ProvingAssignment` (the ConstraintSystem that fills a `ProvingBuffers`, proving_buffers.hpp:
+// what the Groth16 prover consumes; movable out, recyclable), bellperson's ProvingAssignment.
 //
 // Shapes, after finalize() (n = constraints incl. input constraints, I = inputs incl. ONE, X = aux):
 //   a, b, c           n values: a[i] = ⟨A_i, z⟩, b[i] = ⟨B_i, z⟩, c[i] = ⟨C_i, z⟩; the last I rows are
@@ -23,6 +23,12 @@
 // construction; a ProvingBuffers returned by release() can be handed to the next ProvingAssignment to
 // reuse its capacity (pool / reclaimer friendly). The hot path of enforce is three LC evaluations and
 // three pushes into reserved vectors.
+//
+// Fast path: ProvingAssignment registers its buffers with the base class, so gadgets can skip the
+// LinearCombination machinery altogether (ConstraintSystem::prover_buffers(), prover_alloc(),
+// prover_enforce(), constraint_system.hpp): they push the evaluated ⟨A,z⟩, ⟨B,z⟩, ⟨C,z⟩ and set the
+// density bits themselves, under the contract that the result is exactly what on_enforce would
+// produce for the LCs the generic path builds (tests/gadgets check both paths against test mode).
 #pragma once
 
 #include <cstddef>
@@ -31,20 +37,9 @@
 
 #include "proofline/r1cs/constraint_system.hpp"
 #include "proofline/r1cs/density.hpp"
+#include "proofline/r1cs/proving_buffers.hpp"
 
 namespace proofline::r1cs {
-
-struct ProvingBuffers {
-  std::vector<Fr> a, b, c;
-  std::vector<Fr> input_assignment;
-  std::vector<Fr> aux_assignment;
-  DensityTracker a_aux_density;
-  DensityTracker b_input_density;
-  DensityTracker b_aux_density;
-
-  /// Empties every buffer, keeping capacity.
-  void clear() noexcept;
-};
 
 class ProvingAssignment final : public ConstraintSystem {
  public:
@@ -58,6 +53,12 @@ class ProvingAssignment final : public ConstraintSystem {
   void reserve(std::size_t n_constraints, std::size_t n_inputs, std::size_t n_aux);
 
   bool computes_values() const noexcept override { return true; }
+
+  /// Turns the gadgets' prover fast path on (the default) or off. Off, every constraint goes
+  /// through LinearCombinations and on_enforce, as before the fast path existed; the results are
+  /// the same either way (this switch exists for side-by-side benchmarks and tests).
+  void set_fast_path(bool on) noexcept { set_prover_buffers(on ? &buf_ : nullptr); }
+  bool fast_path() const noexcept { return prover_buffers() != nullptr; }
 
   std::span<const Fr> a() const noexcept { return buf_.a; }
   std::span<const Fr> b() const noexcept { return buf_.b; }
