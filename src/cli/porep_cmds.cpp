@@ -1,0 +1,367 @@
+// Filecoin PoRep C2 commands: setup --circuit porep, c2, verify --c1.
+#include "porep_cmds.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "proofline/circuits/porep.hpp"
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/filecoin/vanilla.hpp"
+#include "proofline/groth16/groth16.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/r1cs/keypair_assembly.hpp"
+
+namespace proofline::cli {
+
+namespace {
+
+using namespace proofline::groth16;
+using circuits::porep::PoRepCircuit;
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+double secs_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// One progress line on stderr: "c2: proving 1 partition(s) ... (12.3 s)".
+void progress(const char* cmd, const std::string& what) { std::cerr << cmd << ": " << what << std::endl; }
+
+std::string fmt_s(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+template <class T>
+T option_value(CLI::App& app, const char* name, T fallback) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
+}
+
+bool flag_set(CLI::App& app, const char* name) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+fs::path default_param_path(const filecoin::PorepConfig& cfg, const char* ext) {
+  return filecoin::parameter_cache_dir() / filecoin::parameter_file_name(cfg, ext);
+}
+
+// ---- setup -------------------------------------------------------------------------------------
+int cmd_setup(PorepCli& p) {
+  CLI::App& app = *p.setup;
+  if (p.sector_size.empty()) throw UsageError("setup --circuit porep needs --sector-size (e.g. 2KiB, 32GiB)");
+  const std::uint64_t bytes = filecoin::parse_sector_size(p.sector_size);
+  const filecoin::PorepConfig cfg = filecoin::porep_config(filecoin::default_seal_proof(bytes));
+  const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
+  std::string params = option_value<std::string>(app, "--params", "");
+  std::string vk = option_value<std::string>(app, "--vk", "");
+  if (params.empty()) params = default_param_path(cfg, ".params").string();
+  if (vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
+  if (fs::path(params).has_parent_path()) fs::create_directories(fs::path(params).parent_path());
+  if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
+
+  const auto counts = circuits::porep::count_porep(shape);
+  progress("setup", "PoRep " + std::string(cfg.shape->name) + " (" + shape.describe() + "): " +
+                        std::to_string(counts.constraints) + " constraints, " + std::to_string(counts.inputs) +
+                        " inputs, " + std::to_string(counts.aux) + " aux");
+  std::unique_ptr<ByteSource> rng;
+  if (flag_set(app, "--seed")) {
+    rng = std::make_unique<SeededRandom>(option_value<std::uint64_t>(app, "--seed", 0));
+  } else {
+    rng = std::make_unique<OsRandom>();
+  }
+  const auto t0 = Clock::now();
+  progress("setup", "synthesizing the circuit in setup mode");
+  const PoRepCircuit circuit(shape, circuits::porep::blank_inputs(shape));
+  r1cs::KeypairAssembly cs;
+  r1cs::synthesize(circuit, cs);
+  progress("setup", "synthesized (" + fmt_s(secs_since(t0)) + "); generating parameters");
+  SetupOptions opts;
+  opts.threads = p.threads;
+  opts.progress_min_constraints = 0;
+  const Parameters params_out = generate_parameters(cs, draw_toxic_waste(*rng), opts);
+  const double setup_s = secs_since(t0);
+  progress("setup", "writing " + params + " and " + vk);
+  params_out.write_file(params);
+  params_out.vk.write_file(vk);
+  const double total_s = secs_since(t0);
+  if (p.json) {
+    std::cout << Json{{"command", "setup"},
+                      {"circuit", "porep"},
+                      {"registered_proof", filecoin::to_string(cfg.proof)},
+                      {"sector_size", bytes},
+                      {"constraints", counts.constraints},
+                      {"inputs", counts.inputs},
+                      {"params", params},
+                      {"vk", vk},
+                      {"params_bytes", params_out.serialized_size()},
+                      {"secure", false},
+                      {"timings_s", {{"setup", setup_s}, {"total", total_s}}}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << "circuit     PoRep " << cfg.shape->name << " partition: " << counts.constraints << " constraints, "
+              << counts.inputs << " inputs\n"
+              << "parameters  " << params << " (" << params_out.serialized_size() << " bytes)\n"
+              << "vk          " << vk << "\n"
+              << "setup       " << fmt_s(setup_s) << "\n"
+              << "NOTE: development parameters; NOT secure (see the warning above).\n";
+  }
+  return kOk;
+}
+
+// ---- c2 ----------------------------------------------------------------------------------------
+std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" : "_" + std::to_string(k); }
+
+int cmd_c2(PorepCli& p) {
+  const auto t_all = Clock::now();
+  auto t0 = Clock::now();
+  progress("c2", "reading " + p.c1);
+  const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
+  const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
+  const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
+  const std::size_t n = c1.vanilla_proofs.size();
+  const std::string params_path = p.params.empty() ? default_param_path(cfg, ".params").string() : p.params;
+  if (!fs::exists(params_path)) {
+    throw ProoflineError(Error::BadArgument, "parameters '" + params_path + "' not found (run `proofline setup "
+                                             "--circuit porep --sector-size " + std::string(cfg.shape->name) +
+                                             "` or pass --params)");
+  }
+  const double read_c1_s = secs_since(t0);
+  progress("c2", std::string(filecoin::to_string(c1.registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
+                     shape.describe());
+
+  t0 = Clock::now();
+  progress("c2", "loading " + params_path);
+  ReadOptions ro;
+  ro.check = ec::Check::OnCurveOnly;
+  const Parameters params = Parameters::read_file(params_path, ro);
+  const double load_s = secs_since(t0);
+
+  t0 = Clock::now();
+  std::vector<PoRepCircuit> circuits;
+  circuits.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) circuits.emplace_back(shape, circuits::porep::partition_inputs(c1, k));
+  progress("c2", "synthesizing " + std::to_string(n) + " partition(s)");
+  std::vector<r1cs::ProvingBuffers> parts = synthesize_batch(std::span<const PoRepCircuit>(circuits));
+  const double synth_s = secs_since(t0);
+  progress("c2", "synthesized (" + fmt_s(synth_s) + "); checking every constraint");
+
+  // An unsatisfied circuit: name partition, challenge and part; write nothing.
+  const circuits::porep::PoRepCounts counts = circuits::porep::count_porep(shape);
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto bad = circuits::porep::first_unsatisfied(parts[k].a, parts[k].b, parts[k].c);
+    if (!bad) continue;
+    std::vector<std::uint64_t> nodes;
+    for (const auto& v : c1.vanilla_proofs[k]) nodes.push_back(v.challenge());
+    std::string msg = "partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
+                      " unsatisfied: " + circuits::porep::locate_constraint(counts, nodes, *bad);
+    const filecoin::VanillaCheck vc = filecoin::verify_vanilla(c1);
+    if (!vc.ok) msg += "; vanilla check: " + vc.what;
+    throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': " + msg + " (no proof written)");
+  }
+
+  progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (CPU)");
+  t0 = Clock::now();
+  CpuBackend backend(CpuBackendConfig{p.threads});
+  const ProverResult r = prove_assignments(params, parts, {}, &backend);
+  const double prove_s = secs_since(t0);
+
+  progress("c2", "proved (" + fmt_s(prove_s) + "); verifying with the inputs derived from the C1");
+  t0 = Clock::now();
+  const PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
+  std::vector<std::vector<Fr>> inputs;
+  for (std::size_t k = 0; k < n; ++k) {
+    inputs.push_back(filecoin::public_inputs(c1, k));
+    if (inputs.back() != circuits[k].public_inputs()) {
+      throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': partition " + std::to_string(k) +
+                                                 ": the paths' node indices differ from the challenges and graph "
+                                                 "parents a verifier derives (no proof written)");
+    }
+    if (!verify_proof(pvk, r.proofs[k], inputs.back())) {
+      std::cerr << "c2: partition " << k << ": the proof made here does not verify (internal error); no proof written\n";
+      return kInternal;
+    }
+  }
+  const double verify_s = secs_since(t0);
+
+  write_file_bytes(p.out, encode_proofs(r.proofs));
+  if (!p.pub.empty()) {
+    Json j = Json::array();
+    for (const auto& in : inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
+    write_text(p.pub, (n == 1 ? j[0] : j).dump(1) + "\n");
+  }
+  if (!p.snarkjs_dir.empty()) {
+    fs::create_directories(p.snarkjs_dir);
+    const std::string d = p.snarkjs_dir + "/";
+    write_text(d + "verification_key.json", snarkjs_vk_json(params.vk));
+    for (std::size_t k = 0; k < n; ++k) {
+      write_text(d + "proof" + partition_suffix(k, n) + ".json", snarkjs_proof_json(r.proofs[k]));
+      write_text(d + "public" + partition_suffix(k, n) + ".json", snarkjs_public_json(inputs[k]));
+    }
+  }
+  const double total_s = secs_since(t_all);
+  progress("c2", "wrote " + p.out + " (" + std::to_string(192 * n) + " bytes)");
+  if (p.json) {
+    std::cout << Json{{"command", "c2"},
+                      {"registered_proof", filecoin::to_string(c1.registered_proof)},
+                      {"partitions", n},
+                      {"constraints_per_partition", counts.constraints},
+                      {"proof", p.out},
+                      {"proof_bytes", 192 * n},
+                      {"verified", true},
+                      {"timings_s",
+                       {{"read_c1", read_c1_s},
+                        {"load_params", load_s},
+                        {"synthesis", synth_s},
+                        {"prove", prove_s},
+                        {"verify", verify_s},
+                        {"total", total_s}}}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << "c2          " << filecoin::to_string(c1.registered_proof) << ", " << n << " partition(s) × "
+              << counts.constraints << " constraints\n"
+              << "proof       " << p.out << " (" << 192 * n << " bytes), verified\n"
+              << "load params " << fmt_s(load_s) << "\n"
+              << "synthesis   " << fmt_s(synth_s) << "\n"
+              << "prove       " << fmt_s(prove_s) << "\n"
+              << "verify      " << fmt_s(verify_s) << "\n"
+              << "total       " << fmt_s(total_s) << "\n";
+  }
+  return kOk;
+}
+
+// ---- verify --c1 -------------------------------------------------------------------------------
+int cmd_verify(PorepCli& p) {
+  CLI::App& app = *p.verify;
+  const std::string vk_path = option_value<std::string>(app, "--vk", "");
+  const std::string proof_path = option_value<std::string>(app, "--proof", "");
+  if (vk_path.empty()) throw UsageError("verify --c1 needs --vk (the PoRep .vk file)");
+  const auto t0 = Clock::now();
+  const VerifyingKey vk = VerifyingKey::read_file(vk_path);
+  const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.verify_c1);
+  const std::vector<std::uint8_t> bytes = read_file_bytes(proof_path);
+  const std::vector<Proof> proofs = decode_proofs(bytes);
+  if (proofs.size() != c1.vanilla_proofs.size()) {
+    throw ProoflineError(Error::BadLength, "proof file '" + proof_path + "' holds " + std::to_string(proofs.size()) +
+                                               " proof(s); the C1 has " + std::to_string(c1.vanilla_proofs.size()) +
+                                               " partition(s)");
+  }
+  const PreparedVerifyingKey pvk = prepare_verifying_key(vk);
+  bool all = true;
+  Json per = Json::array();
+  for (std::size_t k = 0; k < proofs.size(); ++k) {
+    const bool ok = verify_proof(pvk, proofs[k], filecoin::public_inputs(c1, k));
+    all = all && ok;
+    per.push_back(ok);
+    if (!p.json) std::cout << "partition " << k << ": " << (ok ? "valid" : "INVALID") << "\n";
+  }
+  const double s = secs_since(t0);
+  if (p.json) {
+    std::cout << Json{{"command", "verify"}, {"valid", all}, {"partitions", per}, {"timings_s", {{"total", s}}}}.dump(2)
+              << "\n";
+  } else {
+    std::cout << "result: " << (all ? "valid" : "INVALID") << "   (" << fmt_s(s) << ")\n";
+  }
+  return all ? kOk : kInvalid;
+}
+
+int run_guarded(const char* cmd, int (*fn)(PorepCli&), PorepCli& p) {
+  try {
+    return fn(p);
+  } catch (const UsageError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kUsage;
+  } catch (const ProoflineError& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const r1cs::SynthesisError& e) {
+    std::cerr << "proofline " << cmd << ": synthesis failed: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::system_error& e) {
+    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
+    return kInternal;
+  }
+}
+
+}  // namespace
+
+void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepCli& p) {
+  p.setup = &setup;
+  p.verify = &verify;
+  setup.add_option("--sector-size", p.sector_size,
+                   "porep: sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; also the test sizes 4KiB, 16KiB, 32KiB, "
+                   "16MiB, 1GiB)");
+  if (CLI::Option* o = setup.get_option_no_throw("--params")) {
+    o->required(false);
+    o->description("output .params file (porep: default $FIL_PROOFS_PARAMETER_CACHE/<upstream name>.params)");
+  }
+  verify.add_option("--c1", p.verify_c1, "PoRep: take each partition's public inputs from this C1 JSON")
+      ->check(CLI::ExistingFile);
+  if (CLI::Option* o = verify.get_option_no_throw("--public")) o->required(false);
+
+  p.c2 = app.add_subcommand("c2", "Filecoin PoRep commit phase 2: prove every partition of a C1 JSON");
+  p.c2->add_option("--c1", p.c1, "C1 output JSON (SealCommitPhase1Output)")->required()->check(CLI::ExistingFile);
+  p.c2->add_option("--params", p.params,
+                   "PoRep .params file (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters, "
+                   "upstream file name)");
+  p.c2->add_option("--out", p.out, "output proof file (192 bytes per partition)")->required();
+  p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
+  p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
+  p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");
+  p.c2->add_option("--threads", p.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+}
+
+int run_porep_commands(PorepCli& p) {
+  if (p.c2 != nullptr && p.c2->parsed()) return run_guarded("c2", cmd_c2, p);
+  if (p.setup != nullptr && p.setup->parsed()) {
+    p.json = flag_set(*p.setup, "--json");
+    p.threads = option_value<int>(*p.setup, "--threads", 0);
+    if (option_value<std::string>(*p.setup, "--circuit", "") == "porep") return run_guarded("setup", cmd_setup, p);
+    if (!p.sector_size.empty()) {
+      std::cerr << "proofline setup: --sector-size is for --circuit porep\n";
+      return kUsage;
+    }
+    if (!flag_set(*p.setup, "--params")) {
+      std::cerr << "proofline setup: --params is required\n";
+      return kUsage;
+    }
+    return -1;
+  }
+  if (p.verify != nullptr && p.verify->parsed()) {
+    p.json = flag_set(*p.verify, "--json");
+    if (!p.verify_c1.empty()) return run_guarded("verify", cmd_verify, p);
+    if (!flag_set(*p.verify, "--public")) {
+      std::cerr << "proofline verify: --public is required (or --c1 for a PoRep proof)\n";
+      return kUsage;
+    }
+  }
+  return -1;
+}
+
+}  // namespace proofline::cli
