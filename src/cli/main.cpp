@@ -4,6 +4,8 @@
 //   proofline prove  --circuit bench --size 2^16 --params P --proof F [--public J] [--snarkjs-dir D]
 //                    [--input X] [--partitions K] [--checked] [--no-verify]
 //   proofline verify (--vk V | --params P) --proof F --public J
+//   proofline setup --circuit porep --sector-size S | c2 --c1 C1 --out F | verify --vk V --c1 C1 --proof F
+//                                          Filecoin PoRep C2 (porep_cmds.hpp)
 //   proofline daemon | submit | status     the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
 // Every command takes --json (one JSON object on stdout instead of text) and --threads N.
@@ -18,6 +20,7 @@
 
 #include "daemon_cmds.hpp"
 #include "filecoin_cmds.hpp"
+#include "porep_cmds.hpp"
 #include "snarkjs_cmds.hpp"
 #include <tbb/global_control.h>
 
@@ -368,6 +371,8 @@ int main(int argc, char** argv) {
   verify->add_option("--proof", va.proof, "proof file (192 bytes per partition)")->required()->check(CLI::ExistingFile);
   verify->add_option("--public", va.pub, "public inputs (snarkjs public.json format)")->required()->check(CLI::ExistingFile);
   add_common(verify);
+  cli::PorepCli porep_cli;
+  cli::add_porep_commands(app, *setup, *verify, porep_cli);
 
   cli::DaemonCli daemon_cli;
   cli::add_daemon_commands(app, daemon_cli);
@@ -387,6 +392,7 @@ int main(int argc, char** argv) {
   }
   if (int rc = cli::run_daemon_commands(daemon_cli); rc >= 0) return rc;
   if (int rc = cli::run_filecoin_commands(filecoin_cli); rc >= 0) return rc;
+  if (int rc = cli::run_porep_commands(porep_cli); rc >= 0) return rc;
   const char* cmd = setup->parsed() ? "setup" : prove->parsed() ? "prove" : "verify";
   try {
     if (setup->parsed()) return cmd_setup(sa, common);
