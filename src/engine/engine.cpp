@@ -727,6 +727,8 @@ EngineStatus Engine::status() const {
   s.memory.srs_bytes = m.srs.resident_bytes();
   s.memory.srs_budget_bytes = m.srs.budget();
   s.memory.reclaimer_enabled = m.reclaimer.threaded();
+  s.memory.freed_bytes_total = m.reclaimer.freed_bytes_total();
+  s.memory.free_ms_total = m.reclaimer.free_ms_total();
   std::lock_guard lk(m.mu);
   for (std::size_t b = 0; b < m.backends.size(); ++b) {
     s.backends.push_back(BackendStatus{static_cast<int>(b), std::string(m.cfg.backends[b]->name()),
@@ -820,9 +822,9 @@ std::string Engine::metrics_text() const {
   head("proofline_engine_srs_evictions_total", "counter", "Parameter sets evicted.");
   o << "proofline_engine_srs_evictions_total " << m.srs.evictions_total() << "\n";
   head("proofline_engine_reclaimer_freed_bytes_total", "counter", "Bytes freed by the reclaimer (or inline).");
-  o << "proofline_engine_reclaimer_freed_bytes_total " << m.reclaimer.freed_bytes_total() << "\n";
+  o << "proofline_engine_reclaimer_freed_bytes_total " << mem.freed_bytes_total << "\n";
   head("proofline_engine_reclaimer_free_seconds_total", "counter", "Time spent freeing buffers.");
-  o << "proofline_engine_reclaimer_free_seconds_total " << m.reclaimer.free_ms_total() / 1000.0 << "\n";
+  o << "proofline_engine_reclaimer_free_seconds_total " << mem.free_ms_total / 1000.0 << "\n";
   head("proofline_engine_pool_acquires_total", "counter", "Partition buffers taken from the pool (hit) or new (miss).");
   o << "proofline_engine_pool_acquires_total{result=\"hit\"} " << m.pool.hits() << "\n";
   o << "proofline_engine_pool_acquires_total{result=\"miss\"} " << m.pool.misses() << "\n";

@@ -214,6 +214,8 @@ struct MemoryStatus {
   std::uint64_t srs_bytes = 0;          ///< SRS cache (its own budget, EngineConfig::srs_budget_bytes)
   std::uint64_t srs_budget_bytes = 0;
   bool reclaimer_enabled = true;
+  std::uint64_t freed_bytes_total = 0;  ///< freed so far (reclaimer thread, or inline when it is off)
+  double free_ms_total = 0;             ///< time spent freeing (destroying + malloc_trim), ms
 };
 
 struct EngineStatus {
