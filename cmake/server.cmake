@@ -45,11 +45,17 @@ if(TARGET proofline_cli)
 endif()
 if(TARGET test_server)
   target_link_libraries(test_server PRIVATE proofline_server)
+  # The oracle case (noble_verify.mjs on a daemon proof) finds node and .oracle from here.
+  target_compile_definitions(test_server PRIVATE PROOFLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  if(NODE_EXECUTABLE)
+    target_compile_definitions(test_server PRIVATE PROOFLINE_NODE="${NODE_EXECUTABLE}")
+  endif()
   # The soak (>= 200 proofs from 8 clients, VmRSS check) is its own binary and ctest entry, label
   # "soak", so it can be run alone: ctest -L soak.
   if(EXISTS ${PROJECT_SOURCE_DIR}/tests/server/soak_main.cpp)
     add_executable(test_server_soak ${PROJECT_SOURCE_DIR}/tests/server/soak_main.cpp)
     target_link_libraries(test_server_soak PRIVATE proofline_server GTest::gtest GTest::gtest_main)
+    target_compile_definitions(test_server_soak PRIVATE PROOFLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
     add_test(NAME server_soak COMMAND test_server_soak)
     set_tests_properties(server_soak PROPERTIES LABELS "soak;server" TIMEOUT 300)
   endif()

@@ -193,6 +193,7 @@ struct Engine::Impl {
     synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
     backends.resize(cfg.backends.size());
     budget.set_listener([this] { cv.notify_all(); });
+    if (cfg.on_srs_evict) srs.set_on_evict([f = cfg.on_srs_evict](const Srs& s) { f(s.params); });
     for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
       for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {

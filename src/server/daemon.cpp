@@ -65,7 +65,7 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& address, std::uin
   return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
 
-Daemon::Daemon(DaemonConfig cfg) : cfg_(std::move(cfg)) {
+Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   if (cfg_.unix_socket.empty() && cfg_.tcp.empty()) {
     throw std::runtime_error("listen: neither listen.unix nor listen.tcp is set; the daemon would be unreachable");
   }
@@ -81,7 +81,12 @@ Daemon::Daemon(DaemonConfig cfg) : cfg_(std::move(cfg)) {
   }
 
   engine::EngineConfig ec;
-  ec.backends = make_backends(cfg_, &backend_note_);
+  if (parts.backends.empty()) {
+    ec.backends = make_backends(cfg_, &backend_note_);
+  } else {
+    ec.backends = std::move(parts.backends);
+    backend_note_ = std::to_string(ec.backends.size()) + " backend(s) given by the host program";
+  }
   ec.prover_workers_per_backend = cfg_.prover_workers_per_backend;
   ec.synthesis_workers = cfg_.synthesis_workers;
   ec.memory_budget_bytes = cfg_.memory_budget;
@@ -91,7 +96,7 @@ Daemon::Daemon(DaemonConfig cfg) : cfg_(std::move(cfg)) {
   ec.overlap = cfg_.overlap;
   ec.max_finished_jobs = cfg_.max_finished_jobs;
   ec.log_partitions = cfg_.log_partitions;
-  kinds_ = engine::KindRegistry::builtin();
+  kinds_ = parts.kinds ? std::move(parts.kinds) : engine::KindRegistry::builtin();
   ec.kinds = kinds_;
   engine_ = std::make_unique<engine::Engine>(std::move(ec));
 

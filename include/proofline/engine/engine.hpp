@@ -63,6 +63,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -257,6 +258,9 @@ struct EngineConfig {
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
   bool log_partitions = true;
+  /// Called (on the evicting thread) when a parameter set leaves the SRS cache, e.g. to free a GPU
+  /// backend's device copy of it (gpu::GpuBackend::evict). Null: nothing.
+  std::function<void(const groth16::Parameters&)> on_srs_evict;
 };
 
 class Engine {

@@ -129,6 +129,15 @@ class ProvingService final : public pb::ProvingEngine::Service {
   std::atomic<std::uint64_t> client_gone_cancels_{0};
 };
 
+/// What a host program (or a test) may hand the daemon instead of what the config would build.
+struct DaemonParts {
+  /// Empty: make_backends(cfg).
+  std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
+  /// Null: engine::KindRegistry::builtin() (bench, mul, snarkjs). More kinds (Filecoin) are
+  /// registered here before the daemon starts.
+  std::shared_ptr<engine::KindRegistry> kinds;
+};
+
 /// The running daemon: backends, engine, service, gRPC server bound to the configured addresses.
 class Daemon {
  public:
@@ -136,7 +145,7 @@ class Daemon {
   /// bound (address in use, another daemon on the unix socket, non-loopback TCP without
   /// allow_remote), std::invalid_argument for an unusable backend choice, and the engine's errors
   /// for a preload file that cannot be loaded.
-  explicit Daemon(DaemonConfig cfg);
+  explicit Daemon(DaemonConfig cfg, DaemonParts parts = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;

@@ -1,0 +1,598 @@
+// The daemon over gRPC, in process, on a unix socket and on 127.0.0.1 (CPU backend, small circuits):
+// concurrent mixed jobs verified, one proof checked by the outside noble verifier, CRITICAL
+// overtaking queued NORMAL work, cancel of queued and running jobs, await timeouts, duplicate
+// request ids, malformed requests, clients that go away, status/metrics/SRS RPCs, listen rules.
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+#include "server_test_util.hpp"
+
+namespace proofline::server {
+namespace {
+
+using namespace testing;
+using grpc::StatusCode;
+
+TEST(Daemon, ConcurrentMixedJobsOnUnixAndTcpAllVerify) {
+  Harness h(2);
+  const auto sj = engine::testing::snarkjs_chain(40, 5, "server-chain40");
+  const groth16::VerifyingKey mul_vk = groth16::Parameters::read_file(mul_params()).vk;
+  for (unsigned log : {4u, 5u, 6u, 7u}) bench_vk(log);  // parameters written before the clients start
+
+  struct Case {
+    pb::ProofRequest req;
+    unsigned partitions;
+    const groth16::VerifyingKey* vk;
+  };
+  std::vector<Case> cases;
+  const pb::Priority pris[] = {pb::PRIORITY_LOW, pb::PRIORITY_NORMAL, pb::PRIORITY_HIGH, pb::PRIORITY_CRITICAL};
+  for (unsigned i = 0; i < 8; ++i) {
+    const unsigned log = 4 + i % 4, parts = 1 + i % 3;
+    cases.push_back({bench_req("mixed-" + std::to_string(i), log, parts, 10 + i, pris[i % 4]), parts, &bench_vk(log)});
+  }
+  pb::ProofRequest mul;
+  mul.set_request_id("mixed-mul");
+  mul.set_kind("mul");
+  mul.set_params_path(mul_params());
+  mul.mutable_bench()->set_partitions(2);
+  mul.mutable_bench()->set_seed(4);
+  cases.push_back({mul, 2, &mul_vk});
+  pb::ProofRequest snark;
+  snark.set_request_id("mixed-snarkjs");
+  snark.set_kind("snarkjs");
+  snark.set_priority(pb::PRIORITY_HIGH);
+  snark.set_params_path(sj.zkey);
+  snark.mutable_snarkjs()->set_wtns(std::string(sj.wtns_bytes.begin(), sj.wtns_bytes.end()));
+  cases.push_back({snark, 1, &sj.vk});
+
+  std::vector<pb::ProofResult> results(cases.size());
+  std::vector<grpc::Status> statuses(cases.size());
+  std::vector<std::thread> clients;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    // Half the clients on the unix socket, half on TCP; half use Prove, half Submit + Await.
+    clients.emplace_back([&, i] {
+      auto& stub = h.stub(i % 2 == 1);
+      if (i % 4 < 2) {
+        results[i] = prove(stub, cases[i].req, &statuses[i]);
+      } else {
+        statuses[i] = submit(stub, cases[i].req);
+        if (statuses[i].ok()) results[i] = await(stub, cases[i].req.request_id(), 0, &statuses[i]);
+      }
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_TRUE(statuses[i].ok()) << cases[i].req.request_id() << ": " << statuses[i].error_message();
+    EXPECT_TRUE(verified(*cases[i].vk, results[i], cases[i].partitions));
+    EXPECT_EQ(results[i].request_id(), cases[i].req.request_id());
+    for (const auto& p : results[i].partitions()) {
+      EXPECT_GT(p.synthesis_ms(), 0);
+      EXPECT_GT(p.kernel_ms(), 0);
+      EXPECT_GE(p.prover_ms(), p.kernel_ms() * 0.99);
+      EXPECT_GE(p.stage_ms(), p.prover_ms());
+      EXPECT_GE(p.total_ms(), p.stage_ms());
+      EXPECT_EQ(p.backend(), "cpu");
+    }
+    EXPECT_GT(results[i].verify_ms(), 0);
+  }
+  // bench partition k proves SizedCircuit(2^log, seed + k): x = seed + k is public input 0.
+  const auto in0 = public_inputs_of(results[2]);
+  ASSERT_EQ(in0.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(in0[k].at(0), ff::Fr::from_u64(12 + k));
+  const pb::StatusResponse st = h.status();
+  EXPECT_EQ(st.jobs_completed(), cases.size());
+  EXPECT_EQ(st.jobs_failed() + st.jobs_cancelled() + st.jobs_queued() + st.jobs_running(), 0u);
+  ASSERT_EQ(st.listen_size(), 2);
+  EXPECT_EQ(st.listen(0).rfind("unix:", 0), 0u);
+  EXPECT_EQ(st.listen(1).rfind("127.0.0.1:", 0), 0u);
+}
+
+// The outside verifier: a daemon proof exported as snarkjs JSON is accepted by noble_verify.mjs
+// (@noble/curves, ../shared/tools) and rejected with a tampered public input.
+TEST(Daemon, NobleVerifierAcceptsADaemonProof) {
+  const std::string repo = PROOFLINE_SOURCE_DIR;
+  const char* odir = std::getenv("PROOFLINE_ORACLE_DIR");
+  const std::string oracle = odir ? odir : repo + "/.oracle";
+  std::string node = "node";
+#ifdef PROOFLINE_NODE
+  node = PROOFLINE_NODE;
+#endif
+  std::string noble;
+  for (const std::string& c : {oracle + "/noble_verify.mjs", repo + "/tests/oracle/npm/noble_verify.mjs"}) {
+    if (std::filesystem::exists(c)) {
+      noble = c;
+      break;
+    }
+  }
+  ASSERT_FALSE(noble.empty()) << "noble_verify.mjs not found: run scripts/install-deps.sh";
+  ASSERT_TRUE(std::filesystem::exists(oracle + "/node_modules/@noble/curves"))
+      << "@noble/curves not installed in " << oracle << ": run scripts/install-deps.sh";
+
+  Harness h(1);
+  const pb::ProofResult r = prove(h.stub(true), bench_req("noble", 5, 1, 77));
+  ASSERT_TRUE(verified(bench_vk(5), r, 1));
+  const auto dir = server_dir() / "noble";
+  std::filesystem::create_directories(dir);
+  const auto inputs = public_inputs_of(r);
+  groth16::write_snarkjs_files((dir / "vk.json").string(), (dir / "proof.json").string(), (dir / "public.json").string(),
+                               bench_vk(5), proofs_of(r).at(0), inputs.at(0));
+  auto run = [&](const std::string& pub) {
+    const std::string cmd = "cd '" + oracle + "' && '" + node + "' '" + noble + "' '" + (dir / "vk.json").string() +
+                            "' '" + pub + "' '" + (dir / "proof.json").string() + "' > '" +
+                            (dir / "out.txt").string() + "' 2>&1";
+    return std::system(cmd.c_str());
+  };
+  EXPECT_EQ(run((dir / "public.json").string()), 0) << "noble rejected a daemon proof";
+  std::vector<ff::Fr> bad = inputs.at(0);
+  bad.at(0) += ff::Fr::one();
+  std::ofstream((dir / "bad.json").string()) << groth16::snarkjs_public_json(bad);
+  EXPECT_NE(run((dir / "bad.json").string()), 0) << "noble accepted a tampered public input";
+}
+
+TEST(Daemon, CriticalOvertakesQueuedNormalWork) {
+  auto gate = std::make_shared<engine::testing::TestBackend>(/*gate_closed=*/true);
+  Harness h(1, {gate});
+  auto& s = h.stub();
+  ASSERT_TRUE(submit(s, bench_req("blocker", 4, 1, 100)).ok());
+  ASSERT_TRUE(gate->wait_entered(1));  // the prover holds the blocker; everything else queues
+  for (std::uint64_t x : {200, 300, 400}) ASSERT_TRUE(submit(s, bench_req("n" + std::to_string(x), 4, 1, x)).ok());
+  ASSERT_TRUE(submit(s, bench_req("critical", 4, 1, 500, pb::PRIORITY_CRITICAL)).ok());
+  // True counts: all four synthesized and waiting for the prover (1 CRITICAL, 3 NORMAL), the
+  // blocker running in the prove stage.
+  pb::StatusResponse st;
+  ASSERT_TRUE(eventually([&] {
+    st = h.status();
+    return stage_count(st, "prove", false) == 4;
+  })) << st.DebugString();
+  const pb::QueueStats* prove_q = nullptr;
+  for (const auto& q : st.queues()) {
+    if (q.stage() == "prove") prove_q = &q;
+  }
+  ASSERT_NE(prove_q, nullptr);
+  EXPECT_EQ(prove_q->running(), 1u);
+  EXPECT_EQ(prove_q->pending_by_priority().at("critical"), 1u);
+  EXPECT_EQ(prove_q->pending_by_priority().at("normal"), 3u);
+  EXPECT_EQ(st.jobs_running() + st.jobs_queued(), 5u);
+  EXPECT_EQ(st.devices(0).busy_workers(), 1u);
+  gate->open();
+  for (const char* id : {"blocker", "n200", "n300", "n400", "critical"}) {
+    EXPECT_TRUE(verified(bench_vk(4), await(s, id), 1)) << id;
+  }
+  EXPECT_EQ(gate->order(), (std::vector<std::uint64_t>{100, 500, 200, 300, 400}));
+}
+
+TEST(Daemon, CancelQueuedAndRunningJobs) {
+  Harness h(1);
+  auto& s = h.stub();
+  // One synthesis worker, busy for 1.5 s with "running"; "queued" waits behind it.
+  ASSERT_TRUE(submit(s, slow_req("running", 4, 1, 1, 1500)).ok());
+  ASSERT_TRUE(eventually([&] { return h.status().jobs_running() == 1; }));
+  ASSERT_TRUE(submit(s, bench_req("queued", 4, 1, 2)).ok());
+
+  grpc::ClientContext c1;
+  pb::CancelProofRequest cq;
+  cq.set_request_id("queued");
+  pb::CancelProofResponse r1;
+  ASSERT_TRUE(s.CancelProof(&c1, cq, &r1).ok());
+  EXPECT_TRUE(r1.found());
+  EXPECT_TRUE(r1.was_queued());
+  EXPECT_FALSE(r1.was_running());
+  EXPECT_EQ(r1.previous(), pb::PROOF_STATUS_QUEUED);
+
+  const auto t0 = Clock::now();
+  grpc::ClientContext c2;
+  cq.set_request_id("running");
+  pb::CancelProofResponse r2;
+  ASSERT_TRUE(s.CancelProof(&c2, cq, &r2).ok());
+  EXPECT_TRUE(r2.found());
+  EXPECT_TRUE(r2.was_running());
+  EXPECT_EQ(r2.previous(), pb::PROOF_STATUS_RUNNING);
+  EXPECT_EQ(r2.stopping_running(), 1u);
+  // Both are CANCELLED at once (the running one's synthesis ends at its stage boundary, later).
+  EXPECT_EQ(await(s, "queued").status(), pb::PROOF_STATUS_CANCELLED);
+  EXPECT_EQ(await(s, "running").status(), pb::PROOF_STATUS_CANCELLED);
+  EXPECT_LT(Clock::now() - t0, 1000ms);
+  // Cancelling again: found, nothing changes; an unknown id: found = false.
+  grpc::ClientContext c3;
+  pb::CancelProofResponse r3;
+  ASSERT_TRUE(s.CancelProof(&c3, cq, &r3).ok());
+  EXPECT_TRUE(r3.found());
+  EXPECT_EQ(r3.previous(), pb::PROOF_STATUS_CANCELLED);
+  grpc::ClientContext c4;
+  cq.set_request_id("never-submitted");
+  pb::CancelProofResponse r4;
+  ASSERT_TRUE(s.CancelProof(&c4, cq, &r4).ok());
+  EXPECT_FALSE(r4.found());
+  // The running partition stops at its boundary; its buffers are released.
+  pb::StatusResponse st;
+  EXPECT_TRUE(eventually([&] {
+    st = h.status();
+    return st.jobs_running() == 0 && stage_count(st, "synthesis", true) == 0 && st.memory().reserved_bytes() == 0;
+  })) << st.DebugString();
+  EXPECT_EQ(st.jobs_cancelled(), 2u);
+  // The daemon goes on serving.
+  EXPECT_TRUE(verified(bench_vk(4), prove(s, bench_req("after-cancel", 4, 1, 3)), 1));
+}
+
+TEST(Daemon, AwaitHonoursItsTimeout) {
+  Harness h(1);
+  auto& s = h.stub(true);
+  ASSERT_TRUE(submit(s, slow_req("slow", 4, 1, 1, 1200)).ok());
+  auto t0 = Clock::now();
+  pb::ProofResult r = await(s, "slow", 150);
+  const auto waited = Clock::now() - t0;
+  EXPECT_EQ(r.status(), pb::PROOF_STATUS_TIMEOUT);
+  EXPECT_EQ(r.request_id(), "slow");
+  EXPECT_GE(waited, 140ms);
+  EXPECT_LT(waited, 900ms);
+  // The job went on; waiting without a limit gets the proof.
+  EXPECT_TRUE(verified(bench_vk(4), await(s, "slow"), 1));
+  // An expired timeout on a finished job returns the result at once.
+  EXPECT_EQ(await(s, "slow", 1).status(), pb::PROOF_STATUS_COMPLETED);
+
+  // Prove with a timeout: TIMEOUT, and the job it created is cancelled.
+  grpc::ClientContext ctx;
+  pb::ProveRequest pr;
+  *pr.mutable_request() = slow_req("prove-timeout", 4, 1, 2, 1200);
+  pr.set_timeout_ms(100);
+  pb::ProofResult out;
+  t0 = Clock::now();
+  ASSERT_TRUE(s.Prove(&ctx, pr, &out).ok());
+  EXPECT_EQ(out.status(), pb::PROOF_STATUS_TIMEOUT);
+  EXPECT_LT(Clock::now() - t0, 900ms);
+  EXPECT_EQ(await(s, "prove-timeout").status(), pb::PROOF_STATUS_CANCELLED);
+}
+
+TEST(Daemon, DuplicateRequestIds) {
+  Harness h(1);
+  auto& s = h.stub();
+  const pb::ProofRequest req = slow_req("dup", 4, 2, 9, 200);
+  pb::SubmitProofResponse a, b;
+  ASSERT_TRUE(submit(s, req, &a).ok());
+  ASSERT_TRUE(submit(h.stub(true), req, &b).ok());  // same id, same contents, other transport
+  EXPECT_FALSE(a.duplicate());
+  EXPECT_TRUE(b.duplicate());
+  EXPECT_EQ(b.request_id(), "dup");
+  // The same id with other contents is refused, naming the id.
+  pb::ProofRequest other = req;
+  other.mutable_bench()->set_seed(10);
+  grpc::Status st = submit(s, other);
+  EXPECT_EQ(st.error_code(), StatusCode::ALREADY_EXISTS);
+  EXPECT_NE(st.error_message().find("'dup'"), std::string::npos) << st.error_message();
+  const pb::ProofResult first = await(s, "dup");
+  EXPECT_TRUE(verified(bench_vk(4), first, 2));
+  // After it finished: a retry (Submit or Prove) returns the same job and the same proof bytes.
+  ASSERT_TRUE(submit(s, req, &b).ok());
+  EXPECT_TRUE(b.duplicate());
+  EXPECT_EQ(b.status(), pb::PROOF_STATUS_COMPLETED);
+  const pb::ProofResult again = prove(s, req);
+  EXPECT_EQ(again.proof(), first.proof());
+  const pb::StatusResponse stat = h.status();
+  EXPECT_EQ(stat.jobs_completed(), 1u);
+  EXPECT_NE(h.metrics().find("proofline_engine_jobs_submitted_total 1\n"), std::string::npos);
+  // Without a request id the daemon assigns distinct ones.
+  pb::ProofRequest anon = bench_req("", 4, 1, 5);
+  pb::SubmitProofResponse x, y;
+  ASSERT_TRUE(submit(s, anon, &x).ok());
+  ASSERT_TRUE(submit(s, anon, &y).ok());
+  EXPECT_FALSE(x.request_id().empty());
+  EXPECT_NE(x.request_id(), y.request_id());
+  EXPECT_EQ(await(s, x.request_id()).status(), pb::PROOF_STATUS_COMPLETED);
+  EXPECT_EQ(await(s, y.request_id()).status(), pb::PROOF_STATUS_COMPLETED);
+}
+
+TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
+  Harness h(1);
+  auto& s = h.stub();
+  const std::string p4 = bench_params(4);
+  struct Bad {
+    std::string name;
+    pb::ProofRequest req;
+    std::string expect;  // substring of the message
+  };
+  std::vector<Bad> bad;
+  auto base = [&] { return bench_req("", 4, 1, 1); };
+  {
+    pb::ProofRequest r = base();
+    r.clear_kind();
+    bad.push_back({"no kind", r, "request.kind: missing"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_kind("porep-c2-64g");
+    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, slow-bench, snarkjs)"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.clear_params_path();
+    bad.push_back({"no params", r, "needs the argument 'params'"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.mutable_bench()->set_log_size(0);
+    bad.push_back({"no size", r, "size"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.mutable_bench()->set_log_size(3);
+    bad.push_back({"size too small", r, "2^3"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.mutable_bench()->set_log_size(40);
+    bad.push_back({"size too large", r, "2^40"});
+  }
+  {
+    pb::ProofRequest r = base();
+    (*r.mutable_args())["size"] = "1000";
+    bad.push_back({"size not a power of two", r, "1000"});
+  }
+  {
+    pb::ProofRequest r = base();
+    (*r.mutable_args())["partitions"] = "many";
+    bad.push_back({"partitions not a number", r, "partitions"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_params_path((server_dir() / "missing.params").string());
+    bad.push_back({"missing params file", r, "missing.params': no such file"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_params_path(server_dir().string());
+    bad.push_back({"params is a folder", r, "is not a regular file"});
+  }
+  {
+    pb::ProofRequest r;
+    r.set_kind("snarkjs");
+    r.set_params_path(engine::testing::snarkjs_chain(10, 2, "server-chain10").zkey);
+    bad.push_back({"snarkjs without witness", r, "wtns"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_request_id("has space");
+    bad.push_back({"request id with a space", r, "request.request_id: character 3"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_request_id(std::string(200, 'x'));
+    bad.push_back({"request id too long", r, "200 characters, at most 128"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_priority(static_cast<pb::Priority>(9));
+    bad.push_back({"priority out of range", r, "request.priority: 9"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.mutable_porep_c2()->set_prover_id("short");
+    bad.push_back({"prover id length", r, "prover_id: 5 bytes, expected 32"});
+  }
+  for (const auto& b : bad) {
+    grpc::Status st = submit(s, b.req);
+    EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT) << b.name << ": " << st.error_message();
+    EXPECT_NE(st.error_message().find(b.expect), std::string::npos) << b.name << ": " << st.error_message();
+    grpc::Status pst;
+    prove(h.stub(true), b.req, &pst);
+    EXPECT_EQ(pst.error_code(), StatusCode::INVALID_ARGUMENT) << b.name << " (Prove over TCP)";
+  }
+  // An empty SubmitProof / Prove, await of unknown or empty ids.
+  grpc::ClientContext c1;
+  pb::SubmitProofResponse sr;
+  EXPECT_EQ(s.SubmitProof(&c1, pb::SubmitProofRequest{}, &sr).error_code(), StatusCode::INVALID_ARGUMENT);
+  grpc::Status ast;
+  await(s, "nobody-submitted-this", 0, &ast);
+  EXPECT_EQ(ast.error_code(), StatusCode::NOT_FOUND);
+  EXPECT_NE(ast.error_message().find("'nobody-submitted-this'"), std::string::npos);
+  await(s, "", 0, &ast);
+  EXPECT_EQ(ast.error_code(), StatusCode::INVALID_ARGUMENT);
+  // Nothing of the above was queued.
+  EXPECT_EQ(h.status().jobs_failed() + h.status().jobs_completed(), 0u);
+
+  // Accepted, then FAILED once the parameters are read: a size that does not match the file, a
+  // truncated parameter file.
+  pb::ProofRequest mismatch = bench_req("mismatch", 5, 1, 1);
+  mismatch.set_params_path(p4);
+  const pb::ProofResult m = prove(s, mismatch);
+  EXPECT_EQ(m.status(), pb::PROOF_STATUS_FAILED);
+  EXPECT_NE(m.error_message().find("does not match"), std::string::npos) << m.error_message();
+  const std::string trunc = (server_dir() / "truncated.params").string();
+  {
+    std::ifstream in(p4, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    std::ofstream(trunc, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  pb::ProofRequest tr = bench_req("truncated", 4, 1, 1);
+  tr.set_params_path(trunc);
+  const pb::ProofResult t = prove(s, tr);
+  EXPECT_EQ(t.status(), pb::PROOF_STATUS_FAILED);
+  EXPECT_FALSE(t.error_message().empty());
+
+  // Meanwhile and afterwards the daemon serves good requests.
+  EXPECT_TRUE(verified(bench_vk(4), prove(s, bench_req("good", 4, 2, 3)), 2));
+  const std::string metrics = h.metrics();
+  EXPECT_NE(metrics.find("proofline_server_calls_total{method=\"SubmitProof\",code=\"INVALID_ARGUMENT\"} " +
+                         std::to_string(bad.size() + 1)),
+            std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("proofline_server_calls_total{method=\"AwaitProof\",code=\"NOT_FOUND\"} 1"), std::string::npos);
+}
+
+TEST(Daemon, ClientThatGoesAwayDoesNotLeakItsJob) {
+  Harness h(1);
+  auto& s = h.stub();
+  // Prove whose client gives up (deadline) while the job is still synthesizing: cancelled.
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 300ms);
+    pb::ProveRequest pr;
+    *pr.mutable_request() = slow_req("abandoned", 4, 2, 1, 800);
+    pb::ProofResult out;
+    EXPECT_EQ(s.Prove(&ctx, pr, &out).error_code(), StatusCode::DEADLINE_EXCEEDED);
+  }
+  pb::StatusResponse st;
+  EXPECT_TRUE(eventually([&] {
+    st = h.status();
+    return st.jobs_cancelled() == 1 && st.jobs_running() == 0 && stage_count(st, "synthesis", true) == 0 &&
+           st.memory().reserved_bytes() == 0;
+  })) << st.DebugString();
+  EXPECT_EQ(await(s, "abandoned").status(), pb::PROOF_STATUS_CANCELLED);
+  EXPECT_NE(h.metrics().find("proofline_server_client_gone_cancels_total 1\n"), std::string::npos);
+
+  // AwaitProof with cancel_on_disconnect: the same.
+  ASSERT_TRUE(submit(s, slow_req("await-cancel", 4, 1, 2, 800)).ok());
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 200ms);
+    pb::AwaitProofRequest ar;
+    ar.set_request_id("await-cancel");
+    ar.set_cancel_on_disconnect(true);
+    pb::ProofResult out;
+    EXPECT_EQ(s.AwaitProof(&ctx, ar, &out).error_code(), StatusCode::DEADLINE_EXCEEDED);
+  }
+  EXPECT_TRUE(eventually([&] { return await(s, "await-cancel", 1).status() == pb::PROOF_STATUS_CANCELLED; }));
+
+  // AwaitProof without it: the job goes on and its result can be fetched later.
+  ASSERT_TRUE(submit(s, slow_req("kept", 4, 1, 3, 400)).ok());
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 100ms);
+    pb::AwaitProofRequest ar;
+    ar.set_request_id("kept");
+    pb::ProofResult out;
+    EXPECT_EQ(s.AwaitProof(&ctx, ar, &out).error_code(), StatusCode::DEADLINE_EXCEEDED);
+  }
+  EXPECT_TRUE(verified(bench_vk(4), await(s, "kept"), 1));
+  EXPECT_TRUE(eventually([&] { return h.status().memory().reserved_bytes() == 0; }));
+}
+
+TEST(Daemon, StatusMetricsPreloadAndEvict) {
+  Harness h(2);
+  auto& s = h.stub();
+  grpc::ClientContext c1;
+  pb::PreloadSRSRequest pre;
+  *pre.mutable_request() = bench_req("", 5, 1, 1);
+  pb::PreloadSRSResponse pr;
+  ASSERT_TRUE(s.PreloadSRS(&c1, pre, &pr).ok());
+  EXPECT_EQ(pr.srs().state(), "loaded");
+  EXPECT_GT(pr.srs().bytes(), 0u);
+  EXPECT_EQ(pr.srs().key(), std::filesystem::canonical(bench_params(5)).string());
+  // A bad preload: clear error, nothing loaded.
+  grpc::ClientContext c2;
+  pb::PreloadSRSRequest bad;
+  *bad.mutable_request() = bench_req("", 5, 1, 1);
+  bad.mutable_request()->set_params_path("/nonexistent/x.params");
+  pb::PreloadSRSResponse br;
+  EXPECT_EQ(s.PreloadSRS(&c2, bad, &br).error_code(), StatusCode::INVALID_ARGUMENT);
+
+  pb::StatusResponse st = h.status();
+  ASSERT_EQ(st.srs_size(), 1);
+  EXPECT_EQ(st.srs(0).key(), pr.srs().key());
+  EXPECT_EQ(st.devices_size(), 1);
+  EXPECT_EQ(st.devices(0).backend(), "cpu");
+  EXPECT_EQ(st.synthesis_workers(), 2u);
+  EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
+  EXPECT_TRUE(st.memory().reclaimer_enabled());
+  EXPECT_EQ(st.kinds_size(), 4);
+  std::set<std::string> stages;
+  for (const auto& q : st.queues()) stages.insert(q.stage());
+  EXPECT_EQ(stages, (std::set<std::string>{"prepare", "synthesis", "prove"}));
+  EXPECT_GT(st.resident_bytes(), 0u);
+
+  // A proof with the preloaded SRS does not load it again.
+  const pb::ProofResult r = prove(s, bench_req("preloaded", 5, 1, 2));
+  EXPECT_TRUE(verified(bench_vk(5), r, 1));
+  EXPECT_EQ(r.srs_load_ms(), 0);
+
+  grpc::ClientContext c3;
+  pb::EvictSRSRequest ev;
+  ev.set_key(pr.srs().key());
+  pb::EvictSRSResponse er;
+  ASSERT_TRUE(s.EvictSRS(&c3, ev, &er).ok());
+  EXPECT_TRUE(er.evicted());
+  EXPECT_EQ(er.bytes_freed(), pr.srs().bytes());
+  EXPECT_EQ(h.status().srs_size(), 0);
+  grpc::ClientContext c4;
+  ASSERT_TRUE(s.EvictSRS(&c4, ev, &er).ok());
+  EXPECT_FALSE(er.evicted());
+  EXPECT_EQ(er.reason(), "not loaded");
+
+  const std::string m = h.metrics();
+  for (const char* want : {"# TYPE proofline_engine_partition_seconds histogram",
+                           "proofline_engine_jobs_finished_total{state=\"done\"} 1",
+                           "proofline_server_calls_total{method=\"PreloadSRS\",code=\"OK\"} 1",
+                           "proofline_server_calls_total{method=\"PreloadSRS\",code=\"INVALID_ARGUMENT\"} 1",
+                           "proofline_server_calls_total{method=\"EvictSRS\",code=\"OK\"} 2",
+                           "# TYPE proofline_server_resident_bytes gauge"}) {
+    EXPECT_NE(m.find(want), std::string::npos) << want << "\n" << m;
+  }
+}
+
+TEST(Daemon, ListenRules) {
+  DaemonConfig cfg;
+  cfg.unix_socket = "";
+  cfg.tcp = "0.0.0.0:0";
+  try {
+    Daemon d(cfg);
+    ADD_FAILURE() << "listened on 0.0.0.0 without listen.allow_remote";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a loopback address"), std::string::npos) << e.what();
+  }
+  cfg.tcp = "";
+  EXPECT_THROW(Daemon{cfg}, std::runtime_error);  // nothing to listen on
+
+  // A live socket is not taken over; a stale socket file is replaced; other files are left alone.
+  Harness h(1);
+  DaemonConfig again;
+  again.unix_socket = h.daemon->listening().at(0).substr(5);
+  again.tcp = "";
+  try {
+    Daemon d(again);
+    ADD_FAILURE() << "a second daemon took over a live socket";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("another process"), std::string::npos) << e.what();
+  }
+  const std::string stale = (server_dir() / "stale.sock").string();
+  {
+    DaemonConfig c;
+    c.unix_socket = stale;
+    c.tcp = "";
+    Daemon first(c);
+    ::unlink(stale.c_str());  // shutdown removes it; recreate a stale one below by a raw bind
+  }
+  {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un a{};
+    a.sun_family = AF_UNIX;
+    std::strncpy(a.sun_path, stale.c_str(), sizeof a.sun_path - 1);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ::close(fd);  // bound, never listening: a stale socket file
+  }
+  {
+    DaemonConfig c;
+    c.unix_socket = stale;
+    c.tcp = "";
+    Daemon d(c);
+    auto stub = pb::ProvingEngine::NewStub(make_channel(d.address()));
+    grpc::ClientContext ctx;
+    pb::StatusResponse st;
+    EXPECT_TRUE(stub->GetStatus(&ctx, {}, &st).ok());
+  }
+  EXPECT_FALSE(std::filesystem::exists(stale));  // removed at shutdown
+  const std::string regular = (server_dir() / "regular.file").string();
+  std::ofstream(regular) << "x";
+  DaemonConfig c;
+  c.unix_socket = regular;
+  c.tcp = "";
+  EXPECT_THROW(Daemon{c}, std::runtime_error);
+  EXPECT_TRUE(std::filesystem::exists(regular));
+}
+
+}  // namespace
+}  // namespace proofline::server
