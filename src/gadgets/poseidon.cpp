@@ -10,11 +10,16 @@
 #include <utility>
 
 #include "proofline/r1cs/error.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
 
 namespace proofline::gadgets {
 
 using r1cs::SynthesisError;
 using r1cs::SynthesisErrorCode;
+
+namespace {
+std::shared_ptr<const PoseidonCircuitShape> record_shape(const PoseidonConstants& c);
+}  // namespace
 
 // ---- parameters --------------------------------------------------------------------------------
 
@@ -255,6 +260,7 @@ PoseidonConstants PoseidonConstants::make(std::size_t arity, const Fr& domain_ta
     for (std::size_t j = 1; j < t; ++j) s.v_rest.push_back(dps[k](0, j));
     c.sparse.push_back(std::move(s));
   }
+  c.circuit_shape = record_shape(c);
   return c;
 }
 
@@ -382,21 +388,22 @@ struct Elt {
     lc.clear();
     lc.add(kOne, v);
   }
-  /// dst += s · this   (value and terms)
-  void scaled_into(Fr& dst_value, LinearCombination& dst_lc, const Fr& s) const {
+  /// dst += s · this   (value, and terms unless `values_only`: the prover fast path)
+  void scaled_into(Fr& dst_value, LinearCombination& dst_lc, const Fr& s, bool values_only) const {
     if (allocated) {
       dst_value += num.value() * s;
-      dst_lc.add(num.variable(), s);
+      if (!values_only) dst_lc.add(num.variable(), s);
     } else {
       dst_value += value * s;
-      dst_lc.add(lc, s);
+      if (!values_only) dst_lc.add(lc, s);
     }
   }
 };
 
 class Circuit {
  public:
-  Circuit(ConstraintSystem& cs, const PoseidonConstants& c) : cs_(cs), c_(c), t_(c.width), cur_(t_), next_(t_) {}
+  Circuit(ConstraintSystem& cs, const PoseidonConstants& c, bool fast)
+      : cs_(cs), c_(c), t_(c.width), fast_(fast), cur_(t_), next_(t_) {}
 
   AllocatedNum hash(std::span<const AllocatedNum> preimage) {
     cur_[0].set_constant(c_.domain_tag);
@@ -429,6 +436,11 @@ class Circuit {
   // Allocates a Num element: v with (lc) · ONE = v (neptune's ensure_allocated with enforce).
   AllocatedNum ensure_allocated(const Elt& e) {
     if (e.allocated) return e.num;
+    if (fast_) {  // A = lc (value e.value), B = ONE, C = v
+      const AllocatedNum v(cs_.prover_alloc(e.value), e.value);
+      cs_.prover_enforce(e.value, cs_.prover_value(kOne), e.value);
+      return v;
+    }
     AllocatedNum v;
     {
       auto ns = cs_.namespace_("allocate for Elt::Num");
@@ -473,11 +485,16 @@ class Circuit {
     AllocatedNum l2;
     {
       auto ns = cs_.namespace_("(l+rk)^2");
-      const Fr v = (l.value() + pre).square();
+      const Fr lp = l.value() + pre;
+      const Fr v = lp.square();
       l2 = alloc_named("squared sum", v);
-      // (l + pre·ONE) · (l + pre·ONE) = l2
-      auto fill = [&](LinearCombination& lc) { lc.add(l.variable()).add(kOne, pre); };
-      cs_.enforce("squared sum constraint", fill, fill, l2.variable());
+      if (fast_) {
+        cs_.prover_enforce(lp, lp, v);
+      } else {
+        // (l + pre·ONE) · (l + pre·ONE) = l2
+        auto fill = [&](LinearCombination& lc) { lc.add(l.variable()).add(kOne, pre); };
+        cs_.enforce("squared sum constraint", fill, fill, l2.variable());
+      }
     }
     AllocatedNum l4;
     {
@@ -490,11 +507,15 @@ class Circuit {
 
   // res = a·(b + pre) + post: (b + pre·ONE) · a = res − post·ONE.
   AllocatedNum mul_sum(const AllocatedNum& a, const AllocatedNum& b, const Fr* pre, const Fr* post) {
-    Fr v = b.value();
-    if (pre != nullptr) v += *pre;
-    v *= a.value();
+    Fr bp = b.value();
+    if (pre != nullptr) bp += *pre;
+    Fr v = bp * a.value();
     if (post != nullptr) v += *post;
     const AllocatedNum res = alloc_named("mul_sum", v);
+    if (fast_) {  // A = b + pre·ONE, B = a, C = res − post·ONE
+      cs_.prover_enforce(bp, a.value(), post != nullptr ? v - *post : v);
+      return res;
+    }
     const char* name = post != nullptr ? (pre != nullptr ? "mul sum constraint pre-post-add" : "mul sum constraint post-add")
                                        : (pre != nullptr ? "mul sum constraint pre-add" : "mul sum constraint");
     cs_.enforce(
@@ -565,7 +586,7 @@ class Circuit {
       out.allocated = false;
       out.value = Fr::zero();
       out.lc.clear();
-      for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out.value, out.lc, m(i, j));
+      for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out.value, out.lc, m(i, j), fast_);
     }
     std::swap(cur_, next_);
   }
@@ -576,11 +597,11 @@ class Circuit {
     out0.allocated = false;
     out0.value = Fr::zero();
     out0.lc.clear();
-    for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out0.value, out0.lc, sp.w_hat[i]);
+    for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out0.value, out0.lc, sp.w_hat[i], fast_);
     for (std::size_t j = 1; j < t_; ++j) {
       // cur[j] is a Num here (neptune only adds Nums).
       Elt& e = cur_[j];
-      cur_[0].scaled_into(e.value, e.lc, sp.v_rest[j - 1]);
+      cur_[0].scaled_into(e.value, e.lc, sp.v_rest[j - 1], fast_);
     }
     std::swap(cur_[0], next_[0]);
   }
@@ -588,6 +609,7 @@ class Circuit {
   ConstraintSystem& cs_;
   const PoseidonConstants& c_;
   std::size_t t_;
+  bool fast_;  // prover fast path: values only, no LinearCombinations (densities: circuit_shape)
   std::vector<Elt> cur_, next_;
   std::size_t offset_ = 0;
   std::size_t round_ = 0;
@@ -595,13 +617,84 @@ class Circuit {
 
 }  // namespace
 
+namespace {
+
+// The prover fast path applies: prover mode, a recorded shape, and a preimage of allocated aux
+// variables whose assigned values are their AllocatedNum values (anything else: generic path).
+bool fast_path_applies(ConstraintSystem& cs, std::span<const AllocatedNum> preimage, const PoseidonConstants& c) {
+  const r1cs::ProvingBuffers* p = cs.prover_buffers();
+  if (p == nullptr || c.circuit_shape == nullptr) return false;
+  for (const AllocatedNum& x : preimage) {
+    const Variable v = x.variable();
+    if (!v.is_aux() || v.index() >= p->aux_assignment.size() || !(p->aux_assignment[v.index()] == x.value())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+struct PoseidonCircuitShape {
+  std::size_t n_aux = 0, n_constraints = 0;  // the hash's own variables and constraints
+  r1cs::DensityTracker a_own, b_own;         // over the hash's own variables, in order
+  std::vector<bool> a_preimage, b_preimage;  // per preimage element
+  bool b_one = false;                        // ONE has a nonzero coefficient in some B
+};
+
 AllocatedNum poseidon_hash(ConstraintSystem& cs, std::span<const AllocatedNum> preimage, const PoseidonConstants& c) {
   if (preimage.size() != c.arity) {
     throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "poseidon_hash: " + std::to_string(preimage.size()) +
                                                                 " inputs for arity " + std::to_string(c.arity));
   }
-  Circuit circuit(cs, c);
-  return circuit.hash(preimage);
+  if (!fast_path_applies(cs, preimage, c)) {
+    Circuit circuit(cs, c, false);
+    return circuit.hash(preimage);
+  }
+  const PoseidonCircuitShape& shape = *c.circuit_shape;
+  const std::size_t first_aux = cs.num_aux(), first_constraint = cs.num_constraints();
+  Circuit circuit(cs, c, true);
+  const AllocatedNum out = circuit.hash(preimage);
+  if (cs.num_aux() - first_aux != shape.n_aux || cs.num_constraints() - first_constraint != shape.n_constraints) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "poseidon_hash: fast path left the recorded shape");
+  }
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
+  p.a_aux_density.or_at(first_aux, shape.a_own);
+  p.b_aux_density.or_at(first_aux, shape.b_own);
+  for (std::size_t i = 0; i < preimage.size(); ++i) {
+    if (shape.a_preimage[i]) cs.prover_dense_in_a(preimage[i].variable());
+    if (shape.b_preimage[i]) cs.prover_dense_in_b(preimage[i].variable());
+  }
+  if (shape.b_one) cs.prover_dense_in_b(kOne);
+  return out;
 }
+
+namespace {
+
+// One generic synthesis over `arity` fresh aux variables (values 0: densities depend only on the
+// constants), read back from a prover with the fast path off.
+std::shared_ptr<const PoseidonCircuitShape> record_shape(const PoseidonConstants& c) {
+  r1cs::ProvingAssignment rec;
+  rec.set_fast_path(false);
+  std::vector<AllocatedNum> pre;
+  for (std::size_t i = 0; i < c.arity; ++i) pre.push_back(AllocatedNum::alloc(rec, Fr::zero()));
+  (void)poseidon_hash(rec, pre, c);
+  auto shape = std::make_shared<PoseidonCircuitShape>();
+  shape->n_aux = rec.num_aux() - c.arity;
+  shape->n_constraints = rec.num_constraints();
+  for (std::size_t k = 0; k < shape->n_aux; ++k) {
+    shape->a_own.push_back(rec.a_aux_density().test(c.arity + k));
+    shape->b_own.push_back(rec.b_aux_density().test(c.arity + k));
+  }
+  for (std::size_t i = 0; i < c.arity; ++i) {
+    shape->a_preimage.push_back(rec.a_aux_density().test(i));
+    shape->b_preimage.push_back(rec.b_aux_density().test(i));
+  }
+  shape->b_one = rec.b_input_density().test(0);
+  return shape;
+}
+
+}  // namespace
+
 
 }  // namespace proofline::gadgets

@@ -101,6 +101,42 @@ void MultiEq::fast_stage(std::size_t num_bits, std::span<const Variable> rhs) {
   bits_used_ += num_bits;
 }
 
+void MultiEq::make_room(std::size_t num_bits) {
+  if (kCapacity <= bits_used_ + num_bits) accumulate();
+  if (kCapacity <= bits_used_ + num_bits) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                         "MultiEq: an equality of " + std::to_string(num_bits) + " bits does not fit one constraint");
+  }
+}
+
+void MultiEq::FastSum::add_shifted(std::uint64_t v, unsigned shift) {
+  unsigned w = shift >> 6;
+  const unsigned b = shift & 63;
+  const std::uint64_t lo = v << b, hi = b == 0 ? 0 : v >> (64 - b);
+  auto add_at = [&](unsigned k, std::uint64_t x) {
+    if (x == 0) return;
+    pos[k] += x;
+    if (pos[k] < x) {
+      while (++k < 5 && ++pos[k] == 0) {
+      }
+    }
+  };
+  add_at(w, lo);
+  if (w + 1 < 5) add_at(w + 1, hi);
+}
+
+void MultiEq::enforce_equal_staged_fast(std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
+                                        std::uint64_t rhs_value) {
+  make_room(num_bits);
+  const auto shift = static_cast<std::uint32_t>(bits_used_);
+  for (const Staged& s : staged_lhs_) lhs_terms_.push_back(Term{s.raw, s.exp + shift, s.neg});
+  staged_lhs_.clear();
+  fast_lhs_.add_shifted(lhs_value, shift);
+  if (!lhs_other.is_zero()) fast_lhs_.other += lhs_other * pow2(shift);
+  fast_rhs_.add_shifted(rhs_value, shift);
+  bits_used_ += num_bits;
+}
+
 void MultiEq::fast_flush() {
   r1cs::ProvingBuffers& p = *cs_.prover_buffers();
   DensityTracker& a_aux = p.a_aux_density;
@@ -151,11 +187,7 @@ void MultiEq::fast_flush() {
 }
 
 void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs) {
-  if (kCapacity <= bits_used_ + num_bits) accumulate();
-  if (kCapacity <= bits_used_ + num_bits) {
-    throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
-                         "MultiEq: an equality of " + std::to_string(num_bits) + " bits does not fit one constraint");
-  }
+  make_room(num_bits);
   if (fast_) {
     fast_stage(num_bits, rhs);
     return;
@@ -313,8 +345,36 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   // All operands constant: a constant, no variables, nothing for the MultiEq.
   if (all_constants) return UInt32::constant(modular);
   // lhs = Σ_op Σ_i 2^i·op_i (staged; shifted into place when the MultiEq takes the equality).
-  for (const UInt32* op : operands) {
-    for (std::size_t i = 0; i < 32; ++i) meq.stage_lhs(op->bits_[i], static_cast<unsigned>(i));
+  // Prover fast path: the lhs's value is summed natively from the assignment (bit values as
+  // integers; a non-bit value, possible only in an invalid witness, goes into an Fr), and only the
+  // aux terms are staged, for the A-density.
+  const bool fast = meq.prover_fast();
+  std::uint64_t lhs_value = 0;
+  Fr lhs_other = Fr::zero();
+  if (fast) {
+    for (const UInt32* op : operands) {
+      for (unsigned i = 0; i < 32; ++i) {
+        const Boolean& b = op->bits_[i];
+        if (b.kind() == Boolean::Kind::Constant) {  // b·2^i·ONE, ONE's value is 1
+          lhs_value += static_cast<std::uint64_t>(b.value()) << i;
+          continue;
+        }
+        const bool neg = b.kind() == Boolean::Kind::Not;  // Not(v): 2^i·ONE − 2^i·v
+        const Variable v = b.variable();
+        const int x = fast::var_bit(cs, v);
+        if (x >= 0) {
+          lhs_value += static_cast<std::uint64_t>(neg ? 1 - x : x) << i;
+        } else {  // not a bit (or not allocated: throws UnknownVariable)
+          const Fr t = pow2(i) * assigned_value(*cs.prover_buffers(), v);
+          lhs_other += neg ? pow2(i) - t : t;
+        }
+        if (v.is_aux()) meq.stage_lhs(v, i, neg);  // A-density: aux only
+      }
+    }
+  } else {
+    for (const UInt32* op : operands) {
+      for (std::size_t i = 0; i < 32; ++i) meq.stage_lhs(op->bits_[i], static_cast<unsigned>(i));
+    }
   }
   // Result bits: bitlen(max_value) of them, LSB first.
   Variable result_vars[64];
@@ -332,7 +392,12 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     max_value >>= 1;
     ++n;
   }
-  meq.enforce_equal_staged(n, std::span<const Variable>(result_vars, n));
+  if (fast) {
+    // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
+    meq.enforce_equal_staged_fast(n, lhs_value, lhs_other, result_value);
+  } else {
+    meq.enforce_equal_staged(n, std::span<const Variable>(result_vars, n));
+  }
   r.value_ = modular;
   return r;
 }

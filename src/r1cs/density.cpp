@@ -22,4 +22,23 @@ void DensityTracker::extend(const DensityTracker& other, bool merge_first) {
   for (std::size_t i = start; i < other.size_; ++i) push_back(other.test(i));
 }
 
+void DensityTracker::or_at(std::size_t offset, const DensityTracker& other) noexcept {
+  assert(offset + other.size_ <= size_);
+  const std::size_t shift = offset & 63;
+  std::size_t w = offset >> 6;
+  auto or_word = [&](std::size_t k, std::uint64_t bits) {
+    const std::uint64_t added = bits & ~words_[k];
+    popcount_ += static_cast<std::size_t>(std::popcount(added));
+    words_[k] |= bits;
+  };
+  // other's bits beyond its size are zero, so whole words can be ORed.
+  for (const std::uint64_t src : other.words_) {
+    if (src != 0) {
+      or_word(w, src << shift);
+      if (shift != 0 && (src >> (64 - shift)) != 0) or_word(w + 1, src >> (64 - shift));
+    }
+    ++w;
+  }
+}
+
 }  // namespace proofline::r1cs

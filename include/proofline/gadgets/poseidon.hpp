@@ -21,9 +21,16 @@
 // the sparse matrices in partial rounds); the result element 1 is allocated (1 constraint).
 // Constraints: 3(t−1) + 28t + 4·R_P + 1 = 311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11.
 // Every constraint allocates one aux variable.
+//
+// Prover fast path (ConstraintSystem::prover_buffers(), constants from make(), preimage of
+// allocated aux variables whose assigned values equal their AllocatedNum values): no
+// LinearCombination is built; every value is computed natively in the same order (so the witness is
+// bit-identical), a, b, c are pushed directly, and the density bits come from
+// PoseidonConstants::circuit_shape (word ORs onto the hash's block of variables).
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -44,6 +51,10 @@ struct SparseMdsMatrix {
   std::vector<Fr> v_rest;  // first row without its first entry (t − 1 entries)
 };
 
+/// The density pattern of one `poseidon_hash` circuit (defined in poseidon.cpp): see
+/// PoseidonConstants::circuit_shape.
+struct PoseidonCircuitShape;
+
 struct PoseidonConstants {
   std::size_t arity = 0, width = 0;
   std::size_t full_rounds = 8, half_full_rounds = 4, partial_rounds = 0;
@@ -52,6 +63,12 @@ struct PoseidonConstants {
   std::vector<Fr> compressed_round_constants;  // R_F·t + R_P
   FrMatrix m, m_inv, pre_sparse;
   std::vector<SparseMdsMatrix> sparse;         // R_P of them
+  /// Recorded by make() from one generic synthesis of the circuit: which of a hash's own variables
+  /// and preimage elements end up with a nonzero coefficient in some A / B. The prover fast path of
+  /// poseidon_hash computes the witness and a, b, c natively and replays this pattern onto the
+  /// density bitmaps instead of building the MDS LinearCombinations. Null (constants assembled by
+  /// hand): the generic path. Modifying the other fields after make() would make it stale.
+  std::shared_ptr<const PoseidonCircuitShape> circuit_shape;
 
   /// Constants for `arity` (2, 4, 8, 11, 16, 24, 36) with the given domain tag.
   static PoseidonConstants make(std::size_t arity, const Fr& domain_tag);

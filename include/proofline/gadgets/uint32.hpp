@@ -66,6 +66,16 @@ class MultiEq {
   /// rhs variables must be allocated after every variable of earlier rhs (true for addmany).
   void enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs);
 
+  /// True in prover mode with the fast path (ConstraintSystem::prover_buffers()).
+  bool prover_fast() const noexcept { return fast_; }
+  /// Prover fast path (prover_fast() only): enforce_equal_staged for a caller that has evaluated
+  /// both sides itself: the staged lhs terms (only aux ones are needed: they give the A-density)
+  /// have the value lhs_value + lhs_other (lhs_other: the part from non-bit values, zero for a valid
+  /// witness) and the rhs, Σ_i 2^i·rhs_i over `num_bits` bits the caller allocated itself, the value
+  /// rhs_value. The values are shifted into place like the terms.
+  void enforce_equal_staged_fast(std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
+                                 std::uint64_t rhs_value);
+
   /// Enforces the pending equalities, if any. Must be called before the MultiEq goes away.
   void finish();
   ~MultiEq() = default;
@@ -84,6 +94,8 @@ class MultiEq {
     bool neg;
   };
   void accumulate();
+  /// Flushes first if `num_bits` more would reach the capacity; throws if they never fit.
+  void make_room(std::size_t num_bits);
 
   // Prover fast path: native accumulator of Σ ±2^e·z over bit-valued z, and an Fr for the rest.
   struct FastSum {
@@ -91,6 +103,7 @@ class MultiEq {
     std::uint64_t neg[5] = {0, 0, 0, 0, 0};
     Fr other = Fr::zero();
     void add(const Fr& z, std::uint32_t exp, bool negative);
+    void add_shifted(std::uint64_t v, unsigned shift);  // += v·2^shift (shift < 254)
     Fr value() const;
     void clear() noexcept { *this = FastSum{}; }
   };

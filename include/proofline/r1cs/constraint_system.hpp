@@ -132,7 +132,7 @@ class ConstraintSystem {
   const ProvingBuffers* prover_buffers() const noexcept { return prover_; }
   /// Fast-path alloc (prover_buffers() != nullptr only): pushes `value` to the aux assignment and a
   /// 0 bit to both aux densities; returns the new aux variable.
-  Variable prover_alloc(const Fr& value) {
+  [[gnu::always_inline]] Variable prover_alloc(const Fr& value) {
     check_open();
     prover_->aux_assignment.push_back(value);
     prover_->a_aux_density.push_back(false);
@@ -141,7 +141,7 @@ class ConstraintSystem {
   }
   /// Fast-path enforce (prover_buffers() != nullptr only): appends one constraint given by its
   /// evaluated sides a = ⟨A,z⟩, b = ⟨B,z⟩, c = ⟨C,z⟩; the caller sets its density bits.
-  void prover_enforce(const Fr& a, const Fr& b, const Fr& c) {
+  [[gnu::always_inline]] void prover_enforce(const Fr& a, const Fr& b, const Fr& c) {
     check_open();
     prover_->a.push_back(a);
     prover_->b.push_back(b);

@@ -61,6 +61,10 @@ class DensityTracker {
   /// instead of being appended; this must then be non-empty.
   void extend(const DensityTracker& other, bool merge_first);
 
+  /// ORs `other`'s bits into bits [offset, offset + other.size()) of this, which must exist, a
+  /// 64-bit word at a time (a recorded density pattern replayed onto a block of new variables).
+  void or_at(std::size_t offset, const DensityTracker& other) noexcept;
+
   friend bool operator==(const DensityTracker& a, const DensityTracker& b) {
     return a.size_ == b.size_ && a.words_ == b.words_;
   }
