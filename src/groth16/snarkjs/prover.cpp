@@ -3,6 +3,7 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <tbb/task_group.h>
 #include <tbb/task_arena.h>
 
 #include <chrono>
@@ -155,53 +156,61 @@ ProveResult prove(const Zkey& zkey, const Witness& witness, const ProveOptions& 
   run_with_threads(opts.threads, [&] {
     const std::size_t n = zkey.domain_size, nv = zkey.n_vars;
     const unsigned k = zkey.log_domain_size();
-    // 1. a, b, c on the domain, placed at the 7-domain's index of each snarkjs point.
-    auto t0 = Clock::now();
-    OddCosetH hctx(k);
-    std::vector<Fr> wf(nv);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) wf[i] = witness.fr(i);
-    });
-    std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
-    for (const ZkeyCoeff& e : zkey.coeffs) {
-      Fr& dst = (e.matrix == 0 ? a : b)[hctx.permute(e.constraint)];
-      dst += e.value * wf[e.signal];
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) c[i] = a[i] * b[i];
-    });
-    wf = {};
-    t.evaluations = ms_since(t0);
-
-    // 2. h on the odd coset.
-    t0 = Clock::now();
-    std::vector<Fr> h = hctx.compute(a, b, c, ncfg);
-    a = {};
-    b = {};
-    c = {};
-    t.ntt = ms_since(t0);
-
-    // 3. MSMs.
+    // 3a. The four witness MSMs do not depend on h: they start now as TBB tasks, concurrent with
+    // steps 1–2 and the H MSM (each MSM is itself parallel; work stealing keeps every core busy,
+    // and two MSMs side by side use two cores better than one MSM on two threads). Their
+    // timings, like those of steps 1–2, are each task's own wall time and overlap.
     const msm::Scalars w(std::span<const ScalarLimbs>(witness.values));
-    t0 = Clock::now();
-    ec::G1Projective m_a = msm::msm_g1(zkey.a, w, mcfg);
-    t.msm_a = ms_since(t0);
-    t0 = Clock::now();
-    ec::G1Projective m_b1 = msm::msm_g1(zkey.b1, w, mcfg);
-    t.msm_b1 = ms_since(t0);
-    t0 = Clock::now();
-    ec::G2Projective m_b2 = msm::msm_g2(zkey.b2, w, mcfg);
-    t.msm_b2 = ms_since(t0);
-    t0 = Clock::now();
     const std::size_t priv0 = std::size_t{zkey.n_public} + 1;
-    ec::G1Projective m_c = msm::msm_g1(zkey.c, w.subspan(priv0, nv - priv0), mcfg);
-    t.msm_c = ms_since(t0);
-    t0 = Clock::now();
-    ec::G1Projective m_h = msm::msm_g1(zkey.h, msm::Scalars(h), mcfg);
-    t.msm_h = ms_since(t0);
+    ec::G1Projective m_a, m_b1, m_c, m_h;
+    ec::G2Projective m_b2;
+    auto timed = [](double& ms, auto&& f) {
+      const auto start = Clock::now();
+      f();
+      ms = ms_since(start);
+    };
+    tbb::task_group msms;
+    msms.run([&] { timed(t.msm_b2, [&] { m_b2 = msm::msm_g2(zkey.b2, w, mcfg); }); });  // the longest first
+    msms.run([&] { timed(t.msm_a, [&] { m_a = msm::msm_g1(zkey.a, w, mcfg); }); });
+    msms.run([&] { timed(t.msm_b1, [&] { m_b1 = msm::msm_g1(zkey.b1, w, mcfg); }); });
+    msms.run([&] { timed(t.msm_c, [&] { m_c = msm::msm_g1(zkey.c, w.subspan(priv0, nv - priv0), mcfg); }); });
+    try {
+      // 1. a, b, c on the domain, placed at the 7-domain's index of each snarkjs point.
+      auto t0 = Clock::now();
+      OddCosetH hctx(k);
+      std::vector<Fr> wf(nv);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) wf[i] = witness.fr(i);
+      });
+      std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
+      for (const ZkeyCoeff& e : zkey.coeffs) {
+        Fr& dst = (e.matrix == 0 ? a : b)[hctx.permute(e.constraint)];
+        dst += e.value * wf[e.signal];
+      }
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) c[i] = a[i] * b[i];
+      });
+      wf = {};
+      t.evaluations = ms_since(t0);
+
+      // 2. h on the odd coset.
+      t0 = Clock::now();
+      std::vector<Fr> h = hctx.compute(a, b, c, ncfg);
+      a = {};
+      b = {};
+      c = {};
+      t.ntt = ms_since(t0);
+
+      // 3b. The H MSM, then the witness MSMs' results.
+      timed(t.msm_h, [&] { m_h = msm::msm_g1(zkey.h, msm::Scalars(h), mcfg); });
+    } catch (...) {
+      msms.wait();  // the tasks reference this frame
+      throw;
+    }
+    msms.wait();
 
     // 4. Assembly.
-    t0 = Clock::now();
+    const auto t0 = Clock::now();
     const ec::G1Projective d1 = zkey.delta1.to_projective();
     ec::G1Projective pa = m_a + zkey.alpha1 + d1.mul(rs.r);
     ec::G2Projective pb = m_b2 + zkey.beta2 + zkey.delta2.to_projective().mul(rs.s);

@@ -82,7 +82,8 @@ struct ProveOptions {
   msm::MsmConfig msm{};
 };
 
-/// Milliseconds per stage.
+/// Milliseconds per stage. The A, B1, B2 and C MSMs run concurrently with the evaluations, the
+/// transforms and the H MSM (prover.cpp step 3a): those stage times overlap and do not add up.
 struct ProveTimings {
   double evaluations = 0;  ///< a, b, c from the coefficient section
   double ntt = 0;          ///< odd-coset transforms and h
