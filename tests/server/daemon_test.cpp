@@ -175,21 +175,14 @@ TEST(Daemon, CancelQueuedAndRunningJobs) {
   ASSERT_TRUE(eventually([&] { return h.status().jobs_running() == 1; }));
   ASSERT_TRUE(submit(s, bench_req("queued", 4, 1, 2)).ok());
 
-  grpc::ClientContext c1;
-  pb::CancelProofRequest cq;
-  cq.set_request_id("queued");
-  pb::CancelProofResponse r1;
-  ASSERT_TRUE(s.CancelProof(&c1, cq, &r1).ok());
+  const pb::CancelProofResponse r1 = cancel(s, "queued");
   EXPECT_TRUE(r1.found());
   EXPECT_TRUE(r1.was_queued());
   EXPECT_FALSE(r1.was_running());
   EXPECT_EQ(r1.previous(), pb::PROOF_STATUS_QUEUED);
 
   const auto t0 = Clock::now();
-  grpc::ClientContext c2;
-  cq.set_request_id("running");
-  pb::CancelProofResponse r2;
-  ASSERT_TRUE(s.CancelProof(&c2, cq, &r2).ok());
+  const pb::CancelProofResponse r2 = cancel(s, "running");
   EXPECT_TRUE(r2.found());
   EXPECT_TRUE(r2.was_running());
   EXPECT_EQ(r2.previous(), pb::PROOF_STATUS_RUNNING);
@@ -199,16 +192,10 @@ TEST(Daemon, CancelQueuedAndRunningJobs) {
   EXPECT_EQ(await(s, "running").status(), pb::PROOF_STATUS_CANCELLED);
   EXPECT_LT(Clock::now() - t0, 1000ms);
   // Cancelling again: found, nothing changes; an unknown id: found = false.
-  grpc::ClientContext c3;
-  pb::CancelProofResponse r3;
-  ASSERT_TRUE(s.CancelProof(&c3, cq, &r3).ok());
+  const pb::CancelProofResponse r3 = cancel(s, "running");
   EXPECT_TRUE(r3.found());
   EXPECT_EQ(r3.previous(), pb::PROOF_STATUS_CANCELLED);
-  grpc::ClientContext c4;
-  cq.set_request_id("never-submitted");
-  pb::CancelProofResponse r4;
-  ASSERT_TRUE(s.CancelProof(&c4, cq, &r4).ok());
-  EXPECT_FALSE(r4.found());
+  EXPECT_FALSE(cancel(s, "never-submitted").found());
   // The running partition stops at its boundary; its buffers are released.
   pb::StatusResponse st;
   EXPECT_TRUE(eventually([&] {

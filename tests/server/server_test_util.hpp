@@ -137,6 +137,15 @@ inline pb::ProofResult prove(pb::ProvingEngine::Stub& s, const pb::ProofRequest&
   return out;
 }
 
+inline pb::CancelProofResponse cancel(pb::ProvingEngine::Stub& s, const std::string& id) {
+  grpc::ClientContext ctx;
+  pb::CancelProofRequest req;
+  req.set_request_id(id);
+  pb::CancelProofResponse r;
+  EXPECT_TRUE(s.CancelProof(&ctx, req, &r).ok()) << id;
+  return r;
+}
+
 /// Decodes the result's proofs and public inputs (decimal strings).
 inline std::vector<std::vector<ff::Fr>> public_inputs_of(const pb::ProofResult& r) {
   std::vector<std::vector<ff::Fr>> out;
