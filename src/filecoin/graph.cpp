@@ -117,11 +117,12 @@ std::uint64_t feistel_round(std::uint64_t right, std::uint64_t key, std::uint64_
     data[i] = static_cast<std::uint8_t>(right >> (56 - 8 * i));
     data[8 + i] = static_cast<std::uint8_t>(key >> (56 - 8 * i));
   }
+  // An explicitly fetched digest: OpenSSL 3 re-fetches the legacy EVP_blake2b512() on every init.
+  static EVP_MD* md = EVP_MD_fetch(nullptr, "BLAKE2B-512", nullptr);
   thread_local std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
-  static const EVP_MD* md = EVP_blake2b512();
   std::uint8_t h[64];
   unsigned len = 0;
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), md, nullptr) != 1 || EVP_DigestUpdate(ctx.get(), data, 16) != 1 ||
+  if (!md || !ctx || EVP_DigestInit_ex2(ctx.get(), md, nullptr) != 1 || EVP_DigestUpdate(ctx.get(), data, 16) != 1 ||
       EVP_DigestFinal_ex(ctx.get(), h, &len) != 1 || len != 64) {
     throw std::runtime_error("feistel: OpenSSL BLAKE2b-512 failed");
   }
