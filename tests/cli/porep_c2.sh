@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# PoRep commit phase 2 end to end with `proofline` (issue 8), 2 KiB, twice — a gen-c1 sector and a
+# real small seal: setup (development parameters, cached in the build folder by
+# scripts/porep_params.sh) → c2 (proof verified before it is written) → verify --c1 (inputs derived
+# from the C1 and the graph) → the outside verifier (noble_verify.mjs) on the snarkjs JSON export.
+# Then the failures: a C1 with one flipped label byte makes c2 name the challenge and write no proof
+# (exit 3); a tampered proof or another sector's C1 does not verify (exit 1).
+#
+# Usage: porep_c2.sh <proofline> <oracle dir (.oracle)> <parameter cache dir>
+set -uo pipefail
+P=$1
+ORACLE=$2
+CACHE=$3
+NODE=${NODE:-node}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+cd "$W"
+fails=0
+check() {  # check <name> <expected rc> <cmd...>
+  local name=$1 want=$2; shift 2
+  "$@" >"$W/out.txt" 2>"$W/err.txt"
+  local rc=$?
+  if [[ $rc -ne $want ]]; then
+    echo "FAIL: $name: exit $rc, expected $want: $*"; sed 's/^/  | /' "$W/err.txt" | tail -8
+    fails=$((fails + 1))
+  else
+    echo "ok: $name (exit $rc)"
+  fi
+}
+expect_in() {  # expect_in <name> <file> <regex>
+  if grep -Eq "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: /$3/ not in $2:"; sed 's/^/  | /' "$2" | tail -5; fails=$((fails + 1)); fi
+}
+
+params=$(bash "$top/scripts/porep_params.sh" "$P" "$CACHE" 2KiB) || { echo "FAIL: porep setup"; exit 1; }
+vk=${params%.params}.vk
+case $(basename "$params") in
+  v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params)
+    echo "ok: parameters carry the upstream 2 KiB file name" ;;
+  *) echo "FAIL: unexpected parameter file name $(basename "$params")"; fails=$((fails + 1)) ;;
+esac
+export FIL_PROOFS_PARAMETER_CACHE=$(dirname "$params")
+
+for kind in gen seal; do
+  if [[ $kind == gen ]]; then
+    check "gen-c1 2KiB" 0 "$P" gen-c1 --sector-size 2KiB --seed 5 --out $kind.json
+  else
+    check "seal 2KiB" 0 "$P" seal --sector-size 2KiB --seed 6 --out $kind.json
+  fi
+  # parameters found in FIL_PROOFS_PARAMETER_CACHE by their upstream name (no --params)
+  check "c2 $kind" 0 "$P" c2 --c1 $kind.json --out $kind.proof --snarkjs-dir sj-$kind --json
+  expect_in "c2 $kind verified" out.txt '"verified": true'
+  expect_in "c2 $kind progress on stderr" err.txt 'c2: proving 1 partition'
+  [[ $(stat -c %s $kind.proof) -eq 192 ]] && echo "ok: $kind proof is 192 bytes" || { echo "FAIL: $kind proof size"; fails=$((fails + 1)); }
+  check "verify --c1 $kind" 0 "$P" verify --vk "$vk" --c1 $kind.json --proof $kind.proof
+  check "noble verifies the $kind proof" 0 "$NODE" "$ORACLE/noble_verify.mjs" sj-$kind/verification_key.json \
+    sj-$kind/public.json sj-$kind/proof.json
+done
+check "gen proof against the sealed sector's C1" 1 "$P" verify --vk "$vk" --c1 seal.json --proof gen.proof
+
+# One flipped byte of a DRG parent's label in challenge 1: c2 names it and writes no proof.
+"$NODE" -e '
+  const fs = require("fs");
+  const c1 = JSON.parse(fs.readFileSync("gen.json"));
+  const key = Object.keys(c1.vanilla_proofs)[0];
+  c1.vanilla_proofs[key][0][1].replica_column_proofs.drg_parents[2].column.rows[1][0] ^= 1;
+  fs.writeFileSync("bad.json", JSON.stringify(c1));'
+check "c2 with a flipped label byte" 3 "$P" c2 --c1 bad.json --out bad.proof
+expect_in "the failing challenge is named" err.txt 'partition 0, constraint [0-9]+ unsatisfied: challenge 1 \(node [0-9]+\): DRG parent 2'
+[[ ! -e bad.proof ]] && echo "ok: no proof written" || { echo "FAIL: a proof was written"; fails=$((fails + 1)); }
+
+# A tampered proof: flip one bit of C.
+cp gen.proof t.proof
+xor=$(( $(od -An -tu1 -j191 -N1 gen.proof) ^ 1 ))
+printf "\\x$(printf %02x $xor)" | dd of=t.proof bs=1 seek=191 conv=notrunc status=none
+"$P" verify --vk "$vk" --c1 gen.json --proof t.proof >/dev/null 2>&1; rc=$?
+[[ $rc -eq 1 || $rc -eq 3 ]] && echo "ok: tampered proof rejected (exit $rc)" || { echo "FAIL: tampered proof: exit $rc"; fails=$((fails + 1)); }
+check "c2 without parameters" 3 env FIL_PROOFS_PARAMETER_CACHE="$W/none" "$P" c2 --c1 gen.json --out x.proof
+expect_in "missing parameters are named" err.txt 'not found'
+
+echo "porep_c2: $fails failure(s)"
+[[ $fails -eq 0 ]]
