@@ -8,24 +8,7 @@
 set -uo pipefail
 P=$1
 ORACLE=${2:-}
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-cd "$W"
-fails=0
-check() {  # check <name> <expected rc> <cmd...>
-  local name=$1 want=$2; shift 2
-  "$@" >"$W/out.txt" 2>"$W/err.txt"
-  local rc=$?
-  if [[ $rc -ne $want ]]; then
-    echo "FAIL: $name: exit $rc, expected $want: $*"; sed 's/^/  | /' "$W/err.txt" | tail -5
-    fails=$((fails + 1))
-  else
-    echo "ok: $name (exit $rc)"
-  fi
-}
-expect_in() {  # expect_in <name> <file> <regex>
-  if grep -Eq "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: /$3/ not in $2:"; sed 's/^/  | /' "$2" | tail -5; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
 
 # --- mul: 1 constraint, the bellperson toy circuit (its .params is exactly 2136 bytes) ---
 check "setup mul" 0 "$P" setup --circuit mul --params m.params --vk m.vk --seed 7
