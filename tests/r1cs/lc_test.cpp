@@ -304,6 +304,30 @@ TEST(DensityTracker, Extend) {
   EXPECT_EQ(e, make("1" + t));
 }
 
+TEST(DensityTracker, OrAtMatchesBitwiseModel) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 50; ++round) {
+    const std::size_t n = 1 + rng() % 300, m = 1 + rng() % 200;
+    const std::size_t offset = rng() % (n + 1);
+    DensityTracker dst, src;
+    std::vector<bool> model(n + m, false);
+    for (std::size_t i = 0; i < n + m; ++i) {
+      const bool bit = rng() % 3 == 0;
+      dst.push_back(bit);
+      model[i] = bit;
+    }
+    for (std::size_t i = 0; i < m && offset + i < n + m; ++i) src.push_back(rng() % 2 == 0);
+    dst.or_at(offset, src);
+    std::size_t pop = 0;
+    for (std::size_t i = 0; i < n + m; ++i) {
+      if (i >= offset && i - offset < src.size() && src.test(i - offset)) model[i] = true;
+      EXPECT_EQ(dst.test(i), model[i]) << "bit " << i << " offset " << offset;
+      pop += model[i];
+    }
+    EXPECT_EQ(dst.popcount(), pop);
+  }
+}
+
 TEST(Name, LazyAndTextForms) {
   int calls = 0;
   auto lazy = [&] { ++calls; return std::string("made"); };

@@ -559,4 +559,52 @@ TEST(Modes, CircuitInterface) {
   EXPECT_EQ(V(p.a()), Fs({3, 9, 35, 1, 35}));
 }
 
+TEST(ProvingAssignment, FastPathVariablesAndRawPushesMatchGeneric) {
+  // enforce(Variable, Variable, Variable) takes the fast path (inputs, ONE, aux, a repeated
+  // variable, values 0, 1, r − 1); prover_alloc/prover_enforce are what the gadgets use.
+  auto synth = [](ConstraintSystem& cs) {
+    const Variable x = cs.alloc_input("x", [] { return -Fr::one(); });
+    const Variable y = cs.alloc("y", [] { return Fr::zero(); });
+    const Variable z = cs.alloc("z", [] { return Fr::from_u64(7); });
+    cs.enforce("x*1", x, ConstraintSystem::one(), x);
+    cs.enforce("y*y", y, y, y);
+    cs.enforce("z*x", z, x, y);
+    cs.enforce("1*z", ConstraintSystem::one(), z, z);
+    {
+      auto ns = cs.namespace_("inner");
+      cs.enforce("x*z", x, z, ConstraintSystem::one());
+    }
+  };
+  ProvingAssignment fast, generic;
+  generic.set_fast_path(false);
+  EXPECT_TRUE(fast.fast_path());
+  EXPECT_FALSE(generic.fast_path());
+  EXPECT_NE(static_cast<ConstraintSystem&>(fast).prover_buffers(), nullptr);
+  EXPECT_EQ(static_cast<ConstraintSystem&>(generic).prover_buffers(), nullptr);
+  synth(fast);
+  synth(generic);
+  EXPECT_EQ(V(fast.a()), V(generic.a()));
+  EXPECT_EQ(V(fast.b()), V(generic.b()));
+  EXPECT_EQ(V(fast.c()), V(generic.c()));
+  EXPECT_TRUE(fast.a_aux_density() == generic.a_aux_density());
+  EXPECT_TRUE(fast.b_aux_density() == generic.b_aux_density());
+  EXPECT_TRUE(fast.b_input_density() == generic.b_input_density());
+  EXPECT_EQ(fast.namespace_depth(), 0u);
+  // Raw pushes: counters follow, values land where alloc/enforce would put them.
+  ConstraintSystem& cs = fast;
+  const Variable w = cs.prover_alloc(Fr::from_u64(3));
+  EXPECT_EQ(w, Variable::aux(2));
+  EXPECT_EQ(cs.prover_value(w), Fr::from_u64(3));
+  cs.prover_dense_in_a(w);
+  cs.prover_dense_in_b(ConstraintSystem::one());
+  cs.prover_enforce(Fr::one(), Fr::from_u64(2), Fr::from_u64(2));
+  EXPECT_EQ(fast.num_aux(), 3u);
+  EXPECT_EQ(fast.num_constraints(), 6u);
+  EXPECT_TRUE(fast.a_aux_density().test(2));
+  EXPECT_TRUE(fast.b_input_density().test(0));
+  fast.finalize();
+  EXPECT_THROW(cs.prover_alloc(Fr::one()), SynthesisError);
+  EXPECT_THROW(cs.prover_enforce(Fr::one(), Fr::one(), Fr::one()), SynthesisError);
+}
+
 }  // namespace
