@@ -1,8 +1,8 @@
 // bench/gpu/msm_bench.cu — GPU MSM timings (proofline/gpu/msm.hpp) with data already on the device,
 // each result checked against the CPU msm.
 //
-//   gpu_msm_bench [SPEC...]     SPEC = g1:LG[:C[,C...]] or g2:LG[:C...]   (default: g1:20 g1:24
-//                               g1:26 g2:20 g2:24 with the automatic window)
+//   gpu_msm_bench [SPEC...]     SPEC = g1:LG[:C[,C...]] or g2:LG[:C...]   (default: g1:20 … g1:26
+//                               and g2:20 … g2:24, every power of two, with the automatic window)
 //   env REPS (default 5) timed repetitions after one warm-up; the table gives min and median.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
@@ -42,7 +42,7 @@ struct Spec {
 
 std::vector<Spec> parse(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) args = {"g1:20", "g1:24", "g1:26", "g2:20", "g2:24"};
+  if (args.empty()) args = {"g1:20", "g1:21", "g1:22", "g1:23", "g1:24", "g1:25", "g1:26", "g2:20", "g2:21", "g2:22", "g2:23", "g2:24"};
   std::vector<Spec> out;
   for (const auto& a : args) {
     Spec s{};

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   }
   std::printf("| size | forward NN (ms) | forward NR (ms) | inverse NN (ms) | coset fwd (ms) | compute_h (ms) |\n");
   std::printf("|---|---:|---:|---:|---:|---:|\n");
-  for (unsigned lg : {16u, 20u, 22u, 24u, 26u, 27u}) {
+  for (unsigned lg : {16u, 20u, 21u, 22u, 23u, 24u, 25u, 26u, 27u}) {
     if (lg > max_lg) break;
     const uint64_t n = uint64_t{1} << lg;
     NttDomain d(lg);

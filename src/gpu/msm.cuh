@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,14 +50,17 @@ constexpr int kLgReduceSeg = 4;
 // the point negated, so s < 2^254), then the stateless Booth digits
 //   d_w = v_w + b[cw − 1] − 2^c·b[cw + c − 1],  v_w = bits [cw, cw + c) of s,
 // each in [−2^(c−1), 2^(c−1)], Σ_w d_w·2^(cw) = s as long as cW >= 255.
-// Output per window w: keys[w·n + i] = |d_w|, vals[w·n + i] = i | sign << 31.
+// Output per window w: keys[w·n + i] = |d_w|, vals[w·n + i] = p | sign << 31 where p = idx[i] (the
+// point and scalar index; idx null: p = i).
 static __global__ void digits_kernel(uint32_t* __restrict__ keys, uint32_t* __restrict__ vals,
-                              const DevFr* __restrict__ scalars, uint32_t n, int c, int windows) {
+                              const DevFr* __restrict__ scalars, const uint32_t* __restrict__ idx, uint32_t n,
+                              int c, int windows) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  const uint32_t pi = idx ? idx[i] : i;
   DevFr raw_one = DevFr::zero();
   raw_one.v[0] = 1;
-  DevFr s = scalars[i] * raw_one;
+  DevFr s = scalars[pi] * raw_one;
   // (r − 1)/2, little-endian 32-bit words
   constexpr uint32_t half[8] = {0x80000000, 0x7fffffff, 0x7fff2dff, 0xa9ded201,
                                 0x04d0ec02, 0x199cec04, 0x94cebea4, 0x39f6d3a9};
@@ -92,8 +97,27 @@ static __global__ void digits_kernel(uint32_t* __restrict__ keys, uint32_t* __re
     const uint32_t mag = d < 0 ? (uint32_t)(-d) : (uint32_t)d;
     const uint32_t sign = (d < 0 ? kSignBit : 0u) ^ neg;
     keys[(size_t)w * n + i] = mag;
-    vals[(size_t)w * n + i] = i | (mag ? sign : 0u);
+    vals[(size_t)w * n + i] = pi | (mag ? sign : 0u);
   }
+}
+
+// ---- 0. split: scalars 0 and 1 leave the Pippenger path --------------------------------------------
+// tail[i] = 1 unless the scalar is 0 or 1 (canonical); one[i] = 1 iff it is 1. The ones are summed
+// directly (one bucket), the zeros dropped, and only the tail goes through digits/sort/buckets —
+// witness vectors of Groth16 circuits are mostly bits (../shared/reference/gpu-prover.md §1.4).
+static __global__ void classify_kernel(uint8_t* __restrict__ tail, uint8_t* __restrict__ one,
+                                       const DevFr* __restrict__ scalars, uint32_t n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const DevFr s = scalars[i];
+  const bool is_zero = s.is_zero(), is_one = s.is_one();  // Montgomery 0 is 0; Montgomery 1 is R mod r
+  tail[i] = !(is_zero || is_one);
+  one[i] = is_one;
+}
+
+static __global__ void fill_u32_kernel(uint32_t* __restrict__ out, uint32_t value, uint32_t n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
 }
 
 // ---- 2./3. accumulation over sorted runs ------------------------------------------------------------
@@ -381,7 +405,9 @@ struct GpuMsm<Cfg>::Impl {
   msm_detail::DevBuf scalars{nullptr, 0, "scalars"}, keys{nullptr, 0, "digit keys"},
       vals{nullptr, 0, "digit values"}, keys_alt{nullptr, 0, "sorted keys"}, vals_alt{nullptr, 0, "sorted values"},
       buckets{nullptr, 0, "buckets"}, part[2], part_keys[2], red_p[2], red_q[2],
-      cub_temp{nullptr, 0, "sort temp"}, staging{nullptr, 0, "upload staging"};
+      cub_temp{nullptr, 0, "sort temp"}, staging{nullptr, 0, "upload staging"}, flags{nullptr, 0, "0/1 flags"},
+      idx_tail{nullptr, 0, "tail indices"}, idx_ones{nullptr, 0, "one indices"}, counts{nullptr, 0, "counts"},
+      select_temp{nullptr, 0, "select temp"}, one_bucket{nullptr, 0, "ones sum"};
 
   Impl() {
     for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->what = "reduction";
@@ -395,13 +421,15 @@ struct GpuMsm<Cfg>::Impl {
   }
   void release_scratch() {
     for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
-                    &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp})
+                    &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
+                    &idx_ones, &counts, &select_temp, &one_bucket})
       b->release();
   }
   size_t device_bytes() const {
     size_t s = 0;
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
-                    &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging})
+                    &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
+                    &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket})
       s += b->bytes;
     return s;
   }
@@ -465,29 +493,142 @@ struct GpuMsm<Cfg>::Impl {
     if (n == 0) return Projective::identity();
     if (n > kIndexMask)
       throw std::invalid_argument("GpuMsm::run: n = " + std::to_string(n) + " exceeds 2^31 - 1");
-    int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n);
-    if (c < 2 || c > 24)
-      throw std::invalid_argument("GpuMsm::run: window_bits " + std::to_string(c) + " outside [2, 24]");
+    if (cfg.window_bits != 0 && (cfg.window_bits < 2 || cfg.window_bits > 24))
+      throw std::invalid_argument("GpuMsm::run: window_bits " + std::to_string(cfg.window_bits) +
+                                  " outside [2, 24]");
     ensure_stream();
+    const DA* d_bases = bases + offset;
+    const uint32_t n32 = (uint32_t)n;
+    if (std::getenv("PROOFLINE_GPU_MSM_NO_SPLIT") != nullptr) return pippenger(d_scalars, nullptr, n32, d_bases, cfg);
+
+    // 0. split off the scalars 0 and 1 (step 0 of msm.hpp's algorithm)
+    flags.ensure((size_t)2 * n);
+    idx_tail.ensure(n * 4);
+    idx_ones.ensure(n * 4);
+    counts.ensure(2 * sizeof(int64_t));
+    uint8_t* f_tail = flags.as<uint8_t>();
+    uint8_t* f_one = f_tail + n;
+    classify_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(f_tail, f_one, d_scalars, n32);
+    check_launch();
+    const thrust::counting_iterator<uint32_t> iota(0);
+    size_t tb = 0;
+    CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, iota, f_tail, idx_tail.as<uint32_t>(), counts.as<int64_t>(),
+                                          (int64_t)n, stream));
+    select_temp.ensure(std::max<size_t>(tb, 1));
+    tb = select_temp.bytes;
+    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.ptr, tb, iota, f_tail, idx_tail.as<uint32_t>(),
+                                          counts.as<int64_t>(), (int64_t)n, stream));
+    tb = select_temp.bytes;
+    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.ptr, tb, iota, f_one, idx_ones.as<uint32_t>(),
+                                          counts.as<int64_t>() + 1, (int64_t)n, stream));
+    int64_t cnt[2] = {0, 0};
+    CUDA_CHECK(cudaMemcpyAsync(cnt, counts.ptr, sizeof(cnt), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const uint32_t n_tail = (uint32_t)cnt[0], n_ones = (uint32_t)cnt[1];
+
+    Projective acc = Projective::identity();
+    if (n_tail > 0) acc = pippenger(d_scalars, idx_tail.as<uint32_t>(), n_tail, d_bases, cfg);
+    if (n_ones > 0) acc += sum_of(idx_ones.as<uint32_t>(), n_ones, d_bases);
+    return acc;
+  }
+
+  /// Entries per accumulation thread and the thread count for `count` sorted entries: enough
+  /// threads to fill the device, 4..64 entries per thread.
+  static std::pair<uint32_t, uint32_t> accumulation_shape(uint32_t count) {
+    const size_t fill = (size_t)msm_detail::sm_count() * 256;
+    const uint32_t L = (uint32_t)std::clamp<size_t>(count / fill, 4, 64);
+    return {L, (count + L - 1) / L};
+  }
+
+  /// Steps 3 for one window: the `count` sorted (key, point) entries summed into the buckets wb
+  /// (zeroed first), cut buckets folded. part/part_keys must hold 2·nthreads entries.
+  void accumulate_runs(DX* wb, uint32_t nb, const uint32_t* s_keys, const uint32_t* s_vals, uint32_t count,
+                       const DA* d_bases, msm_detail::Profile& prof) {
+    using namespace msm_detail;
+    auto [L, nthreads] = accumulation_shape(count);
+    // prefetching the next gather measured no gain for G1 and 8% loss for G2 on the H200
+    // (2^24: 277 vs 277 ms, 1550 vs 1423 ms): off unless PROOFLINE_GPU_MSM_PREFETCH is set.
+    const bool prefetch = std::getenv("PROOFLINE_GPU_MSM_PREFETCH") != nullptr;
+    CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
+    if (prefetch)
+      accumulate_kernel<F, AffineSource<F>, true><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+          wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<F>{s_vals, d_bases}, count, L);
+    else
+      accumulate_kernel<F, AffineSource<F>, false><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+          wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<F>{s_vals, d_bases}, count, L);
+    check_launch();
+    prof.mark();  // accumulate
+    // cut buckets: short runs of partial sums in one pass, long runs folded 32 entries per
+    // thread, level after level, until one thread remains
+    if (nthreads > 1) {
+      const uint32_t m0 = 2 * nthreads;
+      CUDA_CHECK(cudaMemcpyAsync(part_keys[1].ptr, part_keys[0].ptr, (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
+                                 stream));
+      fold_short_kernel<F><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
+                                                                 part_keys[0].as<uint32_t>(), part[0].as<DX>(), m0);
+      check_launch();
+    }
+    const DX* in_pts = part[0].as<DX>();
+    const uint32_t* in_keys = part_keys[1].as<uint32_t>();
+    uint32_t threads = nthreads;
+    int out = 1;
+    while (threads > 1) {
+      constexpr uint32_t kFold = 32;
+      const uint32_t m = 2 * threads;
+      const uint32_t next = (m + kFold - 1) / kFold;
+      DX* o_pts = part[out].as<DX>();
+      uint32_t* o_keys = part_keys[out ^ 1].as<uint32_t>();
+      accumulate_kernel<F, XyzzSource<F>><<<(next + 127) / 128, 128, 0, stream>>>(
+          wb, o_pts, o_keys, in_keys, XyzzSource<F>{in_pts}, m, kFold);
+      check_launch();
+      in_pts = o_pts;
+      in_keys = o_keys;
+      out ^= 1;
+      threads = next;
+    }
+    prof.mark();  // fold
+  }
+
+  void ensure_parts(uint32_t nthreads) {
+    for (int k = 0; k < 2; ++k) {
+      part[k].ensure((size_t)2 * nthreads * sizeof(DX));
+      part_keys[k].ensure((size_t)2 * nthreads * 4);
+    }
+  }
+
+  /// Σ bases[idx[k]] over k < count (the scalar-1 part): one bucket, the accumulation of step 3.
+  Projective sum_of(const uint32_t* idx, uint32_t count, const DA* d_bases) {
+    using namespace msm_detail;
+    ensure_parts(accumulation_shape(count).second);
+    keys_alt.ensure((size_t)count * 4);
+    one_bucket.ensure(sizeof(DX));
+    fill_u32_kernel<<<(count + 255) / 256, 256, 0, stream>>>(keys_alt.as<uint32_t>(), 1u, count);
+    check_launch();
+    Profile off(stream);
+    off.on = false;
+    accumulate_runs(one_bucket.as<DX>(), 1, keys_alt.as<uint32_t>(), idx, count, d_bases, off);
+    HostXyzz h;
+    CUDA_CHECK(cudaMemcpyAsync(&h, one_bucket.ptr, sizeof(DX), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    return h.to_projective();
+  }
+
+  /// Steps 1–5 over n scalars: scalar k is d_scalars[p], point bases[p], p = idx[k] (idx null: p = k).
+  Projective pippenger(const DevFr* d_scalars, const uint32_t* idx, uint32_t n32, const DA* d_bases,
+                       const GpuMsmConfig& cfg) {
+    using namespace msm_detail;
+    const size_t n = n32;
+    int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n);
     const int W = (255 + c - 1) / c;
     const uint32_t nb = 1u << (c - 1);
-    const uint32_t n32 = (uint32_t)n;
-    const DA* d_bases = bases + offset;
-
-    // entries per accumulation thread: enough threads to fill the device, 4..64 per thread
-    const size_t fill = (size_t)sm_count() * 256;
-    const uint32_t L = (uint32_t)std::clamp<size_t>(n / fill, 4, 64);
-    const uint32_t nthreads = (n32 + L - 1) / L;
+    const uint32_t nthreads = accumulation_shape(n32).second;
 
     keys.ensure((size_t)W * n * 4);
     vals.ensure((size_t)W * n * 4);
     keys_alt.ensure(n * 4);
     vals_alt.ensure(n * 4);
     buckets.ensure((size_t)W * nb * sizeof(DX));
-    for (int k = 0; k < 2; ++k) {
-      part[k].ensure((size_t)2 * nthreads * sizeof(DX));
-      part_keys[k].ensure((size_t)2 * nthreads * 4);
-    }
+    ensure_parts(nthreads);
     if (nb > kHostReduceMax) {
       const size_t lvl = (size_t)W * (nb / kReduceSeg) * sizeof(DX);
       red_p[0].ensure(lvl);
@@ -502,12 +643,9 @@ struct GpuMsm<Cfg>::Impl {
                                                vals.as<uint32_t>(), vals_alt.as<uint32_t>(), n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(temp_bytes, 1));
 
-    // prefetching the next gather measured no gain for G1 and 8% loss for G2 on the H200
-    // (2^24: 277 vs 277 ms, 1550 vs 1423 ms): off unless PROOFLINE_GPU_MSM_PREFETCH is set.
-    const bool prefetch = std::getenv("PROOFLINE_GPU_MSM_PREFETCH") != nullptr;
     msm_detail::Profile prof(stream);
-    digits_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(keys.as<uint32_t>(), vals.as<uint32_t>(), d_scalars, n32,
-                                                        c, W);
+    digits_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(keys.as<uint32_t>(), vals.as<uint32_t>(), d_scalars, idx,
+                                                        n32, c, W);
     check_launch();
 
     prof.mark();  // digits
@@ -517,47 +655,8 @@ struct GpuMsm<Cfg>::Impl {
                                                  keys_alt.as<uint32_t>(), vals.as<uint32_t>() + (size_t)w * n,
                                                  vals_alt.as<uint32_t>(), n32, 0, c, stream));
       prof.mark();  // sort
-      DX* wb = buckets.as<DX>() + (size_t)w * nb;
-      CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
-      if (prefetch)
-        accumulate_kernel<F, AffineSource<F>, true><<<(nthreads + 127) / 128, 128, 0, stream>>>(
-            wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), keys_alt.as<uint32_t>(),
-            AffineSource<F>{vals_alt.as<uint32_t>(), d_bases}, n32, L);
-      else
-        accumulate_kernel<F, AffineSource<F>, false><<<(nthreads + 127) / 128, 128, 0, stream>>>(
-            wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), keys_alt.as<uint32_t>(),
-            AffineSource<F>{vals_alt.as<uint32_t>(), d_bases}, n32, L);
-      check_launch();
-      prof.mark();  // accumulate
-      // cut buckets: short runs of partial sums in one pass, long runs folded 32 entries per
-      // thread, level after level, until one thread remains
-      if (nthreads > 1) {
-        const uint32_t m0 = 2 * nthreads;
-        CUDA_CHECK(cudaMemcpyAsync(part_keys[1].ptr, part_keys[0].ptr, (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
-                                   stream));
-        fold_short_kernel<F><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
-                                                                   part_keys[0].as<uint32_t>(), part[0].as<DX>(), m0);
-        check_launch();
-      }
-      const DX* in_pts = part[0].as<DX>();
-      const uint32_t* in_keys = part_keys[1].as<uint32_t>();
-      uint32_t threads = nthreads;
-      int out = 1;
-      while (threads > 1) {
-        constexpr uint32_t kFold = 32;
-        const uint32_t m = 2 * threads;
-        const uint32_t next = (m + kFold - 1) / kFold;
-        DX* o_pts = part[out].as<DX>();
-        uint32_t* o_keys = part_keys[out ^ 1].as<uint32_t>();
-        accumulate_kernel<F, XyzzSource<F>><<<(next + 127) / 128, 128, 0, stream>>>(
-            wb, o_pts, o_keys, in_keys, XyzzSource<F>{in_pts}, m, kFold);
-        check_launch();
-        in_pts = o_pts;
-        in_keys = o_keys;
-        out ^= 1;
-        threads = next;
-      }
-      prof.mark();  // fold
+      accumulate_runs(buckets.as<DX>() + (size_t)w * nb, nb, keys_alt.as<uint32_t>(), vals_alt.as<uint32_t>(), n32,
+                      d_bases, prof);
     }
 
     // device reduction levels

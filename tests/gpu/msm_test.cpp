@@ -2,11 +2,13 @@
 // (after conversion to affine) on random data of sizes 0, 1, 2, 3, small odd sizes, 100, 1000,
 // 2^16 (G1; smaller for G2), every window width class (so 0 to 4 device reduction levels), and
 // the edge inputs: zero scalars, all-one scalars, r − 1, identity bases, duplicate and opposite
-// bases, one scalar repeated everywhere (one huge bucket per window). Also: resident bases with
+// bases, one scalar repeated everywhere (one huge bucket per window), witness-like 75%-bit vectors
+// with and without the 0/1 split. Also: resident bases with
 // offsets, device scalars, and recovery after an out-of-memory error.
 // Skipped (not failed) without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -149,6 +151,39 @@ TEST(GpuMsm, G1EdgeCases) {
 TEST(GpuMsm, G2EdgeCases) {
   REQUIRE_CUDA_DEVICE();
   edge_cases<ec::G2Config>(7, 300);
+}
+
+// Witness-like scalars (75% bits): the 0/1 split (msm.hpp step 0) and the plain path
+// (PROOFLINE_GPU_MSM_NO_SPLIT) both equal the CPU.
+template <class Cfg>
+void bits_split(uint64_t seed, size_t n) {
+  std::mt19937_64 rng(seed);
+  gpu::GpuMsm<Cfg> g;
+  auto bases = random_bases<Cfg>(n, rng);
+  auto scalars = random_scalars(n, rng);
+  for (size_t i = 0; i < n; ++i)
+    if (i % 4 != 0) scalars[i] = (rng() & 1) ? ff::Fr::one() : ff::Fr::zero();
+  expect_same(g, bases, scalars, "75% bits, split");
+  ::setenv("PROOFLINE_GPU_MSM_NO_SPLIT", "1", 1);
+  expect_same(g, bases, scalars, "75% bits, no split");
+  ::unsetenv("PROOFLINE_GPU_MSM_NO_SPLIT");
+  std::vector<ff::Fr> one_only(n, ff::Fr::zero());
+  one_only[n / 2] = ff::Fr::one();
+  expect_same(g, bases, one_only, "a single one");
+  std::vector<ff::Fr> tail_only(n, ff::Fr::zero());
+  tail_only[n - 1] = ff::Fr::from_u64(12345);
+  expect_same(g, bases, tail_only, "a single full scalar");
+}
+
+TEST(GpuMsm, G1BitsSplit) {
+  REQUIRE_CUDA_DEVICE();
+  bits_split<ec::G1Config>(10, 5000);
+  bits_split<ec::G1Config>(11, size_t{1} << 17);
+}
+
+TEST(GpuMsm, G2BitsSplit) {
+  REQUIRE_CUDA_DEVICE();
+  bits_split<ec::G2Config>(12, 3000);
 }
 
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {

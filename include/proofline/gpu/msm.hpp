@@ -14,7 +14,12 @@
 // ---- Algorithm (src/gpu/msm.cuh) ----------------------------------------------------------------
 // Pippenger with signed (Booth) windows of c bits after the sign trick (s > r/2 → r − s and −P),
 // W = ⌈255/c⌉ windows, 2^(c−1) XYZZ buckets per window:
-//  1. digits: one thread per scalar writes, per window, key = |digit| (0 = no bucket) and
+//  0. split: the scalars equal to 0 are dropped and those equal to 1 summed directly (their bases
+//     gathered into one bucket by the accumulation of step 3); only the rest (the "tail", indices
+//     compacted with CUB DeviceSelect) goes through steps 1–5, with c chosen from the tail's size.
+//     Witness vectors are mostly bits, so this removes most of their digits and sort work.
+//     PROOFLINE_GPU_MSM_NO_SPLIT (set in the environment) turns it off, for comparison;
+//  1. digits: one thread per (tail) scalar writes, per window, key = |digit| (0 = no bucket) and
 //     value = point index | sign << 31;
 //  2. per window, CUB DeviceRadixSort of the (key, value) pairs on the low c key bits; bucket
 //     start/end offsets from the run boundaries of the sorted keys;
@@ -32,7 +37,7 @@
 //
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
-// Scratch for n scalars: n·32 (scalars) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
+// Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
 // W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 20: about 9.5 GiB.
 // Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
 // with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and

@@ -1,0 +1,37 @@
+# bench/gpu/summary.awk — folds the tables printed by gpu_ntt_bench, gpu_msm_bench and
+# gpu_groth16_bench (read in that order, as bench/gpu.sh and .devrun/run.sh print them) into the one
+# summary table of bench/gpu.sh: what, size, ms, the sppark H200 anchor
+# (../shared/reference/anchor-sppark-h200.md) and the issue 5 target where they exist.
+BEGIN {
+  FS = "|"
+  sppark["NTT forward NN 2^24"] = "4.7";  sppark["NTT forward NN 2^27"] = "44"
+  sppark["G1 MSM 2^24"] = "154";          sppark["G1 MSM 2^26"] = "571"
+  sppark["G2 MSM 2^24"] = "448"
+  target["NTT forward NN 2^27"] = "<= 25"; target["G1 MSM 2^26"] = "<= 280"
+  target["G2 MSM 2^24"] = "<= 220";       target["Groth16 prove (G2 overlapped) 2^24"] = "<= 1000"
+  n = 0
+}
+function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+function row(what, size, ms, note,   key) {
+  key = what " " size
+  rows[n++] = sprintf("| %s | %s | %s | %s | %s | %s |", what, size, ms, (key in sppark) ? sppark[key] : "",
+                      (key in target) ? target[key] : "", note)
+}
+/^# gpu_msm_bench/ { section = "msm" }
+/^\| size \| forward NN/ { section = "ntt"; next }
+/^Groth16 prove on/ { section = "groth16" }
+/^\|---/ { next }
+section == "ntt" && /^\| 2\^/ { row("NTT forward NN", trim($2), trim($3), "compute_h " trim($7) " ms") }
+section == "msm" && /^\| G[12] \|/ { row(trim($2) " MSM", trim($3), trim($6), "median, c=" trim($4) ", check " trim($7)) }
+section == "groth16" && /^\| 2\^/ {
+  mode = trim($3)
+  row("Groth16 prove (G2 " mode ")", trim($2), trim($8),
+      "kernel " trim($9) " ms; SRS " trim($5) " GB uploaded in " trim($6) " ms (" trim($7) " GB/s); " trim($17))
+}
+END {
+  print ""
+  print "## summary (ms; sppark = H200 anchor, not side by side)"
+  print "| what | size | ms | sppark | target | notes |"
+  print "|---|---|---:|---:|---:|---|"
+  for (i = 0; i < n; ++i) print rows[i]
+}

@@ -1,0 +1,117 @@
+// proofline/gpu/backend.hpp — the CUDA Groth16 backend (groth16::ProverBackend on one device) and
+// the factory that finds the usable devices.
+//
+// Plain C++ (no CUDA headers): host code compiled by g++ can include it. Implemented in
+// src/gpu/backend.cu on top of NttDomain (ntt.hpp) and GpuMsm (msm.hpp).
+//
+// ---- What one prove() call does, per partition (groth16/backend.hpp has the contract and math) ----
+//  1. the SRS of `params` is made resident on the device if it is not already (see "Residency");
+//  2. a, b, c (rows each) are uploaded once and zero-padded to m = params.h.size() + 1 on the
+//     device; H = (a·b − c)/(X^m − 1) is computed there (NttDomain::compute_h, no host round trip);
+//  3. (first, in fact) the input and aux assignments are uploaded once; the A and B scalar vectors are gathered on
+//     the device from them by the density bitmaps (A: every input, then the aux with A-density;
+//     B: the inputs with B-density, then the aux with B-density — the order of params.a / b_g1 /
+//     b_g2, i.e. the order of msm::msm_query_a / msm_query_b);
+//  4. the five MSMs run on the device against the resident bases: H (m − 1 scalars), L (aux), A,
+//     B_G1 (G1) and B_G2 (G2); each returns its window sums to the host, which finishes them;
+//  5. groth16::assemble_proof builds A, B, C from the five sums and (r, s) on the host.
+// Same inputs and randomizers ⇒ the same proof bytes as groth16::CpuBackend (tests/gpu/
+// backend_test.cpp checks this, bit for bit). The caller's buffers are not modified.
+//
+// ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
+// ntt: upload of a, b, c + H on the device; msm_h, msm_l (incl. the assignment upload and the
+// density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
+// runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
+// host assembly. kernel: the elapsed
+// time between two CUDA events recorded after a device synchronisation at the start of the device
+// work and after the last MSM (the SRS upload, when this call makes it, is outside it). total: the
+// wall time of the call. For a batch, stage entries and kernel are summed over partitions.
+//
+// ---- Residency ------------------------------------------------------------------------------------
+// The device copy of an SRS is keyed by the Parameters object (its address) and checked against a
+// fingerprint (the five query lengths, their data pointers, δ_G1) on every use: a Parameters
+// object that was modified or reallocated at the same address is uploaded again, never used stale.
+// preload() uploads ahead of the first proof; evict()/evict_all() free the device copies. Several
+// SRSs may be resident at once (device memory permitting). Device bytes of one SRS: 96 B per G1
+// base (h, l, a, b_g1) and 192 B per G2 base (b_g2). Scratch for a partition (kept between calls,
+// freed by release_scratch()): 3·m·32 B (a, b, c) + aux·32 B + the A/B scalar vectors + the MSM
+// scratch (msm.hpp, "Memory").
+//
+// ---- Errors ---------------------------------------------------------------------------------------
+// Shape errors as groth16::check_partition_shape (ProoflineError BadLength), δ at infinity as
+// assemble_proof (UnexpectedInfinity), both before any device work. A device allocation that fails
+// throws ProoflineError(Error::OutOfMemory) whose message names what was being allocated, the bytes
+// requested and the device's free/total bytes; the CUDA error state is cleared and the object stays
+// usable (evict an SRS, release_scratch(), use smaller partitions, or fall back to the CPU backend).
+// Any other failed CUDA call throws gpu::CudaError (device.hpp). No proof is returned from a call
+// that failed. Not thread-safe per object (calls are serialised by an internal mutex); one object per
+// device.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofline/gpu/msm.hpp"
+#include "proofline/groth16/backend.hpp"
+
+namespace proofline::gpu {
+
+struct GpuBackendConfig {
+  /// CUDA device ordinal the backend runs on (cudaSetDevice at the start of every call).
+  int device = 0;
+  /// Window width of every MSM (0: msm.hpp's cost model per MSM size).
+  GpuMsmConfig msm{};
+  /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
+  /// MSMs, instead of after them. Its stage time then overlaps the others'.
+  bool overlap_g2 = true;
+};
+
+class GpuBackend final : public groth16::ProverBackend {
+ public:
+  /// Selects the device and creates its stream; no device memory is allocated yet.
+  /// Throws CudaError for a bad device ordinal.
+  explicit GpuBackend(GpuBackendConfig cfg = {});
+  ~GpuBackend() override;
+  GpuBackend(const GpuBackend&) = delete;
+  GpuBackend& operator=(const GpuBackend&) = delete;
+
+  /// "cuda".
+  std::string_view name() const override { return "cuda"; }
+  int device() const;
+
+  groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                              std::span<const groth16::Randomizers> randomizers) override;
+
+  /// Uploads params' five queries (h, l, a, b_g1, b_g2) unless already resident and current;
+  /// returns the milliseconds the upload took (0 if nothing was uploaded). ProoflineError
+  /// (OutOfMemory) if they do not fit; nothing stays allocated for them then.
+  double preload(const groth16::Parameters& params);
+  /// Frees the device copy of params' SRS (no-op if not resident).
+  void evict(const groth16::Parameters& params);
+  void evict_all();
+  /// True iff params' SRS is resident and its fingerprint matches.
+  bool is_resident(const groth16::Parameters& params) const;
+  /// Device bytes of all resident SRSs.
+  std::size_t resident_bytes() const;
+  /// Frees the per-partition scratch (a, b, c, assignments, MSM scratch); resident SRSs stay.
+  void release_scratch();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// One GpuBackend per usable CUDA device, in ordinal order, each configured as `base` with its own
+/// device ordinal. A device is usable when a small test
+/// kernel runs on it (this build's device code targets sm_90: other architectures fail that test).
+/// With no usable device (no driver, no device, or every test failed) returns an empty vector and
+/// writes one line to stderr saying why; it never throws for that. The engine/daemon call this and
+/// fall back to groth16::CpuBackend on an empty result.
+std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base = {});
+
+}  // namespace proofline::gpu

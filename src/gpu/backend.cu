@@ -1,0 +1,507 @@
+// src/gpu/backend.cu — the CUDA Groth16 backend (proofline/gpu/backend.hpp says what it does; this
+// file is the how): resident SRS per Parameters, per-partition uploads, H on the device, the
+// density gathers, the five MSMs, assembly on the host, and the device factory.
+#include "proofline/gpu/backend.hpp"
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <future>
+#include <cstdint>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/memory.hpp"
+#include "proofline/gpu/ntt.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::gpu {
+
+namespace {
+
+using groth16::Parameters;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string device_memory_note(int device) {
+  size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "device " + std::to_string(device) + " free memory unknown";
+  }
+  return "device " + std::to_string(device) + " has " + std::to_string(free_b) + " of " +
+         std::to_string(total_b) + " bytes free";
+}
+
+int current_device() {
+  int d = -1;
+  if (cudaGetDevice(&d) != cudaSuccess) (void)cudaGetLastError();
+  return d;
+}
+
+struct Fr32 {
+  uint4 lo, hi;
+};
+static_assert(sizeof(Fr32) == sizeof(ff::Fr), "device copy type mirrors ff::Fr");
+
+/// dst[rank(i)] = src[i] for every i < n whose density bit is set; rank(i) = prefix[i / 64] +
+/// popcount of the word's bits below i (so the dense entries keep their order).
+__global__ void gather_kernel(Fr32* __restrict__ dst, const Fr32* __restrict__ src, const uint64_t* __restrict__ words,
+                              const uint32_t* __restrict__ prefix, std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const uint64_t w = words[i >> 6];
+  const unsigned bit = static_cast<unsigned>(i & 63);
+  if (((w >> bit) & 1) == 0) return;
+  const uint32_t r = prefix[i >> 6] + static_cast<uint32_t>(__popcll(w & ((uint64_t{1} << bit) - 1)));
+  dst[r] = src[i];
+}
+
+__global__ void probe_kernel(int* out) { *out = 0x5eed; }
+
+/// What identifies the contents of a resident SRS (backend.hpp "Residency").
+struct Fingerprint {
+  const void* ptr[5] = {};
+  std::size_t len[5] = {};
+  ec::G1Affine delta_g1;
+  static Fingerprint of(const Parameters& p) {
+    Fingerprint f;
+    f.ptr[0] = p.h.data(), f.len[0] = p.h.size();
+    f.ptr[1] = p.l.data(), f.len[1] = p.l.size();
+    f.ptr[2] = p.a.data(), f.len[2] = p.a.size();
+    f.ptr[3] = p.b_g1.data(), f.len[3] = p.b_g1.size();
+    f.ptr[4] = p.b_g2.data(), f.len[4] = p.b_g2.size();
+    f.delta_g1 = p.vk.delta_g1;
+    return f;
+  }
+  bool operator==(const Fingerprint& o) const {
+    for (int k = 0; k < 5; ++k)
+      if (ptr[k] != o.ptr[k] || len[k] != o.len[k]) return false;
+    return delta_g1 == o.delta_g1;
+  }
+};
+
+struct Resident {
+  const Parameters* key = nullptr;
+  Fingerprint fp;
+  GpuMsmG1 h, l, a, b_g1;
+  GpuMsmG2 b_g2;
+  std::size_t bytes() const {
+    return h.device_bytes() + l.device_bytes() + a.device_bytes() + b_g1.device_bytes() + b_g2.device_bytes();
+  }
+};
+
+/// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
+std::vector<uint32_t> rank_prefix(std::span<const uint64_t> words) {
+  std::vector<uint32_t> p(words.size() + 1);
+  uint32_t acc = 0;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    p[w] = acc;
+    acc += static_cast<uint32_t>(__builtin_popcountll(words[w]));
+  }
+  p[words.size()] = acc;
+  return p;
+}
+
+unsigned blocks_for(std::size_t n, unsigned threads) {
+  return static_cast<unsigned>((n + threads - 1) / threads);
+}
+
+}  // namespace
+
+struct GpuBackend::Impl {
+  GpuBackendConfig cfg;
+  std::mutex mu;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  std::vector<std::unique_ptr<Resident>> residents;
+  std::unique_ptr<NttDomain> domain;
+  GpuMsmG1 g1;  // scratch for the four G1 MSMs, bases pointed at the resident copies
+  GpuMsmG2 g2;
+  DeviceMemory abc, aux, sa, sb, words, prefix;
+
+  explicit Impl(GpuBackendConfig c) : cfg(c) {
+    abc.set_what("a, b, c evaluations");
+    aux.set_what("aux assignment");
+    sa.set_what("A scalars");
+    sb.set_what("B scalars");
+    words.set_what("density bitmap");
+    prefix.set_what("density ranks");
+    CUDA_CHECK(cudaSetDevice(cfg.device));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&ev_start));
+    CUDA_CHECK(cudaEventCreate(&ev_stop));
+  }
+  ~Impl() {
+    cudaSetDevice(cfg.device);
+    residents.clear();
+    domain.reset();
+    if (ev_start) cudaEventDestroy(ev_start);
+    if (ev_stop) cudaEventDestroy(ev_stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  void select() { CUDA_CHECK(cudaSetDevice(cfg.device)); }
+
+  /// Runs f; a CudaError for out-of-memory from the layers below becomes ProoflineError(OutOfMemory).
+  template <class F>
+  auto translating_oom(const char* what, F&& f) {
+    try {
+      return f();
+    } catch (const CudaError& e) {
+      if (e.code() != static_cast<int>(cudaErrorMemoryAllocation)) throw;
+      (void)cudaGetLastError();
+      throw ProoflineError(Error::OutOfMemory, std::string("GPU backend: ") + what + ": " + e.what() + "; " +
+                                                   device_memory_note(cfg.device));
+    }
+  }
+
+  Resident* find(const Parameters& p) {
+    for (auto& r : residents)
+      if (r->key == &p) return r.get();
+    return nullptr;
+  }
+
+  void drop(const Parameters& p) {
+    for (auto it = residents.begin(); it != residents.end(); ++it) {
+      if ((*it)->key == &p) {
+        // the workers may point at these bases: detach them first
+        g1.set_bases_device(nullptr, 0);
+        g2.set_bases_device(nullptr, 0);
+        residents.erase(it);
+        return;
+      }
+    }
+  }
+
+  /// The resident copy of p's SRS, uploaded if missing or stale; *upload_ms gets the upload time.
+  Resident& ensure_resident(const Parameters& p, double* upload_ms) {
+    const Fingerprint fp = Fingerprint::of(p);
+    if (Resident* r = find(p)) {
+      if (r->fp == fp) {
+        if (upload_ms) *upload_ms = 0;
+        return *r;
+      }
+      drop(p);
+    }
+    const auto t0 = Clock::now();
+    auto r = std::make_unique<Resident>();
+    r->key = &p;
+    r->fp = fp;
+    translating_oom("uploading the SRS (h, l, a, b_g1, b_g2 bases)", [&] {
+      r->h.set_bases(p.h);
+      r->l.set_bases(p.l);
+      r->a.set_bases(p.a);
+      r->b_g1.set_bases(p.b_g1);
+      r->b_g2.set_bases(p.b_g2);
+      return 0;
+    });
+    residents.push_back(std::move(r));
+    if (upload_ms) *upload_ms = ms_since(t0);
+    return *residents.back();
+  }
+
+  void upload(void* dst, const void* src, std::size_t bytes) {
+    if (bytes) CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+  }
+
+  /// Gathers the aux entries whose bit is set in `dens` into dst (which already holds `at` entries
+  /// before them). d_aux holds the aux assignment.
+  void gather(ff::Fr* dst, std::size_t at, const r1cs::DensityTracker& dens, std::size_t n_aux) {
+    if (n_aux == 0 || dens.popcount() == 0) return;
+    const auto w = dens.words();
+    const std::vector<uint32_t> pre = rank_prefix(w);
+    words.ensure(w.size() * sizeof(uint64_t));
+    prefix.ensure(pre.size() * sizeof(uint32_t));
+    upload(words.get(), w.data(), w.size() * sizeof(uint64_t));
+    upload(prefix.get(), pre.data(), pre.size() * sizeof(uint32_t));
+    gather_kernel<<<blocks_for(n_aux, 256), 256, 0, stream>>>(reinterpret_cast<Fr32*>(dst + at), aux.as<Fr32>(),
+                                                             words.as<uint64_t>(), prefix.as<uint32_t>(), n_aux);
+    CUDA_CHECK(cudaGetLastError());
+    // the bitmap buffers are reused by the next gather: wait for this one
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  groth16::MsmResults prove_one(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
+                                groth16::StageTimings& t) {
+    groth16::MsmResults out;
+    const std::size_t m = p.h.size() + 1;
+    const std::size_t rows = w.a.size();
+    const std::size_t n_in = w.input_assignment.size();
+    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t a_len = p.a.size();
+    const std::size_t b_len = p.b_g1.size();
+
+    // ---- assignments: aux once, then the A and B scalar vectors by density ----
+    auto t0 = Clock::now();
+    aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
+    upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr));
+    sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
+    upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr));
+    gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux);
+    std::vector<ff::Fr> b_inputs;
+    b_inputs.reserve(w.b_input_density.popcount());
+    for (std::size_t i = 0; i < n_in; ++i)
+      if (w.b_input_density.test(i)) b_inputs.push_back(w.input_assignment[i]);
+    sb.ensure(std::max<std::size_t>(b_len, 1) * sizeof(ff::Fr));
+    upload(sb.get(), b_inputs.data(), b_inputs.size() * sizeof(ff::Fr));
+    gather(sb.as<ff::Fr>(), b_inputs.size(), w.b_aux_density, n_aux);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double assign_ms = ms_since(t0);
+
+    // ---- B_G2, on its own host thread (and stream) while the rest runs, when overlapping ----
+    g2.set_bases_device(res.b_g2.bases_device(), res.b_g2.bases_size());
+    double g2_ms = 0;
+    auto run_g2 = [&] {
+      const auto tg = Clock::now();
+      CUDA_CHECK(cudaSetDevice(cfg.device));
+      out.b_g2 = translating_oom("B_G2 MSM", [&] { return g2.run_device(sb.get(), b_len, 0, cfg.msm); });
+      g2_ms = ms_since(tg);
+    };
+    std::future<void> g2_done;
+    if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
+    struct Joiner {  // the G2 thread never outlives this frame, also when the G1 side throws
+      std::future<void>* f;
+      ~Joiner() {
+        if (f->valid()) f->wait();
+      }
+    } joiner{&g2_done};
+
+    // ---- H ----
+    t0 = Clock::now();
+    if (m > 1) {
+      unsigned lg = 0;
+      while ((std::size_t{1} << lg) < m) ++lg;
+      if (!domain || domain->lg_size() != lg) {
+        domain.reset();
+        translating_oom("NTT tables", [&] {
+          domain = std::make_unique<NttDomain>(lg);
+          return 0;
+        });
+      }
+      abc.ensure(3 * m * sizeof(ff::Fr));
+      ff::Fr* d_a = abc.as<ff::Fr>();
+      ff::Fr* d_b = d_a + m;
+      ff::Fr* d_c = d_b + m;
+      for (auto [d, h] : {std::pair{d_a, &w.a}, std::pair{d_b, &w.b}, std::pair{d_c, &w.c}}) {
+        upload(d, h->data(), rows * sizeof(ff::Fr));
+        if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
+      }
+      domain->compute_h(d_a, d_b, d_c, stream);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    t.ntt += ms_since(t0);
+
+    t0 = Clock::now();
+    if (m > 1) {
+      g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
+      out.h = translating_oom("H MSM", [&] { return g1.run_device(abc.get(), m - 1, 0, cfg.msm); });
+    } else {
+      out.h = ec::G1Projective::identity();
+    }
+    t.msm_h += ms_since(t0);
+
+    t0 = Clock::now();
+    g1.set_bases_device(res.l.bases_device(), res.l.bases_size());
+    out.l = translating_oom("L MSM", [&] { return g1.run_device(aux.get(), n_aux, 0, cfg.msm); });
+    t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
+
+    t0 = Clock::now();
+    g1.set_bases_device(res.a.bases_device(), res.a.bases_size());
+    out.a = translating_oom("A MSM", [&] { return g1.run_device(sa.get(), a_len, 0, cfg.msm); });
+    t.msm_a += ms_since(t0);
+
+    t0 = Clock::now();
+    g1.set_bases_device(res.b_g1.bases_device(), res.b_g1.bases_size());
+    out.b_g1 = translating_oom("B_G1 MSM", [&] { return g1.run_device(sb.get(), b_len, 0, cfg.msm); });
+    t.msm_b_g1 += ms_since(t0);
+
+    if (cfg.overlap_g2) {
+      g2_done.get();  // rethrows the G2 side's exception
+    } else {
+      run_g2();
+    }
+    t.msm_b_g2 += g2_ms;
+    return out;
+  }
+};
+
+GpuBackend::GpuBackend(GpuBackendConfig cfg) : impl_(std::make_unique<Impl>(cfg)) {}
+GpuBackend::~GpuBackend() = default;
+
+int GpuBackend::device() const { return impl_->cfg.device; }
+
+groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                                        std::span<const groth16::Randomizers> randomizers) {
+  const auto t_call = Clock::now();
+  if (randomizers.size() != partitions.size()) {
+    throw ProoflineError(Error::BadLength, "randomizers for " + std::to_string(partitions.size()) +
+                                               " partitions: got " + std::to_string(randomizers.size()) +
+                                               ", expected " + std::to_string(partitions.size()));
+  }
+  for (std::size_t k = 0; k < partitions.size(); ++k) groth16::check_partition_shape(params, partitions[k], k);
+  if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity) {
+    throw ProoflineError(Error::UnexpectedInfinity,
+                         "parameters have delta at infinity (vk.delta_g1 or vk.delta_g2); cannot prove with them");
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl& I = *impl_;
+  I.select();
+  groth16::ProverResult result;
+  result.proofs.resize(partitions.size());
+  if (partitions.empty()) {
+    result.timings.total = ms_since(t_call);
+    return result;
+  }
+  const Resident& res = I.ensure_resident(params, nullptr);
+
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));
+  std::vector<groth16::MsmResults> sums(partitions.size());
+  for (std::size_t k = 0; k < partitions.size(); ++k) sums[k] = I.prove_one(params, res, partitions[k], result.timings);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaEventRecord(I.ev_stop, I.stream));
+  CUDA_CHECK(cudaEventSynchronize(I.ev_stop));
+  float kernel_ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&kernel_ms, I.ev_start, I.ev_stop));
+
+  const auto t0 = Clock::now();
+  for (std::size_t k = 0; k < partitions.size(); ++k)
+    result.proofs[k] = groth16::assemble_proof(params.vk, sums[k], randomizers[k]);
+  result.timings.assemble = ms_since(t0);
+  result.timings.kernel = kernel_ms;
+  result.timings.total = ms_since(t_call);
+  return result;
+}
+
+double GpuBackend::preload(const Parameters& params) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->select();
+  double ms = 0;
+  impl_->ensure_resident(params, &ms);
+  return ms;
+}
+
+void GpuBackend::evict(const Parameters& params) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->select();
+  impl_->drop(params);
+}
+
+void GpuBackend::evict_all() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->select();
+  impl_->g1.set_bases_device(nullptr, 0);
+  impl_->g2.set_bases_device(nullptr, 0);
+  impl_->residents.clear();
+}
+
+bool GpuBackend::is_resident(const Parameters& params) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  const Resident* r = impl_->find(params);
+  return r != nullptr && r->fp == Fingerprint::of(params);
+}
+
+std::size_t GpuBackend::resident_bytes() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::size_t s = 0;
+  for (const auto& r : impl_->residents) s += r->bytes();
+  return s;
+}
+
+void GpuBackend::release_scratch() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  Impl& I = *impl_;
+  I.select();
+  I.g1.release_scratch();
+  I.g2.release_scratch();
+  I.domain.reset();
+  for (DeviceMemory* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix}) b->release();
+}
+
+std::pair<std::size_t, std::size_t> device_memory_info() {
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return {free_b, total_b};
+}
+
+DeviceMemory::DeviceMemory(std::size_t bytes, std::string what) : what_(std::move(what)) { ensure(bytes); }
+DeviceMemory::~DeviceMemory() { release(); }
+DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), what_(std::move(o.what_)) {}
+DeviceMemory& DeviceMemory::operator=(DeviceMemory&& o) noexcept {
+  if (this != &o) {
+    release();
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+    what_ = std::move(o.what_);
+  }
+  return *this;
+}
+void DeviceMemory::ensure(std::size_t bytes) {
+  if (bytes <= bytes_) return;
+  release();
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the error state: later calls must not see it
+    if (e == cudaErrorMemoryAllocation) {
+      throw ProoflineError(Error::OutOfMemory, "allocating " + what_ + ": " + std::to_string(bytes) +
+                                                   " bytes requested, " + device_memory_note(current_device()));
+    }
+    throw CudaError(static_cast<int>(e), "cudaMalloc(" + std::to_string(bytes) + " bytes for " + what_ + ")",
+                    __FILE__, __LINE__);
+  }
+  ptr_ = p;
+  bytes_ = bytes;
+}
+void DeviceMemory::release() noexcept {
+  if (ptr_) cudaFree(ptr_);
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base) {
+  std::vector<std::unique_ptr<GpuBackend>> out;
+  int count = 0;
+  try {
+    count = device_count();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "proofline: no usable CUDA device (%s); using the CPU backend\n", e.what());
+    return out;
+  }
+  std::string skipped;
+  for (int d = 0; d < count; ++d) {
+    try {
+      CUDA_CHECK(cudaSetDevice(d));
+      int* flag = nullptr;
+      CUDA_CHECK(cudaMalloc(&flag, sizeof(int)));
+      int got = 0;
+      probe_kernel<<<1, 1>>>(flag);
+      cudaError_t e = cudaGetLastError();
+      if (e == cudaSuccess) e = cudaMemcpy(&got, flag, sizeof(int), cudaMemcpyDeviceToHost);
+      cudaFree(flag);
+      CUDA_CHECK(e);
+      if (got != 0x5eed) throw std::runtime_error("probe kernel wrote a wrong value");
+      GpuBackendConfig cfg = base;
+      cfg.device = d;
+      out.push_back(std::make_unique<GpuBackend>(cfg));
+    } catch (const std::exception& e) {
+      (void)cudaGetLastError();
+      skipped += " device " + std::to_string(d) + ": " + e.what() + ";";
+    }
+  }
+  if (out.empty()) {
+    std::fprintf(stderr, "proofline: no usable CUDA device (%s); using the CPU backend\n",
+                 count == 0 ? "none visible" : skipped.c_str());
+  }
+  return out;
+}
+
+}  // namespace proofline::gpu

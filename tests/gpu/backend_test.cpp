@@ -1,0 +1,269 @@
+// tests/gpu/backend_test.cpp — the CUDA Groth16 backend (proofline/gpu/backend.hpp) gives the same
+// proof bytes as groth16::CpuBackend for the same inputs and randomizers, and the proofs verify
+// (groth16 verifier, CPU). Circuits of 1, 2, 3, 2^k − 1, 2^k, 2^k + 1 rows with zero, one and r − 1
+// values, an unconstrained variable (identity L base), variables in C only (outside both
+// densities), inputs outside the B density; batches; SRS residency (preload, evict, a second SRS);
+// out-of-memory as a recoverable ProoflineError, then normal proving. Skipped without a device.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "proofline/circuits/bench/bench.hpp"
+#include "proofline/gpu/backend.hpp"
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/memory.hpp"
+#include "proofline/groth16/groth16.hpp"
+
+namespace {
+
+using namespace proofline;
+using ff::Fr;
+using groth16::Parameters;
+using groth16::Proof;
+using groth16::Randomizers;
+using r1cs::ConstraintSystem;
+using r1cs::LinearCombination;
+using r1cs::Variable;
+
+#define REQUIRE_CUDA_DEVICE()                                                                    \
+  do {                                                                                           \
+    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU backend tests"; \
+  } while (0)
+
+/// Exactly `rows` constraint rows (constraints + inputs incl. ONE) for rows >= n_inputs. Inputs:
+/// x_1 = 0, x_2 = r − 1, the rest random.
+/// Constraint k cycles through: a product of two earlier variables (new aux), a boolean
+/// (b·(1 − b) = 0 with b = 0 or 1), w·1 = −ONE (w = r − 1), and y = p copied through C only.
+/// Aux 0 is never constrained (its L base is the identity).
+class RowsCircuit final : public r1cs::CircuitInterface {
+ public:
+  RowsCircuit(std::size_t rows, std::size_t inputs, std::uint64_t seed) : rows_(rows), inputs_(inputs), seed_(seed) {}
+
+  void synthesize(ConstraintSystem& cs) const override {
+    std::mt19937_64 rng(seed_);
+    std::vector<std::pair<Variable, Fr>> vars{{ConstraintSystem::one(), Fr::one()}};
+    for (std::size_t i = 1; i < inputs_; ++i) {
+      const Fr v = i == 1 ? Fr::zero() : i == 2 ? -Fr::one() : Fr::random(rng);
+      vars.push_back({cs.alloc_input("x", [v] { return v; }), v});
+    }
+    const Fr junk = Fr::random(rng);
+    (void)cs.alloc("unconstrained", [junk] { return junk; });
+    const std::size_t constraints = rows_ - inputs_;
+    for (std::size_t k = 0; k < constraints; ++k) {
+      auto pick = [&] { return vars[rng() % vars.size()]; };
+      switch (k % 4) {
+        case 0: {
+          auto [p, pv] = pick();
+          auto [q, qv] = k == 0 && inputs_ > 2 ? vars[2] : pick();  // x_2 (= r − 1) in the first product
+          const Fr z = pv * qv;
+          Variable zv = cs.alloc("z", [z] { return z; });
+          cs.enforce("mul", p, q, zv);
+          vars.push_back({zv, z});
+          break;
+        }
+        case 1: {
+          const Fr b = (k / 4) % 2 ? Fr::one() : Fr::zero();
+          Variable bv = cs.alloc("b", [b] { return b; });
+          cs.enforce("bool", bv, LinearCombination(ConstraintSystem::one()) - bv, LinearCombination());
+          vars.push_back({bv, b});
+          break;
+        }
+        case 2: {
+          const Fr w = -Fr::one();
+          Variable wv = cs.alloc("w", [w] { return w; });
+          cs.enforce("minus one", wv, ConstraintSystem::one(), LinearCombination(ConstraintSystem::one(), w));
+          vars.push_back({wv, w});
+          break;
+        }
+        default: {
+          auto [p, pv] = pick();
+          Variable yv = cs.alloc("y", [pv] { return pv; });
+          cs.enforce("copy", ConstraintSystem::one(), p, yv);  // y only in C
+          break;
+        }
+      }
+    }
+  }
+  std::vector<Fr> public_inputs() const {
+    std::mt19937_64 rng(seed_);
+    std::vector<Fr> out;
+    for (std::size_t i = 1; i < inputs_; ++i) out.push_back(i == 1 ? Fr::zero() : i == 2 ? -Fr::one() : Fr::random(rng));
+    return out;
+  }
+
+ private:
+  std::size_t rows_, inputs_;
+  std::uint64_t seed_;
+};
+
+Parameters setup_for(const r1cs::CircuitInterface& c, std::uint64_t seed) {
+  groth16::SeededRandom rng(seed);
+  groth16::SetupOptions opts;
+  opts.warn = false;
+  opts.progress_min_constraints = ~std::size_t{0};
+  return groth16::generate_parameters(c, rng, opts);
+}
+
+std::vector<Randomizers> randomizers(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Randomizers> out;
+  for (std::size_t k = 0; k < n; ++k) out.push_back({Fr::random(rng), Fr::random(rng)});
+  return out;
+}
+
+/// CPU and GPU proofs of copies of `parts`; expects byte equality and returns the GPU proofs.
+std::vector<Proof> expect_same_proofs(gpu::GpuBackend& gpu_backend, const Parameters& params,
+                                      const std::vector<r1cs::ProvingBuffers>& parts, const std::vector<Randomizers>& rs,
+                                      const std::string& what) {
+  std::vector<r1cs::ProvingBuffers> for_cpu = parts, for_gpu = parts;
+  groth16::CpuBackend cpu;
+  const auto want = cpu.prove(params, for_cpu, rs);
+  const auto got = gpu_backend.prove(params, for_gpu, rs);
+  EXPECT_EQ(got.proofs.size(), parts.size()) << what;
+  for (std::size_t k = 0; k < parts.size() && k < got.proofs.size(); ++k) {
+    EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " partition " << k;
+  }
+  // the caller's buffers are untouched
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    EXPECT_EQ(for_gpu[k].a, parts[k].a) << what;
+    EXPECT_EQ(for_gpu[k].aux_assignment, parts[k].aux_assignment) << what;
+  }
+  EXPECT_GT(got.timings.total, 0) << what;
+  EXPECT_GT(got.timings.kernel, 0) << what;
+  EXPECT_LE(got.timings.kernel, got.timings.total * 1.01 + 0.05) << what;
+  return got.proofs;
+}
+
+/// Each test gets the first device's backend (skipped without a device).
+class GpuBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_CUDA_DEVICE();
+    auto all = gpu::make_gpu_backends();
+    ASSERT_FALSE(all.empty()) << "a device is visible but make_gpu_backends found none usable";
+    backend = std::move(all.front());
+  }
+  std::unique_ptr<gpu::GpuBackend> backend;
+};
+
+TEST(GpuBackend, FactoryFindsTheDevices) {
+  REQUIRE_CUDA_DEVICE();
+  auto all = gpu::make_gpu_backends();
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(gpu::device_count()));
+  for (std::size_t d = 0; d < all.size(); ++d) {
+    EXPECT_EQ(all[d]->device(), static_cast<int>(d));
+    EXPECT_EQ(all[d]->name(), "cuda");
+  }
+}
+
+TEST_F(GpuBackendTest, SameProofsAsCpuAcrossSizes) {
+  // (rows, inputs incl. ONE): 1, 2, 3 rows; 2^k − 1, 2^k, 2^k + 1 rows
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes{{1, 1}, {2, 1}, {3, 2}, {255, 4}, {256, 4}, {257, 4},
+                                                                {1023, 5}};
+  for (auto [rows, inputs] : shapes) {
+    const RowsCircuit circuit(rows, inputs, rows * 31 + inputs);
+    const Parameters params = setup_for(circuit, rows);
+    std::vector<r1cs::ProvingBuffers> parts{groth16::synthesize_for_proving(circuit)};
+    ASSERT_EQ(parts[0].a.size(), rows);
+    const std::string what = "rows=" + std::to_string(rows);
+    const auto proofs = expect_same_proofs(*backend, params, parts, randomizers(1, rows), what);
+    ASSERT_EQ(proofs.size(), 1u);
+    EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params.vk), proofs[0], circuit.public_inputs()))
+        << what;
+  }
+}
+
+TEST_F(GpuBackendTest, ZeroOneAndMinusOneRandomizersAndBatches) {
+  const circuits::bench::SizedCircuit circuit(10, Fr::from_u64(5));
+  const Parameters params = setup_for(circuit, 7);
+  std::vector<r1cs::ProvingBuffers> parts(4, groth16::synthesize_for_proving(circuit));
+  std::vector<Randomizers> rs{{Fr::zero(), Fr::zero()}, {Fr::one(), Fr::one()}, {-Fr::one(), -Fr::one()},
+                              randomizers(1, 3)[0]};
+  const auto proofs = expect_same_proofs(*backend, params, parts, rs, "bench 2^10 batch");
+  const auto pvk = groth16::prepare_verifying_key(params.vk);
+  for (const auto& p : proofs) EXPECT_TRUE(groth16::verify_proof(pvk, p, circuit.public_inputs()));
+}
+
+TEST_F(GpuBackendTest, ResidencyPreloadEvictAndTwoParameterSets) {
+  const RowsCircuit c1(300, 3, 1), c2(500, 4, 2);
+  const Parameters p1 = setup_for(c1, 11), p2 = setup_for(c2, 12);
+  EXPECT_FALSE(backend->is_resident(p1));
+  EXPECT_GE(backend->preload(p1), 0.0);
+  EXPECT_TRUE(backend->is_resident(p1));
+  const std::size_t one = backend->resident_bytes();
+  EXPECT_EQ(one, (p1.h.size() + p1.l.size() + p1.a.size() + p1.b_g1.size()) * 96 + p1.b_g2.size() * 192);
+  EXPECT_EQ(backend->preload(p1), 0.0);  // already resident: nothing uploaded
+  std::vector<r1cs::ProvingBuffers> w1{groth16::synthesize_for_proving(c1)}, w2{groth16::synthesize_for_proving(c2)};
+  expect_same_proofs(*backend, p1, w1, randomizers(1, 1), "p1");
+  expect_same_proofs(*backend, p2, w2, randomizers(1, 2), "p2");  // uploads p2 beside p1
+  EXPECT_TRUE(backend->is_resident(p1));
+  EXPECT_TRUE(backend->is_resident(p2));
+  backend->evict(p1);
+  EXPECT_FALSE(backend->is_resident(p1));
+  EXPECT_TRUE(backend->is_resident(p2));
+  expect_same_proofs(*backend, p2, w2, randomizers(1, 3), "p2 after evicting p1");
+  expect_same_proofs(*backend, p1, w1, randomizers(1, 4), "p1 uploaded again");
+  // a modified Parameters object at the same address is uploaded again, never used stale
+  Parameters p3 = setup_for(c1, 11);
+  backend->preload(p3);
+  p3 = setup_for(c1, 99);
+  expect_same_proofs(*backend, p3, w1, randomizers(1, 5), "p3 replaced in place");
+  backend->evict_all();
+  EXPECT_EQ(backend->resident_bytes(), 0u);
+  backend->release_scratch();
+  expect_same_proofs(*backend, p2, w2, randomizers(1, 6), "after evict_all and release_scratch");
+}
+
+TEST_F(GpuBackendTest, ShapeErrorsBeforeDeviceWork) {
+  const RowsCircuit c(64, 3, 5);
+  const Parameters params = setup_for(c, 5);
+  std::vector<r1cs::ProvingBuffers> parts{groth16::synthesize_for_proving(c)};
+  parts[0].aux_assignment.pop_back();
+  try {
+    backend->prove(params, parts, randomizers(1, 1));
+    FAIL() << "expected BadLength";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+  }
+  EXPECT_THROW(backend->prove(params, parts, {}), ProoflineError);
+}
+
+TEST_F(GpuBackendTest, OutOfMemoryIsRecoverable) {
+  const circuits::bench::SizedCircuit circuit(12, Fr::from_u64(3));
+  const Parameters params = setup_for(circuit, 8);
+  std::vector<r1cs::ProvingBuffers> parts{groth16::synthesize_for_proving(circuit)};
+  // an absurd allocation: 2^50 bytes
+  try {
+    gpu::DeviceMemory huge(std::size_t{1} << 50, "an absurd test buffer");
+    FAIL() << "2^50 bytes were allocated";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::OutOfMemory);
+    EXPECT_NE(std::string(e.what()).find("1125899906842624 bytes requested"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bytes free"), std::string::npos) << e.what();
+  }
+  expect_same_proofs(*backend, params, parts, randomizers(1, 1), "after an absurd allocation");
+
+  // the device filled up but for 16 MiB: proving 2^16 (SRS alone ~25 MB) fails, recoverably
+  const circuits::bench::SizedCircuit big(16, Fr::from_u64(3));
+  const Parameters big_params = setup_for(big, 9);
+  std::vector<r1cs::ProvingBuffers> big_parts{groth16::synthesize_for_proving(big)};
+  backend->evict_all();
+  backend->release_scratch();
+  {
+    auto [free_b, total_b] = gpu::device_memory_info();
+    ASSERT_GT(free_b, std::size_t{64} << 20);
+    gpu::DeviceMemory hog(free_b - (std::size_t{16} << 20), "filler");
+    try {
+      backend->prove(big_params, big_parts, randomizers(1, 2));
+      FAIL() << "proving 2^16 in 16 MiB of free device memory succeeded";
+    } catch (const ProoflineError& e) {
+      EXPECT_EQ(e.code(), Error::OutOfMemory) << e.what();
+    }
+    (void)total_b;
+  }
+  EXPECT_FALSE(backend->is_resident(big_params));
+  expect_same_proofs(*backend, params, parts, randomizers(1, 3), "after running out of device memory");
+}
+
+}  // namespace
