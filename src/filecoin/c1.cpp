@@ -1,6 +1,7 @@
 // C1 JSON: parse with shape validation and JSON-path errors, write in serde's compact form.
 #include "proofline/filecoin/c1.hpp"
 
+#include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -283,114 +284,177 @@ SealCommitPhase1Output parse_c1_json(std::string_view text) {
 }
 
 // ---- writing ----------------------------------------------------------------------------------
+// A direct writer (serde_json's compact form: no spaces, keys in serde order); ~10x faster and far
+// leaner than building a JSON document for the 40 MB C1 of a 32 GiB sector.
 
 namespace {
 
-Json bytes_json(const Domain& d) {
-  Json a = Json::array();
-  for (auto b : d) a.push_back(b);
-  return a;
-}
-
-Json list_json(const std::vector<Domain>& v) {
-  Json a = Json::array();
-  for (const auto& d : v) a.push_back(bytes_json(d));
-  return a;
-}
-
-Json path_json(const std::vector<PathElement>& levels) {
-  Json p = Json::array();
-  for (const auto& e : levels) {
-    Json el = Json::object();
-    el["hashes"] = list_json(e.hashes);
-    el["index"] = e.index;
-    p.push_back(std::move(el));
+class Writer {
+ public:
+  std::string out;
+  void raw(std::string_view s) { out.append(s); }
+  void key(std::string_view k) {
+    out.push_back('"');
+    out.append(k);
+    out.append("\":");
   }
-  Json o = Json::object();
-  o["path"] = std::move(p);
-  return o;
-}
-
-Json merkle_json(const MerkleProof& m) {
-  Json body = Json::object();
-  if (m.kind == MerkleProofKind::Single) {
-    body["root"] = bytes_json(m.root);
-    body["leaf"] = bytes_json(m.leaf);
-    body["path"] = path_json(m.base);
-  } else {
-    body["base_proof"] = path_json(m.base);
-    body["sub_proof"] = path_json(m.sub);
-    if (m.kind == MerkleProofKind::Top) body["top_proof"] = path_json(m.top);
-    body["root"] = bytes_json(m.root);
-    body["leaf"] = bytes_json(m.leaf);
+  void num(std::uint64_t v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
   }
-  Json data = Json::object();
-  data[std::string(to_string(m.kind))] = std::move(body);
-  Json o = Json::object();
-  o["data"] = std::move(data);
-  return o;
-}
-
-Json column_json(const ColumnProof& c) {
-  Json col = Json::object();
-  col["index"] = c.column.index;
-  col["rows"] = list_json(c.column.rows);
-  col["_h"] = nullptr;
-  Json o = Json::object();
-  o["column"] = std::move(col);
-  o["inclusion_proof"] = merkle_json(c.inclusion_proof);
-  return o;
-}
-
-template <class P>
-Json labeling_json(const P& l) {
-  Json o = Json::object();
-  o["parents"] = list_json(l.parents);
-  o["layer_index"] = l.layer_index;
-  o["node"] = l.node;
-  return o;
-}
-
-Json vanilla_json(const VanillaProof& v) {
-  Json o = Json::object();
-  o["comm_d_proofs"] = merkle_json(v.comm_d_proofs);
-  o["comm_r_last_proof"] = merkle_json(v.comm_r_last_proof);
-  Json rcp = Json::object();
-  rcp["c_x"] = column_json(v.replica_column_proofs.c_x);
-  Json drg = Json::array(), exp = Json::array();
-  for (const auto& c : v.replica_column_proofs.drg_parents) drg.push_back(column_json(c));
-  for (const auto& c : v.replica_column_proofs.exp_parents) exp.push_back(column_json(c));
-  rcp["drg_parents"] = std::move(drg);
-  rcp["exp_parents"] = std::move(exp);
-  o["replica_column_proofs"] = std::move(rcp);
-  Json labels = Json::array();
-  for (const auto& l : v.labeling_proofs) labels.push_back(labeling_json(l));
-  o["labeling_proofs"] = std::move(labels);
-  o["encoding_proof"] = labeling_json(v.encoding_proof);
-  return o;
-}
+  void bytes(const Domain& d) {
+    out.push_back('[');
+    for (std::size_t i = 0; i < 32; ++i) {
+      if (i) out.push_back(',');
+      num(d[i]);
+    }
+    out.push_back(']');
+  }
+  void list(const std::vector<Domain>& v) {
+    out.push_back('[');
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (i) out.push_back(',');
+      bytes(v[i]);
+    }
+    out.push_back(']');
+  }
+  void path(const std::vector<PathElement>& levels) {
+    raw("{\"path\":[");
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      if (i) out.push_back(',');
+      raw("{");
+      key("hashes");
+      list(levels[i].hashes);
+      raw(",");
+      key("index");
+      num(levels[i].index);
+      raw("}");
+    }
+    raw("]}");
+  }
+  void merkle(const MerkleProof& m) {
+    raw("{\"data\":{");
+    key(to_string(m.kind));
+    raw("{");
+    if (m.kind == MerkleProofKind::Single) {
+      key("root");
+      bytes(m.root);
+      raw(",");
+      key("leaf");
+      bytes(m.leaf);
+      raw(",");
+      key("path");
+      path(m.base);
+    } else {
+      key("base_proof");
+      path(m.base);
+      raw(",");
+      key("sub_proof");
+      path(m.sub);
+      if (m.kind == MerkleProofKind::Top) {
+        raw(",");
+        key("top_proof");
+        path(m.top);
+      }
+      raw(",");
+      key("root");
+      bytes(m.root);
+      raw(",");
+      key("leaf");
+      bytes(m.leaf);
+    }
+    raw("}}}");
+  }
+  void column(const ColumnProof& c) {
+    raw("{\"column\":{");
+    key("index");
+    num(c.column.index);
+    raw(",");
+    key("rows");
+    list(c.column.rows);
+    raw(",\"_h\":null},");
+    key("inclusion_proof");
+    merkle(c.inclusion_proof);
+    raw("}");
+  }
+  template <class P>
+  void labeling(const P& l) {
+    raw("{");
+    key("parents");
+    list(l.parents);
+    raw(",");
+    key("layer_index");
+    num(l.layer_index);
+    raw(",");
+    key("node");
+    num(l.node);
+    raw("}");
+  }
+  void vanilla(const VanillaProof& v) {
+    raw("{");
+    key("comm_d_proofs");
+    merkle(v.comm_d_proofs);
+    raw(",");
+    key("comm_r_last_proof");
+    merkle(v.comm_r_last_proof);
+    raw(",\"replica_column_proofs\":{");
+    key("c_x");
+    column(v.replica_column_proofs.c_x);
+    for (const auto* group : {&v.replica_column_proofs.drg_parents, &v.replica_column_proofs.exp_parents}) {
+      raw(group == &v.replica_column_proofs.drg_parents ? ",\"drg_parents\":[" : ",\"exp_parents\":[");
+      for (std::size_t i = 0; i < group->size(); ++i) {
+        if (i) out.push_back(',');
+        column((*group)[i]);
+      }
+      raw("]");
+    }
+    raw("},\"labeling_proofs\":[");
+    for (std::size_t i = 0; i < v.labeling_proofs.size(); ++i) {
+      if (i) out.push_back(',');
+      labeling(v.labeling_proofs[i]);
+    }
+    raw("],");
+    key("encoding_proof");
+    labeling(v.encoding_proof);
+    raw("}");
+  }
+};
 
 }  // namespace
 
 std::string to_json(const SealCommitPhase1Output& c1) {
   const PorepConfig cfg = porep_config(c1.registered_proof);
-  Json j = Json::object();
-  j["registered_proof"] = std::string(to_string(c1.registered_proof));
-  Json parts = Json::array();
-  for (const auto& part : c1.vanilla_proofs) {
-    Json chs = Json::array();
-    for (const auto& v : part) chs.push_back(vanilla_json(v));
-    parts.push_back(std::move(chs));
+  Writer w;
+  w.raw("{");
+  w.key("registered_proof");
+  w.raw("\"");
+  w.raw(to_string(c1.registered_proof));
+  w.raw("\",\"vanilla_proofs\":{");
+  w.key(cfg.shape->vanilla_key);
+  w.raw("[");
+  for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
+    if (k) w.raw(",");
+    w.raw("[");
+    for (std::size_t i = 0; i < c1.vanilla_proofs[k].size(); ++i) {
+      if (i) w.raw(",");
+      w.vanilla(c1.vanilla_proofs[k][i]);
+    }
+    w.raw("]");
   }
-  Json vp = Json::object();
-  vp[std::string(cfg.shape->vanilla_key)] = std::move(parts);
-  j["vanilla_proofs"] = std::move(vp);
-  j["comm_r"] = bytes_json(c1.comm_r);
-  j["comm_d"] = bytes_json(c1.comm_d);
-  j["replica_id"] = bytes_json(c1.replica_id);
-  j["seed"] = bytes_json(c1.seed);
-  j["ticket"] = bytes_json(c1.ticket);
-  return j.dump();
+  w.raw("]}");
+  const std::pair<const char*, const Domain*> tail[] = {{"comm_r", &c1.comm_r},
+                                                        {"comm_d", &c1.comm_d},
+                                                        {"replica_id", &c1.replica_id},
+                                                        {"seed", &c1.seed},
+                                                        {"ticket", &c1.ticket}};
+  for (const auto& [name, d] : tail) {
+    w.raw(",");
+    w.key(name);
+    w.bytes(*d);
+  }
+  w.raw("}");
+  return std::move(w.out);
 }
 
 SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {

@@ -28,6 +28,7 @@ TEST(C1Json, RoundTrip) {
     const auto back = parse_c1_json(text);
     EXPECT_EQ(back, c1) << to_string(p);
     EXPECT_EQ(to_json(back), text);
+    EXPECT_EQ(Json::parse(text).dump(), text);  // nlohmann's compact dump: same bytes, same key order
   }
   const auto sub = gen_c1({RegisteredSealProof::StackedDrg16KiBV1_1_Test, 1});
   EXPECT_EQ(sub.vanilla_proofs[0][0].comm_r_last_proof.kind, MerkleProofKind::Sub);
