@@ -16,7 +16,6 @@ namespace {
 
 struct Pow2Tables {
   std::array<Fr, 256> pos, neg;
-  std::array<Fr, 6> small;  // −2 .. 3
   Pow2Tables() {
     Fr p = Fr::one();
     for (std::size_t k = 0; k < 256; ++k) {
@@ -24,7 +23,6 @@ struct Pow2Tables {
       neg[k] = -p;
       p = p.dbl();
     }
-    for (int v = -2; v <= 3; ++v) small[v + 2] = v < 0 ? -Fr::from_u64(-v) : Fr::from_u64(v);
   }
 };
 const Pow2Tables& tables() {
@@ -38,17 +36,12 @@ constexpr Variable kOne = ConstraintSystem::one();
 
 void no_terms(LinearCombination&) noexcept {}
 
-// A new bit holding `value`: the fast path's push in prover mode, else a named alloc.
-Variable alloc_bit(ConstraintSystem& cs, const char* name, bool value) {
-  if (cs.prover_buffers() != nullptr) return cs.prover_alloc(bool_to_fr(value));
-  return cs.alloc(name, [&] { return bool_to_fr(value); });
-}
+using fast::alloc_bit;
 
 }  // namespace
 
 const Fr& pow2(std::size_t k) noexcept { return tables().pos[k]; }
 const Fr& neg_pow2(std::size_t k) noexcept { return tables().neg[k]; }
-const Fr& fast::small(int v) noexcept { return tables().small[v + 2]; }
 
 // ---- AllocatedBit ----------------------------------------------------------------------------
 
@@ -76,17 +69,10 @@ AllocatedBit AllocatedBit::alloc_conditionally(ConstraintSystem& cs, bool value,
 }
 
 AllocatedBit AllocatedBit::xor_(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
+  AllocatedBit out;
+  if (cs.prover_buffers() != nullptr && fast::try_xor(cs, a, b, out)) return out;
   const bool r = a.value() != b.value();
   const Variable rv = alloc_bit(cs, "xor result", r);
-  if (cs.prover_buffers() != nullptr) {
-    const int x = fast::var_bit(cs, a.variable()), y = fast::var_bit(cs, b.variable());
-    if ((x | y) >= 0) {  // A = 2a, B = b, C = a + b − r: one term each with a nonzero coefficient
-      cs.prover_dense_in_a(a.variable());
-      cs.prover_dense_in_b(b.variable());
-      cs.prover_enforce(fast::small(2 * x), fast::small(y), fast::small(x + y - static_cast<int>(r)));
-      return AllocatedBit(rv, r);
-    }
-  }
   // (a + a) · b = a + b − r:  2ab = a + b − (a ⊕ b).
   cs.enforce(
       "xor constraint", [&](LinearCombination& lc) { lc.add(a.variable()).add(a.variable()); }, b.variable(),

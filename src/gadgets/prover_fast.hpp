@@ -13,8 +13,17 @@
 
 namespace proofline::gadgets::fast {
 
+/// −2 .. 3 as Fr (Montgomery form), computed at compile time.
+inline constexpr Fr kSmall[6] = {-Fr::from_u64(2), -Fr::one(), Fr::zero(), Fr::one(), Fr::from_u64(2), Fr::from_u64(3)};
+
 /// v as an Fr, for v in [−2, 3].
-const Fr& small(int v) noexcept;
+inline const Fr& small(int v) noexcept { return kSmall[v + 2]; }
+
+/// A new bit holding `value`: the fast path's push in prover mode, else a named alloc.
+inline Variable alloc_bit(ConstraintSystem& cs, const char* name, bool value) {
+  if (cs.prover_buffers() != nullptr) [[likely]] return cs.prover_alloc(bool_to_fr(value));
+  return cs.alloc(name, [&] { return bool_to_fr(value); });
+}
 
 /// 0 or 1 if x is that field element, else −1.
 inline int bit_of(const Fr& x) noexcept {
@@ -56,6 +65,20 @@ inline void dense_in_b(ConstraintSystem& cs, const Boolean& b) noexcept {
       cs.prover_dense_in_b(b.variable());
       break;
   }
+}
+
+/// AllocatedBit::xor_ on the fast path: if both operands hold bit values, allocates r = p ⊕ q and
+/// pushes (2p)·q = p + q − r (A: p, B: q dense), sets `out` and returns true; else does nothing.
+inline bool try_xor(ConstraintSystem& cs, const AllocatedBit& p, const AllocatedBit& q, AllocatedBit& out) {
+  const int x = var_bit(cs, p.variable()), y = var_bit(cs, q.variable());
+  if ((x | y) < 0) return false;
+  const bool r = p.value() != q.value();
+  const Variable rv = cs.prover_alloc(bool_to_fr(r));
+  cs.prover_dense_in_a(p.variable());
+  cs.prover_dense_in_b(q.variable());
+  cs.prover_enforce(small(2 * x), small(y), small(x + y - static_cast<int>(r)));
+  out = AllocatedBit(rv, r);
+  return true;
 }
 
 /// True if b is constant or refers to an aux variable (so its Not-form ONE term never merges with

@@ -300,7 +300,20 @@ UInt32 UInt32::shr(std::size_t by) const noexcept {
 
 UInt32 UInt32::xor_(ConstraintSystem& cs, const UInt32& other) const {
   UInt32 r;
+  const bool fast = cs.prover_buffers() != nullptr;
   for (std::size_t i = 0; i < 32; ++i) {
+    const Boolean& a = bits_[i];
+    const Boolean& b = other.bits_[i];
+    if (fast && !a.is_constant() && !b.is_constant()) {
+      // Boolean::xor_ inlined (prover mode ignores the namespace): Not ⊕ Is puts the Is operand
+      // first, and the result is negated when the kinds differ.
+      const bool swap = a.kind() == Boolean::Kind::Not && b.kind() == Boolean::Kind::Is;
+      AllocatedBit out;
+      if (fast::try_xor(cs, swap ? b.bit() : a.bit(), swap ? a.bit() : b.bit(), out)) {
+        r.bits_[i] = a.kind() != b.kind() ? Boolean(out).not_() : Boolean(out);
+        continue;
+      }
+    }
     auto ns = cs.namespace_([&] { return "xor of bit " + std::to_string(i); });
     r.bits_[i] = Boolean::xor_(cs, bits_[i], other.bits_[i]);
   }
