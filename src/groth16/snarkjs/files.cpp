@@ -297,6 +297,13 @@ R1cs R1cs::from_bytes(std::span<const std::uint8_t> bytes, std::string_view sour
   {
     const auto& s = f.require(2);
     SectionReader rd(f, s);
+    // Every constraint takes at least its three u32 term counts: check the count against the
+    // section before reserving anything (a forged nConstraints must not allocate gigabytes).
+    if (std::uint64_t{12} * r.n_constraints > s.size) {
+      rd.fail(FileError::Truncated, "nConstraints = " + std::to_string(r.n_constraints) + " needs at least " +
+                                        std::to_string(std::uint64_t{12} * r.n_constraints) +
+                                        " bytes (3 term counts each); the section has " + std::to_string(s.size));
+    }
     r.lc_start.reserve(3 * std::size_t{r.n_constraints} + 1);
     r.lc_start.push_back(0);
     r.terms.reserve(s.size / (4 + kN8r));

@@ -1,0 +1,137 @@
+// fuzz_seeds — writes the seed corpora of the fuzz targets: `fuzz_seeds <dir>` creates
+// <dir>/<target>/<name> for every target of fuzz/ (the committed fuzz/corpus/ was made this way).
+//
+// The seeds are the test fixtures of the layers (tests/groth16/test_util.hpp: random-point
+// parameters of bellperson's toy shape; tests/snarkjs/toy_setup.hpp: the hand-built circom/snarkjs
+// toy circuit, its zkey and witness; filecoin/seal.hpp: a generated 2 KiB C1 output), encoded by proofline's writers, plus the edge encodings of
+// points (identity, generator, sign flag, points outside the subgroup). The random generator has a
+// fixed seed, so the corpus is the same on every run.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../tests/groth16/test_util.hpp"
+#include "../tests/snarkjs/toy_setup.hpp"
+#include "proofline/filecoin/seal.hpp"
+#include "proofline/groth16/snarkjs.hpp"
+#ifdef PROOFLINE_FUZZ_HAVE_SERVER
+#include "proofline/server/service.hpp"
+#endif
+
+namespace fs = std::filesystem;
+using namespace proofline;
+using namespace proofline::groth16;
+
+namespace {
+
+fs::path root;
+
+void put(const std::string& target, const std::string& name, const std::string& bytes) {
+  const fs::path dir = root / target;
+  fs::create_directories(dir);
+  std::ofstream(dir / name, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+template <class Bytes>
+void put(const std::string& target, const std::string& name, const Bytes& b) {
+  put(target, name, std::string(b.begin(), b.end()));
+}
+
+/// The edge encodings of one curve: identity, generator, its negation, a random point and one
+/// outside the subgroup, each compressed (`_c`) and uncompressed (`_u`).
+template <class Affine>
+void points(const std::string& target, const Affine& random, const Affine& outside) {
+  const std::vector<std::pair<std::string, Affine>> named{{"identity", Affine::identity()},
+                                                          {"generator", Affine::generator()},
+                                                          {"neg_generator", -Affine::generator()},
+                                                          {"random", random},
+                                                          {"outside_subgroup", outside}};
+  for (const auto& [name, p] : named) {
+    put(target, name + "_c", p.to_compressed());
+    put(target, name + "_u", p.to_uncompressed());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: fuzz_seeds <corpus dir>\n");
+    return 2;
+  }
+  root = argv[1];
+  std::mt19937_64 rng(20261129);
+
+  points<ec::G1Affine>("g1", testing::random_g1(rng), testing::g1_outside_subgroup());
+  points<ec::G2Affine>("g2", testing::random_g2(rng), testing::g2_outside_subgroup());
+
+  const Proof p1{testing::random_g1(rng), testing::random_g2(rng), testing::random_g1(rng)};
+  const Proof p2{testing::random_g1(rng), testing::random_g2(rng), testing::random_g1(rng)};
+  put("proof", "one", p1.to_bytes());
+  const std::vector<Proof> both{p1, p2};
+  put("proof", "two", encode_proofs(both));
+
+  // bellperson's toy shape (2 inputs, h 1, l 2, a 2, b 2: 2136 bytes) and a minimal one.
+  const Parameters toy = testing::random_parameters(rng, 2, 1, 2, 2, 2);
+  const Parameters small = testing::random_parameters(rng, 1, 1, 0, 1, 0);
+  put("params", "toy", toy.to_bytes());
+  put("params", "small", small.to_bytes());
+  put("vk", "toy", toy.vk.to_bytes());
+  put("vk", "one_input", small.vk.to_bytes());
+
+  // circom/snarkjs toy circuit (tests/snarkjs/toy_setup.hpp).
+  namespace sj = groth16::snarkjs;
+  const sj::R1cs r1cs = sj::testing::toy_r1cs();
+  put("r1cs", "toy", r1cs.to_bytes());
+  sj::R1cs unlabelled = r1cs;
+  unlabelled.wire_to_label.clear();
+  put("r1cs", "toy_no_labels", unlabelled.to_bytes());
+  const sj::Witness wit = sj::testing::toy_witness(3, 17);
+  put("wtns", "toy", wit.to_bytes());
+  const sj::testing::Toxic toxic{Fr::from_u64(1234567), Fr::from_u64(89), Fr::from_u64(1011), Fr::from_u64(121314)};
+  const sj::testing::ToyKey key = sj::testing::toy_setup(r1cs, toxic);
+  put("zkey", "toy", key.zkey.to_bytes());
+
+  const Proof proof = sj::testing::expected_proof(key, wit, Fr::from_u64(7), Fr::from_u64(9));
+  put("snarkjs_vk", "toy", snarkjs_vk_json(key.zkey.verifying_key()));
+  put("snarkjs_proof", "toy", snarkjs_proof_json(proof));
+  put("snarkjs_public", "toy", snarkjs_public_json(wit.public_inputs(key.zkey.n_public)));
+  put("snarkjs_public", "empty", snarkjs_public_json({}));
+
+  // Filecoin C1 output of a 2 KiB sector (filecoin/seal.hpp gen_c1, as tests/filecoin uses it).
+  const std::string c1 = filecoin::to_json(filecoin::gen_c1({filecoin::RegisteredSealProof::StackedDrg2KiBV1_1, 5}));
+  put("c1", "2k", c1);
+
+#ifdef PROOFLINE_FUZZ_HAVE_SERVER
+  // gRPC ProofRequest messages (proto/proofline/v1/engine.proto) of each typed input.
+  {
+    server::pb::ProofRequest bench;
+    bench.set_request_id("seed-bench");
+    bench.set_kind("bench");
+    bench.mutable_bench()->set_log_size(4);
+    bench.mutable_bench()->set_seed(7);
+    bench.mutable_bench()->set_partitions(2);
+    put("grpc_request", "bench", bench.SerializeAsString());
+    server::pb::ProofRequest mul;
+    mul.set_kind("mul");
+    (*mul.mutable_args())["input"] = "12";
+    put("grpc_request", "mul", mul.SerializeAsString());
+    server::pb::ProofRequest sj;
+    sj.set_request_id("seed-snarkjs");
+    sj.set_kind("snarkjs");
+    sj.set_priority(server::pb::Priority(2));
+    const auto wbytes = wit.to_bytes();
+    sj.mutable_snarkjs()->set_wtns(std::string(wbytes.begin(), wbytes.end()));
+    put("grpc_request", "snarkjs", sj.SerializeAsString());
+    server::pb::ProofRequest c2;
+    c2.set_kind("porep-c2");
+    c2.mutable_porep_c2()->set_c1_json(c1);
+    c2.mutable_porep_c2()->set_sector_id(1);
+    c2.mutable_porep_c2()->set_prover_id(std::string(32, '\x01'));
+    put("grpc_request", "porep_c2", c2.SerializeAsString());
+  }
+#endif
+  return 0;
+}
