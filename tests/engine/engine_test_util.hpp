@@ -138,16 +138,17 @@ class TestBackend final : public groth16::ProverBackend {
   std::atomic<bool> corrupt_{false};
 };
 
-/// The bench kind with an artificial synthesis delay (arg "synth_ms"), registered as "slow-bench".
+/// A built-in kind (arg "inner": bench or mul, default bench) with an artificial synthesis delay
+/// (arg "synth_ms"), registered as "slow-bench".
 class SlowBenchKind final : public ProofKind {
  public:
   std::string_view name() const override { return "slow-bench"; }
   std::string_view description() const override { return "bench with an artificial synthesis delay (tests)"; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
-    inner.kind = "bench";
+    inner.kind = arg_or(r, "inner", "bench");
     const auto ms = std::chrono::milliseconds(parse_u64_arg("synth_ms", arg_or(r, "synth_ms", "0")));
-    return std::make_shared<Job>(bench_->prepare(inner), ms);
+    return std::make_shared<Job>((inner.kind == "mul" ? mul_ : bench_)->prepare(inner), ms);
   }
 
  private:
@@ -168,6 +169,7 @@ class SlowBenchKind final : public ProofKind {
     std::chrono::milliseconds d_;
   };
   std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+  std::shared_ptr<const ProofKind> mul_ = make_mul_kind();
 };
 
 inline std::shared_ptr<KindRegistry> test_registry() {
