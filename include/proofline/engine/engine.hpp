@@ -191,7 +191,7 @@ struct BackendStatus {
 
 struct SrsStatus {
   std::string key;            ///< canonical parameter file key (srs.hpp)
-  std::string state;          ///< "loading" | "loaded" | "failed"
+  std::string state;          ///< "loading" | "loaded" (preload_srs: "evicted" if over the SRS budget at once)
   double progress = 0;        ///< 0..1 while loading (phases of the reader), 1 when loaded
   std::uint64_t bytes = 0;    ///< resident host bytes (estimate while loading)
   unsigned users = 0;         ///< jobs holding it now (reference count)
