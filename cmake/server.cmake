@@ -42,6 +42,9 @@ endif()
 
 if(TARGET proofline_cli)
   target_link_libraries(proofline_cli PRIVATE proofline_server)
+  # The CLI as separate processes: daemon, submit, status, SIGTERM (tests/server/cli_daemon.sh).
+  add_test(NAME server_cli COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cli_daemon.sh $<TARGET_FILE:proofline_cli>)
+  set_tests_properties(server_cli PROPERTIES LABELS "server;cli" TIMEOUT 120)
 endif()
 if(TARGET test_server)
   target_link_libraries(test_server PRIVATE proofline_server)
