@@ -94,6 +94,9 @@ int gen_c1_cmd(const FilecoinCli& f) {
 int seal_cmd(const FilecoinCli& f) {
   const auto p = pick_proof(f);
   const fc::PorepConfig cfg = fc::porep_config(p);
+  if (cfg.shape->sector_bytes > fc::kMaxSealBytes) {
+    throw Usage(std::string(cfg.shape->name) + " is too large to seal in memory (at most 1GiB); use gen-c1");
+  }
   std::mt19937_64 rng(f.seed);
   std::vector<fc::Domain> data(cfg.shape->nodes);
   if (!f.zero) {

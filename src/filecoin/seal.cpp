@@ -152,7 +152,7 @@ void parallel(std::size_t n, F f) {
 SealResult seal_sector(const SealRequest& req, std::span<const Domain> data) {
   const PorepConfig cfg = porep_config(req.proof);
   const SectorShape& s = *cfg.shape;
-  if (s.sector_bytes > (std::uint64_t{1} << 30)) {
+  if (s.sector_bytes > kMaxSealBytes) {
     throw ProoflineError(Error::BadArgument, "seal_sector: " + std::string(s.name) +
                                                  " is too large to seal in memory (at most 1 GiB; use gen-c1)");
   }

@@ -45,6 +45,9 @@ struct SealRequest {
   Domain seed{};
 };
 
+/// The largest sector seal_sector accepts (its memory grows with the sector: see above).
+inline constexpr std::uint64_t kMaxSealBytes = std::uint64_t{1} << 30;
+
 struct SealTimings {
   double tree_d_ms = 0, parents_ms = 0, labels_ms = 0, tree_c_ms = 0, tree_r_ms = 0, proofs_ms = 0;
 };
