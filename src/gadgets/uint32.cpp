@@ -365,6 +365,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   std::uint64_t lhs_value = 0;
   Fr lhs_other = Fr::zero();
   if (fast) {
+    const DensityTracker& a_aux = cs.prover_buffers()->a_aux_density;
     for (const UInt32* op : operands) {
       for (unsigned i = 0; i < 32; ++i) {
         const Boolean& b = op->bits_[i];
@@ -381,7 +382,9 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
           const Fr t = pow2(i) * assigned_value(*cs.prover_buffers(), v);
           lhs_other += neg ? pow2(i) - t : t;
         }
-        if (v.is_aux()) meq.stage_lhs(v, i, neg);  // A-density: aux only
+        // A-density: aux only, and only variables not dense yet (a set bit stays set whatever
+        // this constraint's coefficient is, so its terms need no resolution).
+        if (v.is_aux() && !a_aux.test(v.index())) meq.stage_lhs(v, i, neg);
       }
     }
   } else {
