@@ -22,6 +22,12 @@
 // LinearCombination (Constant(true) → ±coeff·ONE, Is(v) → ±coeff·v, Not(v) → ±coeff·ONE ∓ coeff·v)
 // without building a temporary — the same terms bellpepper's `lc + &b.lc(one, coeff)` produces.
 //
+// Prover fast path (ConstraintSystem::prover_buffers(), src/gadgets/prover_fast.hpp): in prover mode
+// these gadgets push the new bit, a, b, c and the density bits directly, evaluating each side on small
+// integers from the operands' assigned values (a table lookup instead of LinearCombination building
+// and evaluation). Same results as the generic path for every assignment: a non-bit assigned value,
+// operands sharing a variable (terms that could cancel) or input variables take the generic path.
+//
 // Values: every bit carries its native value (a bool). In modes that do not compute values
 // (setup, shape) the values are meaningless but harmless: gadgets never branch on a non-constant
 // value in a way that changes the constraint system.

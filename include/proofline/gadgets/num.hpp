@@ -21,6 +21,8 @@
 //   pick(cond, a, b)        1 aux, (b − a) · cond = b − c     (c = cond ? a : b)
 //   pack_into_inputs(bits)  per 254-bit chunk: 1 input, (Σ 2^i·bit_i) · ONE = input
 //   pack_bits(bits)         1 aux ("input"), (Σ_{i<254} 2^i·bit_i) · ONE = num
+// In prover mode alloc, mul and square push their value directly (ConstraintSystem::prover_alloc) and
+// three-variable constraints take the constraint system's own fast path; results are unchanged.
 #pragma once
 
 #include <span>

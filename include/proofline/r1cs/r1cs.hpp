@@ -7,7 +7,8 @@
 //   error.hpp                  SynthesisError, SynthesisErrorCode
 //   density.hpp                DensityTracker: LSB-first density bitmaps with popcount
 //   constraint_system.hpp      ConstraintSystem (interface), NamespaceGuard, Circuit, synthesize()
-//   proving_assignment.hpp     prover mode: a, b, c, assignments, densities (ProvingBuffers)
+//   proving_buffers.hpp        ProvingBuffers: a, b, c, assignments, densities (prover output)
+//   proving_assignment.hpp     prover mode: fills ProvingBuffers; gadgets' fast path switch
 //   keypair_assembly.hpp       setup mode: A/B/C columns per variable (SparseColumns)
 //   test_constraint_system.hpp test mode: paths, satisfaction, get/set by path
 //   shape_counter.hpp          shape mode: counts only
@@ -21,6 +22,7 @@
 #include "proofline/r1cs/keypair_assembly.hpp"
 #include "proofline/r1cs/linear_combination.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
 #include "proofline/r1cs/variable.hpp"
