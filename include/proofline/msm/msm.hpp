@@ -248,8 +248,9 @@ std::array<SignedPart, 4> gls_split_g2(const ScalarLimbs& k);
 
 /// Scratch bytes one msm call over n scalars allocates (an upper bound): n·(8 + 32) for the split
 /// (tagged base pointers, canonical scalars), plus per thread with batch-affine buckets
-/// 2^(c−1)·(sizeof(x,y) + 1 + sizeof(XYZZ)) + B·(2·(sizeof(x,y) + 4) + sizeof(Field) + 1)
-/// (buckets, state bytes, overflow, batch, queue, prefix products) and the same for the 2·2048
+/// 2^(c−1)·(sizeof(x,y) + 1 + sizeof(XYZZ)) + B·(2·24 + sizeof(Field) + 1)
+/// (buckets, state bytes, overflow, batch and queue entries, prefix products, kinds)
+/// and the same for the 2·2048
 /// reduction chains, or 2^(c−1)·sizeof(XYZZ) with XYZZ buckets, plus one XYZZ point per task.
 /// G1 at 2^18 on 2 threads (c = 16, B = 2048): 32 MiB = 10 MiB for the split + 11 MiB per thread,
 /// of which the 6 MiB overflow array stays untouched for non-skewed inputs.

@@ -390,14 +390,20 @@ class BatchAffineBuckets {
         st &= static_cast<uint8_t>(~kOcc);
         continue;
       }
-      // The denominator again (a subtraction is cheaper than storing and reloading it).
-      const F d = kind == kAdd ? *e.x - q.x : q.y.dbl();
       const F i = inv * pref_[k];  // 1 / d
-      inv *= d;
+      inv *= kind == kAdd ? *e.x - q.x : q.y.dbl();  // the denominator again
+      if (kind == kAdd && e.neg) {
+        // q + (x_p, −y_p): with t = (y_p + y_q)/d = −λ, x3 = t² − x_q − x_p and
+        // y3 = λ(x_q − x3) − y_q = t(x3 − x_q) − y_q (no negations).
+        const F t = (*e.y + q.y) * i;
+        const F x3 = t.square() - q.x - *e.x;
+        q.y = t * (x3 - q.x) - q.y;
+        q.x = x3;
+        continue;
+      }
       F lambda;
       if (kind == kAdd) {
-        // λ = (±y_p − y_q)/d; for −y_p: −(y_p + y_q)/d.
-        lambda = (e.neg ? -(*e.y + q.y) : *e.y - q.y) * i;
+        lambda = (*e.y - q.y) * i;  // λ = (y_p − y_q)/d
       } else {
         const F xx = q.x.square();
         lambda = (xx.dbl() + xx) * i;
