@@ -24,7 +24,8 @@
 //  - The test sizes 4 KiB, 16 KiB, 32 KiB, 16 MiB and 1 GiB exist upstream only as SectorShapes (no
 //    registered proof). proofline gives them registered proofs of its own, "StackedDrg4KiBV1_1_Test" …,
 //    numbered 1000..1004 (an extension: these names appear only in C1 files proofline writes; their
-//    porep_id follows the same formula with that number), interactive, ApiVersion 1.1.0.
+//    porep_id follows the same formula with that number), interactive, ApiVersion 1.1.0. Their C1
+//    `vanilla_proofs` key follows the upstream pattern ("StackedDrg4KiBV1", …), also an extension.
 //
 // Errors: name/size lookups throw `ProoflineError(Error::BadArgument)` naming the bad value and listing
 // the accepted ones.
