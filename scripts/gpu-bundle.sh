@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs the GPU test and benchmark binaries of a build folder, with the shared libraries they need
-# that a bare CUDA machine lacks (oneTBB, GMP, OpenSSL), into .devrun/ (git-ignored), for a run on a
+# that a bare CUDA machine lacks (oneTBB, GMP, OpenSSL, spdlog, fmt), into .devrun/ (git-ignored), for a run on a
 # GPU machine:  scripts/gpu-bundle.sh [BUILD_DIR=build]  then, there:  .devrun/run.sh
 set -euo pipefail
 build=${1:-build}
@@ -13,7 +13,7 @@ for b in "$build"/test_gpu "$build"/gpu_*_bench; do [ -x "$b" ] && bins+=("$b");
 cp "${bins[@]}" "$out/"
 cp "$top/bench/gpu/summary.awk" "$out/"
 for b in "${bins[@]}"; do
-  ldd "$b" | awk '/=> \//{print $3}' | grep -E 'libtbb|libgmp|libssl|libcrypto|libbenchmark|libgtest' || true
+  ldd "$b" | awk '/=> \//{print $3}' | grep -E 'libtbb|libgmp|libssl|libcrypto|libbenchmark|libgtest|libspdlog|libfmt' || true
 done | sort -u | xargs -r -I{} cp -L {} "$out/lib/"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash

@@ -1,7 +1,7 @@
 // tests/gpu/backend_test.cpp — the CUDA Groth16 backend (proofline/gpu/backend.hpp) gives the same
 // proof bytes as groth16::CpuBackend for the same inputs and randomizers, and the proofs verify
 // (groth16 verifier, CPU). Circuits of 1, 2, 3, 2^k − 1, 2^k, 2^k + 1 rows with zero, one and r − 1
-// values, an unconstrained variable (identity L base), variables in C only (outside both
+// values, identity points in every query (parameters edited after setup), variables in C only (outside both
 // densities), inputs outside the B density; batches; SRS residency (preload, evict, a second SRS);
 // out-of-memory as a recoverable ProoflineError, then normal proving. Skipped without a device.
 #include <gtest/gtest.h>
@@ -35,7 +35,6 @@ using r1cs::Variable;
 /// x_1 = 0, x_2 = r − 1, the rest random.
 /// Constraint k cycles through: a product of two earlier variables (new aux), a boolean
 /// (b·(1 − b) = 0 with b = 0 or 1), w·1 = −ONE (w = r − 1), and y = p copied through C only.
-/// Aux 0 is never constrained (its L base is the identity).
 class RowsCircuit final : public r1cs::CircuitInterface {
  public:
   RowsCircuit(std::size_t rows, std::size_t inputs, std::uint64_t seed) : rows_(rows), inputs_(inputs), seed_(seed) {}
@@ -47,8 +46,6 @@ class RowsCircuit final : public r1cs::CircuitInterface {
       const Fr v = i == 1 ? Fr::zero() : i == 2 ? -Fr::one() : Fr::random(rng);
       vars.push_back({cs.alloc_input("x", [v] { return v; }), v});
     }
-    const Fr junk = Fr::random(rng);
-    (void)cs.alloc("unconstrained", [junk] { return junk; });
     const std::size_t constraints = rows_ - inputs_;
     for (std::size_t k = 0; k < constraints; ++k) {
       auto pick = [&] { return vars[rng() % vars.size()]; };
@@ -172,6 +169,21 @@ TEST_F(GpuBackendTest, SameProofsAsCpuAcrossSizes) {
     EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params.vk), proofs[0], circuit.public_inputs()))
         << what;
   }
+}
+
+// Identity points in every query (setup never makes them for a circuit whose variables are all
+// constrained, so they are put in by hand): the proofs no longer verify, but both backends must
+// still give the same bytes.
+TEST_F(GpuBackendTest, IdentityPointsInEveryQuery) {
+  const RowsCircuit circuit(300, 4, 77);
+  Parameters params = setup_for(circuit, 77);
+  for (std::size_t i = 0; i < params.h.size(); i += 3) params.h[i] = ec::G1Affine::identity();
+  for (std::size_t i = 1; i < params.l.size(); i += 4) params.l[i] = ec::G1Affine::identity();
+  for (std::size_t i = 0; i < params.a.size(); i += 5) params.a[i] = ec::G1Affine::identity();
+  for (std::size_t i = 0; i < params.b_g1.size(); i += 2) params.b_g1[i] = ec::G1Affine::identity();
+  for (std::size_t i = 1; i < params.b_g2.size(); i += 2) params.b_g2[i] = ec::G2Affine::identity();
+  std::vector<r1cs::ProvingBuffers> parts{groth16::synthesize_for_proving(circuit)};
+  expect_same_proofs(*backend, params, parts, randomizers(1, 77), "identity points");
 }
 
 TEST_F(GpuBackendTest, ZeroOneAndMinusOneRandomizersAndBatches) {
