@@ -497,6 +497,24 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_TRUE(verified(bench_vk(5), r, 1));
   EXPECT_EQ(r.srs_load_ms(), 0);
 
+  // While a job holds the parameters they are not evicted.
+  ASSERT_TRUE(submit(s, slow_req("holder", 5, 1, 3, 400)).ok());
+  ASSERT_TRUE(eventually([&] { return h.status().jobs_running() == 1; }));
+  {
+    grpc::ClientContext c;
+    pb::EvictSRSRequest ev;
+    ev.set_key(pr.srs().key());
+    pb::EvictSRSResponse er;
+    ASSERT_TRUE(s.EvictSRS(&c, ev, &er).ok());
+    EXPECT_FALSE(er.evicted());
+    EXPECT_EQ(er.reason(), "in use by 1 job(s)");
+  }
+  EXPECT_TRUE(verified(bench_vk(5), await(s, "holder"), 1));
+  // The engine drops the job's SRS reference just after it publishes the result.
+  ASSERT_TRUE(eventually([&] {
+    const auto now = h.status();
+    return now.srs_size() == 1 && now.srs(0).users() == 0;
+  }));
   grpc::ClientContext c3;
   pb::EvictSRSRequest ev;
   ev.set_key(pr.srs().key());
@@ -512,10 +530,10 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
 
   const std::string m = h.metrics();
   for (const char* want : {"# TYPE proofline_engine_partition_seconds histogram",
-                           "proofline_engine_jobs_finished_total{state=\"done\"} 1",
+                           "proofline_engine_jobs_finished_total{state=\"done\"} 2",
                            "proofline_server_calls_total{method=\"PreloadSRS\",code=\"OK\"} 1",
                            "proofline_server_calls_total{method=\"PreloadSRS\",code=\"INVALID_ARGUMENT\"} 1",
-                           "proofline_server_calls_total{method=\"EvictSRS\",code=\"OK\"} 2",
+                           "proofline_server_calls_total{method=\"EvictSRS\",code=\"OK\"} 3",
                            "# TYPE proofline_server_resident_bytes gauge"}) {
     EXPECT_NE(m.find(want), std::string::npos) << want << "\n" << m;
   }
