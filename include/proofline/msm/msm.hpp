@@ -252,8 +252,11 @@ std::array<SignedPart, 4> gls_split_g2(const ScalarLimbs& k);
 /// (buckets, state bytes, overflow, batch and queue entries, prefix products, kinds)
 /// and the same for the 2·2048
 /// reduction chains, or 2^(c−1)·sizeof(XYZZ) with XYZZ buckets, plus one XYZZ point per task.
-/// G1 at 2^18 on 2 threads (c = 16, B = 2048): 32 MiB = 10 MiB for the split + 11 MiB per thread,
-/// of which the 6 MiB overflow array stays untouched for non-skewed inputs.
+/// With the endomorphism split add m·(8 + 8·limbs) for the m = 2n (G1) or 4n (G2) terms and
+/// n·(D − 1)·sizeof(AffinePoint) for the images. G1 at 2^18 on 2 threads (GLV: c = 16 over 2^19
+/// terms, B = 2048): ≈ 70 MiB = 10 MiB for the split + 12 MiB of terms + 26 MiB of φ(P) + 11 MiB
+/// per thread, of which the 6 MiB overflow array stays untouched for non-skewed inputs; without
+/// the split 32 MiB.
 template <class Cfg>
 std::size_t scratch_bytes(std::size_t n, const MsmConfig& cfg = {});
 
