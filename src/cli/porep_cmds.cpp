@@ -153,13 +153,6 @@ int cmd_c2(PorepCli& p) {
                      shape.describe());
 
   t0 = Clock::now();
-  progress("c2", "loading " + params_path);
-  ReadOptions ro;
-  ro.check = ec::Check::OnCurveOnly;
-  const Parameters params = Parameters::read_file(params_path, ro);
-  const double load_s = secs_since(t0);
-
-  t0 = Clock::now();
   std::vector<PoRepCircuit> circuits;
   circuits.reserve(n);
   for (std::size_t k = 0; k < n; ++k) circuits.emplace_back(shape, circuits::porep::partition_inputs(c1, k));
@@ -181,6 +174,14 @@ int cmd_c2(PorepCli& p) {
     if (!vc.ok) msg += "; vanilla check: " + vc.what;
     throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': " + msg + " (no proof written)");
   }
+
+  // Parameters after the check, so a bad C1 fails fast.
+  t0 = Clock::now();
+  progress("c2", "loading " + params_path);
+  ReadOptions ro;
+  ro.check = ec::Check::OnCurveOnly;
+  const Parameters params = Parameters::read_file(params_path, ro);
+  const double load_s = secs_since(t0);
 
   progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (CPU)");
   t0 = Clock::now();

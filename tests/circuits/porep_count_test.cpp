@@ -99,7 +99,7 @@ TEST(PoRepCounts, MultipliedEqualsFullSynthesis) {
 }
 
 TEST(PoRepCounts, BadShapesAreRejected) {
-  EXPECT_THROW(shape_for_sector_size(4096), ProoflineError);
+  EXPECT_THROW(shape_for_sector_size(8192), ProoflineError);  // no 8 KiB shape
   EXPECT_THROW(count_porep(PoRepShape{3, 64, {8, 0, 0}, 1}), ProoflineError);
   EXPECT_THROW(count_porep(PoRepShape{2, 32, {8, 0, 0}, 1}), ProoflineError);  // 32 is not 8^k
   EXPECT_THROW(count_porep(PoRepShape{2, 64, {8, 0, 0}, 0}), ProoflineError);
