@@ -5,7 +5,11 @@
 
 #include <cuda_runtime.h>
 
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <cstdint>
 #include <cstdio>
@@ -140,6 +144,11 @@ struct GpuBackend::Impl {
   }
   ~Impl() {
     cudaSetDevice(cfg.device);
+    if (stream) cudaStreamSynchronize(stream);
+    for (int k = 0; k < 2; ++k) {
+      if (stage[k]) cudaFreeHost(stage[k]);
+      if (stage_free[k]) cudaEventDestroy(stage_free[k]);
+    }
     residents.clear();
     domain.reset();
     if (ev_start) cudaEventDestroy(ev_start);
@@ -207,8 +216,46 @@ struct GpuBackend::Impl {
     return *residents.back();
   }
 
+  // Host → device copies of the caller's (pageable) vectors go through two pinned staging chunks:
+  // the host fills one (a parallel memcpy) while the DMA engine drains the other. A plain
+  // cudaMemcpyAsync from pageable memory measured ~5 GB/s on the H200 (a, b, c at 2^24: ~320 ms).
+  static constexpr std::size_t kStageBytes = std::size_t{32} << 20;
+  void* stage[2] = {nullptr, nullptr};
+  cudaEvent_t stage_free[2] = {nullptr, nullptr};
+
   void upload(void* dst, const void* src, std::size_t bytes) {
-    if (bytes) CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+    if (bytes == 0) return;
+    if (!cfg.pinned_uploads || bytes < (std::size_t{1} << 20)) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
+      return;
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (!stage[k]) {
+        const cudaError_t e = cudaMallocHost(&stage[k], kStageBytes);
+        if (e != cudaSuccess) {
+          stage[k] = nullptr;
+          (void)cudaGetLastError();
+          CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));  // unpinned fallback
+          return;
+        }
+        CUDA_CHECK(cudaEventCreateWithFlags(&stage_free[k], cudaEventDisableTiming));
+      }
+    }
+    const auto* s = static_cast<const unsigned char*>(src);
+    auto* d = static_cast<unsigned char*>(dst);
+    int k = 0;
+    for (std::size_t off = 0; off < bytes; off += kStageBytes, k ^= 1) {
+      const std::size_t len = std::min(kStageBytes, bytes - off);
+      CUDA_CHECK(cudaEventSynchronize(stage_free[k]));  // its previous DMA has finished
+      auto* buf = static_cast<unsigned char*>(stage[k]);
+      constexpr std::size_t kPiece = std::size_t{1} << 20;
+      tbb::parallel_for(std::size_t{0}, (len + kPiece - 1) / kPiece, [&](std::size_t p) {
+        const std::size_t at = p * kPiece;
+        std::memcpy(buf + at, s + off + at, std::min(kPiece, len - at));
+      });
+      CUDA_CHECK(cudaMemcpyAsync(d + off, buf, len, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaEventRecord(stage_free[k], stream));
+    }
   }
 
   /// Gathers the aux entries whose bit is set in `dens` into dst (which already holds `at` entries
