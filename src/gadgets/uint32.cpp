@@ -365,7 +365,10 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   std::uint64_t lhs_value = 0;
   Fr lhs_other = Fr::zero();
   if (fast) {
-    const DensityTracker& a_aux = cs.prover_buffers()->a_aux_density;
+    const r1cs::ProvingBuffers& p = *cs.prover_buffers();
+    const DensityTracker& a_aux = p.a_aux_density;
+    // Nothing is pushed to the assignments in this loop: read them through hoisted spans.
+    const std::span<const Fr> aux_values = p.aux_assignment, input_values = p.input_assignment;
     for (const UInt32* op : operands) {
       for (unsigned i = 0; i < 32; ++i) {
         const Boolean& b = op->bits_[i];
@@ -375,11 +378,12 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
         }
         const bool neg = b.kind() == Boolean::Kind::Not;  // Not(v): 2^i·ONE − 2^i·v
         const Variable v = b.variable();
-        const int x = fast::var_bit(cs, v);
+        const std::span<const Fr> values = v.is_aux() ? aux_values : input_values;
+        const int x = v.index() < values.size() ? fast::bit_of(values[v.index()]) : -1;
         if (x >= 0) {
           lhs_value += static_cast<std::uint64_t>(neg ? 1 - x : x) << i;
         } else {  // not a bit (or not allocated: throws UnknownVariable)
-          const Fr t = pow2(i) * assigned_value(*cs.prover_buffers(), v);
+          const Fr t = pow2(i) * assigned_value(p, v);
           lhs_other += neg ? pow2(i) - t : t;
         }
         // A-density: aux only, and only variables not dense yet (a set bit stays set whatever
