@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <system_error>
 
 #include "proofline/groth16/snarkjs.hpp"
@@ -295,25 +296,36 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
   if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
   engine::ProofRequest r = to_engine_request(req);
   const std::uint64_t fp = fingerprint(r);
-  std::lock_guard lock(ids_mu_);
-  if (!r.request_id.empty()) {
+  // A known id: the existing job (same contents) or ALREADY_EXISTS. Call with ids_mu_ held.
+  auto known = [&]() -> std::optional<engine::SubmitResult> {
+    if (r.request_id.empty()) return std::nullopt;
     auto it = fingerprints_.find(r.request_id);
-    if (it != fingerprints_.end()) {
-      engine::AwaitResult known = eng_.peek(r.request_id);
-      if (known.status == engine::AwaitStatus::NotFound) {
-        fingerprints_.erase(it);  // the engine has dropped it: the id is free again
-      } else if (it->second != fp) {
-        throw RequestError(StatusCode::ALREADY_EXISTS,
-                           "request.request_id: '" + r.request_id +
-                               "' is already used by a different request (kind, priority, inputs); "
-                               "resubmit with a new id");
-      } else {
-        *created = false;
-        return {r.request_id, true, known.result.state};
-      }
+    if (it == fingerprints_.end()) return std::nullopt;
+    engine::AwaitResult job = eng_.peek(r.request_id);
+    if (job.status == engine::AwaitStatus::NotFound) {
+      fingerprints_.erase(it);  // the engine has dropped it: the id is free again
+      return std::nullopt;
+    }
+    if (it->second != fp) {
+      throw RequestError(StatusCode::ALREADY_EXISTS, "request.request_id: '" + r.request_id +
+                                                         "' is already used by a different request (kind, "
+                                                         "priority, inputs); resubmit with a new id");
+    }
+    return engine::SubmitResult{r.request_id, true, job.result.state};
+  };
+  {
+    std::lock_guard lock(ids_mu_);
+    if (auto k = known()) {
+      *created = false;
+      return *k;
     }
   }
-  validate(r);
+  validate(r);  // may parse large inputs: outside the lock, so other clients are not held up
+  std::lock_guard lock(ids_mu_);
+  if (auto k = known()) {  // submitted by another client meanwhile
+    *created = false;
+    return *k;
+  }
   const engine::EngineStatus st = eng_.status();
   if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
     throw RequestError(StatusCode::RESOURCE_EXHAUSTED,

@@ -274,6 +274,23 @@ TEST(Daemon, DuplicateRequestIds) {
   EXPECT_EQ(await(s, y.request_id()).status(), pb::PROOF_STATUS_COMPLETED);
 }
 
+TEST(Daemon, QueueLimitRefusesNewJobsButNotRetries) {
+  DaemonConfig cfg;
+  cfg.max_queued_jobs = 1;
+  Harness h(1, {}, cfg);
+  auto& s = h.stub();
+  const pb::ProofRequest first = slow_req("first", 4, 1, 1, 300);
+  ASSERT_TRUE(submit(s, first).ok());
+  const grpc::Status st = submit(s, bench_req("second", 4, 1, 2));
+  EXPECT_EQ(st.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("server.max_queued_jobs"), std::string::npos) << st.error_message();
+  pb::SubmitProofResponse retry;
+  ASSERT_TRUE(submit(s, first, &retry).ok());  // a retry of a known job is not a new job
+  EXPECT_TRUE(retry.duplicate());
+  EXPECT_TRUE(verified(bench_vk(4), await(s, "first"), 1));
+  EXPECT_TRUE(verified(bench_vk(4), prove(s, bench_req("second", 4, 1, 2)), 1));  // room again
+}
+
 TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   Harness h(1);
   auto& s = h.stub();
