@@ -99,7 +99,8 @@ TEST(Poseidon, CircuitCountsAndValues) {
   const std::pair<std::size_t, std::size_t> counts[] = {{2, 311}, {4, 377}, {8, 505}, {11, 598},
                                                         {16, 761}, {24, 1009}, {36, 1385}};
   std::mt19937_64 rng(5);
-  for (const auto& [arity, expect] : counts) {
+  for (const auto& [arity_, expect] : counts) {
+    const std::size_t arity = arity_;  // a plain local: clang 14 cannot capture structured bindings
     const auto& c = PoseidonConstants::merkle(arity);
     std::vector<Fr> pre(arity);
     for (auto& x : pre) x = Fr::random(rng);
