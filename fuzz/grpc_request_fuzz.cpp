@@ -5,6 +5,8 @@
 // path). Refusals allowed: protobuf's parse failure, RequestError and ProoflineError from the
 // translation, any std::exception from prepare (validate turns those into INVALID_ARGUMENT).
 // Properties: a translated request keeps request_id and kind; a prepared job is not null.
+#include <google/protobuf/stubs/logging.h>
+
 #include "fuzz.hpp"
 #include "proofline/engine/kind.hpp"
 #include "proofline/server/service.hpp"
@@ -13,6 +15,9 @@ using namespace proofline;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::shared_ptr<engine::KindRegistry> kinds = engine::KindRegistry::builtin();
+  // protobuf logs every string field with invalid UTF-8 it parses: no use here, and it floods the log.
+  static const bool quiet = (google::protobuf::SetLogHandler(nullptr), true);
+  (void)quiet;
   server::pb::ProofRequest msg;
   if (!msg.ParseFromArray(data, static_cast<int>(size))) return 0;
   engine::ProofRequest req;
