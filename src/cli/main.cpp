@@ -56,11 +56,14 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 /// "2^16", "65536" → 16. Sizes must be powers of two.
 unsigned parse_log_size(const std::string& s) {
-  try {
-    if (s.rfind("2^", 0) == 0) return static_cast<unsigned>(std::stoul(s.substr(2)));
-    unsigned long long n = std::stoull(s);
-    if (n != 0 && (n & (n - 1)) == 0) return static_cast<unsigned>(__builtin_ctzll(n));
-  } catch (const std::exception&) {
+  // Digits only after the optional "2^" (no sign, blanks or suffix: " 2^10", "2^10x" and "2^-1"
+  // are refused rather than read as something else).
+  const bool pow = s.rfind("2^", 0) == 0;
+  const std::string digits = pow ? s.substr(2) : s;
+  if (!digits.empty() && digits.size() <= 19 && digits.find_first_not_of("0123456789") == std::string::npos) {
+    const unsigned long long n = std::stoull(digits);
+    if (pow && n < 64) return static_cast<unsigned>(n);
+    if (!pow && n != 0 && (n & (n - 1)) == 0) return static_cast<unsigned>(__builtin_ctzll(n));
   }
   throw UsageError("--size " + s + ": expected 2^k or a power of two (e.g. 2^16 or 65536)");
 }
@@ -199,6 +202,14 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
     for (std::size_t k = 0; k < r.proofs.size(); ++k) verified = verified && verify_proof(pvk, r.proofs[k], inputs[k]);
     verify_ms = ms_since(t0);
   }
+  if (!verified) {
+    // Never write an unverified proof. With a consistent .params file this cannot happen; it does
+    // when the file's verifying key does not belong to its proving key (a spliced or wrong file).
+    std::cerr << "proofline prove: the proof made with '" << a.params
+              << "' does not verify against that file's own verifying key (the .params file is "
+                 "inconsistent or corrupt); no files written\n";
+    return kBadInput;
+  }
   t0 = Clock::now();
   write_file_bytes(a.proof, encode_proofs(r.proofs));
   if (!a.pub.empty()) write_text(a.pub, public_json(inputs));
@@ -249,10 +260,6 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
                  {"write", write_ms},
                  {"total", total_ms}}}};
   out.finish();
-  if (!verified) {
-    std::cerr << "proofline prove: a proof made here does not verify (internal error); not trusting it\n";
-    return kInternal;
-  }
   return kOk;
 }
 

@@ -14,6 +14,7 @@
 
 #include "proofline/circuits/porep.hpp"
 #include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/graph.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
@@ -29,6 +30,20 @@ using namespace proofline::groth16;
 using circuits::porep::PoRepCircuit;
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
+
+// Public inputs of every partition as a verifier derives them: challenges from the seed (or
+// comm_r, by the proof's mode) and parents from the graph — never the C1's own challenged nodes,
+// which a C1 with another seed would carry unchanged.
+std::vector<std::vector<Fr>> verifier_inputs(const filecoin::SealCommitPhase1Output& c1) {
+  const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
+  const filecoin::StackedGraph g(cfg);
+  std::vector<std::vector<Fr>> out;
+  for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
+    out.push_back(filecoin::public_inputs(cfg, g, c1.replica_id, c1.comm_d, c1.comm_r, c1.seed, k));
+  }
+  return out;
+}
+
 namespace fs = std::filesystem;
 
 enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
@@ -192,15 +207,15 @@ int cmd_c2(PorepCli& p) {
   progress("c2", "proved (" + fmt_s(prove_s) + "); verifying with the inputs derived from the C1");
   t0 = Clock::now();
   const PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
-  std::vector<std::vector<Fr>> inputs;
+  const std::vector<std::vector<Fr>> inputs = verifier_inputs(c1);
   for (std::size_t k = 0; k < n; ++k) {
-    inputs.push_back(filecoin::public_inputs(c1, k));
-    if (inputs.back() != circuits[k].public_inputs()) {
+    if (inputs[k] != circuits[k].public_inputs()) {
       throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': partition " + std::to_string(k) +
-                                                 ": the paths' node indices differ from the challenges and graph "
-                                                 "parents a verifier derives (no proof written)");
+                                                 ": the challenged nodes or the paths' node indices differ from "
+                                                 "the challenges (from the seed) and graph parents a verifier "
+                                                 "derives (no proof written)");
     }
-    if (!verify_proof(pvk, r.proofs[k], inputs.back())) {
+    if (!verify_proof(pvk, r.proofs[k], inputs[k])) {
       std::cerr << "c2: partition " << k << ": the proof made here does not verify (internal error); no proof written\n";
       return kInternal;
     }
@@ -271,10 +286,11 @@ int cmd_verify(PorepCli& p) {
                                                " partition(s)");
   }
   const PreparedVerifyingKey pvk = prepare_verifying_key(vk);
+  const std::vector<std::vector<Fr>> expected = verifier_inputs(c1);
   bool all = true;
   Json per = Json::array();
   for (std::size_t k = 0; k < proofs.size(); ++k) {
-    const bool ok = verify_proof(pvk, proofs[k], filecoin::public_inputs(c1, k));
+    const bool ok = verify_proof(pvk, proofs[k], expected[k]);
     all = all && ok;
     per.push_back(ok);
     if (!p.json) std::cout << "partition " << k << ": " << (ok ? "valid" : "INVALID") << "\n";

@@ -73,6 +73,17 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
     if (cfg_.tcp.rfind(':') == std::string::npos) {
       throw std::runtime_error("listen.tcp: '" + cfg_.tcp + "': expected host:port (e.g. 127.0.0.1:50551)");
     }
+    {
+      // The port must be a decimal number in 0..65535 (0: any free port); gRPC would otherwise
+      // bind a random port for an out-of-range one and say nothing.
+      const std::string port = cfg_.tcp.substr(cfg_.tcp.rfind(':') + 1);
+      const bool digits = !port.empty() && port.size() <= 5 &&
+                          port.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoul(port) > 65535) {
+        throw std::runtime_error("listen.tcp: '" + cfg_.tcp + "': port '" + port +
+                                 "' is not a number in 0..65535");
+      }
+    }
     if (!cfg_.allow_remote && !is_loopback(host_of(cfg_.tcp))) {
       throw std::runtime_error("listen.tcp: '" + cfg_.tcp +
                                "' is not a loopback address; the API has no authentication. Set "
@@ -121,6 +132,9 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   grpc::ResourceQuota quota("proofline-daemon");
   quota.SetMaxThreads(static_cast<int>(cfg_.max_threads));
   builder.SetResourceQuota(quota);
+  // No SO_REUSEPORT: a second daemon on a port that one already listens on must fail to start,
+  // not share the port (requests, ids and awaits would reach either daemon at random).
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   if (!cfg_.unix_socket.empty()) {
     claim_unix_path(cfg_.unix_socket);
     builder.AddListeningPort("unix:" + cfg_.unix_socket, grpc::InsecureServerCredentials());

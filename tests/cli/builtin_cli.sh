@@ -55,6 +55,10 @@ check "verify a truncated proof" 3 "$P" verify --vk m.vk --proof short.proof --p
 # usage errors
 check "unknown circuit" 2 "$P" setup --circuit nosuch --params z.params
 check "missing required option" 2 "$P" prove --circuit mul --params m.params
+check "size with a leading blank" 2 "$P" setup --circuit bench --size " 2^6" --params z.params
+check "size with a suffix" 2 "$P" setup --circuit bench --size "2^6x" --params z.params
+check "negative size" 2 "$P" setup --circuit bench --size "2^-1" --params z.params
+[[ ! -e z.params ]] && echo "ok: no params written for a bad size" || { echo "FAIL: params written for a bad size"; fails=$((fails+1)); }
 check "unknown subcommand" 2 "$P" frobnicate
 check "missing input file" 2 "$P" verify --vk nosuch.vk --proof m.proof --public m.pub.json
 
@@ -63,6 +67,14 @@ check "setup bench 2^6" 0 "$P" setup --circuit bench --size 2^6 --params b.param
 check "prove bench 2^6 x2" 0 "$P" prove --circuit bench --size 2^6 --params b.params --proof b.proof --public b.pub.json --partitions 2 --input 5 --snarkjs-dir sjb
 [[ $(stat -c %s b.proof) -eq 384 ]] && echo "ok: 2 partitions => 384 bytes" || { echo "FAIL: 2-partition proof is $(stat -c %s b.proof) bytes"; fails=$((fails+1)); }
 check "verify bench 2^6 x2" 0 "$P" verify --vk b.vk --proof b.proof --public b.pub.json
+# A .params file whose verifying key belongs to another setup (spliced): the proof cannot verify,
+# so prove exits 3 and writes nothing (never an unverified proof on disk).
+check "setup bench 2^6 with another seed (vk only)" 0 "$P" setup --circuit bench --size 2^6 --params b9.params --vk b9.vk --seed 9 --threads 1
+vks=$(stat -c %s b.vk)
+{ cat b9.vk; tail -c +$((vks + 1)) b.params; } > spliced.params
+check "prove with a spliced .params (foreign vk)" 3 "$P" prove --circuit bench --size 2^6 --params spliced.params --proof sp.proof --public sp.json --snarkjs-dir sjsp
+expect_in "the inconsistent parameters are named" err.txt 'does not verify.*no files written'
+[[ ! -e sp.proof && ! -e sp.json && ! -e sjsp ]] && echo "ok: nothing written for the spliced params" || { echo "FAIL: files written despite a proof that does not verify"; fails=$((fails+1)); }
 check "prove bench with the wrong size for the params" 3 "$P" prove --circuit bench --size 2^7 --params b.params --proof y.proof
 
 # --- outside verifier on the snarkjs export ---

@@ -41,6 +41,17 @@ for kind in gen seal; do
 done
 check "gen proof against the sealed sector's C1" 1 "$P" verify --vk "$vk" --c1 seal.json --proof gen.proof
 
+# The same C1 with another seed: the verifier derives the challenges from the seed, so the proof
+# (made for the C1's challenges) must not verify; c2 refuses such a C1 and writes no proof.
+"$NODE" -e '
+  const fs = require("fs");
+  const c1 = JSON.parse(fs.readFileSync("gen.json"));
+  c1.seed = c1.seed.map((b, i) => (b + 17 * (i + 1)) & 255);
+  fs.writeFileSync("reseeded.json", JSON.stringify(c1));'
+check "gen proof against its C1 with another seed" 1 "$P" verify --vk "$vk" --c1 reseeded.json --proof gen.proof
+check "c2 of a C1 whose challenges do not follow its seed" 3 "$P" c2 --c1 reseeded.json --out reseeded.proof
+[[ ! -e reseeded.proof ]] && echo "ok: no proof written for the reseeded C1" || { echo "FAIL: a proof was written for the reseeded C1"; fails=$((fails + 1)); }
+
 # One flipped byte of a DRG parent's label in challenge 1: c2 names it and writes no proof.
 "$NODE" -e '
   const fs = require("fs");
