@@ -86,7 +86,7 @@ FUZZ_ALL = $(sort $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp)))
 asan: deps
 	$(SAN_CMAKE) -B $(ASAN_DIR) -DPROOFLINE_SANITIZE=address -DPROOFLINE_FUZZ=ON
 	cmake --build $(ASAN_DIR) -j$(JOBS) --target $(CPU_TESTS) $(addprefix fuzz_,$(FUZZ_ALL))
-	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak|slow|oracle' -E '_NOT_BUILT'
+	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak|slow|oracle|cli' -E '_NOT_BUILT|^server_cli$$|^cli_'
 	FUZZ_TIME=$${FUZZ_CI_TIME:-10} ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -L fuzz
 
 tsan: deps
