@@ -79,8 +79,10 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) \
 # is left out: clang 14 with libstdc++ 12 rejects std::span<const CircuitInterface> (an abstract
 # class) that its create_proof calls instantiate; gcc builds it in `make test`.
 CPU_TESTS = $(filter-out test_circuits,$(sort $(foreach d,$(filter-out tests/gpu/,$(dir $(wildcard tests/*/*_test.cpp))),test_$(notdir $(patsubst %/,%,$(d))))))
-# The concurrency tests, those of them present.
-TSAN_TESTS = $(sort $(foreach l,engine server,$(if $(wildcard tests/$(l)/*_test.cpp),test_$(l))))
+# The concurrency tests, those of them present. tests/server is not in the list yet: Debian's gRPC
+# and abseil are not TSan-instrumented, and their internal hand-offs (epoll fd, GraphCycles) are
+# reported as races from inside libgrpc/libabsl; it needs suppressions for those libraries first.
+TSAN_TESTS = $(sort $(foreach l,engine,$(if $(wildcard tests/$(l)/*_test.cpp),test_$(l))))
 FUZZ_ALL = $(sort $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp)))
 
 asan: deps
