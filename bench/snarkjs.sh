@@ -5,7 +5,8 @@
 # Env:   BUILD (default build-snarkjs: where proofline-snarkjs is built), CACHE (default
 #        $BUILD/snarkjs_bench: compiled circuits, test-only zkeys, witnesses; reused between runs),
 #        THREADS (proofline --threads, default 0 = all cores; snarkjs always uses all cores),
-#        KINDS (default "poseidon sha256").
+#        KINDS (default "poseidon sha256"), PREPARE_ONLY=1 (make and cache the artefacts, time nothing:
+#        the zkeys of the 2^18 circuits take tens of minutes here, so make them ahead of a timing run).
 # Circuits (as ../shared/reference/oracles.md §2.1, §3): per size a full-field one and a bit-heavy one
 #   16: Poseidon chain of 273 Poseidon(2) (65 520 constraints), Sha256(952) (60 053 constraints)
 #   18: Poseidon chain of 1092            (262 080 constraints), Sha256(4000) (241 981 constraints)
@@ -21,8 +22,8 @@ SIZES=${1:-16}; REPS=${2:-3}
 ROOT=$(pwd); BUILD=${BUILD:-build-snarkjs}; CACHE=$(realpath -m "${CACHE:-$BUILD/snarkjs_bench}")
 THREADS=${THREADS:-0}
 O=$ROOT/.oracle; S="node $O/node_modules/snarkjs/build/cli.cjs"
-PL=$(realpath "$BUILD/tests/snarkjs/proofline-snarkjs")
-[ -x "$PL" ] || { echo "build proofline-snarkjs first: make -C $BUILD proofline_snarkjs"; exit 2; }
+PL=$(realpath -m "$BUILD/tests/snarkjs/proofline-snarkjs")
+[ -n "${PREPARE_ONLY:-}" ] || [ -x "$PL" ] || { echo "build proofline-snarkjs first: make -C $BUILD proofline_snarkjs"; exit 2; }
 [ -f "$O/circuit-flow.sh" ] || { echo "oracle packages missing: run scripts/install-deps.sh"; exit 2; }
 mkdir -p "$CACHE"
 
@@ -62,6 +63,7 @@ for size in ${SIZES//,/ }; do
     bash "$O/circuit-flow.sh" "$O" "$CACHE/src/$name/$name.circom" "$CACHE/src/$name/input.json" "$out" > "$out.flow.log" 2>&1 \
       || { cat "$out.flow.log"; exit 1; }
     echo "    $(echo "$(now) - $t0" | bc) s" >&2
+    [ -z "${PREPARE_ONLY:-}" ] || continue
     cons=$($S r1cs info "$out/$name.r1cs" 2>&1 | sed -n 's/.*# of Constraints: *//p' | tr -dc 0-9)
     sj=(); pl=(); sjc=(); plc=()
     for rep in $(seq "$REPS"); do
