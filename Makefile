@@ -75,10 +75,8 @@ SAN_CMAKE = CC=clang CXX=clang++ cmake -S . -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp:$(TSAN_OPTIONS)
-# The test binaries of the CPU layers (tests/<layer>/ with *_test.cpp; gpu/ excluded). test_circuits
-# is left out: clang 14 with libstdc++ 12 rejects std::span<const CircuitInterface> (an abstract
-# class) that its create_proof calls instantiate; gcc builds it in `make test`.
-CPU_TESTS = $(filter-out test_circuits,$(sort $(foreach d,$(filter-out tests/gpu/,$(dir $(wildcard tests/*/*_test.cpp))),test_$(notdir $(patsubst %/,%,$(d))))))
+# The test binaries of the CPU layers (tests/<layer>/ with *_test.cpp; gpu/ excluded).
+CPU_TESTS = $(sort $(foreach d,$(filter-out tests/gpu/,$(dir $(wildcard tests/*/*_test.cpp))),test_$(notdir $(patsubst %/,%,$(d)))))
 # The concurrency tests, those of them present. tests/server is not in the list yet: Debian's gRPC
 # and abseil are not TSan-instrumented, and their internal hand-offs (epoll fd, GraphCycles) are
 # reported as races from inside libgrpc/libabsl; it needs suppressions for those libraries first.

@@ -72,18 +72,26 @@ std::vector<Proof> create_proofs(const Parameters& params, std::span<const C> ci
   return prove_assignments(params, parts, randomizers, backend, rng).proofs;
 }
 
+// The single-circuit forms synthesize directly instead of going through create_proofs: C may be
+// an abstract class (r1cs::CircuitInterface), and clang 14 with libstdc++ 12 rejects
+// std::span<const C> for it ("array of abstract class type": span's constructors name C[]).
+
 /// One circuit, random (r, s) from OpenSSL.
 template <class C>
   requires r1cs::Circuit<const C>
 Proof create_proof(const Parameters& params, const C& circuit) {
-  return create_proofs(params, std::span<const C>(&circuit, 1)).front();
+  std::vector<r1cs::ProvingBuffers> parts;
+  parts.push_back(synthesize_for_proving(circuit));
+  return prove_assignments(params, parts).proofs.front();
 }
 
 /// One circuit with explicit (r, s) (reproducible).
 template <class C>
   requires r1cs::Circuit<const C>
 Proof create_proof(const Parameters& params, const C& circuit, const Randomizers& rs, ProverBackend* backend = nullptr) {
-  return create_proofs(params, std::span<const C>(&circuit, 1), std::span<const Randomizers>(&rs, 1), backend).front();
+  std::vector<r1cs::ProvingBuffers> parts;
+  parts.push_back(synthesize_for_proving(circuit));
+  return prove_assignments(params, parts, std::span<const Randomizers>(&rs, 1), backend).proofs.front();
 }
 
 }  // namespace proofline::groth16
