@@ -3,7 +3,8 @@
 #
 # Usage: bench/snarkjs.sh [SIZES] [REPS]      SIZES: comma list of 16,18 (default 16); REPS default 3
 # Env:   BUILD (default build-snarkjs: where proofline-snarkjs is built), CACHE (default
-#        $BUILD/snarkjs_bench: compiled circuits, test-only zkeys, witnesses; reused between runs),
+#        $BUILD/snarkjs_bench: compiled circuits, test-only zkeys, witnesses; reused between runs; it must
+#        lie inside the repository: circom2 is a WASI build that reads only files below the current folder),
 #        THREADS (proofline --threads, default 0 = all cores; snarkjs always uses all cores),
 #        KINDS (default "poseidon sha256"), PREPARE_ONLY=1 (make and cache the artefacts, time nothing:
 #        the zkeys of the 2^18 circuits take tens of minutes here, so make them ahead of a timing run).
