@@ -70,7 +70,7 @@ Json g2_json(const G2Affine& p) {
 }
 
 [[noreturn]] void shape_error(const std::string& what) {
-  throw ProoflineError(Error::BadLength, "snarkjs JSON: " + what);
+  throw ProoflineError(Error::Malformed, "snarkjs JSON: " + what);
 }
 
 std::string str_of(const Json& j, const std::string& what) {

@@ -31,17 +31,17 @@ bool unix_socket_live(const std::string& path) {
 /// one or any other kind of file is an error.
 void claim_unix_path(const std::string& path) {
   if (path.size() >= sizeof(sockaddr_un{}.sun_path)) {
-    throw std::runtime_error("listen.unix: '" + path + "' is longer than a unix socket path may be (" +
-                             std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes)");
+    throw ListenError("listen.unix: '" + path + "' is longer than a unix socket path may be (" +
+                      std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) + " bytes)");
   }
   std::error_code ec;
   const auto st = std::filesystem::symlink_status(path, ec);
   if (ec || !std::filesystem::exists(st)) return;
   if (!std::filesystem::is_socket(st)) {
-    throw std::runtime_error("listen.unix: '" + path + "' exists and is not a socket; not replacing it");
+    throw ListenError("listen.unix: '" + path + "' exists and is not a socket; not replacing it");
   }
   if (unix_socket_live(path)) {
-    throw std::runtime_error("listen.unix: '" + path + "': another process (a running daemon?) listens there");
+    throw ListenError("listen.unix: '" + path + "': another process (a running daemon?) listens there");
   }
   std::filesystem::remove(path, ec);
 }
@@ -67,11 +67,11 @@ std::shared_ptr<grpc::Channel> make_channel(const std::string& address, std::uin
 
 Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   if (cfg_.unix_socket.empty() && cfg_.tcp.empty()) {
-    throw std::runtime_error("listen: neither listen.unix nor listen.tcp is set; the daemon would be unreachable");
+    throw ListenError("listen: neither listen.unix nor listen.tcp is set; the daemon would be unreachable");
   }
   if (!cfg_.tcp.empty()) {
     if (cfg_.tcp.rfind(':') == std::string::npos) {
-      throw std::runtime_error("listen.tcp: '" + cfg_.tcp + "': expected host:port (e.g. 127.0.0.1:50551)");
+      throw ListenError("listen.tcp: '" + cfg_.tcp + "': expected host:port (e.g. 127.0.0.1:50551)");
     }
     {
       // The port must be a decimal number in 0..65535 (0: any free port); gRPC would otherwise
@@ -80,14 +80,14 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
       const bool digits = !port.empty() && port.size() <= 5 &&
                           port.find_first_not_of("0123456789") == std::string::npos;
       if (!digits || std::stoul(port) > 65535) {
-        throw std::runtime_error("listen.tcp: '" + cfg_.tcp + "': port '" + port +
-                                 "' is not a number in 0..65535");
+        throw ListenError("listen.tcp: '" + cfg_.tcp + "': port '" + port +
+                          "' is not a number in 0..65535");
       }
     }
     if (!cfg_.allow_remote && !is_loopback(host_of(cfg_.tcp))) {
-      throw std::runtime_error("listen.tcp: '" + cfg_.tcp +
-                               "' is not a loopback address; the API has no authentication. Set "
-                               "listen.allow_remote = true to listen there anyway");
+      throw ListenError("listen.tcp: '" + cfg_.tcp +
+                        "' is not a loopback address; the API has no authentication. Set "
+                        "listen.allow_remote = true to listen there anyway");
     }
   }
 
@@ -144,15 +144,15 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();
   if (!server_) {
-    throw std::runtime_error("cannot listen on " +
-                             (cfg_.unix_socket.empty() ? std::string() : "unix:" + cfg_.unix_socket + " ") +
-                             (cfg_.tcp.empty() ? std::string() : cfg_.tcp) + " (address in use or not allowed)");
+    throw ListenError("cannot listen on " +
+                      (cfg_.unix_socket.empty() ? std::string() : "unix:" + cfg_.unix_socket + " ") +
+                      (cfg_.tcp.empty() ? std::string() : cfg_.tcp) + " (address in use or not allowed)");
   }
   if (!cfg_.unix_socket.empty()) listening_.push_back("unix:" + cfg_.unix_socket);
   if (!cfg_.tcp.empty()) {
     if (tcp_port == 0) {
       server_->Shutdown();
-      throw std::runtime_error("listen.tcp: cannot bind '" + cfg_.tcp + "' (address in use or not allowed)");
+      throw ListenError("listen.tcp: cannot bind '" + cfg_.tcp + "' (address in use or not allowed)");
     }
     listening_.push_back(host_of(cfg_.tcp) + ":" + std::to_string(tcp_port));
   }

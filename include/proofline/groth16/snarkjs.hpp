@@ -17,9 +17,9 @@
 // is exactly snarkjs's, so vk fields map one to one (IC = ic). `vk_alphabeta_12` is omitted:
 // `snarkjs groth16 verify` (groth16_verify.js) and noble_verify.mjs never read it.
 //
-// Errors: the parsers throw ProoflineError — BadLength for a missing or mis-shaped field, NotCanonical
-// for a number >= the field modulus or not a decimal, and the point decoder's codes (NotOnCurve,
-// NotInSubgroup) for points that are not valid.
+// Errors: the parsers throw ProoflineError — Malformed for text that is not JSON or a missing or
+// mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the point
+// decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid.
 #pragma once
 
 #include <span>

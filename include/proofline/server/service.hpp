@@ -48,6 +48,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -143,13 +144,20 @@ struct DaemonParts {
   std::shared_ptr<engine::KindRegistry> kinds;
 };
 
+/// A listen address that cannot be used: none configured, malformed, not loopback without
+/// listen.allow_remote, a unix path held by a live daemon or by another kind of file, or a bind
+/// that failed (address in use). The message names the address. `proofline daemon` exits 2 on it.
+struct ListenError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// The running daemon: backends, engine, service, gRPC server bound to the configured addresses.
 class Daemon {
  public:
-  /// Starts everything; throws std::runtime_error naming the address when a listener cannot be
-  /// bound (address in use, another daemon on the unix socket, non-loopback TCP without
-  /// allow_remote), std::invalid_argument for an unusable backend choice, and the engine's errors
-  /// for a preload file that cannot be loaded.
+  /// Starts everything; throws ListenError naming the address when a listener cannot be bound
+  /// (address in use, another daemon on the unix socket, non-loopback TCP without allow_remote),
+  /// std::invalid_argument for an unusable backend choice, and the engine's errors for a preload
+  /// file that cannot be loaded.
   explicit Daemon(DaemonConfig cfg, DaemonParts parts = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;

@@ -29,6 +29,9 @@ enum class Error : int {
   // inputs of the Filecoin layer
   BadC1Json,             ///< C1 (seal commit phase 1) JSON malformed or of the wrong shape; message starts with the JSON path
   BadArgument,           ///< an unsupported name or value (sector size, registered proof, ...)
+  // any input
+  Malformed,             ///< does not parse as its format (not JSON, a field missing or of the wrong type, bad magic)
+  ProofCheckFailed,      ///< a proof just made fails its own verification (witness not satisfying the circuit, or a key not matching it)
 };
 
 /// Short stable name of an error code, e.g. "not in subgroup".
@@ -46,6 +49,8 @@ constexpr std::string_view to_string(Error e) {
     case Error::OutOfMemory: return "out of device memory";
     case Error::BadC1Json: return "malformed C1 JSON";
     case Error::BadArgument: return "unsupported argument";
+    case Error::Malformed: return "malformed input";
+    case Error::ProofCheckFailed: return "proof does not verify";
   }
   return "unknown error";
 }

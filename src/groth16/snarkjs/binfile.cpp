@@ -20,7 +20,10 @@ Error code_of(FileError k) {
     case FileError::NotCanonical: return Error::NotCanonical;
     case FileError::NotOnCurve: return Error::NotOnCurve;
     case FileError::NotInSubgroup: return Error::NotInSubgroup;
-    default: return Error::BadLength;
+    case FileError::Truncated:
+    case FileError::SectionSize:
+    case FileError::Mismatch: return Error::BadLength;
+    default: return Error::Malformed;
   }
 }
 

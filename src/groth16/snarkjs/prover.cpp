@@ -229,7 +229,8 @@ ProveResult prove(const Zkey& zkey, const Witness& witness, const ProveOptions& 
     const bool ok = verify_proof(pvk, res.proof, res.public_inputs);
     t.verify = ms_since(t0);
     if (!ok) {
-      throw std::runtime_error(
+      throw ProoflineError(
+          Error::ProofCheckFailed,
           "the proof just made does not verify with the zkey's verifying key (a zkey point off the subgroup, or a "
           "witness that does not satisfy the circuit: check it against the r1cs)");
     }

@@ -14,8 +14,9 @@
 // Errors: every reader throws FormatError, a ProoflineError whose message reads
 //   "<file>: section <id> (<name>) at byte <offset>: <what>; expected <what was expected>"
 // (section and offset left out where they do not apply). `kind()` says which failure it was;
-// `code()` maps it onto util/error.hpp (BadLength for structure, NotCanonical for values >= the
-// modulus, NotOnCurve / NotInSubgroup for points). I/O failures are std::system_error naming the path.
+// `code()` maps it onto util/error.hpp (BadLength for Truncated, SectionSize and Mismatch, Malformed
+// for the other structure errors, NotCanonical for values >= the modulus, NotOnCurve / NotInSubgroup
+// for points). I/O failures are std::system_error naming the path.
 #pragma once
 
 #include <cstddef>

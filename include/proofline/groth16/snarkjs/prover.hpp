@@ -29,9 +29,9 @@
 // --rs=0,0, and public.json with snarkjs'). Parsers: groth16/snarkjs.hpp (proof_from_snarkjs_json, …).
 //
 // Errors: FormatError(Mismatch) when the witness length differs from nVars (naming both counts);
-// ProoflineError(UnexpectedInfinity) if δ1 or δ2 is the identity; std::runtime_error if the fresh
-// proof fails verification (an internal error — a bad zkey point under Check::OnCurveOnly, or a
-// witness that does not satisfy the circuit; run with an r1cs check to tell which).
+// ProoflineError(UnexpectedInfinity) if δ1 or δ2 is the identity; ProoflineError(ProofCheckFailed)
+// if the fresh proof fails verification (bad input: a witness that does not satisfy the circuit,
+// or a bad zkey point under Check::OnCurveOnly; run with an r1cs check to tell which).
 #pragma once
 
 #include <optional>
