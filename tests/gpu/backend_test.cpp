@@ -12,6 +12,7 @@
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/gpu/backend.hpp"
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 #include "proofline/gpu/memory.hpp"
 #include "proofline/groth16/groth16.hpp"
 
@@ -25,11 +26,6 @@ using groth16::Randomizers;
 using r1cs::ConstraintSystem;
 using r1cs::LinearCombination;
 using r1cs::Variable;
-
-#define REQUIRE_CUDA_DEVICE()                                                                    \
-  do {                                                                                           \
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU backend tests"; \
-  } while (0)
 
 /// Exactly `rows` constraint rows (constraints + inputs incl. ONE) for rows >= n_inputs. Inputs:
 /// x_1 = 0, x_2 = r − 1, the rest random.

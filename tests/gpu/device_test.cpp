@@ -9,17 +9,11 @@
 #include <vector>
 
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 
 namespace {
 
 using proofline::gpu::device_count;
-
-#define REQUIRE_CUDA_DEVICE()                                                              \
-  do {                                                                                     \
-    if (device_count() == 0) {                                                             \
-      GTEST_SKIP() << "no CUDA device: no GPU or no usable driver on this machine";        \
-    }                                                                                      \
-  } while (0)
 
 TEST(GpuDevice, CountDoesNotThrow) {
   int n = -1;

@@ -13,15 +13,11 @@
 #include "proofline/ec/g1.hpp"
 #include "proofline/ec/g2.hpp"
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 
 namespace {
 
 using namespace proofline;
-
-#define REQUIRE_CUDA_DEVICE()                                                              \
-  do {                                                                                     \
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU ec tests"; \
-  } while (0)
 
 template <class Cfg>
 struct DevOf;

@@ -12,6 +12,7 @@
 #include "proofline/ff/fp2.hpp"
 #include "proofline/ff/fr.hpp"
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 
 namespace {
 
@@ -22,11 +23,6 @@ using gpu::DevFr;
 
 // The device constants mirror the host ones (same R, same limbs).
 static_assert(sizeof(ff::Fr) == sizeof(DevFr) && sizeof(ff::Fp) == sizeof(DevFp));
-
-#define REQUIRE_CUDA_DEVICE()                                                       \
-  do {                                                                              \
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU ff tests"; \
-  } while (0)
 
 enum Op { kAdd = 0, kSub = 1, kMul = 2, kSqr = 3, kNeg = 4 };
 

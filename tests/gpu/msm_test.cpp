@@ -15,17 +15,13 @@
 #include "proofline/ec/g1.hpp"
 #include "proofline/ec/g2.hpp"
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 #include "proofline/gpu/msm.hpp"
 #include "proofline/msm/msm.hpp"
 
 namespace {
 
 using namespace proofline;
-
-#define REQUIRE_CUDA_DEVICE()                                                               \
-  do {                                                                                      \
-    if (gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU MSM tests"; \
-  } while (0)
 
 /// n affine points: 16 random points S_k, then P_i = P_{i−1} + S_{i mod 16} (cheap, distinct).
 template <class Cfg>

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "proofline/gpu/device.hpp"
+#include "require_device.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/poly/domain.hpp"
 #include "proofline/poly/quotient.hpp"
@@ -17,11 +18,6 @@ using proofline::ff::Fr;
 using proofline::gpu::NttDomain;
 using proofline::gpu::NttOrder;
 using proofline::poly::EvaluationDomain;
-
-#define REQUIRE_CUDA_DEVICE()                                                              \
-  do {                                                                                     \
-    if (proofline::gpu::device_count() == 0) GTEST_SKIP() << "no CUDA device: skipping GPU NTT tests"; \
-  } while (0)
 
 std::vector<Fr> random_vec(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
