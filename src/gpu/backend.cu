@@ -219,19 +219,19 @@ struct GpuBackend::Impl {
   // Host → device copies of the caller's (pageable) vectors go through two pinned staging chunks:
   // the host fills one (a parallel memcpy) while the DMA engine drains the other. A plain
   // cudaMemcpyAsync from pageable memory measured ~5 GB/s on the H200 (a, b, c at 2^24: ~320 ms).
-  static constexpr std::size_t kStageBytes = std::size_t{32} << 20;
   void* stage[2] = {nullptr, nullptr};
   cudaEvent_t stage_free[2] = {nullptr, nullptr};
 
   void upload(void* dst, const void* src, std::size_t bytes) {
     if (bytes == 0) return;
-    if (!cfg.pinned_uploads || bytes < (std::size_t{1} << 20)) {
+    const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
+    if (!cfg.pinned_uploads || bytes < stage_bytes / 32) {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
       return;
     }
     for (int k = 0; k < 2; ++k) {
       if (!stage[k]) {
-        const cudaError_t e = cudaMallocHost(&stage[k], kStageBytes);
+        const cudaError_t e = cudaMallocHost(&stage[k], stage_bytes);
         if (e != cudaSuccess) {
           stage[k] = nullptr;
           (void)cudaGetLastError();
@@ -244,8 +244,8 @@ struct GpuBackend::Impl {
     const auto* s = static_cast<const unsigned char*>(src);
     auto* d = static_cast<unsigned char*>(dst);
     int k = 0;
-    for (std::size_t off = 0; off < bytes; off += kStageBytes, k ^= 1) {
-      const std::size_t len = std::min(kStageBytes, bytes - off);
+    for (std::size_t off = 0; off < bytes; off += stage_bytes, k ^= 1) {
+      const std::size_t len = std::min(stage_bytes, bytes - off);
       CUDA_CHECK(cudaEventSynchronize(stage_free[k]));  // its previous DMA has finished
       auto* buf = static_cast<unsigned char*>(stage[k]);
       constexpr std::size_t kPiece = std::size_t{1} << 20;

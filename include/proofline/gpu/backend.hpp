@@ -68,11 +68,14 @@ struct GpuBackendConfig {
   /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
   /// MSMs, instead of after them. Its stage time then overlaps the others'.
   bool overlap_g2 = true;
-  /// Copy the caller's vectors (a, b, c, assignments) to the device through two pinned 32 MiB
-  /// staging chunks (parallel host memcpy into one while the DMA drains the other) instead of
-  /// cudaMemcpyAsync from pageable memory (~5 GB/s on the H200: ~320 ms of a 2^24 proof's 1075 ms).
-  /// Off by default: written at the end of the 2026-11-30 session and not yet run on a device.
+  /// Copy the caller's vectors (a, b, c, assignments) to the device through two pinned staging
+  /// chunks of `pinned_stage_bytes` each (parallel host memcpy into one while the DMA drains the
+  /// other) instead of cudaMemcpyAsync from pageable memory (~5 GB/s on the H200: ~320 ms of a 2^24
+  /// proof's 1075 ms). Vectors shorter than pinned_stage_bytes / 32 go the pageable way. If pinned
+  /// host memory cannot be had, uploads fall back to pageable copies (same results).
   bool pinned_uploads = false;
+  /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
+  std::size_t pinned_stage_bytes = std::size_t{32} << 20;
 };
 
 class GpuBackend final : public groth16::ProverBackend {
