@@ -46,13 +46,8 @@ const Fr& neg_pow2(std::size_t k) noexcept { return tables().neg[k]; }
 // ---- AllocatedBit ----------------------------------------------------------------------------
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, bool value) {
-  const Variable v = alloc_bit(cs, "boolean", value);
-  if (cs.prover_buffers() != nullptr) {  // A = ONE − v, B = v: v is dense in both
-    cs.prover_dense_in_a(v);
-    cs.prover_dense_in_b(v);
-    cs.prover_enforce(fast::small(1 - value), fast::small(value), Fr::zero());
-    return AllocatedBit(v, value);
-  }
+  if (cs.prover_buffers() != nullptr) return AllocatedBit(fast::alloc_boolean(cs, value), value);
+  const Variable v = cs.alloc("boolean", [&] { return bool_to_fr(value); });
   // (ONE − v) · v = 0: v ∈ {0, 1}.
   cs.enforce(
       "boolean constraint", [&](LinearCombination& lc) { lc.add(kOne).sub(v); }, v, no_terms);

@@ -25,6 +25,17 @@ inline Variable alloc_bit(ConstraintSystem& cs, const char* name, bool value) {
   return cs.alloc(name, [&] { return bool_to_fr(value); });
 }
 
+/// AllocatedBit::alloc on the fast path (prover_buffers() != nullptr): pushes the bit and its
+/// boolean constraint (ONE − v)·v = 0 (v dense in A and B); returns v.
+inline Variable alloc_boolean(ConstraintSystem& cs, bool value) {
+  const Variable v = cs.prover_alloc(bool_to_fr(value));
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
+  p.a_aux_density.set(v.index());
+  p.b_aux_density.set(v.index());
+  cs.prover_enforce(small(1 - static_cast<int>(value)), small(value), Fr::zero());
+  return v;
+}
+
 /// 0 or 1 if x is that field element, else −1.
 inline int bit_of(const Fr& x) noexcept {
   if (x.is_zero()) return 0;

@@ -1,6 +1,7 @@
 // SHA-256 compression and hash over Booleans, in bellperson's constraint order.
 #include "proofline/gadgets/sha256.hpp"
 
+#include <array>
 #include <string>
 
 #include "proofline/r1cs/error.hpp"
@@ -27,19 +28,27 @@ constexpr std::uint32_t kIv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a
 
 // A register that is either a word or a deferred sum (bellperson's Maybe): the additions for the
 // new a and e are only performed (and constrained) when the word is next used, so that the final
-// h0/h4 additions fold into the same addmany.
+// h0/h4 additions fold into the same addmany. At most 7 deferred terms (temp1 ‖ S0 ‖ maj).
 struct Maybe {
   bool deferred = false;
   UInt32 concrete;
-  std::vector<UInt32> terms;
+  std::array<UInt32, 7> terms;
+  std::size_t n_terms = 0;
 
   UInt32 compute(MultiEq& meq, const UInt32* extra) const {
     if (!deferred) return concrete;
-    const UInt32* ops[10];
+    const UInt32* ops[8];
     std::size_t n = 0;
-    for (const UInt32& t : terms) ops[n++] = &t;
+    for (std::size_t k = 0; k < n_terms; ++k) ops[n++] = &terms[k];
     if (extra != nullptr) ops[n++] = extra;
     return UInt32::addmany(meq, std::span<const UInt32* const>(ops, n));
+  }
+  void defer(std::span<const UInt32> first, const UInt32& x, const UInt32* y) {
+    deferred = true;
+    n_terms = 0;
+    for (const UInt32& t : first) terms[n_terms++] = t;
+    terms[n_terms++] = x;
+    if (y != nullptr) terms[n_terms++] = *y;
   }
 };
 
@@ -62,9 +71,20 @@ std::array<UInt32, 8> sha256_compression_function(ConstraintSystem& cs, std::spa
     throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "sha256_compression_function: got " +
                                                                 std::to_string(input.size()) + " bits, expected 512");
   }
+  // Prover fast path: the input words (and `current`) are checked against the assignment once, so
+  // that the word gadgets take their whole-word form (UInt32::check); words made below are checked
+  // as they are made. No effect on the constraints.
   std::vector<UInt32> w;
   w.reserve(64);
-  for (std::size_t i = 0; i < 16; ++i) w.push_back(UInt32::from_bits_be(input.subspan(32 * i, 32)));
+  for (std::size_t i = 0; i < 16; ++i) {
+    w.push_back(UInt32::from_bits_be(input.subspan(32 * i, 32)));
+    w.back().check(cs);
+  }
+  std::array<UInt32, 8> cur;
+  for (std::size_t i = 0; i < 8; ++i) {
+    cur[i] = current[i];
+    cur[i].check(cs);
+  }
 
   MultiEq meq(cs);
 
@@ -97,10 +117,10 @@ std::array<UInt32, 8> sha256_compression_function(ConstraintSystem& cs, std::spa
     w.push_back(tmp);
   }
 
-  Maybe a{false, current[0], {}};
-  UInt32 b = current[1], c = current[2], d = current[3];
-  Maybe e{false, current[4], {}};
-  UInt32 f = current[5], g = current[6], h = current[7];
+  Maybe a{false, cur[0], {}, 0};
+  UInt32 b = cur[1], c = cur[2], d = cur[3];
+  Maybe e{false, cur[4], {}, 0};
+  UInt32 f = cur[5], g = cur[6], h = cur[7];
 
   for (std::size_t i = 0; i < 64; ++i) {
     auto ns = cs.namespace_([&] { return "compression round " + std::to_string(i); });
@@ -126,7 +146,7 @@ std::array<UInt32, 8> sha256_compression_function(ConstraintSystem& cs, std::spa
       ch = UInt32::sha256_ch(cs, new_e, f, g);
     }
     // temp1 = h + S1 + ch + k[i] + w[i]
-    std::vector<UInt32> temp1 = {h, s1, ch, UInt32::constant(kRoundConstants[i]), w[i]};
+    const std::array<UInt32, 5> temp1 = {h, s1, ch, UInt32::constant(kRoundConstants[i]), w[i]};
 
     UInt32 new_a;
     {
@@ -153,50 +173,45 @@ std::array<UInt32, 8> sha256_compression_function(ConstraintSystem& cs, std::spa
     h = g;
     g = f;
     f = new_e;
-    e.deferred = true;
-    e.terms = temp1;
-    e.terms.push_back(d);
+    e.defer(temp1, d, nullptr);
     d = c;
     c = b;
     b = new_a;
-    a.deferred = true;
-    a.terms = std::move(temp1);
-    a.terms.push_back(s0);
-    a.terms.push_back(maj);
+    a.defer(temp1, s0, &maj);
   }
 
   std::array<UInt32, 8> out;
   {
     auto n = cs.namespace_("deferred h0 computation");
-    out[0] = a.compute(meq, &current[0]);
+    out[0] = a.compute(meq, &cur[0]);
   }
   {
     auto n = cs.namespace_("new h1");
-    out[1] = addmany2(meq, current[1], b);
+    out[1] = addmany2(meq, cur[1], b);
   }
   {
     auto n = cs.namespace_("new h2");
-    out[2] = addmany2(meq, current[2], c);
+    out[2] = addmany2(meq, cur[2], c);
   }
   {
     auto n = cs.namespace_("new h3");
-    out[3] = addmany2(meq, current[3], d);
+    out[3] = addmany2(meq, cur[3], d);
   }
   {
     auto n = cs.namespace_("deferred h4 computation");
-    out[4] = e.compute(meq, &current[4]);
+    out[4] = e.compute(meq, &cur[4]);
   }
   {
     auto n = cs.namespace_("new h5");
-    out[5] = addmany2(meq, current[5], f);
+    out[5] = addmany2(meq, cur[5], f);
   }
   {
     auto n = cs.namespace_("new h6");
-    out[6] = addmany2(meq, current[6], g);
+    out[6] = addmany2(meq, cur[6], g);
   }
   {
     auto n = cs.namespace_("new h7");
-    out[7] = addmany2(meq, current[7], h);
+    out[7] = addmany2(meq, cur[7], h);
   }
   meq.finish();  // bellperson: the MultiEq's drop at the end of the compression
   return out;

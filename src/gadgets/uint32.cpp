@@ -227,21 +227,81 @@ void MultiEq::finish() {
 }
 
 // ---- UInt32 ------------------------------------------------------------------------------------
+//
+// Packed form (uint32.hpp): value_, const_, not_ masks and one variable per non-constant bit. In
+// prover mode, words whose bits are checked against the assignment (check()) go through the word
+// loops below: the operands' values are the masks' bits, so nothing is read back from the
+// assignment and no Boolean is built; each loop pushes exactly what the per-bit Boolean gadgets
+// push (same variables, a, b, c and density bits, in the same order). Other words take the per-bit
+// gadgets (*_bits), as in every other mode.
+
+namespace {
+
+using fast::small;
+
+inline std::uint64_t index_of(std::uint64_t raw) noexcept { return raw & Variable::kMaxIndex; }
+inline unsigned bit_at(std::uint32_t x, int i) noexcept { return (x >> i) & 1u; }
+
+}  // namespace
 
 UInt32 UInt32::constant(std::uint32_t value) noexcept {
-  UInt32 r;
-  for (std::size_t i = 0; i < 32; ++i) r.bits_[i] = Boolean::constant((value >> i) & 1);
+  UInt32 r;  // every bit constant
   r.value_ = value;
   return r;
 }
 
+void UInt32::set_bit(std::size_t i, const Boolean& b) noexcept {
+  const std::uint32_t m = std::uint32_t{1} << i;
+  value_ = b.value() ? (value_ | m) : (value_ & ~m);
+  not_ &= ~m;
+  if (b.is_constant()) {
+    const_ |= m;
+    return;
+  }
+  const_ &= ~m;
+  if (b.kind() == Boolean::Kind::Not) not_ |= m;
+  var_[i] = b.variable().raw();
+}
+
+std::array<Boolean, 32> UInt32::bits() const noexcept {
+  std::array<Boolean, 32> out;
+  for (std::size_t i = 0; i < 32; ++i) out[i] = bit(i);
+  return out;
+}
+
+bool UInt32::checked_in(const ConstraintSystem& cs) const noexcept {
+  const r1cs::ProvingBuffers* p = cs.prover_buffers();
+  if (p == nullptr) return false;
+  if (checked_ || is_constant()) return true;
+  const std::span<const Fr> aux = p->aux_assignment;
+  const std::uint32_t u = value_ ^ not_;  // the variables' own values
+  for (std::uint32_t m = ~const_; m != 0; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    const Variable v = Variable::from_raw(var_[i]);
+    if (!v.is_aux() || v.index() >= aux.size()) return false;
+    if (fast::bit_of(aux[v.index()]) != static_cast<int>(bit_at(u, i))) return false;
+  }
+  return true;
+}
+
+bool UInt32::check(ConstraintSystem& cs) {
+  checked_ = checked_in(cs);
+  return checked_;
+}
+
 UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
   UInt32 r;
+  r.value_ = value;
+  r.const_ = 0;
+  if (cs.prover_buffers() != nullptr) {
+    for (int i = 0; i < 32; ++i) r.var_[i] = fast::alloc_boolean(cs, bit_at(value, i)).raw();
+    r.checked_ = true;
+    return r;
+  }
   for (std::size_t i = 0; i < 32; ++i) {
     auto ns = cs.namespace_([&] { return "allocated bit " + std::to_string(i); });
-    r.bits_[i] = AllocatedBit::alloc(cs, (value >> i) & 1);
+    r.var_[i] = AllocatedBit::alloc(cs, (value >> i) & 1).variable().raw();
   }
-  r.value_ = value;
   return r;
 }
 
@@ -251,10 +311,7 @@ UInt32 UInt32::from_bits_be(std::span<const Boolean> bits) {
                                                                 std::to_string(bits.size()) + " bits, expected 32");
   }
   UInt32 r;
-  for (std::size_t i = 0; i < 32; ++i) {
-    r.bits_[i] = bits[31 - i];
-    r.value_ |= static_cast<std::uint32_t>(bits[31 - i].value()) << i;
-  }
+  for (std::size_t i = 0; i < 32; ++i) r.set_bit(i, bits[31 - i]);
   return r;
 }
 
@@ -264,80 +321,167 @@ UInt32 UInt32::from_bits(std::span<const Boolean> bits) {
                          "UInt32::from_bits: got " + std::to_string(bits.size()) + " bits, expected 32");
   }
   UInt32 r;
-  for (std::size_t i = 0; i < 32; ++i) {
-    r.bits_[i] = bits[i];
-    r.value_ |= static_cast<std::uint32_t>(bits[i].value()) << i;
-  }
+  for (std::size_t i = 0; i < 32; ++i) r.set_bit(i, bits[i]);
   return r;
 }
 
 void UInt32::append_bits_be(std::vector<Boolean>& out) const {
-  for (std::size_t i = 32; i-- > 0;) out.push_back(bits_[i]);
-}
-
-bool UInt32::is_constant() const noexcept {
-  for (const Boolean& b : bits_) {
-    if (!b.is_constant()) return false;
-  }
-  return true;
+  for (std::size_t i = 32; i-- > 0;) out.push_back(bit(i));
 }
 
 UInt32 UInt32::rotr(std::size_t by) const noexcept {
-  by %= 32;
+  const int k = static_cast<int>(by % 32);
   UInt32 r;
-  for (std::size_t i = 0; i < 32; ++i) r.bits_[i] = bits_[(i + by) % 32];
-  r.value_ = std::rotr(value_, static_cast<int>(by));
+  r.value_ = std::rotr(value_, k);
+  r.const_ = std::rotr(const_, k);
+  r.not_ = std::rotr(not_, k);
+  r.checked_ = checked_;
+  for (int i = 0; i < 32; ++i) r.var_[i] = var_[(i + k) & 31];
   return r;
 }
 
 UInt32 UInt32::shr(std::size_t by) const noexcept {
-  by %= 32;
-  UInt32 r;  // bits default to Constant(false)
-  for (std::size_t i = 0; i + by < 32; ++i) r.bits_[i] = bits_[i + by];
-  r.value_ = value_ >> by;
+  const int k = static_cast<int>(by % 32);
+  UInt32 r;  // the top k bits: Constant(false)
+  r.value_ = value_ >> k;
+  r.const_ = (const_ >> k) | ~(0xffffffffu >> k);
+  r.not_ = not_ >> k;
+  r.checked_ = checked_;
+  for (int i = 0; i + k < 32; ++i) r.var_[i] = var_[i + k];
   return r;
 }
 
 UInt32 UInt32::xor_(ConstraintSystem& cs, const UInt32& other) const {
+  if (!checked_in(cs) || !other.checked_in(cs)) return xor_bits(cs, *this, other);
+  // Word form of Boolean::xor_ per bit: constants fold (the other operand's bit, negated by a
+  // constant 1); two variables p, q (the Is operand first when the kinds differ) give a new bit
+  // r = p ⊕ q with (2p)·q = p + q − r (A: p, B: q dense), negated when the kinds differ.
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
+  const UInt32& a = *this;
+  const UInt32& b = other;
+  UInt32 r;
+  r.value_ = a.value_ ^ b.value_;
+  r.const_ = a.const_ & b.const_;
+  r.checked_ = true;
+  const std::uint32_t only_a = a.const_ & ~b.const_, only_b = b.const_ & ~a.const_;
+  const std::uint32_t both = ~(a.const_ | b.const_);
+  r.not_ = ((b.not_ ^ a.value_) & only_a) | ((a.not_ ^ b.value_) & only_b) | ((a.not_ ^ b.not_) & both);
+  for (std::uint32_t m = only_a; m != 0; m &= m - 1) r.var_[std::countr_zero(m)] = b.var_[std::countr_zero(m)];
+  for (std::uint32_t m = only_b; m != 0; m &= m - 1) r.var_[std::countr_zero(m)] = a.var_[std::countr_zero(m)];
+  const std::uint32_t ua = a.value_ ^ a.not_, ub = b.value_ ^ b.not_;  // the variables' values
+  const std::uint32_t swap = a.not_ & ~b.not_;                          // Not ⊕ Is: Is first
+  for (std::uint32_t m = both; m != 0; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    const bool sw = bit_at(swap, i) != 0;
+    const std::uint64_t pv = sw ? b.var_[i] : a.var_[i], qv = sw ? a.var_[i] : b.var_[i];
+    const unsigned x = bit_at(sw ? ub : ua, i), y = bit_at(sw ? ua : ub, i);
+    r.var_[i] = cs.prover_alloc(small(static_cast<int>(x ^ y))).raw();
+    p.a_aux_density.set(index_of(pv));
+    p.b_aux_density.set(index_of(qv));
+    cs.prover_enforce(small(static_cast<int>(2 * x)), small(static_cast<int>(y)), small(static_cast<int>(2 * (x & y))));
+  }
+  return r;
+}
+
+UInt32 UInt32::xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
   UInt32 r;
   const bool fast = cs.prover_buffers() != nullptr;
   for (std::size_t i = 0; i < 32; ++i) {
-    const Boolean& a = bits_[i];
-    const Boolean& b = other.bits_[i];
-    if (fast && !a.is_constant() && !b.is_constant()) {
+    const Boolean x = a.bit(i), y = b.bit(i);
+    if (fast && !x.is_constant() && !y.is_constant()) {
       // Boolean::xor_ inlined (prover mode ignores the namespace): Not ⊕ Is puts the Is operand
       // first, and the result is negated when the kinds differ.
-      const bool swap = a.kind() == Boolean::Kind::Not && b.kind() == Boolean::Kind::Is;
+      const bool swap = x.kind() == Boolean::Kind::Not && y.kind() == Boolean::Kind::Is;
       AllocatedBit out;
-      if (fast::try_xor(cs, swap ? b.bit() : a.bit(), swap ? a.bit() : b.bit(), out)) {
-        r.bits_[i] = a.kind() != b.kind() ? Boolean(out).not_() : Boolean(out);
+      if (fast::try_xor(cs, swap ? y.bit() : x.bit(), swap ? x.bit() : y.bit(), out)) {
+        r.set_bit(i, x.kind() != y.kind() ? Boolean(out).not_() : Boolean(out));
         continue;
       }
     }
     auto ns = cs.namespace_([&] { return "xor of bit " + std::to_string(i); });
-    r.bits_[i] = Boolean::xor_(cs, bits_[i], other.bits_[i]);
+    r.set_bit(i, Boolean::xor_(cs, x, y));
   }
-  r.value_ = value_ ^ other.value_;
   return r;
 }
 
 UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+  const Form form = triple_form(cs, a, b, c);
+  if (form != Form::Word) return per_bit(cs, a, b, c, form == Form::CheckedBits, Boolean::sha256_ch);
+  const std::uint32_t x = a.value_, y = b.value_, z = c.value_, ch = (x & y) ^ (~x & z);
+  // Word form of Boolean::sha256_ch with three variables per bit: ch allocated, then
+  // (b − c)·a = ch − c (A: b, c dense; B: a, and ONE for Not(a)).
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
+  UInt32 r;
+  r.value_ = ch;
+  r.const_ = 0;
+  r.checked_ = true;
+  if (a.not_ != 0) p.b_input_density.set(0);
+  for (int i = 0; i < 32; ++i) {
+    const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
+    const int zi = static_cast<int>(bit_at(z, i)), ci = static_cast<int>(bit_at(ch, i));
+    r.var_[i] = cs.prover_alloc(small(ci)).raw();
+    p.a_aux_density.set(index_of(b.var_[i]));
+    p.a_aux_density.set(index_of(c.var_[i]));
+    p.b_aux_density.set(index_of(a.var_[i]));
+    cs.prover_enforce(small(yi - zi), small(xi), small(ci - zi));
+  }
+  return r;
+}
+
+UInt32::Form UInt32::triple_form(const ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) noexcept {
+  if (!a.checked_in(cs) || !b.checked_in(cs) || !c.checked_in(cs)) return Form::Bits;
+  if ((a.const_ | b.const_ | c.const_) != 0) return Form::CheckedBits;  // constants to fold
+  for (int i = 0; i < 32; ++i) {
+    if (b.var_[i] == c.var_[i]) return Form::CheckedBits;  // b − c could cancel
+  }
+  return Form::Word;
+}
+
+UInt32 UInt32::per_bit(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c, bool checked,
+                       Boolean (*gadget)(ConstraintSystem&, const Boolean&, const Boolean&, const Boolean&)) {
   UInt32 r;
   for (std::size_t i = 0; i < 32; ++i) {
     auto ns = cs.namespace_([&] { return "bit " + std::to_string(i); });
-    r.bits_[i] = Boolean::sha256_ch(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
+    r.set_bit(i, gadget(cs, a.bit(i), b.bit(i), c.bit(i)));
   }
-  r.value_ = (a.value_ & b.value_) ^ (~a.value_ & c.value_);
+  // With checked operands, the new bits hold the values computed from them: checked too.
+  r.checked_ = checked;
   return r;
 }
 
 UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+  const Form form = triple_form(cs, a, b, c);
+  if (form != Form::Word) return per_bit(cs, a, b, c, form == Form::CheckedBits, Boolean::sha256_maj);
+  const std::uint32_t x = a.value_, y = b.value_, z = c.value_;
+  const std::uint32_t maj = (x & y) ^ (x & z) ^ (y & z), w = y & z;
+  // Word form of Boolean::sha256_maj with three variables per bit: maj allocated; bc = b ∧ c by
+  // Boolean::and_ (Is∧Is: and, b·c = bc; Is∧Not: and_not(b, c), b·(ONE − c) = bc; Not∧Is:
+  // and_not(c, b); Not∧Not: nor, (ONE − b)·(ONE − c) = bc); then (2bc − b − c)·a = bc − maj.
+  // In every case the and's sides evaluate to (y, z), or (z, y) for Not∧Is.
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   UInt32 r;
-  for (std::size_t i = 0; i < 32; ++i) {
-    auto ns = cs.namespace_([&] { return "bit " + std::to_string(i); });
-    r.bits_[i] = Boolean::sha256_maj(cs, a.bits_[i], b.bits_[i], c.bits_[i]);
+  r.value_ = maj;
+  r.const_ = 0;
+  r.checked_ = true;
+  if (a.not_ != 0) p.b_input_density.set(0);
+  if ((b.not_ | c.not_) != 0) p.b_input_density.set(0);  // and_not / nor put ONE in B
+  const std::uint32_t flip = b.not_ & ~c.not_;          // Not∧Is: and_not(c, b)
+  for (int i = 0; i < 32; ++i) {
+    const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
+    const int zi = static_cast<int>(bit_at(z, i)), wi = static_cast<int>(bit_at(w, i));
+    const int mi = static_cast<int>(bit_at(maj, i));
+    r.var_[i] = cs.prover_alloc(small(mi)).raw();
+    const Variable bc = cs.prover_alloc(small(wi));
+    const bool fl = bit_at(flip, i) != 0;
+    p.a_aux_density.set(index_of(fl ? c.var_[i] : b.var_[i]));
+    p.b_aux_density.set(index_of(fl ? b.var_[i] : c.var_[i]));
+    cs.prover_enforce(small(fl ? zi : yi), small(fl ? yi : zi), small(wi));
+    p.a_aux_density.set(bc.index());
+    p.a_aux_density.set(index_of(b.var_[i]));
+    p.a_aux_density.set(index_of(c.var_[i]));
+    p.b_aux_density.set(index_of(a.var_[i]));
+    cs.prover_enforce(small(2 * wi - yi - zi), small(xi), small(wi - mi));
   }
-  r.value_ = (a.value_ & b.value_) ^ (a.value_ & c.value_) ^ (b.value_ & c.value_);
   return r;
 }
 
@@ -358,9 +502,9 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   // All operands constant: a constant, no variables, nothing for the MultiEq.
   if (all_constants) return UInt32::constant(modular);
   // lhs = Σ_op Σ_i 2^i·op_i (staged; shifted into place when the MultiEq takes the equality).
-  // Prover fast path: the lhs's value is summed natively from the assignment (bit values as
-  // integers; a non-bit value, possible only in an invalid witness, goes into an Fr), and only the
-  // aux terms are staged, for the A-density.
+  // Prover fast path: the lhs's value is summed natively (a checked word's value is its value_;
+  // other words' bits are read from the assignment, a non-bit value, possible only in an invalid
+  // witness, going into an Fr), and only the aux terms are staged, for the A-density.
   const bool fast = meq.prover_fast();
   std::uint64_t lhs_value = 0;
   Fr lhs_other = Fr::zero();
@@ -370,8 +514,20 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     // Nothing is pushed to the assignments in this loop: read them through hoisted spans.
     const std::span<const Fr> aux_values = p.aux_assignment, input_values = p.input_assignment;
     for (const UInt32* op : operands) {
+      if (op->checked_in(cs)) {
+        lhs_value += op->value_;
+        // A-density: only variables not dense yet (a set bit stays set whatever this
+        // constraint's coefficient is, so its terms need no resolution).
+        for (std::uint32_t m = ~op->const_; m != 0; m &= m - 1) {
+          const int i = std::countr_zero(m);
+          if (!a_aux.test(index_of(op->var_[i]))) {
+            meq.stage_lhs(Variable::from_raw(op->var_[i]), static_cast<unsigned>(i), bit_at(op->not_, i) != 0);
+          }
+        }
+        continue;
+      }
       for (unsigned i = 0; i < 32; ++i) {
-        const Boolean& b = op->bits_[i];
+        const Boolean b = op->bit(i);
         if (b.kind() == Boolean::Kind::Constant) {  // b·2^i·ONE, ONE's value is 1
           lhs_value += static_cast<std::uint64_t>(b.value()) << i;
           continue;
@@ -386,39 +542,36 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
           const Fr t = pow2(i) * assigned_value(p, v);
           lhs_other += neg ? pow2(i) - t : t;
         }
-        // A-density: aux only, and only variables not dense yet (a set bit stays set whatever
-        // this constraint's coefficient is, so its terms need no resolution).
         if (v.is_aux() && !a_aux.test(v.index())) meq.stage_lhs(v, i, neg);
       }
     }
   } else {
     for (const UInt32* op : operands) {
-      for (std::size_t i = 0; i < 32; ++i) meq.stage_lhs(op->bits_[i], static_cast<unsigned>(i));
+      for (std::size_t i = 0; i < 32; ++i) meq.stage_lhs(op->bit(i), static_cast<unsigned>(i));
     }
   }
-  // Result bits: bitlen(max_value) of them, LSB first.
-  Variable result_vars[64];
+  // Result bits: n = bitlen(max_value) of them, LSB first; the word keeps the low 32.
+  const auto n = static_cast<std::size_t>(std::bit_width(max_value));
   UInt32 r;
-  std::size_t n = 0;
-  while (max_value != 0) {
-    const bool b = (result_value >> n) & 1;
-    AllocatedBit bit;
-    {
-      auto ns = cs.namespace_([&] { return "result bit " + std::to_string(n); });
-      bit = AllocatedBit::alloc(cs, b);
-    }
-    result_vars[n] = bit.variable();
-    if (n < 32) r.bits_[n] = bit;
-    max_value >>= 1;
-    ++n;
-  }
+  r.value_ = modular;
+  r.const_ = 0;
   if (fast) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const Variable v = fast::alloc_boolean(cs, (result_value >> k) & 1);
+      if (k < 32) r.var_[k] = v.raw();
+    }
+    r.checked_ = true;  // fresh bits holding result_value's bits
     // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
     meq.enforce_equal_staged_fast(n, lhs_value, lhs_other, result_value);
-  } else {
-    meq.enforce_equal_staged(n, std::span<const Variable>(result_vars, n));
+    return r;
   }
-  r.value_ = modular;
+  Variable result_vars[64];
+  for (std::size_t k = 0; k < n; ++k) {
+    auto ns = cs.namespace_([&] { return "result bit " + std::to_string(k); });
+    result_vars[k] = AllocatedBit::alloc(cs, (result_value >> k) & 1).variable();
+    if (k < 32) r.var_[k] = result_vars[k].raw();
+  }
+  meq.enforce_equal_staged(n, std::span<const Variable>(result_vars, n));
   return r;
 }
 

@@ -21,6 +21,19 @@
 // LinearCombination per flush (the result is the same variable → coefficient map bellperson's
 // term-by-term merges give).
 //
+// Representation: a UInt32 is packed — its value, a mask of constant bits, a mask of Not bits and
+// one Variable per non-constant bit (272 bytes) — and bit(i) / bits() rebuild Booleans on demand.
+//
+// Word form (prover mode, UInt32::check()): when every operand word is checked (each non-constant
+// bit an aux variable whose assigned value is that bit's value: words made here in prover mode are,
+// input words are checked once against the assignment), xor, sha256_ch, sha256_maj, alloc and
+// addmany run on machine words: operand values come from the masks, never from the assignment,
+// and each constraint's a, b, c (small integers, a table lookup) and density bits are pushed in
+// the per-bit gadgets' order. Anything else (an unchecked word, a constant bit in ch/maj, b and c
+// of ch/maj sharing a variable) goes per bit through the Boolean gadgets; the results are
+// identical either way (tests/gadgets compare word form, per-bit fast path, generic path and test
+// mode).
+//
 // Prover fast path (ConstraintSystem::prover_buffers()): no LinearCombination is built. Each term
 // ±2^e·z[v] is added natively as it is staged (bit values add ±2^e into a 320-bit integer, other
 // values — only for an invalid witness — go through Fr); the rhs the same way. At the flush the
@@ -125,6 +138,7 @@ class MultiEq {
 
 class UInt32 {
  public:
+  /// Constant 0 (32 Constant(false) bits).
   UInt32() = default;
 
   static UInt32 constant(std::uint32_t value) noexcept;
@@ -137,9 +151,24 @@ class UInt32 {
 
   /// Appends the bits, most significant first.
   void append_bits_be(std::vector<Boolean>& out) const;
-  std::span<const Boolean, 32> bits() const noexcept { return bits_; }
+  /// Bit i (0 = least significant) as a Boolean.
+  Boolean bit(std::size_t i) const noexcept {
+    const std::uint32_t m = std::uint32_t{1} << i;
+    if (const_ & m) return Boolean::constant((value_ & m) != 0);
+    const AllocatedBit b(Variable::from_raw(var_[i]), ((value_ ^ not_) & m) != 0);
+    return (not_ & m) ? Boolean::not_of(b) : Boolean::is(b);
+  }
+  /// The 32 bits, least significant first.
+  std::array<Boolean, 32> bits() const noexcept;
   std::uint32_t value() const noexcept { return value_; }
-  bool is_constant() const noexcept;
+  bool is_constant() const noexcept { return const_ == 0xffffffffu; }
+
+  /// Prover fast path: true when every non-constant bit is an aux variable whose value in `cs`'s
+  /// assignment is that bit's 0/1 value (ConstraintSystem::prover_buffers() != nullptr); the word
+  /// gadgets then work on whole words. Words made by this class's gadgets in prover mode are
+  /// checked as they are made; a word from from_bits()/from_bits_be() is checked against the
+  /// assignment here (and remembered as checked if it passes). Always false in other modes.
+  bool check(ConstraintSystem& cs);
 
   UInt32 rotr(std::size_t by) const noexcept;
   UInt32 shr(std::size_t by) const noexcept;
@@ -150,8 +179,25 @@ class UInt32 {
   static UInt32 addmany(MultiEq& meq, std::span<const UInt32* const> operands);
 
  private:
-  std::array<Boolean, 32> bits_{};
+  // Packed form: bit i is Constant(value_ bit i) if const_ bit i is set, else Is(var_[i]) or, with
+  // not_ bit i set, Not(var_[i]); value_ holds every bit's Boolean value (for Not: the negation of
+  // the variable's value). var_ entries of constant bits are unused.
+  bool checked_in(const ConstraintSystem& cs) const noexcept;
+  static UInt32 xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+  // How sha256_ch / sha256_maj go: per bit through the Boolean gadget (Bits; CheckedBits when the
+  // operands are checked, so the result is too), or in word form (checked, no constant bit, b and
+  // c never sharing a variable).
+  enum class Form { Bits, CheckedBits, Word };
+  static Form triple_form(const ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) noexcept;
+  static UInt32 per_bit(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c, bool checked,
+                        Boolean (*gadget)(ConstraintSystem&, const Boolean&, const Boolean&, const Boolean&));
+  void set_bit(std::size_t i, const Boolean& b) noexcept;
+
   std::uint32_t value_ = 0;
+  std::uint32_t const_ = 0xffffffffu;
+  std::uint32_t not_ = 0;
+  bool checked_ = false;  // see check(); constants need no check
+  std::array<std::uint64_t, 32> var_{};  // Variable::raw() of each non-constant bit
 };
 
 }  // namespace proofline::gadgets
