@@ -9,6 +9,8 @@
 
 #include "proofline/ec/g1.hpp"
 #include "proofline/ec/g2.hpp"
+#include "proofline/ff/fp_ifma.hpp"
+#include "proofline/msm/affine_ifma.hpp"
 #include "proofline/msm/msm.hpp"
 #include "proofline/r1cs/density.hpp"
 
@@ -286,6 +288,110 @@ TEST(MsmG1, SmallBatchSizesAgree) {
     cfg.buckets = BucketForm::BatchAffine;
     cfg.batch_size = b;
     EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "batch=" << b;
+  }
+}
+
+/// Sets the IFMA switch for a scope (tests run both dispatch settings in one process).
+struct IfmaSetting {
+  explicit IfmaSetting(bool on) : prev(ff::set_ifma_enabled(on)) {}
+  ~IfmaSetting() { ff::set_ifma_enabled(prev); }
+  bool prev;
+};
+
+TEST(MsmG1, VectorFlushTailsAndConflictsBothDispatches) {
+  // Batch sizes that are not multiples of 8 leave partial vector groups; duplicated and negated
+  // bases put x_p == x_q pairs (doubling, cancelling) into the vector batches.
+  const std::size_t n = 2500;
+  auto bases = mixed_points<G1Config>(n, 31);
+  auto scalars = mixed_scalars(n, 32);
+  const G1Projective want = naive<G1Config>(bases, scalars);
+  auto one = random_points<G1Config>(1, 33);
+  const std::vector<G1Affine> same(300, one[0]);
+  const std::vector<Fr> same_k(300, Fr::from_u64(5));
+  const G1Projective want_same = one[0].mul(Fr::from_u64(1500));
+  for (bool ifma : {false, true}) {
+    IfmaSetting s(ifma);
+    for (int b : {16, 17, 23, 100, 0}) {
+      for (int c : {8, 11}) {
+        MsmConfig cfg;
+        cfg.window_bits = c;
+        cfg.buckets = BucketForm::BatchAffine;
+        cfg.batch_size = b;
+        EXPECT_EQ(msm::msm_g1(bases, scalars, cfg), want) << "ifma=" << ifma << " batch=" << b << " c=" << c;
+        EXPECT_EQ(msm::msm_g1(same, same_k, cfg), want_same) << "ifma=" << ifma << " batch=" << b << " c=" << c;
+      }
+    }
+    EXPECT_EQ(msm::msm_g1(bases, scalars), want) << "ifma=" << ifma << " auto";
+  }
+}
+
+/// The kernel on its own: random pairs plus q == p and q == −p entries in every lane position
+/// and tail groups; performed entries must equal the ec affine sum, equal-x entries must be
+/// flagged and left untouched.
+template <class Cfg>
+void check_ifma_affine_batch(void (*kernel)(const std::uintptr_t*, const std::uintptr_t*, const std::uintptr_t*,
+                                            const std::uint8_t*, std::size_t, std::uint8_t*)) {
+  using Affine = ec::AffinePoint<Cfg>;
+  IfmaSetting s(true);
+  for (std::size_t m : {1u, 7u, 8u, 9u, 61u, 130u}) {
+    auto p = random_points<Cfg>(m, 40 + m);
+    auto qpts = random_points<Cfg>(m, 90 + m);
+    std::vector<std::uint8_t> neg(m), special(m, 7);
+    std::mt19937_64 rng(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      neg[k] = rng() & 1;
+      if (k % 5 == 2) qpts[k] = neg[k] ? -p[k] : p[k];  // doubling case
+      if (k % 7 == 3) qpts[k] = neg[k] ? p[k] : -p[k];  // cancelling case
+    }
+    const std::vector<Affine> before = qpts;
+    std::vector<std::uintptr_t> xa(m), ya(m), qa(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      xa[k] = reinterpret_cast<std::uintptr_t>(&p[k].x);
+      ya[k] = reinterpret_cast<std::uintptr_t>(&p[k].y);
+      qa[k] = reinterpret_cast<std::uintptr_t>(&qpts[k].x);
+    }
+    kernel(xa.data(), ya.data(), qa.data(), neg.data(), m, special.data());
+    for (std::size_t k = 0; k < m; ++k) {
+      const bool eqx = before[k].x == p[k].x;
+      ASSERT_EQ(special[k], eqx ? 1 : 0) << "m=" << m << " k=" << k;
+      if (eqx) {
+        EXPECT_TRUE(qpts[k].x == before[k].x && qpts[k].y == before[k].y) << "m=" << m << " k=" << k;
+        continue;
+      }
+      const Affine want = (before[k].to_projective() + (neg[k] ? -p[k] : p[k]).to_projective()).to_affine();
+      EXPECT_TRUE(qpts[k].x == want.x && qpts[k].y == want.y) << "m=" << m << " k=" << k;
+    }
+  }
+}
+
+TEST(MsmIfma, AffineBatchMatchesScalarAdditions) {
+  if (!ff::ifma_supported()) {
+    std::uintptr_t a = 0;
+    std::uint8_t u = 0;
+    IfmaSetting s(true);
+    EXPECT_THROW(msm::detail::g1_affine_add_batch_ifma(&a, &a, &a, &u, 1, &u), ProoflineError);
+    EXPECT_THROW(msm::detail::g2_affine_add_batch_ifma(&a, &a, &a, &u, 1, &u), ProoflineError);
+    GTEST_SKIP() << "this CPU has no AVX-512 IFMA: only the refusal was checked";
+  }
+  check_ifma_affine_batch<G1Config>(msm::detail::g1_affine_add_batch_ifma);
+  check_ifma_affine_batch<G2Config>(msm::detail::g2_affine_add_batch_ifma);
+}
+
+TEST(MsmG2, VectorFlushTailsAndConflictsBothDispatches) {
+  const std::size_t n = 600;
+  auto bases = mixed_points<G2Config>(n, 41);
+  auto scalars = mixed_scalars(n, 42);
+  const G2Projective want = naive<G2Config>(bases, scalars);
+  for (bool ifma : {false, true}) {
+    IfmaSetting s(ifma);
+    for (int b : {16, 21, 0}) {
+      MsmConfig cfg;
+      cfg.window_bits = 9;
+      cfg.buckets = BucketForm::BatchAffine;
+      cfg.batch_size = b;
+      EXPECT_EQ(msm::msm_g2(bases, scalars, cfg), want) << "ifma=" << ifma << " batch=" << b;
+    }
+    EXPECT_EQ(msm::msm_g2(bases, scalars), want) << "ifma=" << ifma << " auto";
   }
 }
 

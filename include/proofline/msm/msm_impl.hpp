@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -22,6 +23,9 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "proofline/ff/fp2.hpp"
+#include "proofline/ff/fp_ifma.hpp"
+#include "proofline/msm/affine_ifma.hpp"
 #include "proofline/msm/msm.hpp"
 
 namespace proofline::msm {
@@ -246,6 +250,10 @@ class BatchAffineBuckets {
     bool neg;
   };
   static constexpr uint8_t kOcc = 1, kBusy = 2, kOvf = 4;
+  /// Fp (G1) and Fp2 (G2) coordinates: batches of at least kVectorMin additions go to the 8-lane
+  /// IFMA kernels (affine_ifma.hpp) when ff::ifma_enabled(); smaller ones stay scalar.
+  static constexpr bool kVectorFlush = std::is_same_v<F, ff::Fp> || std::is_same_v<F, ff::Fp2>;
+  static constexpr std::size_t kVectorMin = 16;
 
   /// Allocates for up to `max_buckets` buckets and batches of `max_batch`. Nothing is touched
   /// except the state bytes at reset().
@@ -259,6 +267,10 @@ class BatchAffineBuckets {
         queue_(std::make_unique_for_overwrite<Entry[]>(max_batch)),
         pref_(std::make_unique_for_overwrite<F[]>(max_batch)),
         kind_(std::make_unique_for_overwrite<uint8_t[]>(max_batch)) {
+    if constexpr (kVectorFlush) {
+      addr_ = std::make_unique_for_overwrite<std::uintptr_t[]>(3 * max_batch);
+      neg_ = std::make_unique_for_overwrite<uint8_t[]>(max_batch);
+    }
     void* p = overflow_raw_.get();
     std::size_t space = max_buckets * sizeof(Xyzz) + alignof(Xyzz);
     overflow_ = static_cast<Xyzz*>(std::align(alignof(Xyzz), max_buckets * sizeof(Xyzz), p, space));
@@ -267,7 +279,7 @@ class BatchAffineBuckets {
   /// Bytes the constructor allocates (the overflow array is reserved, touched only when used).
   static std::size_t bytes(std::size_t max_buckets, std::size_t max_batch) {
     return max_buckets * (sizeof(XY<Cfg>) + 1 + sizeof(Xyzz)) + alignof(Xyzz) +
-           max_batch * (2 * sizeof(Entry) + sizeof(F) + 1);
+           max_batch * (2 * sizeof(Entry) + sizeof(F) + 1 + (kVectorFlush ? 3 * sizeof(std::uintptr_t) + 1 : 0));
   }
 
   std::size_t max_buckets() const { return max_buckets_; }
@@ -357,9 +369,50 @@ class BatchAffineBuckets {
     }
   }
 
+  /// The m_ pending additions by the IFMA kernel; the pairs with equal x (double or cancel) it
+  /// leaves are done here one by one.
+  void flush_vector() {
+    static_assert(offsetof(XY<Cfg>, y) == sizeof(F) && sizeof(F) % 48 == 0);
+    std::uintptr_t* xa = addr_.get();
+    std::uintptr_t* ya = xa + m_;
+    std::uintptr_t* qa = ya + m_;
+    for (std::size_t k = 0; k < m_; ++k) {
+      const Entry& e = batch_[k];
+      xa[k] = reinterpret_cast<std::uintptr_t>(e.x);
+      ya[k] = reinterpret_cast<std::uintptr_t>(e.y);
+      qa[k] = reinterpret_cast<std::uintptr_t>(&bucket_[e.b].x);
+      neg_[k] = e.neg;
+    }
+    if constexpr (std::is_same_v<F, ff::Fp>) {
+      g1_affine_add_batch_ifma(xa, ya, qa, neg_.get(), m_, kind_.get());
+    } else {
+      g2_affine_add_batch_ifma(xa, ya, qa, neg_.get(), m_, kind_.get());
+    }
+    for (std::size_t k = 0; k < m_; ++k) {
+      const Entry& e = batch_[k];
+      uint8_t& st = state_[e.b];
+      st &= static_cast<uint8_t>(~kBusy);
+      if (!kind_[k]) continue;
+      XY<Cfg>& q = bucket_[e.b];
+      if ((e.neg ? -*e.y : *e.y) == q.y && !q.y.is_zero()) {  // q == p: λ = 3x²/2y
+        const F xx = q.x.square();
+        const F lambda = (xx.dbl() + xx) * q.y.dbl().inverse();
+        const F x3 = lambda.square() - q.x.dbl();
+        q.y = lambda * (q.x - x3) - q.y;
+        q.x = x3;
+      } else {  // q == −p
+        st &= static_cast<uint8_t>(~kOcc);
+      }
+    }
+    m_ = 0;
+  }
+
   /// Performs the m_ pending additions bucket[b_k] += p_k with one inversion.
   void flush() {
     if (m_ == 0) return;
+    if constexpr (kVectorFlush) {
+      if (m_ >= kVectorMin && ff::ifma_enabled()) return flush_vector();
+    }
     F acc = F::one();
     for (std::size_t k = 0; k < m_; ++k) {
       const Entry& e = batch_[k];
@@ -451,6 +504,8 @@ class BatchAffineBuckets {
   std::unique_ptr<Entry[]> batch_, queue_;
   std::unique_ptr<F[]> pref_;
   std::unique_ptr<uint8_t[]> kind_;
+  std::unique_ptr<std::uintptr_t[]> addr_;  // vector flush: x_p, y_p, bucket addresses (3 per entry)
+  std::unique_ptr<uint8_t[]> neg_;           // vector flush: negate y_p
 };
 
 /// Segments of the batch-affine bucket reduction (see segmented_weighted_sum): S = clamp(nb/8,
