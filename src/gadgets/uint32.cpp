@@ -250,6 +250,14 @@ UInt32 UInt32::constant(std::uint32_t value) noexcept {
   return r;
 }
 
+UInt32 UInt32::fresh(std::uint32_t value) noexcept {
+  UInt32 r;
+  r.value_ = value;
+  r.const_ = 0;
+  r.checked_ = true;
+  return r;
+}
+
 void UInt32::set_bit(std::size_t i, const Boolean& b) noexcept {
   const std::uint32_t m = std::uint32_t{1} << i;
   value_ = b.value() ? (value_ | m) : (value_ & ~m);
@@ -411,10 +419,7 @@ UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b,
   // Word form of Boolean::sha256_ch with three variables per bit: ch allocated, then
   // (b − c)·a = ch − c (A: b, c dense; B: a, and ONE for Not(a)).
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
-  UInt32 r;
-  r.value_ = ch;
-  r.const_ = 0;
-  r.checked_ = true;
+  UInt32 r = fresh(ch);
   if (a.not_ != 0) p.b_input_density.set(0);
   for (int i = 0; i < 32; ++i) {
     const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
@@ -459,10 +464,7 @@ UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b
   // and_not(c, b); Not∧Not: nor, (ONE − b)·(ONE − c) = bc); then (2bc − b − c)·a = bc − maj.
   // In every case the and's sides evaluate to (y, z), or (z, y) for Not∧Is.
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
-  UInt32 r;
-  r.value_ = maj;
-  r.const_ = 0;
-  r.checked_ = true;
+  UInt32 r = fresh(maj);
   if (a.not_ != 0) p.b_input_density.set(0);
   if ((b.not_ | c.not_) != 0) p.b_input_density.set(0);  // and_not / nor put ONE in B
   const std::uint32_t flip = b.not_ & ~c.not_;          // Not∧Is: and_not(c, b)

@@ -183,6 +183,8 @@ class UInt32 {
   // not_ bit i set, Not(var_[i]); value_ holds every bit's Boolean value (for Not: the negation of
   // the variable's value). var_ entries of constant bits are unused.
   bool checked_in(const ConstraintSystem& cs) const noexcept;
+  /// A word of 32 new bits (variables to be filled in) holding `value`, checked (prover mode).
+  static UInt32 fresh(std::uint32_t value) noexcept;
   static UInt32 xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
   // How sha256_ch / sha256_maj go: per bit through the Boolean gadget (Bits; CheckedBits when the
   // operands are checked, so the result is too), or in word form (checked, no constant bit, b and
