@@ -50,7 +50,9 @@
 //        whose bucket is already in the current batch waits in a small queue for the next
 //        batch; if the queue is full it goes to a per-bucket XYZZ overflow accumulator (so
 //        skewed inputs, e.g. many equal scalars, stay O(n)). P + P uses λ = 3x²/2y; P + (−P)
-//        empties the bucket. Sources: Montgomery's simultaneous inversion (P. L. Montgomery,
+//        empties the bucket. With AVX-512 IFMA (ff::ifma_enabled(); PROOFLINE_NO_IFMA=1 turns it
+//        off) a batch of >= 16 additions runs 8 lanes at a time (msm/affine_ifma.hpp), same
+//        results bit for bit. Sources: Montgomery's simultaneous inversion (P. L. Montgomery,
 //        "Speeding the Pollard and elliptic curve methods of factorization", Math. Comp. 48,
 //        1987); affine buckets with batched inversions as in gnark-crypto's CPU MSM
 //        ("batch affine" processChunk) and the ZPrize 2022 MSM entries.
