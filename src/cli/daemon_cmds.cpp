@@ -11,6 +11,9 @@
 #include <sstream>
 #include <thread>
 
+#include "proofline/groth16/proof.hpp"
+#include "proofline/groth16/snarkjs.hpp"
+#include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/server/config.hpp"
 #include "proofline/server/service.hpp"
 #include "proofline/util/error.hpp"
@@ -156,6 +159,14 @@ pb::ProofRequest build_request(const DaemonCli& d) {
     r.set_params_path(d.zkey.empty() ? d.params : d.zkey);
     if (d.wtns.empty()) throw CLI::ValidationError("--wtns", "kind snarkjs needs --wtns (the witness file)");
     r.mutable_snarkjs()->set_wtns(read_all(d.wtns));
+  } else if (d.kind == "porep-c2") {
+    // --params optional: the daemon looks the upstream file name up in its parameter cache.
+    r.set_params_path(d.params);
+    if (d.c1.empty()) throw CLI::ValidationError("--c1", "kind porep-c2 needs --c1 (the C1 JSON file)");
+    auto* p = r.mutable_porep_c2();
+    p->set_c1_json(read_all(d.c1));
+    p->set_sector_id(d.sector_id);
+    if (!d.prover_id.empty()) (*r.mutable_args())["prover_id"] = d.prover_id;
   } else {
     r.set_params_path(d.params);
     if (d.kind == "bench" || d.kind == "mul") {
@@ -203,6 +214,22 @@ void print_result(const pb::ProofResult& r) {
             << ", total " << fmt("%.1f", r.total_ms()) << "\n";
 }
 
+/// kind snarkjs: --proof and --public as `proofline prove --zkey` writes them (snarkjs proof.json
+/// and public.json), from the daemon's 192-byte proof and decimal public inputs.
+void write_snarkjs_outputs(const DaemonCli& d, const pb::ProofResult& res) {
+  namespace sj = groth16::snarkjs;
+  if (res.proof().size() != groth16::Proof::kBytes || res.public_inputs_size() != 1) {
+    throw ProoflineError(Error::BadLength, "daemon reply for kind snarkjs: proof bytes got " +
+                                               std::to_string(res.proof().size()) + ", expected " +
+                                               std::to_string(groth16::Proof::kBytes) + " (one partition)");
+  }
+  sj::ProveResult r;
+  r.proof = groth16::Proof::from_bytes(std::span<const std::uint8_t, groth16::Proof::kBytes>(
+      reinterpret_cast<const std::uint8_t*>(res.proof().data()), groth16::Proof::kBytes));
+  for (const auto& v : res.public_inputs(0).values()) r.public_inputs.push_back(groth16::fr_from_decimal(v, "public input"));
+  sj::write_proof_files(d.proof_out, d.public_out, r);
+}
+
 int run_submit(const DaemonCli& d) {
   pb::ProofRequest req = build_request(d);
   auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
@@ -228,8 +255,12 @@ int run_submit(const DaemonCli& d) {
   grpc::ClientContext actx;
   st = stub->AwaitProof(&actx, areq, &res);
   if (!st.ok()) return rpc_failed("submit", d.address, st);
-  if (!d.proof_out.empty() && !res.proof().empty()) write_all(d.proof_out, res.proof());
-  if (!d.public_out.empty() && res.public_inputs_size() > 0) {
+  if (d.kind == "snarkjs" && res.status() == pb::PROOF_STATUS_COMPLETED) {
+    write_snarkjs_outputs(d, res);
+  } else if (!d.proof_out.empty() && !res.proof().empty()) {
+    write_all(d.proof_out, res.proof());
+  }
+  if (d.kind != "snarkjs" && !d.public_out.empty() && res.public_inputs_size() > 0) {
     Json pub = Json::array();
     for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
     write_all(d.public_out, (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
@@ -328,7 +359,7 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   };
   d.submit = app.add_subcommand("submit", "send a proof request to the daemon, wait for it, print proof and timings");
   add_address(d.submit);
-  d.submit->add_option("--kind", d.kind, "proof kind: bench | mul | snarkjs (proofline status lists them)")
+  d.submit->add_option("--kind", d.kind, "proof kind: bench | mul | snarkjs | porep-c2 (proofline status lists them)")
       ->capture_default_str();
   d.submit->add_option("--params", d.params, "parameter file on the daemon's machine (.params; snarkjs: the .zkey)");
   d.submit->add_option("--size", d.size, "bench: constraint rows, 2^k or a power of two (must match --params)")
@@ -341,8 +372,13 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--zkey", d.zkey, "snarkjs: the .zkey on the daemon's machine");
   d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
       ->check(CLI::ExistingFile);
+  d.submit->add_option("--c1", d.c1, "porep-c2: the C1 JSON (read here, sent in the request)")->check(CLI::ExistingFile);
+  d.submit->add_option("--sector-id", d.sector_id, "porep-c2: sector number (with --prover-id: replica_id checked)");
+  d.submit->add_option("--prover-id", d.prover_id, "porep-c2: prover id, 64 hex digits (the C1's replica_id must be its)");
   d.submit->add_option("--arg", d.args, "extra engine argument of the kind: key=value (repeatable)");
-  d.submit->add_option("--proof", d.proof_out, "write the proof bytes (192 per partition) here");
+  d.submit->add_option("--proof", d.proof_out,
+                       "write the proof here: 192 bytes per partition (porep-c2: concatenated as `proofline c2` "
+                       "writes them); snarkjs: proof.json");
   d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
   d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id");
 

@@ -4,12 +4,17 @@
 //                    [--set section.key=value]... [--print-config]
 //   proofline submit [--address A] --kind bench --params P --size 2^k [--input N] [--partitions K]
 //                    [--priority low|normal|high|critical] [--request-id ID] [--timeout-ms T]
-//                    [--zkey Z --wtns W] [--arg key=value]... [--proof OUT] [--public OUT]
+//                    [--zkey Z --wtns W] [--c1 C1 [--sector-id N --prover-id HEX]] [--arg key=value]...
+//                    [--proof OUT] [--public OUT]
 //                    [--no-wait] [--json]
 //   proofline status [--address A] [--metrics] [--json]
 // Addresses: "unix:/path" or "host:port"; default unix:/tmp/proofline.sock (the daemon's default).
 // `daemon` runs until SIGINT/SIGTERM. `submit` is SubmitProof + AwaitProof with
 // cancel_on_disconnect (interrupting it cancels the job; --no-wait only submits and prints the id).
+// --proof: the proof bytes (192 per partition; kind porep-c2: the concatenated C2 proof, as
+// `proofline c2 --out` writes it; --params optional, the daemon then looks the upstream file name up
+// in its $FIL_PROOFS_PARAMETER_CACHE); kind snarkjs: --proof and --public are snarkjs proof.json and
+// public.json, as `proofline prove --zkey` writes them.
 //
 // Exit codes (as main.cpp, plus two): 0 ok (submit: proof COMPLETED and verified by the daemon);
 // 2 usage; 3 bad request or input (INVALID_ARGUMENT, job FAILED); 4 internal; 5 the job did not
@@ -37,7 +42,8 @@ struct DaemonCli {
   // submit / status
   std::string address = "unix:/tmp/proofline.sock";
   std::string kind = "bench", params, size = "2^10", priority = "normal", request_id, zkey, wtns, proof_out, public_out;
-  std::uint64_t input = 0;
+  std::string c1, prover_id;
+  std::uint64_t input = 0, sector_id = 0;
   unsigned partitions = 0;
   std::uint64_t timeout_ms = 0;
   std::vector<std::string> args;

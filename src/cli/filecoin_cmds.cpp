@@ -124,6 +124,8 @@ int seal_cmd(const FilecoinCli& f) {
   const double write_ms = ms_since(t0);
   Json j{{"command", "seal"}};
   print_summary(r.c1, f.out, j, f.json);
+  j["prover_id"] = hex(req.prover_id);  // with sector_id: what replica_id was derived from
+  j["sector_id"] = req.sector_id;
   const auto& t = r.timings;
   j["timings_ms"] = Json{{"tree_d", t.tree_d_ms}, {"parents", t.parents_ms}, {"labels", t.labels_ms},
                          {"tree_c", t.tree_c_ms}, {"tree_r", t.tree_r_ms},   {"proofs", t.proofs_ms},

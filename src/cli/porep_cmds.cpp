@@ -21,6 +21,8 @@
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
+#include "proofline/server/config.hpp"
+#include "proofline/server/service.hpp"
 
 namespace proofline::cli {
 
@@ -156,7 +158,17 @@ int cmd_c2(PorepCli& p) {
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
   const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
-  const std::size_t n = c1.vanilla_proofs.size();
+  const std::size_t n_all = c1.vanilla_proofs.size();
+  if (p.partition >= 0 && static_cast<std::size_t>(p.partition) >= n_all) {
+    throw UsageError("--partition " + std::to_string(p.partition) + ": the C1 has " + std::to_string(n_all) +
+                     " partition(s) (0 … " + std::to_string(n_all - 1) + ")");
+  }
+  // --partition k: only partition k (ks = {k}); otherwise all of them in order.
+  std::vector<std::size_t> ks;
+  for (std::size_t k = 0; k < n_all; ++k) {
+    if (p.partition < 0 || static_cast<std::size_t>(p.partition) == k) ks.push_back(k);
+  }
+  const std::size_t n = ks.size();
   const std::string params_path = p.params.empty() ? default_param_path(cfg, ".params").string() : p.params;
   if (!fs::exists(params_path)) {
     throw ProoflineError(Error::BadArgument, "parameters '" + params_path + "' not found (run `proofline setup "
@@ -170,7 +182,7 @@ int cmd_c2(PorepCli& p) {
   t0 = Clock::now();
   std::vector<PoRepCircuit> circuits;
   circuits.reserve(n);
-  for (std::size_t k = 0; k < n; ++k) circuits.emplace_back(shape, circuits::porep::partition_inputs(c1, k));
+  for (std::size_t k : ks) circuits.emplace_back(shape, circuits::porep::partition_inputs(c1, k));
   progress("c2", "synthesizing " + std::to_string(n) + " partition(s)");
   std::vector<r1cs::ProvingBuffers> parts = synthesize_batch(std::span<const PoRepCircuit>(circuits));
   const double synth_s = secs_since(t0);
@@ -178,12 +190,12 @@ int cmd_c2(PorepCli& p) {
 
   // An unsatisfied circuit: name partition, challenge and part; write nothing.
   const circuits::porep::PoRepCounts counts = circuits::porep::count_porep(shape);
-  for (std::size_t k = 0; k < n; ++k) {
-    const auto bad = circuits::porep::first_unsatisfied(parts[k].a, parts[k].b, parts[k].c);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto bad = circuits::porep::first_unsatisfied(parts[i].a, parts[i].b, parts[i].c);
     if (!bad) continue;
     std::vector<std::uint64_t> nodes;
-    for (const auto& v : c1.vanilla_proofs[k]) nodes.push_back(v.challenge());
-    std::string msg = "partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
+    for (const auto& v : c1.vanilla_proofs[ks[i]]) nodes.push_back(v.challenge());
+    std::string msg = "partition " + std::to_string(ks[i]) + ", constraint " + std::to_string(*bad) +
                       " unsatisfied: " + circuits::porep::locate_constraint(counts, nodes, *bad);
     const filecoin::VanillaCheck vc = filecoin::verify_vanilla(c1);
     if (!vc.ok) msg += "; vanilla check: " + vc.what;
@@ -198,25 +210,31 @@ int cmd_c2(PorepCli& p) {
   const Parameters params = Parameters::read_file(params_path, ro);
   const double load_s = secs_since(t0);
 
-  progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (CPU)");
+  server::DaemonConfig bcfg;
+  bcfg.backend = p.backend;
+  bcfg.cpu_threads = static_cast<unsigned>(p.threads);
+  std::string backend_note;
+  const auto backends = server::make_backends(bcfg, &backend_note);
+  progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (" + backend_note + ")");
   t0 = Clock::now();
-  CpuBackend backend(CpuBackendConfig{p.threads});
-  const ProverResult r = prove_assignments(params, parts, {}, &backend);
+  const ProverResult r = prove_assignments(params, parts, {}, backends.front().get());
   const double prove_s = secs_since(t0);
 
   progress("c2", "proved (" + fmt_s(prove_s) + "); verifying with the inputs derived from the C1");
   t0 = Clock::now();
   const PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
-  const std::vector<std::vector<Fr>> inputs = verifier_inputs(c1);
+  const std::vector<std::vector<Fr>> all_inputs = verifier_inputs(c1);
+  std::vector<std::vector<Fr>> inputs;
+  for (std::size_t k : ks) inputs.push_back(all_inputs[k]);
   for (std::size_t k = 0; k < n; ++k) {
     if (inputs[k] != circuits[k].public_inputs()) {
-      throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': partition " + std::to_string(k) +
+      throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': partition " + std::to_string(ks[k]) +
                                                  ": the challenged nodes or the paths' node indices differ from "
                                                  "the challenges (from the seed) and graph parents a verifier "
                                                  "derives (no proof written)");
     }
     if (!verify_proof(pvk, r.proofs[k], inputs[k])) {
-      std::cerr << "c2: partition " << k << ": the proof made here does not verify (internal error); no proof written\n";
+      std::cerr << "c2: partition " << ks[k] << ": the proof made here does not verify (internal error); no proof written\n";
       return kInternal;
     }
   }
@@ -243,10 +261,12 @@ int cmd_c2(PorepCli& p) {
     std::cout << Json{{"command", "c2"},
                       {"registered_proof", filecoin::to_string(c1.registered_proof)},
                       {"partitions", n},
+                      {"partitions_in_c1", n_all},
                       {"constraints_per_partition", counts.constraints},
                       {"proof", p.out},
                       {"proof_bytes", 192 * n},
                       {"verified", true},
+                      {"backend", std::string(backends.front()->name())},
                       {"timings_s",
                        {{"read_c1", read_c1_s},
                         {"load_params", load_s},
@@ -260,6 +280,7 @@ int cmd_c2(PorepCli& p) {
     std::cout << "c2          " << filecoin::to_string(c1.registered_proof) << ", " << n << " partition(s) × "
               << counts.constraints << " constraints\n"
               << "proof       " << p.out << " (" << 192 * n << " bytes), verified\n"
+              << "backend     " << backends.front()->name() << "\n"
               << "load params " << fmt_s(load_s) << "\n"
               << "synthesis   " << fmt_s(synth_s) << "\n"
               << "prove       " << fmt_s(prove_s) << "\n"
@@ -351,7 +372,13 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
   p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
   p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");
+  p.c2->add_option("--partition", p.partition,
+                   "prove only this partition (0-based; the output then holds its one proof; for benchmarks)")
+      ->check(CLI::NonNegativeNumber);
   p.c2->add_option("--threads", p.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  p.c2->add_option("--backend", p.backend, "prover backend: cpu | cuda | auto (cuda when a device is usable)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
 }
 
 int run_porep_commands(PorepCli& p) {

@@ -6,12 +6,16 @@
 //       /var/tmp/filecoin-proof-parameters) / v28-stacked-proof-of-replication-…{.params,.vk}, the
 //       upstream file names (filecoin::parameter_file_name).
 //   proofline c2     --c1 c1.json [--params P] --out proof.bin [--public J] [--snarkjs-dir D]
+//                    [--backend cpu|cuda|auto] [--partition K]
 //       every partition of the C1 synthesized and proved as one batch (one 192-byte proof per
 //       partition, concatenated in partition order); parameters by upstream name from the cache
 //       when --params is not given. Each partition's circuit is checked (a·b = c on every row) before
 //       proving: a failing one names its partition, challenge (node) and part, and no proof is
 //       written (exit 3). Every proof is verified, with the public inputs a verifier derives from
-//       the C1 (graph parents, challenges), before the file is written.
+//       the C1 (graph parents, challenges), before the file is written. --backend: the prover
+//       backend (server::make_backends: cuda = the first usable CUDA device, auto = cuda when one is
+//       usable, else cpu; default cpu). --partition K: only partition K is synthesized, proved,
+//       verified and written (one 192-byte proof; for benchmarks of one 32 GiB partition).
 //   proofline verify --vk V --c1 c1.json --proof proof.bin
 //       public inputs of each partition from the C1 (filecoin::public_inputs), then Groth16 verify.
 // Progress lines go to stderr; results to stdout (text, or one JSON object with --json).
@@ -32,11 +36,12 @@ struct PorepCli {
   // setup (the setup subcommand's own --circuit, --params, --vk, --seed are read back from it)
   std::string sector_size;
   // c2
-  std::string c1, params, out, pub, snarkjs_dir;
+  std::string c1, params, out, pub, snarkjs_dir, backend = "cpu";
   // verify
   std::string verify_c1;
   bool json = false;
   int threads = 0;
+  long partition = -1;  ///< c2 --partition (-1: all)
 };
 
 /// Adds --sector-size to `setup`, --c1 to `verify` (making their --params / --public optional) and

@@ -77,6 +77,7 @@ std::shared_ptr<KindRegistry> KindRegistry::builtin() {
   r->add(make_bench_kind());
   r->add(make_mul_kind());
   r->add(make_snarkjs_kind());
+  r->add(make_porep_c2_kind());
   return r;
 }
 

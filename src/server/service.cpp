@@ -173,6 +173,7 @@ engine::ProofRequest to_engine_request(const pb::ProofRequest& r) {
     case pb::ProofRequest::kPorepC2: {
       const auto& p = r.porep_c2();
       out.payload.assign(p.c1_json().begin(), p.c1_json().end());
+      if (!p.c1_path().empty()) out.args["c1"] = p.c1_path();
       out.args["sector_id"] = std::to_string(p.sector_id());
       if (!p.prover_id().empty()) {
         if (p.prover_id().size() != 32) {

@@ -310,7 +310,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   {
     pb::ProofRequest r = base();
     r.set_kind("porep-c2-64g");
-    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, slow-bench, snarkjs)"});
+    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, porep-c2, slow-bench, snarkjs)"});
   }
   {
     pb::ProofRequest r = base();

@@ -3,7 +3,7 @@
 //
 // Owns: `Srs` (a loaded parameter set as the engine holds it), `KindJob` (one validated request),
 // `ProofKind` (the factory of KindJobs for one kind), `KindRegistry`, the built-in kinds
-// (`make_bench_kind`, `make_mul_kind`, `make_snarkjs_kind`) and `partition_buffer_bytes`.
+// (`make_bench_kind`, `make_mul_kind`, `make_snarkjs_kind`, `make_porep_c2_kind`) and `partition_buffer_bytes`.
 //
 // A kind's job, in the engine's order of calls:
 //   1. ProofKind::prepare(request)      validate args/payload (cheap; may read small input files);
@@ -32,6 +32,19 @@
 //              ω-domain, zkey H Lagrange points turned into τ^i·Z(τ)/δ by a size-n transform over
 //              G1, costing (n/2)·log2 n G1 scalar multiplications), so every backend proves it;
 //              the proof is a valid snarkjs proof under the zkey's verifying key.
+//   "porep-c2" Filecoin PoRep commit phase 2 (src/engine/porep_kind.cpp): one job per sector, one
+//              partition per circuit partition of the C1's registered proof (1 for 2 KiB … 512 MiB,
+//              10 for 32/64 GiB; proofs concatenated in partition order as `proofline c2` writes them).
+//              c1=<C1 JSON path>, or the C1 JSON bytes as the payload (SealCommitPhase1Output as
+//              filecoin-proofs / `proofline gen-c1` write it). Parameters: params=<.params path>, else
+//              param_cache=<dir>/<upstream file name>, else $FIL_PROOFS_PARAMETER_CACHE (default
+//              /var/tmp/filecoin-proof-parameters)/<upstream name> (filecoin::parameter_file_name).
+//              prover_id=<64 hex digits> (+ sector_id=<u64>, default 0): the C1's replica_id must be
+//              theirs. check_constraints=0|1 (default 1): check every constraint after synthesis
+//              and name the failing challenge. Public inputs: derived as a verifier does (challenges
+//              from the seed, parents from the graph); a C1 whose paths disagree fails.
+//              Errors: a malformed C1 names its JSON path (and the file); a missing parameter file
+//              is named; both fail only that job.
 #pragma once
 
 #include <cstddef>
@@ -105,7 +118,7 @@ class KindRegistry {
   const ProofKind* find(std::string_view name) const;
   std::vector<std::string> names() const;
 
-  /// A registry holding the built-in kinds (bench, mul, snarkjs).
+  /// A registry holding the built-in kinds (bench, mul, snarkjs, porep-c2).
   static std::shared_ptr<KindRegistry> builtin();
 
  private:
@@ -115,6 +128,7 @@ class KindRegistry {
 std::shared_ptr<const ProofKind> make_bench_kind();
 std::shared_ptr<const ProofKind> make_mul_kind();
 std::shared_ptr<const ProofKind> make_snarkjs_kind();
+std::shared_ptr<const ProofKind> make_porep_c2_kind();
 
 /// Helpers for kinds (also used by the built-ins): a required / optional string argument, and a
 /// size "2^k" / power of two as log2. Throw std::invalid_argument naming the argument.

@@ -1,0 +1,209 @@
+// The "porep-c2" kind: Filecoin PoRep commit phase 2 in the engine (include/proofline/engine/kind.hpp).
+//
+// One job per sector (one C1 JSON), one engine partition per circuit partition of the registered
+// proof (1 for 2 KiB … 512 MiB interactive, 10 for 32/64 GiB). Each partition is synthesized from the
+// C1's vanilla proofs on a synthesis worker (circuits/porep), its public inputs are compared with the
+// ones a verifier derives from the C1 header alone (challenges from the seed, parents from the
+// graph: filecoin::public_inputs), every constraint is checked so an unsatisfied circuit fails with
+// the challenge and part named, and the batch self-check verifies every proof against those derived
+// inputs — the same checks as `proofline c2`, so the daemon never returns a proof `proofline verify
+// --c1` would reject.
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <utility>
+
+#include "proofline/circuits/porep.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/graph.hpp"
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::engine {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace porep = circuits::porep;
+using ff::Fr;
+
+/// 32 bytes from 64 hex digits (either case), or std::invalid_argument naming the argument.
+filecoin::Domain parse_domain_hex(const std::string& name, const std::string& s) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  filecoin::Domain d{};
+  bool ok = s.size() == 64;
+  for (std::size_t i = 0; ok && i < 32; ++i) {
+    const int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    d[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+  }
+  if (!ok) throw std::invalid_argument("argument '" + name + "': expected 64 hex digits (32 bytes), got '" + s + "'");
+  return d;
+}
+
+std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std::string& fallback) {
+  const std::string v = arg_or(r, name, fallback);
+  if (v != "0" && v != "1") throw std::invalid_argument("argument '" + name + "' = '" + v + "': expected 0 or 1");
+  return v;
+}
+
+class PoRepC2Job final : public KindJob {
+ public:
+  PoRepC2Job(std::string source, filecoin::SealCommitPhase1Output c1, std::string params, bool check_constraints)
+      : source_(std::move(source)),
+        c1_(std::move(c1)),
+        cfg_(filecoin::porep_config(c1_.registered_proof)),
+        shape_(porep::shape_for(cfg_)),
+        params_(std::move(params)),
+        check_constraints_(check_constraints) {
+    const filecoin::StackedGraph g(cfg_);
+    for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
+      inputs_.push_back(filecoin::public_inputs(cfg_, g, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
+    }
+  }
+
+  std::size_t num_partitions() const override { return c1_.vanilla_proofs.size(); }
+  std::string srs_key() const override { return params_; }
+
+  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
+    progress(0);
+    // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
+    groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
+    progress(1);
+    auto srs = std::make_shared<Srs>();
+    srs->key = params_;
+    srs->pvk = groth16::prepare_verifying_key(p.vk);
+    srs->bytes = parameters_bytes(p);
+    srs->params = std::move(p);
+    return srs;
+  }
+
+  void check(const Srs& srs) const override {
+    // ONE + replica_id, comm_d, comm_r + 18 per challenge: the cheap shape test of a parameter file
+    // made for another sector size or circuit (the domain size is checked per partition).
+    const std::size_t want = 4 + porep::kInputsPerChallenge * shape_.challenges;
+    if (srs.params.num_inputs() != want) {
+      throw ProoflineError(Error::BadLength, "kind 'porep-c2': parameter file '" + params_ + "' does not fit " +
+                                                 std::string(filecoin::to_string(c1_.registered_proof)) +
+                                                 ": public inputs (incl. ONE) got " +
+                                                 std::to_string(srs.params.num_inputs()) + ", expected " +
+                                                 std::to_string(want));
+    }
+  }
+
+  void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
+    const porep::PoRepCircuit circuit(shape_, porep::partition_inputs(c1_, k));
+    if (circuit.public_inputs() != inputs_[k]) {
+      throw ProoflineError(Error::BadC1Json,
+                           source_ + ": partition " + std::to_string(k) +
+                               ": the challenged nodes or the paths' node indices differ from the challenges "
+                               "(from the seed) and graph parents a verifier derives");
+    }
+    r1cs::ProvingAssignment cs(std::move(buf));
+    cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+    r1cs::synthesize(circuit, cs);
+    buf = cs.release();
+    if (!check_constraints_) return;
+    if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
+      std::vector<std::uint64_t> nodes;
+      for (const auto& v : c1_.vanilla_proofs[k]) nodes.push_back(v.challenge());
+      throw ProoflineError(Error::BadC1Json, source_ + ": partition " + std::to_string(k) + ", constraint " +
+                                                 std::to_string(*bad) + " unsatisfied: " +
+                                                 porep::locate_constraint(porep::count_porep(shape_), nodes, *bad));
+    }
+  }
+
+  std::vector<Fr> public_inputs(std::size_t k, const r1cs::ProvingBuffers&) const override { return inputs_[k]; }
+
+ private:
+  std::string source_;
+  filecoin::SealCommitPhase1Output c1_;
+  filecoin::PorepConfig cfg_;
+  porep::PoRepShape shape_;
+  std::string params_;
+  bool check_constraints_;
+  std::vector<std::vector<Fr>> inputs_;  ///< per partition, as a verifier derives them
+};
+
+class PoRepC2Kind final : public ProofKind {
+ public:
+  std::string_view name() const override { return "porep-c2"; }
+  std::string_view description() const override {
+    return "Filecoin PoRep commit phase 2 of one sector; args c1 (or the C1 JSON as payload), params or "
+           "param_cache, sector_id + prover_id (optional replica_id check), check_constraints";
+  }
+
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+    const std::string c1_path = arg_or(r, "c1", "");
+    filecoin::SealCommitPhase1Output c1;
+    std::string source;
+    if (!c1_path.empty()) {
+      source = "C1 '" + c1_path + "'";
+      std::error_code ec;
+      if (!fs::is_regular_file(c1_path, ec)) {
+        throw std::invalid_argument("kind 'porep-c2': " + source + " not found (or not a regular file)");
+      }
+      c1 = filecoin::read_c1_file(c1_path);
+    } else if (!r.payload.empty()) {
+      source = "C1 JSON (request payload)";
+      try {
+        c1 = filecoin::parse_c1_json(std::string_view(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+      } catch (const ProoflineError& e) {
+        throw std::invalid_argument(source + ": " + e.what());
+      }
+    } else {
+      throw std::invalid_argument("kind 'porep-c2' needs the argument 'c1' (a C1 JSON path) or the C1 JSON as the payload");
+    }
+    const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
+    if (c1.vanilla_proofs.size() != cfg.partitions) {
+      throw ProoflineError(Error::BadC1Json, source + ": vanilla_proofs: " + std::to_string(c1.vanilla_proofs.size()) +
+                                                 " partition(s), expected " + std::to_string(cfg.partitions) + " for " +
+                                                 std::string(filecoin::to_string(c1.registered_proof)));
+    }
+    check_replica_id(r, c1, cfg, source);
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
+      params = (fs::path(dir) / filecoin::parameter_file_name(cfg, ".params")).string();
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(params, ec)) {
+      throw std::invalid_argument("kind 'porep-c2': parameter file '" + params + "' not found (make it with `proofline " +
+                                  "setup --circuit porep --sector-size " + std::string(cfg.shape->name) +
+                                  "`, or name it in the request's params_path)");
+    }
+    params = fs::weakly_canonical(params, ec).string();
+    const bool check = yes_no_arg(r, "check_constraints", "1") == "1";
+    return std::make_shared<PoRepC2Job>(std::move(source), std::move(c1), std::move(params), check);
+  }
+
+ private:
+  /// With prover_id given: replica_id must be upstream's H(prover_id, sector_id, ticket, comm_d, porep_id).
+  static void check_replica_id(const ProofRequest& r, const filecoin::SealCommitPhase1Output& c1,
+                               const filecoin::PorepConfig& cfg, const std::string& source) {
+    const std::string prover = arg_or(r, "prover_id", "");
+    if (prover.empty()) return;
+    const filecoin::Domain prover_id = parse_domain_hex("prover_id", prover);
+    const std::uint64_t sector_id = parse_u64_arg("sector_id", arg_or(r, "sector_id", "0"));
+    const filecoin::Domain want = filecoin::replica_id(prover_id, sector_id, c1.ticket, c1.comm_d, cfg.porep_id);
+    if (want != c1.replica_id) {
+      throw ProoflineError(Error::BadC1Json, source + ": replica_id is not the one of prover_id " + prover +
+                                                 ", sector_id " + std::to_string(sector_id) +
+                                                 " (with the C1's ticket, comm_d and porep_id)");
+    }
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const ProofKind> make_porep_c2_kind() { return std::make_shared<PoRepC2Kind>(); }
+
+}  // namespace proofline::engine
