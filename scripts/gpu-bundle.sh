@@ -2,7 +2,8 @@
 # Packs the GPU test and benchmark binaries of a build folder, with the shared libraries they need
 # that a bare CUDA machine lacks (oneTBB, GMP, OpenSSL, spdlog, fmt), into .devrun/ (git-ignored), for a run on a
 # GPU machine:  scripts/gpu-bundle.sh [BUILD_DIR=build]  then, there:  .devrun/run.sh (tests and
-# benchmarks) and .devrun/profile.sh .devrun OUT_DIR (Nsight Compute, bench/gpu/profile.sh)
+# benchmarks), .devrun/profile.sh .devrun OUT_DIR (Nsight Compute, bench/gpu/profile.sh) or
+# .devrun/devpass.sh OUT_DIR (all of it: bench/gpu/devpass.sh)
 set -euo pipefail
 build=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +13,7 @@ bins=()
 for b in "$build"/test_gpu "$build"/gpu_*_bench; do [ -x "$b" ] && bins+=("$b"); done
 [ ${#bins[@]} -gt 0 ] || { echo "no GPU binaries in $build (is nvcc installed?)" >&2; exit 1; }
 cp "${bins[@]}" "$out/"
-cp "$top/bench/gpu/summary.awk" "$top/bench/gpu/profile.sh" "$out/"
+cp "$top/bench/gpu/summary.awk" "$top/bench/gpu/profile.sh" "$top/bench/gpu/devpass.sh" "$out/"
 for b in "${bins[@]}"; do
   ldd "$b" | awk '/=> \//{print $3}' | grep -E 'libtbb|libgmp|libssl|libcrypto|libbenchmark|libgtest|libspdlog|libfmt' || true
 done | sort -u | xargs -r -I{} cp -L {} "$out/lib/"

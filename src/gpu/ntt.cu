@@ -121,6 +121,30 @@ __global__ void bitrev_kernel(DevFr* x, unsigned lg, uint64_t n) {
   }
 }
 
+/// In-place bit reversal for lg >= 2·kRevTileBits, coalesced: write i = (h, m, l) with h, l of
+/// kRevTileBits = 4 bits each (h on top) and m the lg − 8 middle bits; rev(i) = (rev(l), rev(m),
+/// rev(h)), so tile m (its 16 × 16 (h, l) elements, loaded as 16 runs of 16 adjacent elements)
+/// lands transposed in tile rev(m). Block m swaps the tiles m and rev(m) (blocks with m > rev(m)
+/// do nothing). Replaces a per-element swap that read and wrote 32-byte elements at scattered
+/// addresses (13 ms of a 75 ms forward NN transform at 2^27 on the H200).
+constexpr unsigned kRevTileBits = 4;
+__global__ void __launch_bounds__(256) bitrev_tiled_kernel(DevFr* __restrict__ x, unsigned lg) {
+  constexpr unsigned T = 1u << kRevTileBits;
+  __shared__ DevFr a[T][T + 1], b[T][T + 1];  // +1: rows of the transposed reads fall in different banks
+  const unsigned mid = lg - 2 * kRevTileBits;
+  const uint64_t m = blockIdx.x, mr = bitrev(m, mid);
+  if (m > mr) return;
+  const unsigned h = threadIdx.x >> kRevTileBits, l = threadIdx.x & (T - 1);
+  const unsigned hr = __brev(h) >> (32 - kRevTileBits), lr = __brev(l) >> (32 - kRevTileBits);
+  const uint64_t row = uint64_t(h) << (mid + kRevTileBits);
+  const uint64_t at_m = row | (m << kRevTileBits) | l, at_mr = row | (mr << kRevTileBits) | l;
+  a[h][l] = x[at_m];
+  b[h][l] = x[at_mr];
+  __syncthreads();
+  x[at_mr] = a[lr][hr];
+  x[at_m] = b[lr][hr];
+}
+
 /// x[p] *= lo[e & mask]·hi[e >> lo_bits]·scale, e = p or bitrev(p).
 __global__ void scale_powers_kernel(DevFr* x, const DevFr* lo, const DevFr* hi, DevFr scale,
                                     unsigned lg, unsigned lo_bits, bool bitrev_positions, uint64_t n) {
@@ -258,6 +282,12 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
 }
 
 void NttDomain::bit_reverse(ff::Fr* d_x, void* stream) const {
+  if (lg_n_ >= 2 * kRevTileBits) {  // lg_n_ <= 31: at most 2^23 blocks
+    bitrev_tiled_kernel<<<1u << (lg_n_ - 2 * kRevTileBits), 1u << (2 * kRevTileBits), 0, as_stream(stream)>>>(
+        dev(d_x), lg_n_);
+    CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   bitrev_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_x), lg_n_, size());
   CUDA_CHECK(cudaGetLastError());
 }

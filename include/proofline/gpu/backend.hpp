@@ -72,8 +72,9 @@ struct GpuBackendConfig {
   /// chunks of `pinned_stage_bytes` each (parallel host memcpy into one while the DMA drains the
   /// other) instead of cudaMemcpyAsync from pageable memory (~5 GB/s on the H200: ~320 ms of a 2^24
   /// proof's 1075 ms). Vectors shorter than pinned_stage_bytes / 32 go the pageable way. If pinned
-  /// host memory cannot be had, uploads fall back to pageable copies (same results).
-  bool pinned_uploads = false;
+  /// host memory cannot be had, uploads fall back to pageable copies (same results). On by
+  /// default (bench/RESULTS.md: the 2^24 proof with and without it, side by side on the H200).
+  bool pinned_uploads = true;
   /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
   std::size_t pinned_stage_bytes = std::size_t{32} << 20;
 };
