@@ -11,6 +11,9 @@
 #include <random>
 #include <vector>
 
+#include "proofline/circuits/porep.hpp"
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/seal.hpp"
 #include "proofline/gadgets/poseidon.hpp"
 #include "proofline/gadgets/sha256.hpp"
 #include "proofline/r1cs/r1cs.hpp"
@@ -76,6 +79,37 @@ void BM_SynthPoseidon(benchmark::State& state) {
   run(state, poseidon_circuit, data);
 }
 BENCHMARK(BM_SynthPoseidon)->Name("gadgets/synth_poseidon8")->Args({1000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond);
+
+// One PoRep partition (circuits/porep, partition 0 of a gen-c1 sector: 2 KiB = 2,687,921
+// constraints, 8 MiB = 8 KiB-node trees, ~90 % SHA-256 label constraints), synthesized in prover
+// mode on one thread with buffers reserved and recycled; range(0) = log2 of the sector size in KiB
+// (1: 2 KiB, 13: 8 MiB), range(1) as above (1: gadgets' fast path, 0: generic path).
+void BM_SynthPoRep(benchmark::State& state) {
+  namespace fc = proofline::filecoin;
+  namespace pr = proofline::circuits::porep;
+  fc::GenC1Options o;
+  o.proof = state.range(0) == 1 ? fc::RegisteredSealProof::StackedDrg2KiBV1_1 : fc::RegisteredSealProof::StackedDrg8MiBV1_1;
+  o.seed = 1;
+  const fc::SealCommitPhase1Output c1 = fc::gen_c1(o);
+  const pr::PoRepCircuit circuit(pr::shape_for(fc::porep_config(c1.registered_proof)), pr::partition_inputs(c1, 0));
+  ShapeCounter sc;
+  synthesize(circuit, sc);
+  ProvingBuffers recycled;
+  const bool fast = state.range(1) != 0;
+  for (auto _ : state) {
+    ProvingAssignment p(std::move(recycled));
+    p.set_fast_path(fast);
+    p.reserve(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
+    synthesize(circuit, p);
+    benchmark::DoNotOptimize(p.c().data());
+    recycled = p.release();
+  }
+  state.counters["constraints/s"] =
+      benchmark::Counter(static_cast<double>(sc.num_constraints()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["constraints"] = static_cast<double>(sc.num_constraints());
+}
+BENCHMARK(BM_SynthPoRep)->Name("gadgets/synth_porep")->Args({1, 0})->Args({1, 1})->Args({13, 1})->Unit(benchmark::kMillisecond);
 
 void BM_NativePoseidon8(benchmark::State& state) {
   const auto& c = PoseidonConstants::merkle(8);
