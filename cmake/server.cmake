@@ -45,6 +45,14 @@ if(TARGET proofline_cli)
   # The CLI as separate processes: daemon, submit, status, SIGTERM (tests/server/cli_daemon.sh).
   add_test(NAME server_cli COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cli_daemon.sh $<TARGET_FILE:proofline_cli>)
   set_tests_properties(server_cli PROPERTIES LABELS "server;cli" TIMEOUT 120)
+  # submit --kind porep-c2 (2 KiB, parameters of scripts/porep_params.sh shared with cli_porep_c2) and
+  # --kind snarkjs (proof.json / public.json checked by snarkjs): tests/server/submit_kinds.sh.
+  add_test(NAME server_submit_kinds
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/submit_kinds.sh $<TARGET_FILE:proofline_cli>
+                   ${PROJECT_SOURCE_DIR}/.oracle ${PROJECT_BINARY_DIR}/filecoin-proof-parameters
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(server_submit_kinds PROPERTIES LABELS "server;cli;oracle;slow" TIMEOUT 3600
+                       RESOURCE_LOCK porep_heavy ENVIRONMENT "NODE=${NODE_EXECUTABLE}")
 endif()
 if(TARGET test_server)
   target_link_libraries(test_server PRIVATE proofline_server)
