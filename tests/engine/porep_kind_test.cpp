@@ -1,0 +1,230 @@
+// The "porep-c2" kind (src/engine/porep_kind.cpp): a 2 KiB C1 synthesized by the kind gives the
+// public inputs a verifier derives and a satisfied circuit; a flipped label byte names its challenge;
+// a reseeded C1 is refused; malformed C1 JSON, missing or wrong parameter files and a wrong
+// prover id fail only their job while the engine keeps proving others. (Whole 2 KiB proofs through
+// the daemon, with setup's 1.1 GB parameters: tests/server/porep_daemon.sh.)
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "engine_test_util.hpp"
+#include "proofline/circuits/porep.hpp"
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/seal.hpp"
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::engine::testing {
+namespace {
+
+using filecoin::RegisteredSealProof;
+using filecoin::SealCommitPhase1Output;
+using Json = nlohmann::json;
+
+// The upstream v28 file name of the 2 KiB parameters (reference §1.6; tests/cli/porep_c2.sh).
+constexpr const char* k2KiBParams =
+    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-"
+    "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params";
+
+const SealCommitPhase1Output& c1_2kib() {
+  static const SealCommitPhase1Output c1 = filecoin::gen_c1({RegisteredSealProof::StackedDrg2KiBV1_1, 5});
+  return c1;
+}
+
+std::string write_text(const std::string& name, const std::string& text) {
+  const std::string path = (test_dir() / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+
+ProofRequest porep_request(std::map<std::string, std::string> args, std::vector<std::uint8_t> payload = {}) {
+  ProofRequest r;
+  r.kind = "porep-c2";
+  r.args = std::move(args);
+  r.payload = std::move(payload);
+  return r;
+}
+
+std::shared_ptr<const KindJob> prepare(const ProofRequest& r) {
+  const ProofKind* kind = KindRegistry::builtin()->find("porep-c2");
+  if (kind == nullptr) throw std::logic_error("porep-c2 is not a built-in kind");
+  return kind->prepare(r);
+}
+
+/// Synthesizes partition 0 with parameters that only size the reservations (the kind reads
+/// domain size and variable counts from them; they play no part in the circuit).
+r1cs::ProvingBuffers synthesize0(const KindJob& job) {
+  Srs srs;
+  r1cs::ProvingBuffers buf;
+  job.synthesize(0, srs, buf);
+  return buf;
+}
+
+TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
+  const auto& c1 = c1_2kib();
+  const std::string c1_path = write_text("porep-ok.json", filecoin::to_json(c1));
+  const auto job = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}}));
+  ASSERT_EQ(job->num_partitions(), 1u);
+  EXPECT_EQ(job->srs_key(), std::filesystem::weakly_canonical(mul_params()).string());
+  const r1cs::ProvingBuffers buf = synthesize0(*job);
+  const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
+  const auto counts = circuits::porep::count_porep(circuits::porep::shape_for(cfg));
+  EXPECT_EQ(buf.a.size(), counts.constraints + counts.inputs);  // + bellperson's input constraints
+  EXPECT_EQ(buf.aux_assignment.size(), counts.aux);
+  EXPECT_FALSE(circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c).has_value());
+  const std::vector<Fr> want = filecoin::public_inputs(c1, 0);
+  ASSERT_EQ(want.size(), 3 + 18 * cfg.challenges_per_partition);
+  EXPECT_EQ(job->public_inputs(0, buf), want);
+  EXPECT_EQ(groth16::public_inputs(buf), want);  // what synthesis inputized
+
+  // The same C1 sent as the payload gives the same partition.
+  const auto job2 = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+  EXPECT_EQ(job2->public_inputs(0, buf), want);
+
+  // Parameters of another circuit: check() names the file and the input counts.
+  Srs mul;
+  mul.params = groth16::Parameters::read_file(mul_params());
+  try {
+    job->check(mul);
+    ADD_FAILURE() << "mul parameters accepted for a 2 KiB PoRep";
+  } catch (const ProoflineError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("mul.params"), std::string::npos) << m;
+    EXPECT_NE(m.find("got 2, expected 40"), std::string::npos) << m;
+  }
+}
+
+TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
+  SealCommitPhase1Output c1 = c1_2kib();
+  c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows[1][0] ^= 1;
+  const auto job = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+  try {
+    synthesize0(*job);
+    ADD_FAILURE() << "a C1 with a flipped label byte was synthesized without error";
+  } catch (const ProoflineError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.code(), Error::BadC1Json) << m;
+    EXPECT_NE(m.find("C1 JSON (request payload): partition 0, constraint "), std::string::npos) << m;
+    EXPECT_NE(m.find("challenge 1 (node " + std::to_string(c1.vanilla_proofs[0][1].challenge()) + ")"),
+              std::string::npos)
+        << m;
+  }
+}
+
+TEST(PoRepKind, ReseededC1IsRefusedBeforeSynthesis) {
+  SealCommitPhase1Output c1 = c1_2kib();
+  c1.seed[0] ^= 0x55;  // the verifier's challenges no longer match the C1's paths
+  const auto job = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+  try {
+    synthesize0(*job);
+    ADD_FAILURE() << "a reseeded C1 was accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("partition 0: the challenged nodes or the paths' node indices differ"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PoRepKind, ReplicaIdCheckedAgainstProverAndSector) {
+  filecoin::SealRequest sr;
+  sr.proof = RegisteredSealProof::StackedDrg2KiBV1_1;
+  for (std::size_t i = 0; i < 32; ++i) sr.prover_id[i] = static_cast<std::uint8_t>(i + 1);
+  sr.prover_id[31] = 0;
+  sr.sector_id = 4242;
+  sr.ticket[0] = 7;
+  sr.seed[0] = 9;
+  const std::vector<filecoin::Domain> data(64, filecoin::Domain{});
+  const SealCommitPhase1Output c1 = filecoin::seal_sector(sr, data).c1;
+  std::string hex;
+  for (auto b : sr.prover_id) {
+    static const char* d = "0123456789abcdef";
+    hex += d[b >> 4];
+    hex += d[b & 15];
+  }
+  const auto payload = bytes_of(filecoin::to_json(c1));
+  EXPECT_NO_THROW(prepare(porep_request({{"params", mul_params()}, {"prover_id", hex}, {"sector_id", "4242"}}, payload)));
+  try {
+    prepare(porep_request({{"params", mul_params()}, {"prover_id", hex}, {"sector_id", "4243"}}, payload));
+    ADD_FAILURE() << "a wrong sector id was accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("replica_id is not the one of prover_id " + hex + ", sector_id 4243"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(prepare(porep_request({{"params", mul_params()}, {"prover_id", "12"}}, payload)), std::invalid_argument);
+}
+
+TEST(PoRepKind, BadRequestsFailOnlyThatJob) {
+  // Parameter lookup through $FIL_PROOFS_PARAMETER_CACHE, set before the engine's threads exist.
+  const std::string cache = (test_dir() / "fil-cache").string();
+  const char* old = std::getenv("FIL_PROOFS_PARAMETER_CACHE");
+  const std::string saved = old ? old : "";
+  ::setenv("FIL_PROOFS_PARAMETER_CACHE", cache.c_str(), 1);
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  auto fail_msg = [&](ProofRequest r) {
+    AwaitResult a = e.prove(std::move(r), 60s);
+    EXPECT_EQ(a.result.state, JobState::Failed) << a.result.error;
+    return a.result.error;
+  };
+  const std::string good = filecoin::to_json(c1_2kib());
+  const std::string good_path = write_text("porep-good.json", good);
+
+  std::string m = fail_msg(porep_request({}));
+  EXPECT_NE(m.find("needs the argument 'c1'"), std::string::npos) << m;
+
+  m = fail_msg(porep_request({{"c1", (test_dir() / "no-such-c1.json").string()}, {"params", mul_params()}}));
+  EXPECT_NE(m.find("no-such-c1.json' not found"), std::string::npos) << m;
+
+  Json j = Json::parse(good);
+  j["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["comm_d_proofs"]["data"]["Single"]["path"]["path"].erase(0);
+  m = fail_msg(porep_request({{"params", mul_params()}}, bytes_of(j.dump())));
+  EXPECT_NE(m.find("C1 JSON (request payload): malformed C1 JSON: "
+                   "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path: "),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("expected 6 elements, got 5"), std::string::npos) << m;
+
+  Json k = Json::parse(good);
+  k.erase("comm_r");
+  const std::string bad_path = write_text("porep-bad.json", k.dump());
+  m = fail_msg(porep_request({{"c1", bad_path}, {"params", mul_params()}}));
+  EXPECT_NE(m.find("porep-bad.json"), std::string::npos) << m;
+  EXPECT_NE(m.find("comm_r"), std::string::npos) << m;
+
+  // No params: looked up by upstream name in $FIL_PROOFS_PARAMETER_CACHE, then in param_cache.
+  m = fail_msg(porep_request({{"c1", good_path}}));
+  EXPECT_NE(m.find("parameter file '" + cache + "/" + k2KiBParams + "' not found"), std::string::npos) << m;
+  EXPECT_NE(m.find("--sector-size 2KiB"), std::string::npos) << m;
+  const std::string other = (test_dir() / "other-cache").string();
+  m = fail_msg(porep_request({{"c1", good_path}, {"param_cache", other}}));
+  EXPECT_NE(m.find("parameter file '" + other + "/" + k2KiBParams + "' not found"), std::string::npos) << m;
+
+  // Parameters of another circuit: the job fails in the shape check, naming the file.
+  m = fail_msg(porep_request({{"c1", good_path}, {"params", mul_params()}}));
+  EXPECT_NE(m.find("does not fit StackedDrg2KiBV1_1: public inputs (incl. ONE) got 2, expected 40"), std::string::npos)
+      << m;
+
+  m = fail_msg(porep_request({{"c1", good_path}, {"params", mul_params()}, {"check_constraints", "yes"}}));
+  EXPECT_NE(m.find("'check_constraints' = 'yes': expected 0 or 1"), std::string::npos) << m;
+
+  // The engine still proves other jobs.
+  ProofRequest mul;
+  mul.kind = "mul";
+  mul.args = {{"params", mul_params()}};
+  AwaitResult ok = e.prove(mul, 60s);
+  EXPECT_EQ(ok.result.state, JobState::Done) << ok.result.error;
+  if (old) {
+    ::setenv("FIL_PROOFS_PARAMETER_CACHE", saved.c_str(), 1);
+  } else {
+    ::unsetenv("FIL_PROOFS_PARAMETER_CACHE");
+  }
+}
+
+}  // namespace
+}  // namespace proofline::engine::testing
