@@ -125,27 +125,33 @@ void MultiEq::FastSum::add_shifted(std::uint64_t v, unsigned shift) {
   if (w + 1 < 5) add_at(w + 1, hi);
 }
 
-void MultiEq::enforce_equal_staged_fast(std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
-                                        std::uint64_t rhs_value) {
-  make_room(num_bits);
+void MultiEq::close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
+                         std::uint64_t rhs_value) {
+  if (kCapacity <= bits_used_ + num_bits) {  // flush the earlier equalities (make_room), not this one
+    fast_flush(mark);
+    bits_used_ = 0;
+    ++ops_;
+    mark = 0;
+    if (kCapacity <= num_bits) make_room(num_bits);  // throws
+  }
   const auto shift = static_cast<std::uint32_t>(bits_used_);
-  for (const Staged& s : staged_lhs_) lhs_terms_.push_back(Term{s.raw, s.exp + shift, s.neg});
-  staged_lhs_.clear();
+  if (shift != 0) {
+    for (std::size_t k = mark; k < lhs_terms_.size(); ++k) lhs_terms_[k].exp += shift;
+  }
   fast_lhs_.add_shifted(lhs_value, shift);
   if (!lhs_other.is_zero()) fast_lhs_.other += lhs_other * pow2(shift);
   fast_rhs_.add_shifted(rhs_value, shift);
   bits_used_ += num_bits;
 }
 
-void MultiEq::fast_flush() {
+void MultiEq::fast_flush(std::size_t n) {
   r1cs::ProvingBuffers& p = *cs_.prover_buffers();
   DensityTracker& a_aux = p.a_aux_density;
   DedupTable& t = t_dedup;
-  const std::size_t n = lhs_terms_.size();
   auto by_variable = [](const Term& a, const Term& b) { return a.raw < b.raw; };
   if (2 * n > t.slots.size()) {  // too many for the table: sort and sum every group
-    std::sort(lhs_terms_.begin(), lhs_terms_.end(), by_variable);
-    set_density_grouped(a_aux, lhs_terms_);
+    std::sort(lhs_terms_.begin(), lhs_terms_.begin() + static_cast<std::ptrdiff_t>(n), by_variable);
+    set_density_grouped(a_aux, std::span<const Term>(lhs_terms_.data(), n));
   } else {
     if (++t.stamp == 0) {  // stamp wrapped: invalidate every slot once
       for (auto& sl : t.slots) sl.stamp = 0;
@@ -183,7 +189,7 @@ void MultiEq::fast_flush() {
   cs_.prover_enforce(fast_lhs_.value(), p.input_assignment[0], fast_rhs_.value());
   fast_lhs_.clear();
   fast_rhs_.clear();
-  lhs_terms_.clear();
+  lhs_terms_.erase(lhs_terms_.begin(), lhs_terms_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs) {
@@ -203,7 +209,7 @@ void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variabl
 
 void MultiEq::accumulate() {
   if (fast_) {
-    fast_flush();
+    fast_flush(lhs_terms_.size());
     bits_used_ = 0;
     ++ops_;
     return;
@@ -359,14 +365,18 @@ UInt32 UInt32::shr(std::size_t by) const noexcept {
   return r;
 }
 
+// The dispatchers return the chosen form's prvalue, so the result is built in place (one named
+// result per function: no copy of the 272-byte word on return).
 UInt32 UInt32::xor_(ConstraintSystem& cs, const UInt32& other) const {
   if (!checked_in(cs) || !other.checked_in(cs)) return xor_bits(cs, *this, other);
+  return xor_word(cs, *this, other);
+}
+
+UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) {
   // Word form of Boolean::xor_ per bit: constants fold (the other operand's bit, negated by a
   // constant 1); two variables p, q (the Is operand first when the kinds differ) give a new bit
   // r = p ⊕ q with (2p)·q = p + q − r (A: p, B: q dense), negated when the kinds differ.
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
-  const UInt32& a = *this;
-  const UInt32& b = other;
   UInt32 r;
   r.value_ = a.value_ ^ b.value_;
   r.const_ = a.const_ & b.const_;
@@ -415,6 +425,10 @@ UInt32 UInt32::xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
 UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   const Form form = triple_form(cs, a, b, c);
   if (form != Form::Word) return per_bit(cs, a, b, c, form == Form::CheckedBits, Boolean::sha256_ch);
+  return ch_word(cs, a, b, c);
+}
+
+UInt32 UInt32::ch_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   const std::uint32_t x = a.value_, y = b.value_, z = c.value_, ch = (x & y) ^ (~x & z);
   // Word form of Boolean::sha256_ch with three variables per bit: ch allocated, then
   // (b − c)·a = ch − c (A: b, c dense; B: a, and ONE for Not(a)).
@@ -457,6 +471,10 @@ UInt32 UInt32::per_bit(ConstraintSystem& cs, const UInt32& a, const UInt32& b, c
 UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   const Form form = triple_form(cs, a, b, c);
   if (form != Form::Word) return per_bit(cs, a, b, c, form == Form::CheckedBits, Boolean::sha256_maj);
+  return maj_word(cs, a, b, c);
+}
+
+UInt32 UInt32::maj_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
   const std::uint32_t x = a.value_, y = b.value_, z = c.value_;
   const std::uint32_t maj = (x & y) ^ (x & z) ^ (y & z), w = y & z;
   // Word form of Boolean::sha256_maj with three variables per bit: maj allocated; bc = b ∧ c by
@@ -501,8 +519,9 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     all_constants &= op->is_constant();
   }
   const auto modular = static_cast<std::uint32_t>(result_value);
-  // All operands constant: a constant, no variables, nothing for the MultiEq.
-  if (all_constants) return UInt32::constant(modular);
+  UInt32 r;  // every bit constant
+  r.value_ = modular;
+  if (all_constants) return r;  // a constant, no variables, nothing for the MultiEq
   // lhs = Σ_op Σ_i 2^i·op_i (staged; shifted into place when the MultiEq takes the equality).
   // Prover fast path: the lhs's value is summed natively (a checked word's value is its value_;
   // other words' bits are read from the assignment, a non-bit value, possible only in an invalid
@@ -510,6 +529,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   const bool fast = meq.prover_fast();
   std::uint64_t lhs_value = 0;
   Fr lhs_other = Fr::zero();
+  const std::size_t mark = fast ? meq.open_fast() : 0;
   if (fast) {
     const r1cs::ProvingBuffers& p = *cs.prover_buffers();
     const DensityTracker& a_aux = p.a_aux_density;
@@ -523,7 +543,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
         for (std::uint32_t m = ~op->const_; m != 0; m &= m - 1) {
           const int i = std::countr_zero(m);
           if (!a_aux.test(index_of(op->var_[i]))) {
-            meq.stage_lhs(Variable::from_raw(op->var_[i]), static_cast<unsigned>(i), bit_at(op->not_, i) != 0);
+            meq.stage_fast(Variable::from_raw(op->var_[i]), static_cast<unsigned>(i), bit_at(op->not_, i) != 0);
           }
         }
         continue;
@@ -544,7 +564,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
           const Fr t = pow2(i) * assigned_value(p, v);
           lhs_other += neg ? pow2(i) - t : t;
         }
-        if (v.is_aux() && !a_aux.test(v.index())) meq.stage_lhs(v, i, neg);
+        if (v.is_aux() && !a_aux.test(v.index())) meq.stage_fast(v, i, neg);
       }
     }
   } else {
@@ -554,8 +574,6 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   }
   // Result bits: n = bitlen(max_value) of them, LSB first; the word keeps the low 32.
   const auto n = static_cast<std::size_t>(std::bit_width(max_value));
-  UInt32 r;
-  r.value_ = modular;
   r.const_ = 0;
   if (fast) {
     for (std::size_t k = 0; k < n; ++k) {
@@ -564,7 +582,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     }
     r.checked_ = true;  // fresh bits holding result_value's bits
     // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
-    meq.enforce_equal_staged_fast(n, lhs_value, lhs_other, result_value);
+    meq.close_fast(mark, n, lhs_value, lhs_other, result_value);
     return r;
   }
   Variable result_vars[64];

@@ -81,13 +81,19 @@ class MultiEq {
 
   /// True in prover mode with the fast path (ConstraintSystem::prover_buffers()).
   bool prover_fast() const noexcept { return fast_; }
-  /// Prover fast path (prover_fast() only): enforce_equal_staged for a caller that has evaluated
-  /// both sides itself: the staged lhs terms (only aux ones are needed: they give the A-density)
-  /// have the value lhs_value + lhs_other (lhs_other: the part from non-bit values, zero for a valid
-  /// witness) and the rhs, Σ_i 2^i·rhs_i over `num_bits` bits the caller allocated itself, the value
-  /// rhs_value. The values are shifted into place like the terms.
-  void enforce_equal_staged_fast(std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
-                                 std::uint64_t rhs_value);
+  /// Prover fast path (prover_fast() only), enforce_equal_staged for a caller that evaluates both
+  /// sides itself: open_fast() marks the start of the next equality's lhs terms; stage_fast() adds
+  /// one, sign · 2^exp · v (exp < 64, before the shift; only aux terms are needed: they give the
+  /// A-density); close_fast(mark, ...) takes the equality of `num_bits` bits whose whole lhs has
+  /// the value lhs_value + lhs_other (lhs_other: the part from non-bit values, zero for a valid
+  /// witness) and whose rhs, Σ_i 2^i·rhs_i over bits the caller allocated itself, rhs_value. The
+  /// values and terms are shifted into place; if the equality does not fit, the earlier ones are
+  /// enforced first (as make_room does). Between open_fast() and close_fast() only stage_fast()
+  /// and the caller's own allocations / constraints may be used.
+  std::size_t open_fast() const noexcept { return lhs_terms_.size(); }
+  void stage_fast(Variable v, unsigned exp, bool negative) { lhs_terms_.push_back(Term{v.raw(), exp, negative}); }
+  void close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
+                  std::uint64_t rhs_value);
 
   /// Enforces the pending equalities, if any. Must be called before the MultiEq goes away.
   void finish();
@@ -121,7 +127,8 @@ class MultiEq {
     void clear() noexcept { *this = FastSum{}; }
   };
   void fast_stage(std::size_t num_bits, std::span<const Variable> rhs);
-  void fast_flush();
+  /// Enforces the pending equalities whose terms are lhs_terms_[0, n) and drops those terms.
+  void fast_flush(std::size_t n);
   /// Marks the aux variables of `terms` (sorted by variable) whose summed coefficient is nonzero.
   static void set_density_grouped(r1cs::DensityTracker& a_aux, std::span<const Term> terms);
 
@@ -186,6 +193,10 @@ class UInt32 {
   /// A word of 32 new bits (variables to be filled in) holding `value`, checked (prover mode).
   static UInt32 fresh(std::uint32_t value) noexcept;
   static UInt32 xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+  // Word forms (prover mode, checked operands; ch / maj: Form::Word).
+  static UInt32 xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
+  static UInt32 ch_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
+  static UInt32 maj_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c);
   // How sha256_ch / sha256_maj go: per bit through the Boolean gadget (Bits; CheckedBits when the
   // operands are checked, so the result is too), or in word form (checked, no constant bit, b and
   // c never sharing a variable).
