@@ -194,16 +194,20 @@ struct DevFp2 {
   __device__ friend DevFp2 operator-(const DevFp2& a, const DevFp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
   __device__ DevFp2 operator-() const { return {-c0, -c1}; }
   __device__ DevFp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  /// Karatsuba, 3 Fp multiplications.
-  __device__ friend DevFp2 operator*(const DevFp2& a, const DevFp2& b) {
+  /// Karatsuba, 3 Fp multiplications. Not inlined: one copy of the ~2000-instruction body per
+  /// kernel instead of one per call site. Inlined, the G2 bucket accumulation kernel spent 66 % of
+  /// its stall cycles waiting for instruction fetch (Nsight Compute on the H200, bench/RESULTS.md).
+  __device__ __noinline__ static DevFp2 mul(const DevFp2 a, const DevFp2 b) {
     DevFp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
     DevFp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   }
-  __device__ DevFp2 sqr() const {
-    DevFp a = c0 + c1, b = c0 - c1, c = c0 * c1;
+  __device__ __noinline__ static DevFp2 square(const DevFp2 x) {
+    DevFp a = x.c0 + x.c1, b = x.c0 - x.c1, c = x.c0 * x.c1;
     return {a * b, c.dbl()};
   }
+  __device__ friend DevFp2 operator*(const DevFp2& a, const DevFp2& b) { return mul(a, b); }
+  __device__ DevFp2 sqr() const { return square(*this); }
   __device__ DevFp2& operator+=(const DevFp2& b) { return *this = *this + b; }
   __device__ DevFp2& operator-=(const DevFp2& b) { return *this = *this - b; }
   __device__ DevFp2& operator*=(const DevFp2& b) { return *this = *this * b; }
