@@ -7,7 +7,6 @@
 #include <type_traits>
 
 #include "proofline/ff/fp.hpp"
-#include "proofline/ff/fp2.hpp"
 #include "proofline/ff/fp_ifma.hpp"
 #include "proofline/util/error.hpp"
 
@@ -20,11 +19,11 @@ using namespace ff::ifma;
 
 #define IFMA_FN __attribute__((target("avx512f,avx512ifma")))
 
-/// Lane-field adaptors: the vector type, its scalar type, and loads/stores at byte addresses
-/// (Fp: 6 words; Fp2: c0 then c1, 12 words). eq: lanes whose two addresses hold equal values.
+/// Lane-field adaptors: the vector type, loads/stores at byte addresses (Fp: 6 words; Fp2: c0 then
+/// c1, 12 words; eq: lanes whose two addresses hold equal values), and how the denominators enter
+/// Montgomery's trick, whose chains always run over Fp.
 struct LaneFp {
   using V = Fp8;
-  using S = ff::Fp;
   static constexpr unsigned kBytes = 48;
   static IFMA_FN V gather_eq(__m512i a, __m512i b, V& vb, __mmask8& eq) {
     __m512i w[6], u[6];
@@ -39,19 +38,13 @@ struct LaneFp {
     return gather(a, w);
   }
   static IFMA_FN void store_at(__m512i a, __mmask8 mask, const V& v) { scatter(a, mask, v); }
-  static IFMA_FN V one() { return one8(); }
-  static IFMA_FN V select(__mmask8 take_b, const V& a, const V& b) {
-    V r;
-    for (int j = 0; j < 8; ++j) r.l[j] = _mm512_mask_mov_epi64(a.l[j], take_b, b.l[j]);
-    return r;
-  }
-  static IFMA_FN void to_scalar(S* out, const V& v) { store(out, v); }
-  static IFMA_FN V from_scalar(const S* in) { return load(in); }
+  /// The chain runs over d itself; 1/d is the chain's inverse.
+  static IFMA_FN Fp8 chain_value(const V& d) { return d; }
+  static IFMA_FN V inverse_from(const V&, const Fp8& inv_chain) { return inv_chain; }
 };
 
 struct LaneFp2 {
   using V = Fp2x8;
-  using S = ff::Fp2;
   static constexpr unsigned kBytes = 96;
   static IFMA_FN V gather_eq(__m512i a, __m512i b, V& vb, __mmask8& eq) {
     __mmask8 e0, e1;
@@ -67,25 +60,13 @@ struct LaneFp2 {
     scatter(a, mask, v.c0);
     scatter(_mm512_add_epi64(a, bc(48)), mask, v.c1);
   }
-  static IFMA_FN V one() {
-    V r;
-    r.c0 = one8();
-    for (int j = 0; j < 8; ++j) r.c1.l[j] = _mm512_setzero_si512();
-    return r;
-  }
-  static IFMA_FN V select(__mmask8 take_b, const V& a, const V& b) {
-    return {LaneFp::select(take_b, a.c0, b.c0), LaneFp::select(take_b, a.c1, b.c1)};
-  }
-  static IFMA_FN void to_scalar(S* out, const V& v) {
-    ff::Fp c0[8], c1[8];
-    store(c0, v.c0);
-    store(c1, v.c1);
-    for (int i = 0; i < 8; ++i) out[i] = S{c0[i], c1[i]};
-  }
-  static IFMA_FN V from_scalar(const S* in) {
-    ff::Fp c0[8], c1[8];
-    for (int i = 0; i < 8; ++i) c0[i] = in[i].c0, c1[i] = in[i].c1;
-    return {load(c0), load(c1)};
+  /// The chain runs over the norms N(d) = d0² + d1² ∈ Fp (non-zero for d ≠ 0: −1 is not a square
+  /// mod p), and 1/d = conj(d)/N(d): 4 Fp multiplies per entry for the trick instead of 9.
+  static IFMA_FN Fp8 chain_value(const V& d) { return add(sqr(d.c0), sqr(d.c1)); }
+  static IFMA_FN V inverse_from(const V& d, const Fp8& inv_norm) {
+    Fp8 zero;
+    for (int j = 0; j < 8; ++j) zero.l[j] = _mm512_setzero_si512();
+    return {mul(d.c0, inv_norm), sub(zero, mul(d.c1, inv_norm))};
   }
 };
 
@@ -126,45 +107,50 @@ IFMA_FN __m512i addr8(const std::uintptr_t* a, std::size_t g, __mmask8 active) {
   return _mm512_mask_loadu_epi64(bc(a[8 * g]), active, a + 8 * g);
 }
 
+IFMA_FN Fp8 select(__mmask8 take_b, const Fp8& a, const Fp8& b) {
+  Fp8 r;
+  for (int j = 0; j < 8; ++j) r.l[j] = _mm512_mask_mov_epi64(a.l[j], take_b, b.l[j]);
+  return r;
+}
+
 template <class L>
 IFMA_FN void run(const std::uintptr_t* xp, const std::uintptr_t* yp, const std::uintptr_t* q,
                  const std::uint8_t* neg, std::size_t m, std::uint8_t* special) {
   using V = typename L::V;
-  using S = typename L::S;
-  constexpr std::size_t kW = sizeof(V) / 8;  // words per spilled lane value
+  constexpr std::size_t kW = sizeof(Fp8) / 8;  // words per spilled chain value
   const std::size_t G = (m + 7) / 8;
   u64* buf = t_scratch.get(G * 2 * kW);
-  const V one = L::one();
-  V acc = one;
+  const Fp8 one = one8();
+  Fp8 acc = one;
   for (std::size_t g = 0; g < G; ++g) {
     const std::size_t lanes = m - 8 * g < 8 ? m - 8 * g : 8;
     const __mmask8 active = static_cast<__mmask8>((1u << lanes) - 1);
     V x2;
     __mmask8 eq;
     const V x1 = L::gather_eq(addr8(xp, g, active), addr8(q, g, active), x2, eq);
-    const V d = L::select(static_cast<__mmask8>(~active | eq), sub(x1, x2), one);
+    const Fp8 d = select(static_cast<__mmask8>(~active | eq), L::chain_value(sub(x1, x2)), one);
     for (std::size_t i = 0; i < lanes; ++i) special[8 * g + i] = (eq >> i) & 1;
     spill(buf + 2 * kW * g, acc);
     spill(buf + 2 * kW * g + kW, d);
     acc = mul(acc, d);
   }
   // Invert the 8 chain products together: c_i = Π_{k≤i} a_k, one inversion, then back.
-  S a[8], c[8], inv[8];
-  L::to_scalar(a, reduce_full(acc));
+  ff::Fp a[8], c[8], inv[8];
+  store(a, reduce_full(acc));
   c[0] = a[0];
   for (int i = 1; i < 8; ++i) c[i] = c[i - 1] * a[i];
-  S t = c[7].inverse();
+  ff::Fp t = c[7].inverse();
   for (int i = 7; i > 0; --i) {
     inv[i] = t * c[i - 1];
     t = t * a[i];
   }
   inv[0] = t;
-  V iv = L::from_scalar(inv);
+  Fp8 iv = load(inv);
   for (std::size_t g = G; g-- > 0;) {
     const std::size_t lanes = m - 8 * g < 8 ? m - 8 * g : 8;
     const __mmask8 active = static_cast<__mmask8>((1u << lanes) - 1);
-    const V i = mul(iv, unspill<V>(buf + 2 * kW * g));  // 1/d
-    iv = mul(iv, unspill<V>(buf + 2 * kW * g + kW));
+    const Fp8 ic = mul(iv, unspill<Fp8>(buf + 2 * kW * g));  // 1 / chain value
+    iv = mul(iv, unspill<Fp8>(buf + 2 * kW * g + kW));
     __mmask8 ng = 0, write = 0;
     for (std::size_t l = 0; l < lanes; ++l) {
       ng |= static_cast<__mmask8>((neg[8 * g + l] != 0) << l);
@@ -176,6 +162,7 @@ IFMA_FN void run(const std::uintptr_t* xp, const std::uintptr_t* yp, const std::
     const V y1 = cond_neg(L::load_at(addr8(yp, g, active)), ng);
     const V x2 = L::load_at(qa);
     const V y2 = L::load_at(qy);
+    const V i = L::inverse_from(sub(x1, x2), ic);  // 1/d
     const V lambda = mul(sub(y1, y2), i);
     const V x3 = sub(sub(sqr(lambda), x2), x1);
     const V y3 = sub(mul(lambda, sub(x2, x3)), y2);

@@ -4,7 +4,8 @@
 // Used by the batch-affine bucket accumulator (msm_impl.hpp) when ff::ifma_enabled().
 // Same formulas and same results, bit for bit, as the scalar flush: Montgomery's trick over
 // the batch (8 interleaved product chains, entry k in lane k mod 8, the 8 chain products inverted
-// together with one scalar field inversion), then λ = (y_p − y_q)/(x_p − x_q),
+// together with one scalar Fp inversion; for G2 the chains run over the Fp norms
+// N(d) = d0² + d1² and 1/d = conj(d)/N(d)), then λ = (y_p − y_q)/(x_p − x_q),
 // x3 = λ² − x_q − x_p, y3 = λ(x_q − x3) − y_q, written back fully reduced.
 #pragma once
 
