@@ -9,14 +9,17 @@
 #               2^25 rows holds ~4.3 GB of buffers)
 #     BACKEND   cpu | cuda (cuda: every usable device; --gpus N to use N of them)
 #     ARGS      passed on: --proofs N (3), --partitions N (2), --modes overlap,serial,nopool,inline,
-#               --synthesis-workers N, --prover-workers N, --budget-gb X, --json FILE
-# Environment: BUILD_DIR (default build), NO_BUILD=1 to run the binary as it is, PARAMS_DIR (default
-# $BUILD_DIR/pipeline-params: bench_<k>.params is generated there on first use, development
-# parameters, NOT secure; at 2^24 and above that setup takes long — keep the folder between runs).
+#               --gpus N[,M] (device counts, one run of the modes each), --synthesis-workers N,
+#               --prover-workers N, --budget-gb X, --setup-on auto|cpu|gpu, --json FILE
+# Parameters: development parameters (fixed seed, NOT secure) are generated in the bench process and
+# handed to the engine in memory; with BACKEND cuda the setup's fixed-base multiplications run on GPU
+# 0 (seconds at 2^24/2^25). PARAMS_DIR set: bench_<k>.params there is read if present, else written
+# after the setup (a file round trip of ~9 GB at 2^24, ~19 GB at 2^25: slower than a GPU setup).
+# Environment: BUILD_DIR (default build), NO_BUILD=1 to run the binary as it is, PARAMS_DIR.
 #
 # Examples:  bench/pipeline.sh 2^16 cpu
 #            bench/pipeline.sh 2^24 cuda --proofs 4 --partitions 2
-#            bench/pipeline.sh 2^24 cuda --gpus 1 --modes overlap   # vs. the same with both GPUs
+#            bench/pipeline.sh 2^24 cuda --gpus 1,2 --modes overlap   # one GPU vs two
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ $# -lt 2 ]]; then
@@ -27,16 +30,18 @@ SIZE=$1 BACKEND=$2
 shift 2
 BUILD_DIR=${BUILD_DIR:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
-PARAMS_DIR=${PARAMS_DIR:-$BUILD_DIR/pipeline-params}
 if [[ ${NO_BUILD:-0} != 1 ]]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" >/dev/null
   cmake --build "$BUILD_DIR" -j"$(nproc)" --target proofline_pipeline_bench >/dev/null
 fi
-mkdir -p "$PARAMS_DIR"
 k=${SIZE#2^}
+params=()
+if [[ -n ${PARAMS_DIR:-} ]]; then
+  mkdir -p "$PARAMS_DIR"
+  params=(--params "$PARAMS_DIR/bench_$k.params")
+fi
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
 if [[ $BACKEND == cuda ]] && command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader | sed 's/^/# gpu /'
 fi
-exec "$BUILD_DIR/proofline_pipeline_bench" --size "$SIZE" --backend "$BACKEND" \
-  --params "$PARAMS_DIR/bench_$k.params" "$@"
+exec "$BUILD_DIR/proofline_pipeline_bench" --size "$SIZE" --backend "$BACKEND" "${params[@]}" "$@"

@@ -60,7 +60,6 @@ template <class Cfg>
 FixedBaseTable<Cfg>::FixedBaseTable(const ec::AffinePoint<Cfg>& base, unsigned window_bits)
     : w_(std::clamp(window_bits, 1u, 16u)), windows_((kScalarBits + w_ - 1) / w_) {
   const std::size_t per = (std::size_t{1} << w_) - 1;
-  std::vector<ec::JacobianPoint<Cfg>> jac(windows_ * per);
   // bases_k = 2^(wk)·P, sequentially (w doublings each).
   std::vector<ec::JacobianPoint<Cfg>> bases(windows_);
   ec::JacobianPoint<Cfg> b = base.to_projective();
@@ -68,16 +67,18 @@ FixedBaseTable<Cfg>::FixedBaseTable(const ec::AffinePoint<Cfg>& base, unsigned w
     bases[k] = b;
     for (unsigned i = 0; i < w_; ++i) b = b.dbl();
   }
+  table_.resize(windows_ * per);
   tbb::parallel_for(0u, windows_, [&](unsigned k) {
+    std::vector<ec::JacobianPoint<Cfg>> jac(per);
     ec::JacobianPoint<Cfg> acc = bases[k];
-    jac[k * per] = acc;
+    jac[0] = acc;
     for (std::size_t d = 1; d < per; ++d) {
       acc += bases[k];
-      jac[k * per + d] = acc;
+      jac[d] = acc;
     }
+    ec::batch_to_affine(std::span<const ec::JacobianPoint<Cfg>>(jac),
+                        std::span<ec::AffinePoint<Cfg>>(table_.data() + k * per, per));
   });
-  table_.resize(jac.size());
-  ec::batch_to_affine(std::span<const ec::JacobianPoint<Cfg>>(jac), std::span<ec::AffinePoint<Cfg>>(table_));
 }
 
 template <class Cfg>
@@ -109,7 +110,7 @@ template <class Cfg>
 unsigned FixedBaseTable<Cfg>::window_for(std::size_t n) {
   unsigned best = 2;
   double best_cost = 1e300;
-  for (unsigned w = 2; w <= 12; ++w) {
+  for (unsigned w = 2; w <= 16; ++w) {
     double windows = (kScalarBits + w - 1) / w;
     double cost = windows * (double(std::size_t{1} << w) + double(n));
     if (cost < best_cost) {
@@ -207,6 +208,7 @@ Parameters generate_parameters(const r1cs::KeypairAssembly& cs, const ToxicWaste
     const QapAtTau q = evaluate_qap(cs, tw.tau, 0);
     const std::size_t m = q.m, n_in = cs.num_inputs(), n_aux = cs.num_aux();
     report("qap", m, t0);
+    t0 = Clock::now();
 
     const Fr gamma_inv = tw.gamma.inverse();
     const Fr delta_inv = tw.delta.inverse();
@@ -255,6 +257,8 @@ Parameters generate_parameters(const r1cs::KeypairAssembly& cs, const ToxicWaste
       }
     });
 
+    report("scalars", n_in + n_aux + h_s.size(), t0);
+
     // Fixed-base multiplications.
     t0 = Clock::now();
     const std::size_t n_g1 = ic_s.size() + l_s.size() + a_s.size() + b_s.size() + h_s.size() + 4;
@@ -268,23 +272,28 @@ Parameters generate_parameters(const r1cs::KeypairAssembly& cs, const ToxicWaste
     p.vk.gamma_g2 = g2.mul(tw.gamma).to_affine();
     p.vk.delta_g1 = g1.mul(tw.delta).to_affine();
     p.vk.delta_g2 = g2.mul(tw.delta).to_affine();
+    auto batch1 = [&](const char* what, std::span<const Fr> ks) {
+      const auto t = Clock::now();
+      auto out = opts.g1_batch ? opts.g1_batch(g1, ks) : g1.mul_batch(ks);
+      if (out.size() != ks.size()) {
+        throw ProoflineError(Error::BadLength, std::string("setup: SetupOptions::g1_batch returned ") +
+                                                   std::to_string(out.size()) + " points for " + what + ", expected " +
+                                                   std::to_string(ks.size()));
+      }
+      report(what, ks.size(), t);
+      return out;
+    };
+    p.vk.ic = batch1("ic", ic_s);
+    p.h = batch1("h", h_s);
+    p.l = batch1("l", l_s);
+    p.a = batch1("a", a_s);
+    p.b_g1 = batch1("b_g1", b_s);
     t0 = Clock::now();
-    p.vk.ic = g1.mul_batch(ic_s);
-    report("ic", ic_s.size(), t0);
-    t0 = Clock::now();
-    p.h = g1.mul_batch(h_s);
-    report("h", h_s.size(), t0);
-    t0 = Clock::now();
-    p.l = g1.mul_batch(l_s);
-    report("l", l_s.size(), t0);
-    t0 = Clock::now();
-    p.a = g1.mul_batch(a_s);
-    report("a", a_s.size(), t0);
-    t0 = Clock::now();
-    p.b_g1 = g1.mul_batch(b_s);
-    report("b_g1", b_s.size(), t0);
-    t0 = Clock::now();
-    p.b_g2 = g2.mul_batch(b_s);
+    p.b_g2 = opts.g2_batch ? opts.g2_batch(g2, b_s) : g2.mul_batch(b_s);
+    if (p.b_g2.size() != b_s.size()) {
+      throw ProoflineError(Error::BadLength, "setup: SetupOptions::g2_batch returned " + std::to_string(p.b_g2.size()) +
+                                                 " points for b_g2, expected " + std::to_string(b_s.size()));
+    }
     report("b_g2", b_s.size(), t0);
   });
   if (progress) {

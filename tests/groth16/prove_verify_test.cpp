@@ -104,6 +104,64 @@ TEST(Setup, FixedBaseTableMatchesScalarMul) {
   }
 }
 
+TEST(Setup, WindowForGrowsToSixteenBits) {
+  EXPECT_LE(FixedBaseTable<ec::G1Config>::window_for(4), 4u);
+  EXPECT_EQ(FixedBaseTable<ec::G1Config>::window_for(std::size_t{1} << 24), 16u);
+  EXPECT_EQ(FixedBaseTable<ec::G1Config>::window_for(std::size_t{1} << 27), 16u);
+  unsigned prev = 0;
+  for (std::size_t n = 1; n <= (std::size_t{1} << 26); n *= 4) {
+    const unsigned w = FixedBaseTable<ec::G1Config>::window_for(n);
+    EXPECT_GE(w, prev) << n;
+    prev = w;
+  }
+}
+
+TEST(Setup, FixedBaseTableEntriesAreWindowMultiples) {
+  // table()[k·(2^w − 1) + d − 1] = d·2^(wk)·G, for the windows built in parallel.
+  const unsigned w = 5;
+  FixedBaseTable<ec::G1Config> t(ec::G1Affine::generator(), w);
+  EXPECT_EQ(t.window_bits(), w);
+  EXPECT_EQ(t.windows(), 51u);
+  const std::size_t per = (std::size_t{1} << w) - 1;
+  ASSERT_EQ(t.table().size(), t.windows() * per);
+  for (unsigned k : {0u, 1u, 25u, 50u}) {
+    for (std::size_t d : {std::size_t{1}, std::size_t{2}, per}) {
+      const Fr s = Fr::from_u64(d) * Fr::from_u64(2).pow(std::array<ff::u64, 1>{std::uint64_t{w} * k});
+      EXPECT_EQ(t.table()[k * per + d - 1], ec::G1Projective::generator().mul(s).to_affine()) << k << " " << d;
+    }
+  }
+}
+
+TEST(Setup, BatchHooksGiveTheSameParameters) {
+  // SetupOptions::g1_batch / g2_batch (how the GPU layer takes over the fixed-base work): hooks
+  // computing each point alone give byte-identical parameters, and are used for every query.
+  ShapeCircuit c{{Fr::from_u64(2), Fr::from_u64(3)}, Fr::from_u64(4), 5, true};
+  SetupOptions o = quiet();
+  std::size_t g1_points = 0, g2_points = 0;
+  o.g1_batch = [&](const FixedBaseTable<ec::G1Config>& t, std::span<const Fr> ks) {
+    std::vector<ec::G1Affine> out;
+    for (const Fr& k : ks) out.push_back(t.mul(k).to_affine());
+    g1_points += ks.size();
+    return out;
+  };
+  o.g2_batch = [&](const FixedBaseTable<ec::G2Config>& t, std::span<const Fr> ks) {
+    std::vector<ec::G2Affine> out;
+    for (const Fr& k : ks) out.push_back(t.mul(k).to_affine());
+    g2_points += ks.size();
+    return out;
+  };
+  SeededRandom r1(21), r2(21);
+  const Parameters hooked = generate_parameters(c, r1, o);
+  const Parameters plain = generate_parameters(c, r2, quiet());
+  EXPECT_EQ(hooked.to_bytes(), plain.to_bytes());
+  EXPECT_EQ(g1_points, plain.vk.ic.size() + plain.h.size() + plain.l.size() + plain.a.size() + plain.b_g1.size());
+  EXPECT_EQ(g2_points, plain.b_g2.size());
+  // A hook returning the wrong number of points is an error, not silently bad parameters.
+  o.g2_batch = [](const FixedBaseTable<ec::G2Config>&, std::span<const Fr>) { return std::vector<ec::G2Affine>(1); };
+  SeededRandom r3(21);
+  EXPECT_EQ(code_of([&] { generate_parameters(c, r3, o); }), Error::BadLength);
+}
+
 // ---- prove / verify over shapes -------------------------------------------------------------------
 
 struct Shape {

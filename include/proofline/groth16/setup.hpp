@@ -20,8 +20,11 @@
 //     aux, each with v_j ≠ 0 (zero scalars would be points at infinity: filtered, so the prover's
 //     density bitmaps line up); vk = α·G1, β·G1, β·G2, γ·G2, δ·G1, δ·G2.
 //  5. Every point is a fixed-base multiple of the G1 or G2 generator: windowed tables (window w
-//     bits: table[k][d] = d·2^(wk)·G for d < 2^w), one mixed addition per window, then a batch
-//     conversion to affine; parallel over points with oneTBB.
+//     bits: table[k][d] = d·2^(wk)·G for d < 2^w; w from FixedBaseTable::window_for, at most 16),
+//     one mixed addition per window, then a batch conversion to affine; parallel over points with
+//     oneTBB — or, when SetupOptions::g1_batch / g2_batch are set, by that function (the GPU
+//     layer's gpu::use_gpu_for_setup installs a CUDA batch: proofline/gpu/fixed_base.hpp). Either
+//     way each point is k·G, so the parameters are the same bytes for the same toxic waste.
 // Progress goes to stderr (one line per query) when the circuit has at least
 // SetupOptions::progress_min_constraints constraints.
 //
@@ -31,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -40,6 +44,9 @@
 #include "proofline/r1cs/keypair_assembly.hpp"
 
 namespace proofline::groth16 {
+
+template <class Cfg>
+class FixedBaseTable;
 
 struct ToxicWaste {
   Fr tau, alpha, beta, gamma, delta;
@@ -55,6 +62,12 @@ struct SetupOptions {
   std::size_t progress_min_constraints = std::size_t{1} << 16;
   /// 0: the calling thread's TBB arena (all cores); k > 0: at most k threads.
   int threads = 0;
+  /// Optional replacements of FixedBaseTable::mul_batch for the bulk queries (ic, h, l, a, b_g1 /
+  /// b_g2): must return scalars[i]·G in affine form for each i, in order (the table's base is the
+  /// generator). Null: the table's own CPU mul_batch. Lets a higher layer (gpu) take the work
+  /// without groth16 depending on it.
+  std::function<std::vector<ec::G1Affine>(const FixedBaseTable<ec::G1Config>&, std::span<const Fr>)> g1_batch;
+  std::function<std::vector<ec::G2Affine>(const FixedBaseTable<ec::G2Config>&, std::span<const Fr>)> g2_batch;
 };
 
 /// u_j(τ), v_j(τ), w_j(τ) per input and per aux variable, with the domain facts used.
@@ -69,7 +82,9 @@ struct QapAtTau {
 QapAtTau evaluate_qap(const r1cs::KeypairAssembly& cs, const Fr& tau, int threads = 0);
 
 /// Windowed fixed-base multiplication by one base point P: mul(k) = k·P with ⌈255/w⌉ mixed
-/// additions. Built once (about ⌈255/w⌉·2^w points), shared read-only by any number of threads.
+/// additions. Built once (⌈255/w⌉·(2^w − 1) affine points, windows built in parallel; w = 16:
+/// 16 windows, about 1 M points = 104 MB for G1, 200 MB for G2), shared read-only by any number of
+/// threads. Window widths are clamped to 1 … 16.
 template <class Cfg>
 class FixedBaseTable {
  public:
@@ -77,8 +92,14 @@ class FixedBaseTable {
   ec::JacobianPoint<Cfg> mul(const Fr& k) const;
   /// k_i·P for every scalar, affine, in parallel (the calling thread's TBB arena).
   std::vector<ec::AffinePoint<Cfg>> mul_batch(std::span<const Fr> scalars) const;
-  /// A window width suited to n multiplications.
+  /// A window width suited to n multiplications: the w in 2 … 16 minimising ⌈255/w⌉·(2^w + n)
+  /// (table building + one mixed addition per window and point).
   static unsigned window_for(std::size_t n);
+  unsigned window_bits() const { return w_; }
+  unsigned windows() const { return windows_; }
+  /// The table, [window k][digit d − 1] = d·2^(wk)·P for d = 1 … 2^w − 1: entry k·(2^w − 1) + d − 1.
+  /// Never the identity for P ≠ O: P has prime order r, an odd prime larger than d, so r ∤ d·2^(wk).
+  std::span<const ec::AffinePoint<Cfg>> table() const { return table_; }
 
  private:
   unsigned w_;
