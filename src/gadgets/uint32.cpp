@@ -172,7 +172,7 @@ void MultiEq::fast_flush(std::size_t n) {
       }
       t.slot_of[i] = static_cast<std::uint32_t>(h);
     }
-    // Σ of k ≤ 7 positive powers 2^e (e < 254) is in (0, 7·2^253) ⊂ (0, r): nonzero mod r.
+    // Σ of k ≤ 7 positive powers 2^e (e ≤ 252, uint32.hpp) is in (0, 7·2^252) ⊂ (0, r): nonzero mod r.
     for (std::size_t i = 0; i < n; ++i) {
       const DedupTable::Slot& sl = t.slots[t.slot_of[i]];
       if (sl.neg == 0 && sl.count <= 7) a_aux.set(Variable::from_raw(lhs_terms_[i].raw).index());

@@ -84,7 +84,8 @@ TEST(WordForm, RandomMixedWordsAllModes) {
   // of checked / unchecked operands.
   const std::array<std::pair<unsigned, unsigned>, 4> mixes = {{{0, 0}, {0, 3}, {4, 2}, {0, 8}}};
   std::mt19937_64 seeds(0x77f3);
-  for (const auto& [pc, pn] : mixes) {
+  for (const auto& mix : mixes) {
+    const unsigned pc = mix.first, pn = mix.second;  // no structured binding: clang 14 lambdas
     for (int checked = 0; checked < 16; ++checked) {
       const std::uint64_t seed = seeds();
       check_modes([&](ConstraintSystem& cs) {
@@ -231,7 +232,9 @@ TEST(WordForm, Sha256NistVectorsAllModes) {
       {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
   };
-  for (const auto& [msg, hex] : vectors) {
+  for (const auto& vec : vectors) {
+    const std::string& msg = vec.first;  // no structured binding: clang 14 lambdas
+    const std::string& hex = vec.second;
     std::vector<std::uint8_t> want(32);
     for (std::size_t i = 0; i < 32; ++i) want[i] = static_cast<std::uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
     check_modes([&](ConstraintSystem& cs) {

@@ -1,6 +1,7 @@
 // proofline/gadgets/uint32.hpp — 32-bit words of Booleans, and batched equalities (MultiEq).
 //
-// Owns: `UInt32` (32 Booleans, least significant first, plus the native value) and `MultiEq`.
+// Owns: `UInt32` (32 Booleans, least significant first, plus the native value; stored packed, see
+// Representation below) and `MultiEq`.
 //
 // Shapes (bellperson `gadgets/{uint32,multieq}.rs`, reference §3.1):
 //  - constant / rotr / shr / into_bits_be / from_bits_be: no constraints (re-indexing; shr shifts in
@@ -38,8 +39,9 @@
 // ±2^e·z[v] is added natively as it is staged (bit values add ±2^e into a 320-bit integer, other
 // values — only for an invalid witness — go through Fr); the rhs the same way. At the flush the
 // A-density of the lhs's aux variables is resolved exactly with a per-thread hash table instead of
-// a sort: a variable seen once, or only with positive coefficients at most 7 times (a sum of at
-// most 7 powers 2^e, e < 254, lies in (0, r)), has a nonzero net coefficient and is marked; the
+// a sort: a variable seen once, or only with positive coefficients at most 7 times, has a nonzero
+// net coefficient and is marked (each term's exponent is below its equality's bit count, so
+// e < bits_used ≤ 253 and a sum of at most 7 powers 2^e lies in (0, 7·2^252) ⊂ (0, r)); the
 // others (rare: Not bits, many repeats) are grouped and their net coefficients summed in Fr.
 #pragma once
 
@@ -60,7 +62,8 @@ class MultiEq {
 
   ConstraintSystem& cs() noexcept { return cs_; }
 
-  /// Stages a term of the next equality's lhs: sign · 2^exp · var (exp < 64).
+  /// Stages a term of the next equality's lhs: sign · 2^exp · var (exp below the equality's
+  /// num_bits, as addmany's i < 32 < n: the fast flush's density rule relies on it).
   void stage_lhs(Variable v, unsigned exp, bool negative) { staged_lhs_.push_back(Staged{v.raw(), exp, negative}); }
   /// Stages b · 2^exp into the lhs (constant folding as Boolean::add_to_lc).
   void stage_lhs(const Boolean& b, unsigned exp) {
@@ -83,8 +86,8 @@ class MultiEq {
   bool prover_fast() const noexcept { return fast_; }
   /// Prover fast path (prover_fast() only), enforce_equal_staged for a caller that evaluates both
   /// sides itself: open_fast() marks the start of the next equality's lhs terms; stage_fast() adds
-  /// one, sign · 2^exp · v (exp < 64, before the shift; only aux terms are needed: they give the
-  /// A-density); close_fast(mark, ...) takes the equality of `num_bits` bits whose whole lhs has
+  /// one, sign · 2^exp · v (exp below num_bits, before the shift; only aux terms are needed: they
+  /// give the A-density); close_fast(mark, ...) takes the equality of `num_bits` bits whose whole lhs has
   /// the value lhs_value + lhs_other (lhs_other: the part from non-bit values, zero for a valid
   /// witness) and whose rhs, Σ_i 2^i·rhs_i over bits the caller allocated itself, rhs_value. The
   /// values and terms are shifted into place; if the equality does not fit, the earlier ones are
