@@ -256,11 +256,11 @@ UInt32 UInt32::constant(std::uint32_t value) noexcept {
   return r;
 }
 
-UInt32 UInt32::fresh(std::uint32_t value) noexcept {
+UInt32 UInt32::fresh(std::uint32_t value, const ConstraintSystem& cs) noexcept {
   UInt32 r;
   r.value_ = value;
   r.const_ = 0;
-  r.checked_ = true;
+  r.checked_for_ = cs.prover_buffers();
   return r;
 }
 
@@ -286,7 +286,7 @@ std::array<Boolean, 32> UInt32::bits() const noexcept {
 bool UInt32::checked_in(const ConstraintSystem& cs) const noexcept {
   const r1cs::ProvingBuffers* p = cs.prover_buffers();
   if (p == nullptr) return false;
-  if (checked_ || is_constant()) return true;
+  if (checked_for_ == p || is_constant()) return true;
   const std::span<const Fr> aux = p->aux_assignment;
   const std::uint32_t u = value_ ^ not_;  // the variables' own values
   for (std::uint32_t m = ~const_; m != 0; m &= m - 1) {
@@ -299,8 +299,9 @@ bool UInt32::checked_in(const ConstraintSystem& cs) const noexcept {
 }
 
 bool UInt32::check(ConstraintSystem& cs) {
-  checked_ = checked_in(cs);
-  return checked_;
+  const bool ok = checked_in(cs);
+  checked_for_ = ok ? cs.prover_buffers() : nullptr;
+  return ok;
 }
 
 UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
@@ -309,7 +310,7 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
   r.const_ = 0;
   if (cs.prover_buffers() != nullptr) {
     for (int i = 0; i < 32; ++i) r.var_[i] = fast::alloc_boolean(cs, bit_at(value, i)).raw();
-    r.checked_ = true;
+    r.checked_for_ = cs.prover_buffers();
     return r;
   }
   for (std::size_t i = 0; i < 32; ++i) {
@@ -349,7 +350,7 @@ UInt32 UInt32::rotr(std::size_t by) const noexcept {
   r.value_ = std::rotr(value_, k);
   r.const_ = std::rotr(const_, k);
   r.not_ = std::rotr(not_, k);
-  r.checked_ = checked_;
+  r.checked_for_ = checked_for_;
   for (int i = 0; i < 32; ++i) r.var_[i] = var_[(i + k) & 31];
   return r;
 }
@@ -360,7 +361,7 @@ UInt32 UInt32::shr(std::size_t by) const noexcept {
   r.value_ = value_ >> k;
   r.const_ = (const_ >> k) | ~(0xffffffffu >> k);
   r.not_ = not_ >> k;
-  r.checked_ = checked_;
+  r.checked_for_ = checked_for_;
   for (int i = 0; i + k < 32; ++i) r.var_[i] = var_[i + k];
   return r;
 }
@@ -380,7 +381,7 @@ UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
   UInt32 r;
   r.value_ = a.value_ ^ b.value_;
   r.const_ = a.const_ & b.const_;
-  r.checked_ = true;
+  r.checked_for_ = &p;
   const std::uint32_t only_a = a.const_ & ~b.const_, only_b = b.const_ & ~a.const_;
   const std::uint32_t both = ~(a.const_ | b.const_);
   r.not_ = ((b.not_ ^ a.value_) & only_a) | ((a.not_ ^ b.value_) & only_b) | ((a.not_ ^ b.not_) & both);
@@ -433,7 +434,7 @@ UInt32 UInt32::ch_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, c
   // Word form of Boolean::sha256_ch with three variables per bit: ch allocated, then
   // (b − c)·a = ch − c (A: b, c dense; B: a, and ONE for Not(a)).
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
-  UInt32 r = fresh(ch);
+  UInt32 r = fresh(ch, cs);
   if (a.not_ != 0) p.b_input_density.set(0);
   for (int i = 0; i < 32; ++i) {
     const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
@@ -464,7 +465,7 @@ UInt32 UInt32::per_bit(ConstraintSystem& cs, const UInt32& a, const UInt32& b, c
     r.set_bit(i, gadget(cs, a.bit(i), b.bit(i), c.bit(i)));
   }
   // With checked operands, the new bits hold the values computed from them: checked too.
-  r.checked_ = checked;
+  r.checked_for_ = checked ? cs.prover_buffers() : nullptr;
   return r;
 }
 
@@ -482,7 +483,7 @@ UInt32 UInt32::maj_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, 
   // and_not(c, b); Not∧Not: nor, (ONE − b)·(ONE − c) = bc); then (2bc − b − c)·a = bc − maj.
   // In every case the and's sides evaluate to (y, z), or (z, y) for Not∧Is.
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
-  UInt32 r = fresh(maj);
+  UInt32 r = fresh(maj, cs);
   if (a.not_ != 0) p.b_input_density.set(0);
   if ((b.not_ | c.not_) != 0) p.b_input_density.set(0);  // and_not / nor put ONE in B
   const std::uint32_t flip = b.not_ & ~c.not_;          // Not∧Is: and_not(c, b)
@@ -580,7 +581,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
       const Variable v = fast::alloc_boolean(cs, (result_value >> k) & 1);
       if (k < 32) r.var_[k] = v.raw();
     }
-    r.checked_ = true;  // fresh bits holding result_value's bits
+    r.checked_for_ = cs.prover_buffers();  // fresh bits holding result_value's bits
     // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
     meq.close_fast(mark, n, lhs_value, lhs_other, result_value);
     return r;

@@ -198,6 +198,14 @@ TEST(WordForm, CheckedOnlyForConsistentAuxBits) {
   EXPECT_FALSE(wrong.check(pa));
   EXPECT_FALSE(input.check(pa));
   EXPECT_TRUE(negated.check(pa));
+  // Checked for one prover only: in another one (where its bits are not allocated) it is not, and
+  // the word gadgets there take the per-bit path (which reports the unknown variable).
+  ProvingAssignment other;
+  UInt32 mine = UInt32::alloc(pa, 0x55aa55aau);
+  EXPECT_FALSE(mine.check(other));
+  MultiEq meq(other);
+  const UInt32* ops[2] = {&mine, &mine};
+  EXPECT_THROW((void)UInt32::addmany(meq, ops), proofline::r1cs::SynthesisError);
 }
 
 TEST(WordForm, UncheckedWordsMatchGeneric) {

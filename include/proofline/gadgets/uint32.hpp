@@ -177,7 +177,8 @@ class UInt32 {
   /// assignment is that bit's 0/1 value (ConstraintSystem::prover_buffers() != nullptr); the word
   /// gadgets then work on whole words. Words made by this class's gadgets in prover mode are
   /// checked as they are made; a word from from_bits()/from_bits_be() is checked against the
-  /// assignment here (and remembered as checked if it passes). Always false in other modes.
+  /// assignment here (and remembered as checked, for this prover only, if it passes). Always
+  /// false in other modes.
   bool check(ConstraintSystem& cs);
 
   UInt32 rotr(std::size_t by) const noexcept;
@@ -193,8 +194,8 @@ class UInt32 {
   // not_ bit i set, Not(var_[i]); value_ holds every bit's Boolean value (for Not: the negation of
   // the variable's value). var_ entries of constant bits are unused.
   bool checked_in(const ConstraintSystem& cs) const noexcept;
-  /// A word of 32 new bits (variables to be filled in) holding `value`, checked (prover mode).
-  static UInt32 fresh(std::uint32_t value) noexcept;
+  /// A word of 32 new bits (variables to be filled in) holding `value`, checked for cs's prover.
+  static UInt32 fresh(std::uint32_t value, const ConstraintSystem& cs) noexcept;
   static UInt32 xor_bits(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
   // Word forms (prover mode, checked operands; ch / maj: Form::Word).
   static UInt32 xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b);
@@ -212,7 +213,9 @@ class UInt32 {
   std::uint32_t value_ = 0;
   std::uint32_t const_ = 0xffffffffu;
   std::uint32_t not_ = 0;
-  bool checked_ = false;  // see check(); constants need no check
+  // The prover buffers this word is checked against (check()); nullptr: not checked. A word is
+  // checked for one prover only, so a word carried into another system is checked again there.
+  const r1cs::ProvingBuffers* checked_for_ = nullptr;
   std::array<std::uint64_t, 32> var_{};  // Variable::raw() of each non-constant bit
 };
 
