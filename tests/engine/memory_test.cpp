@@ -194,7 +194,7 @@ TEST(SrsManager, EvictsIdleLeastRecentlyUsedOverBudget) {
 
 TEST(KindRegistry, BuiltinsAndErrors) {
   auto r = KindRegistry::builtin();
-  EXPECT_EQ(r->names(), (std::vector<std::string>{"bench", "mul", "snarkjs"}));
+  EXPECT_EQ(r->names(), (std::vector<std::string>{"bench", "mul", "porep-c2", "snarkjs"}));
   EXPECT_NE(r->find("bench"), nullptr);
   EXPECT_EQ(r->find("porep"), nullptr);
   EXPECT_THROW(r->add(make_bench_kind()), std::invalid_argument);
