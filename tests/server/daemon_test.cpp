@@ -503,7 +503,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.synthesis_workers(), 2u);
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
-  EXPECT_EQ(st.kinds_size(), 4);
+  EXPECT_EQ(st.kinds_size(), 5);  // bench, mul, porep-c2, slow-bench, snarkjs
   std::set<std::string> stages;
   for (const auto& q : st.queues()) stages.insert(q.stage());
   EXPECT_EQ(stages, (std::set<std::string>{"prepare", "synthesis", "prove"}));
