@@ -17,6 +17,7 @@
 #include "proofline/server/config.hpp"
 #include "proofline/server/service.hpp"
 #include "proofline/util/error.hpp"
+#include "common.hpp"
 
 namespace proofline::cli {
 
@@ -25,7 +26,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-enum Exit : int { kOk = 0, kUsage = 2, kBadInput = 3, kInternal = 4, kUnfinished = 5, kUnreachable = 6 };
 
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -390,26 +390,15 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
 int run_daemon_commands(const DaemonCli& d) {
   const char* cmd = d.daemon->parsed() ? "daemon" : d.submit->parsed() ? "submit" : d.status->parsed() ? "status" : nullptr;
   if (!cmd) return -1;
-  try {
-    if (d.daemon->parsed()) return run_daemon(d);
-    if (d.submit->parsed()) return run_submit(d);
-    return run_status(d);
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const ProoflineError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::system_error& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kInternal;
-  }
+  return run_guarded(cmd, [&] {
+    try {
+      if (d.daemon->parsed()) return run_daemon(d);
+      if (d.submit->parsed()) return run_submit(d);
+      return run_status(d);
+    } catch (const server::ListenError& e) {
+      throw UsageError(e.what());  // an address in use or not allowed: exit 2, like any bad flag
+    }
+  });
 }
 
 }  // namespace proofline::cli

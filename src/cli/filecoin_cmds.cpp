@@ -1,7 +1,7 @@
 // proofline gen-c1 | seal | check-c1 (see filecoin_cmds.hpp).
 #include "filecoin_cmds.hpp"
 
-#include <tbb/global_control.h>
+#include "common.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -36,19 +36,15 @@ std::string hex(const fc::Domain& d) {
   return s;
 }
 
-struct Usage : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 fc::RegisteredSealProof pick_proof(const FilecoinCli& f) {
   if (!f.proof.empty()) {
     const auto p = fc::registered_seal_proof_from_string(f.proof);
     if (!f.sector_size.empty() && fc::parse_sector_size(f.sector_size) != fc::sector_size(p)) {
-      throw Usage("--proof " + f.proof + " does not have --sector-size " + f.sector_size);
+      throw UsageError("--proof " + f.proof + " does not have --sector-size " + f.sector_size);
     }
     return p;
   }
-  if (f.sector_size.empty()) throw Usage("give --sector-size (e.g. 2KiB, 32GiB) or --proof");
+  if (f.sector_size.empty()) throw UsageError("give --sector-size (e.g. 2KiB, 32GiB) or --proof");
   return fc::default_seal_proof(fc::parse_sector_size(f.sector_size));
 }
 
@@ -73,12 +69,14 @@ void print_summary(const fc::SealCommitPhase1Output& c1, const std::string& out,
 
 int gen_c1_cmd(const FilecoinCli& f) {
   const auto p = pick_proof(f);
+  PendingOutput out(f.out);  // an unwritable --out is refused before the work
   Json j{{"command", "gen-c1"}};
   auto t0 = Clock::now();
   const auto c1 = fc::gen_c1({p, f.seed});
   const double gen_ms = ms_since(t0);
   t0 = Clock::now();
-  fc::write_c1_file(f.out, c1);
+  fc::write_c1_file(out.temp_path(), c1);
+  out.commit();
   const double write_ms = ms_since(t0);
   print_summary(c1, f.out, j, f.json);
   j["gen_ms"] = gen_ms;
@@ -93,9 +91,10 @@ int gen_c1_cmd(const FilecoinCli& f) {
 
 int seal_cmd(const FilecoinCli& f) {
   const auto p = pick_proof(f);
+  PendingOutput out(f.out);
   const fc::PorepConfig cfg = fc::porep_config(p);
   if (cfg.shape->sector_bytes > fc::kMaxSealBytes) {
-    throw Usage(std::string(cfg.shape->name) + " is too large to seal in memory (at most 1GiB); use gen-c1");
+    throw UsageError(std::string(cfg.shape->name) + " is too large to seal in memory (at most 1GiB); use gen-c1");
   }
   std::mt19937_64 rng(f.seed);
   std::vector<fc::Domain> data(cfg.shape->nodes);
@@ -120,7 +119,8 @@ int seal_cmd(const FilecoinCli& f) {
   const fc::SealResult r = fc::seal_sector(req, data);
   const double seal_ms = ms_since(t0);
   t0 = Clock::now();
-  fc::write_c1_file(f.out, r.c1);
+  fc::write_c1_file(out.temp_path(), r.c1);
+  out.commit();
   const double write_ms = ms_since(t0);
   Json j{{"command", "seal"}};
   print_summary(r.c1, f.out, j, f.json);
@@ -171,7 +171,7 @@ int check_c1_cmd(const FilecoinCli& f) {
 void add_filecoin_commands(CLI::App& app, FilecoinCli& f) {
   auto common = [&](CLI::App* s) {
     s->add_flag("--json", f.json, "print one JSON object on stdout instead of text");
-    s->add_option("--threads", f.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    add_threads_option(*s, f.threads);
   };
   f.gen_c1 = app.add_subcommand("gen-c1", "write a valid C1 (commit phase 1 output) for a random sector of any size, "
                                           "without sealing it");
@@ -201,24 +201,18 @@ int run_filecoin_commands(FilecoinCli& f) {
                     : f.check_c1 && f.check_c1->parsed() ? "check-c1"
                                                          : nullptr;
   if (!cmd) return -1;
-  std::unique_ptr<tbb::global_control> limit;
-  if (f.threads > 0) {
-    limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, f.threads);
-  }
-  try {
-    if (f.gen_c1->parsed()) return gen_c1_cmd(f);
-    if (f.seal->parsed()) return seal_cmd(f);
-    return check_c1_cmd(f);
-  } catch (const Usage& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return 2;
-  } catch (const ProoflineError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return e.code() == Error::BadArgument && std::string(cmd) != "check-c1" ? 2 : 3;
-  } catch (const std::exception& e) {
-    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
-    return 4;
-  }
+  const auto limit = limit_threads(f.threads);
+  return run_guarded(cmd, [&] {
+    if (f.check_c1->parsed()) return check_c1_cmd(f);
+    // gen-c1 and seal take every name and size from the command line: an unsupported one
+    // (BadArgument) is a usage error there, not bad input.
+    try {
+      return f.gen_c1->parsed() ? gen_c1_cmd(f) : seal_cmd(f);
+    } catch (const ProoflineError& e) {
+      if (e.code() == Error::BadArgument) throw UsageError(e.what());
+      throw;
+    }
+  });
 }
 
 }  // namespace proofline::cli

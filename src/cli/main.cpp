@@ -3,26 +3,30 @@
 //   proofline setup  --circuit bench --size 2^16 --params P [--vk V] [--seed S]
 //   proofline prove  --circuit bench --size 2^16 --params P --proof F [--public J] [--snarkjs-dir D]
 //                    [--input X] [--partitions K] [--checked] [--no-verify]
+//   proofline prove  --zkey Z --wtns W --proof proof.json --public public.json [...]
+//                                          circom/snarkjs files (snarkjs_cmds.hpp); the flags of the
+//                                          two forms exclude each other (exit 2 when mixed)
 //   proofline verify (--vk V | --params P) --proof F --public J
 //   proofline setup --circuit porep --sector-size S | c2 --c1 C1 --out F | verify --vk V --c1 C1 --proof F
 //                                          Filecoin PoRep C2 (porep_cmds.hpp)
 //   proofline daemon | submit | status     the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
-// Every command takes --json (one JSON object on stdout instead of text) and --threads N.
+// Every command takes --json (one JSON object on stdout instead of text) and --threads N (0 … 4096).
 // Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
 // partition order, public inputs as snarkjs public.json (an array of decimal strings; for several
 // partitions an array of such arrays). --snarkjs-dir writes verification_key.json, proof.json and
 // public.json for `snarkjs groth16 verify`.
 //
-// Exit codes: 0 success (verify: the proofs are valid); 1 a proof does not verify; 2 usage error;
-// 3 bad input (missing or malformed file, wrong shape); 4 internal error.
+// Exit codes (common.hpp): 0 success (verify: the proofs are valid); 1 a proof does not verify;
+// 2 usage error; 3 bad input (missing or malformed file, wrong shape, a witness that does not
+// satisfy the circuit); 4 internal error.
 #include <CLI/CLI.hpp>
 
+#include "common.hpp"
 #include "daemon_cmds.hpp"
 #include "filecoin_cmds.hpp"
 #include "porep_cmds.hpp"
 #include "snarkjs_cmds.hpp"
-#include <tbb/global_control.h>
 
 #include <chrono>
 #include <cstdio>
@@ -32,25 +36,18 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/groth16/groth16.hpp"
-#include "proofline/r1cs/error.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
+using namespace proofline::cli;
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -114,8 +111,10 @@ struct SetupArgs {
 int cmd_setup(const SetupArgs& a, const Common& c) {
   Output out{Json::object(), c.json};
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
-  auto t0 = Clock::now();
   auto built = circuits::bench::make_circuit(a.circuit, log, 1);
+  // The output paths are checked (created under a temporary name) before the setup runs.
+  PendingOutput params_file(a.params), vk_file(a.vk);
+  auto t0 = Clock::now();
   std::unique_ptr<ByteSource> rng;
   if (a.seed) {
     rng = std::make_unique<SeededRandom>(*a.seed);
@@ -128,8 +127,10 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
   Parameters p = generate_parameters(*built.circuit, *rng, opts);
   const double setup_ms = ms_since(t0);
   t0 = Clock::now();
-  p.write_file(a.params);
-  if (!a.vk.empty()) p.vk.write_file(a.vk);
+  p.write_file(params_file.temp_path());
+  if (!a.vk.empty()) p.vk.write_file(vk_file.temp_path());
+  params_file.commit();
+  vk_file.commit();
   const double write_ms = ms_since(t0);
   out.line("circuit     " + built.description);
   out.line("parameters  " + a.params + " (" + std::to_string(p.serialized_size()) + " bytes; h " +
@@ -174,6 +175,7 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   const auto t_all = Clock::now();
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
   if (a.partitions == 0) throw UsageError("--partitions must be at least 1");
+  PendingOutput proof_file(a.proof), pub_file(a.pub);
 
   auto t0 = Clock::now();
   Parameters params = Parameters::read_file(a.params, ReadOptions{a.checked ? Check::Subgroup : Check::OnCurveOnly});
@@ -211,8 +213,8 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
     return kBadInput;
   }
   t0 = Clock::now();
-  write_file_bytes(a.proof, encode_proofs(r.proofs));
-  if (!a.pub.empty()) write_text(a.pub, public_json(inputs));
+  write_file_bytes(proof_file.temp_path(), encode_proofs(r.proofs));
+  if (!a.pub.empty()) write_text(pub_file.temp_path(), public_json(inputs));
   if (!a.snarkjs_dir.empty()) {
     std::filesystem::create_directories(a.snarkjs_dir);
     const std::string d = a.snarkjs_dir + "/";
@@ -223,6 +225,8 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
       write_text(d + "public" + suffix + ".json", snarkjs_public_json(inputs[k]));
     }
   }
+  proof_file.commit();
+  pub_file.commit();
   const double write_ms = ms_since(t0);
   const double total_ms = ms_since(t_all);
   const StageTimings& t = r.timings;
@@ -268,24 +272,20 @@ struct VerifyArgs {
   std::string vk, params, proof, pub;
 };
 
-std::vector<std::vector<Fr>> read_public(const std::string& path, std::size_t n_proofs) {
+/// The public inputs of each partition (snarkjs public.json, or an array of them).
+std::vector<std::vector<Fr>> read_public(const std::string& path) {
   const std::string text = read_text(path);
   Json j;
   try {
     j = Json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw ProoflineError(Error::BadLength, "public inputs file '" + path + "' is not JSON: " + e.what());
+    throw ProoflineError(Error::Malformed, "public inputs file '" + path + "' is not JSON: " + e.what());
   }
   std::vector<std::vector<Fr>> out;
   if (j.is_array() && !j.empty() && j[0].is_array()) {
     for (const auto& e : j) out.push_back(public_from_snarkjs_json(e.dump()));
   } else {
     out.push_back(public_from_snarkjs_json(text));
-  }
-  if (out.size() != n_proofs) {
-    throw ProoflineError(Error::BadLength, "public inputs file '" + path + "' holds inputs for " +
-                                               std::to_string(out.size()) + " partition(s); the proof file holds " +
-                                               std::to_string(n_proofs) + " proof(s)");
   }
   return out;
 }
@@ -295,15 +295,8 @@ int cmd_verify(const VerifyArgs& a, const Common& c) {
   if (a.vk.empty() == a.params.empty()) throw UsageError("verify: give exactly one of --vk and --params");
   auto t0 = Clock::now();
   VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
-  const std::vector<std::uint8_t> bytes = read_file_bytes(a.proof);
-  std::vector<Proof> proofs;
-  try {
-    proofs = decode_proofs(bytes);
-  } catch (const ProoflineError& e) {
-    const std::string what = e.what();
-    throw ProoflineError(e.code(), "proof file '" + a.proof + "': " + what.substr(to_string(e.code()).size() + 2));
-  }
-  auto inputs = read_public(a.pub, proofs.size());
+  const auto inputs = read_public(a.pub);
+  const std::vector<Proof> proofs = read_proof_file(a.proof, inputs.size(), "the public inputs file '" + a.pub + "' has");
   const double load_ms = ms_since(t0);
   t0 = Clock::now();
   PreparedVerifyingKey pvk = prepare_verifying_key(vk);
@@ -335,12 +328,13 @@ int main(int argc, char** argv) {
   CLI::App app{"proofline — Groth16 prover for BLS12-381 (bellperson-compatible files)"};
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input file, 4 internal error.\n"
+      "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input (file, witness), 4 internal error;\n"
+      "daemon clients also 5 job not finished, 6 daemon unreachable.\n"
       "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs).");
   Common common;
   auto add_common = [&](CLI::App* sub) {
     sub->add_flag("--json", common.json, "print one JSON object on stdout instead of text");
-    sub->add_option("--threads", common.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+    add_threads_option(*sub, common.threads);
   };
 
   SetupArgs sa;
@@ -353,23 +347,36 @@ int main(int argc, char** argv) {
   add_common(setup);
 
   ProveArgs pa;
-  CLI::App* prove = app.add_subcommand("prove", "synthesize a built-in circuit and prove it with a .params file");
-  prove->add_option("--circuit", pa.circuit, "built-in circuit: mul | bench")->capture_default_str();
-  prove->add_option("--size", pa.size, "bench: constraint rows (must match the parameters)")->capture_default_str();
-  auto* params_opt = prove->add_option("--params", pa.params, "input .params file")->check(CLI::ExistingFile);
-  prove->add_option("--proof", pa.proof, "output proof file (192 bytes per partition)")->required();
-  prove->add_option("--public", pa.pub, "output public inputs (snarkjs public.json format)");
-  prove->add_option("--snarkjs-dir", pa.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
-  prove->add_option("--input", pa.input, "witness seed (bench: x; partition k uses input + k)")->capture_default_str();
-  prove->add_option("--partitions", pa.partitions, "number of partitions (circuits) proved in one batch")->capture_default_str();
-  prove->add_flag("--checked", pa.checked,
-                  "subgroup-check every parameter point on load (default: on-curve only, as Filecoin loads its "
-                  "cache; every proof is verified before it is written anyway)");
+  CLI::App* prove = app.add_subcommand(
+      "prove",
+      "prove a built-in circuit with a .params file (--circuit, --size, --params, ...), or a circom circuit with a "
+      "snarkjs .zkey and its witness (--zkey, --wtns, ...); the flags of the two forms exclude each other");
+  std::vector<CLI::Option*> builtin_opts{
+      prove->add_option("--circuit", pa.circuit, "built-in circuit: mul | bench")->capture_default_str(),
+      prove->add_option("--size", pa.size, "bench: constraint rows (must match the parameters)")->capture_default_str(),
+      prove->add_option("--params", pa.params, "input .params file")->check(CLI::ExistingFile)};
+  CLI::Option* params_opt = builtin_opts.back();
+  prove->add_option("--proof", pa.proof,
+                    "output proof file (192 bytes per partition; with --zkey: snarkjs proof.json)")->required();
+  prove->add_option("--public", pa.pub, "output public inputs (snarkjs public.json format; required with --zkey)");
+  builtin_opts.push_back(
+      prove->add_option("--snarkjs-dir", pa.snarkjs_dir, "also write verification_key.json, proof.json, public.json here"));
+  builtin_opts.push_back(
+      prove->add_option("--input", pa.input, "witness seed (bench: x; partition k uses input + k)")->capture_default_str());
+  builtin_opts.push_back(prove->add_option("--partitions", pa.partitions, "number of partitions (circuits) proved in one batch")
+                             ->capture_default_str());
+  builtin_opts.push_back(prove->add_flag("--checked", pa.checked,
+                                         "subgroup-check every parameter point on load (default: on-curve only, as "
+                                         "Filecoin loads its cache; every proof is verified before it is written anyway)"));
   prove->add_flag("--no-verify", pa.no_verify, "do not verify the proofs before writing them");
   add_common(prove);
-  // circom/snarkjs files: `proofline prove --zkey c.zkey --wtns w.wtns --proof proof.json --public public.json`
+  // circom/snarkjs files: `proofline prove --zkey c.zkey --wtns w.wtns --proof proof.json --public public.json`.
+  // Its own flags need --zkey; the built-in circuits' flags are refused next to it (exit 2), never ignored.
   cli::SnarkjsProveArgs sj;
   cli::add_snarkjs_prove_options(*prove, sj);
+  CLI::Option* zkey_opt = prove->get_option("--zkey");
+  for (CLI::Option* o : builtin_opts) zkey_opt->excludes(o);
+  for (const char* name : {"--wtns", "--r1cs", "--check", "--rs", "--checked-points"}) prove->get_option(name)->needs(zkey_opt);
 
   VerifyArgs va;
   CLI::App* verify = app.add_subcommand("verify", "verify proofs against a verifying key and public inputs");
@@ -393,50 +400,29 @@ int main(int argc, char** argv) {
     return rc == 0 ? kOk : kUsage;
   }
 
-  std::unique_ptr<tbb::global_control> limit;
-  if (common.threads > 0) {
-    limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, common.threads);
-  }
+  const auto limit = limit_threads(common.threads);
   if (int rc = cli::run_daemon_commands(daemon_cli); rc >= 0) return rc;
   if (int rc = cli::run_filecoin_commands(filecoin_cli); rc >= 0) return rc;
   if (int rc = cli::run_porep_commands(porep_cli); rc >= 0) return rc;
-  const char* cmd = setup->parsed() ? "setup" : prove->parsed() ? "prove" : "verify";
-  try {
-    if (setup->parsed()) return cmd_setup(sa, common);
-    if (prove->parsed()) {
-      if (!sj.zkey.empty()) {
-        sj.proof = pa.proof;
-        sj.pub = pa.pub;
-        sj.no_verify = pa.no_verify;
-        sj.json = common.json;
-        sj.threads = common.threads;
-        if (sj.pub.empty()) throw UsageError("--zkey needs --public (the public.json to write)");
-        return cli::run_snarkjs_prove(sj);
-      }
+  if (setup->parsed()) return run_guarded("setup", [&] { return cmd_setup(sa, common); });
+  if (prove->parsed() && !sj.zkey.empty()) {
+    if (pa.pub.empty()) {
+      std::cerr << "proofline prove: --zkey needs --public (the public.json to write)\n";
+      return kUsage;
+    }
+    sj.proof = pa.proof;
+    sj.pub = pa.pub;
+    sj.no_verify = pa.no_verify;
+    sj.json = common.json;
+    sj.threads = common.threads;
+    return cli::run_snarkjs_prove(sj);
+  }
+  if (prove->parsed()) {
+    return run_guarded("prove", [&] {
       if (params_opt->count() == 0) throw UsageError("prove needs --params (bellperson .params) or --zkey (snarkjs)");
       return cmd_prove(pa, common);
-    }
-    if (!va.vk.empty() && cli::is_snarkjs_json(va.vk)) {
-      return cli::run_snarkjs_verify({va.vk, va.pub, va.proof, common.json});
-    }
-    return cmd_verify(va, common);
-  } catch (const UsageError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const ProoflineError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const r1cs::SynthesisError& e) {
-    std::cerr << "proofline " << cmd << ": synthesis failed: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::system_error& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
-    return kInternal;
+    });
   }
+  if (!va.vk.empty() && cli::is_snarkjs_json(va.vk)) return cli::run_snarkjs_verify({va.vk, va.pub, va.proof, common.json});
+  return run_guarded("verify", [&] { return cmd_verify(va, common); });
 }

@@ -21,6 +21,7 @@
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
+#include "common.hpp"
 #include "proofline/server/config.hpp"
 #include "proofline/server/service.hpp"
 
@@ -47,12 +48,6 @@ std::vector<std::vector<Fr>> verifier_inputs(const filecoin::SealCommitPhase1Out
 }
 
 namespace fs = std::filesystem;
-
-enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 double secs_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
@@ -97,6 +92,7 @@ int cmd_setup(PorepCli& p) {
   if (vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
   if (fs::path(params).has_parent_path()) fs::create_directories(fs::path(params).parent_path());
   if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
+  PendingOutput params_file(params), vk_file(vk);  // checked before the setup (minutes to hours)
 
   const auto counts = circuits::porep::count_porep(shape);
   progress("setup", "PoRep " + std::string(cfg.shape->name) + " (" + shape.describe() + "): " +
@@ -120,8 +116,10 @@ int cmd_setup(PorepCli& p) {
   const Parameters params_out = generate_parameters(cs, draw_toxic_waste(*rng), opts);
   const double setup_s = secs_since(t0);
   progress("setup", "writing " + params + " and " + vk);
-  params_out.write_file(params);
-  params_out.vk.write_file(vk);
+  params_out.write_file(params_file.temp_path());
+  params_out.vk.write_file(vk_file.temp_path());
+  params_file.commit();
+  vk_file.commit();
   const double total_s = secs_since(t0);
   if (p.json) {
     std::cout << Json{{"command", "setup"},
@@ -154,6 +152,7 @@ std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" 
 int cmd_c2(PorepCli& p) {
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
+  PendingOutput out_file(p.out);  // an unwritable --out is refused before the work
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
@@ -240,7 +239,8 @@ int cmd_c2(PorepCli& p) {
   }
   const double verify_s = secs_since(t0);
 
-  write_file_bytes(p.out, encode_proofs(r.proofs));
+  write_file_bytes(out_file.temp_path(), encode_proofs(r.proofs));
+  out_file.commit();
   if (!p.pub.empty()) {
     Json j = Json::array();
     for (const auto& in : inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
@@ -299,13 +299,7 @@ int cmd_verify(PorepCli& p) {
   const auto t0 = Clock::now();
   const VerifyingKey vk = VerifyingKey::read_file(vk_path);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.verify_c1);
-  const std::vector<std::uint8_t> bytes = read_file_bytes(proof_path);
-  const std::vector<Proof> proofs = decode_proofs(bytes);
-  if (proofs.size() != c1.vanilla_proofs.size()) {
-    throw ProoflineError(Error::BadLength, "proof file '" + proof_path + "' holds " + std::to_string(proofs.size()) +
-                                               " proof(s); the C1 has " + std::to_string(c1.vanilla_proofs.size()) +
-                                               " partition(s)");
-  }
+  const std::vector<Proof> proofs = read_proof_file(proof_path, c1.vanilla_proofs.size(), "the C1 has");
   const PreparedVerifyingKey pvk = prepare_verifying_key(vk);
   const std::vector<std::vector<Fr>> expected = verifier_inputs(c1);
   bool all = true;
@@ -327,24 +321,7 @@ int cmd_verify(PorepCli& p) {
 }
 
 int run_guarded(const char* cmd, int (*fn)(PorepCli&), PorepCli& p) {
-  try {
-    return fn(p);
-  } catch (const UsageError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const ProoflineError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const r1cs::SynthesisError& e) {
-    std::cerr << "proofline " << cmd << ": synthesis failed: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::system_error& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
-    return kInternal;
-  }
+  return cli::run_guarded(cmd, [&] { return fn(p); });
 }
 
 }  // namespace
@@ -375,7 +352,7 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.c2->add_option("--partition", p.partition,
                    "prove only this partition (0-based; the output then holds its one proof; for benchmarks)")
       ->check(CLI::NonNegativeNumber);
-  p.c2->add_option("--threads", p.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  add_threads_option(*p.c2, p.threads);
   p.c2->add_option("--backend", p.backend, "prover backend: cpu | cuda | auto (cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();

@@ -1,15 +1,14 @@
 // The snarkjs-compatible commands of `proofline` (src/cli/snarkjs_cmds.hpp).
 #include "snarkjs_cmds.hpp"
 
-#include <tbb/global_control.h>
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <system_error>
+
+#include "common.hpp"
 
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/snarkjs.hpp"
@@ -24,7 +23,6 @@ namespace {
 namespace sj = groth16::snarkjs;
 using Clock = std::chrono::steady_clock;
 using Json = nlohmann::ordered_json;
-enum Exit : int { kOk = 0, kInvalid = 1, kUsage = 2, kBadInput = 3, kInternal = 4 };
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -53,28 +51,6 @@ auto with_file(const std::string& path, F&& f) {
   }
 }
 
-template <class F>
-int guarded(const char* cmd, F&& f) {
-  try {
-    return f();
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kUsage;
-  } catch (const ProoflineError& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::system_error& e) {
-    std::cerr << "proofline " << cmd << ": " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "proofline " << cmd << ": internal error: " << e.what() << "\n";
-    return kInternal;
-  }
-}
-
 }  // namespace
 
 void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
@@ -89,7 +65,7 @@ void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
 }
 
 int run_snarkjs_prove(const SnarkjsProveArgs& a) {
-  return guarded("prove", [&] {
+  return run_guarded("prove", [&] {
     if (a.zkey.empty() || a.wtns.empty()) throw std::invalid_argument("prove: --zkey and --wtns are both required");
     if (a.proof.empty()) throw std::invalid_argument("prove: --proof is required");
     if (a.check && a.r1cs.empty()) throw std::invalid_argument("prove: --check needs --r1cs");
@@ -102,14 +78,12 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
       opts.randomizers = groth16::Randomizers{groth16::fr_from_decimal(a.rs.substr(0, comma), "--rs r"),
                                               groth16::fr_from_decimal(a.rs.substr(comma + 1), "--rs s")};
     }
+    PendingOutput proof_file(a.proof), pub_file(a.pub);
     const auto t_all = Clock::now();
     auto t0 = Clock::now();
     sj::ZkeyReadOptions zopts;
     zopts.check = a.checked_points ? ec::Check::Subgroup : ec::Check::OnCurveOnly;
-    std::unique_ptr<tbb::global_control> limit;
-    if (a.threads > 0) {
-      limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, a.threads);
-    }
+    const auto limit = limit_threads(a.threads);
     sj::Zkey zkey = sj::Zkey::read_file(a.zkey, zopts);
     const double zkey_ms = ms_since(t0);
     t0 = Clock::now();
@@ -126,7 +100,9 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
     }
     sj::ProveResult r = sj::prove(zkey, w, opts);
     t0 = Clock::now();
-    sj::write_proof_files(a.proof, a.pub, r);
+    sj::write_proof_files(proof_file.temp_path(), pub_file.temp_path(), r);
+    proof_file.commit();
+    pub_file.commit();
     const double write_ms = ms_since(t0);
     const double total_ms = ms_since(t_all);
     const auto& t = r.timings;
@@ -189,7 +165,7 @@ bool is_snarkjs_json(const std::string& path) {
 }
 
 int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
-  return guarded("verify", [&] {
+  return run_guarded("verify", [&] {
     auto t0 = Clock::now();
     groth16::VerifyingKey vk = with_file(a.vk, [&] { return groth16::vk_from_snarkjs_json(read_text(a.vk)); });
     groth16::Proof proof = with_file(a.proof, [&] { return groth16::proof_from_snarkjs_json(read_text(a.proof)); });
@@ -219,7 +195,7 @@ int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
 int snarkjs_main(int argc, char** argv) {
   CLI::App app{"proofline (snarkjs files) — Groth16 proofs for circom circuits on BLS12-381"};
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input file, 4 internal error.");
+  app.footer("Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input (file, witness), 4 internal error.");
   SnarkjsProveArgs pa;
   CLI::App* prove = app.add_subcommand("prove", "prove with a snarkjs .zkey and a .wtns (snarkjs groth16 prove)");
   add_snarkjs_prove_options(*prove, pa);
@@ -229,7 +205,7 @@ int snarkjs_main(int argc, char** argv) {
   prove->add_option("--public", pa.pub, "output public.json");
   prove->add_flag("--no-verify", pa.no_verify, "do not verify the proof before writing it");
   prove->add_flag("--json", pa.json, "print one JSON object (timings) instead of text");
-  prove->add_option("--threads", pa.threads, "worker threads (0: all cores)")->check(CLI::NonNegativeNumber);
+  add_threads_option(*prove, pa.threads);
 
   SnarkjsVerifyArgs va;
   CLI::App* verify = app.add_subcommand("verify", "verify a snarkjs proof.json (snarkjs groth16 verify)");

@@ -12,7 +12,9 @@
 // `snarkjs_main` is a standalone front end with both subcommands (built as `proofline-snarkjs`
 // by tests/snarkjs/CMakeLists.txt), used by the oracle tests and bench/snarkjs.sh.
 //
-// Exit codes (as main.cpp): 0 ok / valid, 1 proof invalid, 2 usage, 3 bad input file, 4 internal.
+// Exit codes (common.hpp): 0 ok / valid, 1 proof invalid, 2 usage (also: an unwritable output, a
+// flag of the built-in circuits next to --zkey), 3 bad input (a file, or a witness that does not
+// satisfy the circuit), 4 internal.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The fresh-user tester's CLI findings (issue 9), each as a check on the `proofline` command:
+#   - `prove --zkey` refuses the built-in circuits' flags (--params, --snarkjs-dir, --partitions, …)
+#     instead of ignoring them, and the snarkjs-only flags need --zkey; --help says so;
+#   - a witness that does not satisfy the circuit exits 3 (bad input), not 4, and writes nothing;
+#   - --threads outside 0 … 4096 is a usage error (2) on every command;
+#   - setup / prove / c2 refuse an output path that cannot be written before doing the work (2),
+#     and never leave a partial file under the output name;
+#   - error messages carry the right label ("malformed input" for a file that is not JSON, not
+#     "bad length");
+#   - a proof file of the wrong size is refused from its size, without reading it (a 6 GB sparse
+#     file under a 2.5 GB address-space limit);
+#   - `daemon` on an address it cannot use exits 2 with the reason.
+# The snarkjs files are the fuzz seeds of the toy circom circuit (fuzz/corpus/{zkey,wtns,r1cs,snarkjs_vk}/toy,
+# written by fuzz/seeds.cpp from tests/snarkjs/toy_setup.hpp).
+#
+# Usage: hardening_cli.sh <proofline executable> <repository root>
+set -uo pipefail
+P=$1
+ROOT=$2
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+
+no_file() {  # no_file <name> <path>…: none of the paths exists
+  local name=$1; shift
+  for f in "$@"; do
+    if [[ -e $f ]]; then echo "FAIL: $name: '$f' was written"; fails=$((fails + 1)); return; fi
+  done
+  echo "ok: $name"
+}
+no_partial() {  # no temporary output file left behind in the scratch folder
+  if compgen -G "$W/*.partial-*" >/dev/null || compgen -G "$W/*/*.partial-*" >/dev/null; then
+    echo "FAIL: $1: temporary files left: $(ls "$W"/*.partial-* "$W"/*/*.partial-* 2>/dev/null)"; fails=$((fails + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+cp "$ROOT/fuzz/corpus/zkey/toy" toy.zkey
+cp "$ROOT/fuzz/corpus/wtns/toy" toy.wtns
+cp "$ROOT/fuzz/corpus/r1cs/toy" toy.r1cs
+cp "$ROOT/fuzz/corpus/snarkjs_vk/toy" toy_vk.json
+check "setup mul" 0 "$P" setup --circuit mul --params m.params --vk m.vk --seed 1
+check "prove mul" 0 "$P" prove --circuit mul --params m.params --proof m.proof --public m.json
+no_partial "no temporary files after setup and prove"
+
+# --- prove --zkey: the two forms' flags exclude each other ---
+check "snarkjs prove" 0 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof p.json --public pub.json
+check "snarkjs proof verifies" 0 "$P" verify --vk toy_vk.json --proof p.json --public pub.json
+for extra in "--params m.params" "--snarkjs-dir sjd" "--partitions 2" "--circuit bench" "--size 2^6" "--input 3" "--checked"; do
+  # shellcheck disable=SC2086
+  check "prove --zkey with $extra" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof x.json --public x.pub.json $extra
+  expect_in "  the conflict is named ($extra)" err.txt "excludes"
+done
+no_file "nothing written for conflicting flags" x.json x.pub.json sjd
+check "--wtns without --zkey" 2 "$P" prove --circuit mul --params m.params --proof y.proof --wtns toy.wtns
+expect_in "  --wtns needs --zkey" err.txt "requires --zkey|--wtns.*--zkey"
+check "--check without --zkey" 2 "$P" prove --circuit mul --params m.params --proof y.proof --check
+no_file "nothing written for --wtns / --check without --zkey" y.proof
+check "--zkey without --public" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof x.json
+check "prove --help" 0 "$P" prove --help
+expect_in "prove --help names the exclusions" out.txt "Excludes:.*--params"
+expect_in "prove --help names the two forms" out.txt "exclude each other"
+
+# --- a witness that does not satisfy the circuit: exit 3, nothing written ---
+# w[1] (the circuit's output y) changed in its lowest byte: the values start at byte 76 (12-byte
+# file header, section 1: 12-byte header + n8, r, nWitness = 40 bytes; section 2's 12-byte header),
+# 32 bytes each.
+cp toy.wtns bad.wtns
+at=$((76 + 32))
+byte=$(od -An -tu1 -j$at -N1 bad.wtns | tr -d ' ')
+printf "\\x$(printf %02x $((byte ^ 1)))" | dd of=bad.wtns bs=1 seek=$at conv=notrunc status=none
+cmp -s toy.wtns bad.wtns && { echo "FAIL: bad.wtns equals toy.wtns"; fails=$((fails + 1)); }
+check "unsatisfied witness" 3 "$P" prove --zkey toy.zkey --wtns bad.wtns --proof u.json --public u.pub.json
+expect_in "  named as a proof that does not verify" err.txt "proof does not verify.*witness"
+no_file "  nothing written for the unsatisfied witness" u.json u.pub.json
+check "unsatisfied witness with --check" 3 "$P" prove --zkey toy.zkey --wtns bad.wtns --check --r1cs toy.r1cs --proof u.json --public u.pub.json
+expect_in "  the failing constraint is named" err.txt "constraint"
+no_partial "no temporary files after the refused proofs"
+
+# --- --threads: 0 … 4096 ---
+check "--threads 0" 0 "$P" prove --circuit mul --params m.params --proof t.proof --threads 0
+check "--threads 4096" 0 "$P" verify --vk m.vk --proof m.proof --public m.json --threads 4096
+check "prove --threads 4097" 2 "$P" prove --circuit mul --params m.params --proof t2.proof --threads 4097
+expect_in "  the range is named" err.txt "4096"
+for n in 100000 -1 x; do
+  check "prove --threads $n" 2 "$P" prove --circuit mul --params m.params --proof t2.proof --threads "$n"
+done
+check "setup --threads 100000" 2 "$P" setup --circuit mul --params t.params --threads 100000
+check "verify --threads 100000" 2 "$P" verify --vk m.vk --proof m.proof --public m.json --threads 100000
+check "c2 --threads 100000" 2 "$P" c2 --c1 m.json --out t.bin --threads 100000
+check "gen-c1 --threads 100000" 2 "$P" gen-c1 --sector-size 2KiB --out t.c1 --threads 100000
+check "check-c1 --threads 100000" 2 "$P" check-c1 --c1 m.json --threads 100000
+no_file "nothing written for a bad --threads" t2.proof t.params t.bin t.c1
+
+# --- output paths checked before the work; no partial files ---
+check "setup into a missing folder" 2 "$P" setup --circuit bench --size 2^20 --params nodir/b.params
+expect_in "  the path and reason are named" err.txt "cannot write 'nodir/b.params'.*No such file"
+mkdir adir
+check "setup onto a folder" 2 "$P" setup --circuit mul --params adir
+expect_in "  a folder is named as such" err.txt "is a directory"
+check "setup with an unwritable --vk" 2 "$P" setup --circuit bench --size 2^20 --params ok.params --vk nodir/b.vk
+no_file "  nothing written when one output is unwritable" ok.params
+check "prove into a missing folder" 2 "$P" prove --circuit mul --params m.params --proof nodir/p.proof
+check "snarkjs prove into a missing folder" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof p.json --public nodir/pub.json
+check "c2 into a missing folder" 2 "$P" c2 --c1 m.json --out nodir/c2.bin
+check "gen-c1 into a missing folder" 2 "$P" gen-c1 --sector-size 2KiB --out nodir/c1.json
+check "seal into a missing folder" 2 "$P" seal --sector-size 2KiB --out nodir/c1.json
+no_partial "no temporary files after the refused outputs"
+
+# --- error labels name the actual problem ---
+echo 'not json' > notjson.json
+check "verify: public inputs not JSON" 3 "$P" verify --vk m.vk --proof m.proof --public notjson.json
+expect_in "  labelled malformed" err.txt "malformed input: public inputs file 'notjson.json' is not JSON"
+grep -q "bad length" err.txt && { echo "FAIL: 'bad length' label on a JSON error"; fails=$((fails + 1)); }
+echo '{"pi_a": 1}' > badproof.json
+check "snarkjs verify: proof.json without fields" 3 "$P" verify --vk toy_vk.json --proof badproof.json --public pub.json
+expect_in "  labelled malformed" err.txt "malformed input"
+
+# --- the proof file's size is checked before it is read ---
+truncate -s $((192 * 33554432)) huge.proof   # 6 GB, sparse: 2^25 proofs where the public file has one
+(ulimit -v 2500000; "$P" verify --vk m.vk --proof huge.proof --public m.json >out.txt 2>err.txt); rc=$?
+[[ $rc -eq 3 ]] && echo "ok: 6 GB proof file refused (exit 3)" || { echo "FAIL: 6 GB proof file: exit $rc"; sed 's/^/  | /' err.txt | tail -3; fails=$((fails + 1)); }
+expect_in "  refused by its size" err.txt "6442450944 bytes.*192 × 1 = 192 bytes"
+head -c 100 m.proof > short.proof
+check "a 100-byte proof file" 3 "$P" verify --vk m.vk --proof short.proof --public m.json
+expect_in "  refused by its size" err.txt "is 100 bytes"
+
+# --- daemon: an address it cannot use is a usage error ---
+if "$P" daemon --help >/dev/null 2>&1; then
+  touch plain.file
+  check "daemon on a unix path that is a plain file" 2 "$P" daemon --unix "$W/plain.file" --tcp ""
+  expect_in "  the path is named" err.txt "plain.file' exists and is not a socket"
+  check "daemon on port 70000" 2 "$P" daemon --unix "" --tcp 127.0.0.1:70000
+  check "daemon with nothing to listen on" 2 "$P" daemon --unix "" --tcp ""
+  "$P" daemon --unix "" --tcp 127.0.0.1:0 2>d1.log &
+  d1=$!
+  for _ in $(seq 100); do grep -q 'listening on' d1.log && break; sleep 0.1; done
+  port=$(grep -o '127\.0\.0\.1:[0-9]*' d1.log | head -1)
+  if [[ -n $port ]]; then
+    check "daemon on a TCP port in use" 2 "$P" daemon --unix "" --tcp "$port"
+    expect_in "  the address is named" err.txt "${port}.*(in use|not allowed)"
+  else
+    echo "FAIL: the first daemon did not start"; cat d1.log; fails=$((fails + 1))
+  fi
+  kill "$d1" 2>/dev/null; wait "$d1" 2>/dev/null
+else
+  echo "skip: daemon checks (proofline built without the daemon)"
+fi
+
+echo "failures: $fails"
+[[ $fails -eq 0 ]]
