@@ -125,6 +125,8 @@ struct Engine::Impl {
     std::vector<PartitionTimings> pt;
     std::size_t proved = 0;
     std::size_t active = 0;  ///< items of this job on a worker now
+    bool parked = false;     ///< waited (off the workers) for another job's load of its SRS
+    Clock::time_point parked_at;
     ProofResult result;      ///< final results (valid once is_final(state))
   };
   using JobPtr = std::shared_ptr<Job>;
@@ -165,6 +167,10 @@ struct Engine::Impl {
   std::map<Key, JobPtr> synth_q;  ///< partitions to synthesize
   std::map<Key, std::unique_ptr<ProveItem>> prove_q;
   std::deque<JobPtr> finish_q;
+  /// Jobs whose SRS another thread is loading, by SRS key: they hold no worker; the end of that
+  /// load (SrsManager::set_on_load_done) moves them back to prep_q.
+  std::multimap<std::string, JobPtr> parked;
+  std::uint64_t srs_loads_ended = 0;  ///< loads ended so far (a prepare that saw "busy" re-checks it)
   std::size_t running[kStages][kPriorities] = {};
   std::size_t synth_active = 0, prove_active = 0;
   std::vector<BackendState> backends;
@@ -194,6 +200,7 @@ struct Engine::Impl {
     backends.resize(cfg.backends.size());
     budget.set_listener([this] { cv.notify_all(); });
     if (cfg.on_srs_evict) srs.set_on_evict([f = cfg.on_srs_evict](const Srs& s) { f(s.params); });
+    srs.set_on_load_done([this](const std::string& key) { unpark(key); });
     for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
       for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {
@@ -218,6 +225,7 @@ struct Engine::Impl {
       }
       synth_q.clear();
       prep_q.clear();
+      parked.clear();
       for (auto& [k, item] : prove_q) drop.push_back(std::move(item));
       prove_q.clear();
       finish_q.clear();
@@ -225,6 +233,7 @@ struct Engine::Impl {
     cv.notify_all();
     done_cv.notify_all();
     for (auto& t : threads) t.join();
+    srs.set_on_load_done(nullptr);
     for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
     for (auto& [id, job] : jobs) leases.push_back(std::move(job->lease));
     leases.clear();
@@ -259,6 +268,7 @@ struct Engine::Impl {
     for (auto* q : {&prep_q, &synth_q}) {
       for (auto it = q->begin(); it != q->end();) it = std::get<1>(it->first) == j.seq ? q->erase(it) : std::next(it);
     }
+    for (auto it = parked.begin(); it != parked.end();) it = it->second.get() == &j ? parked.erase(it) : std::next(it);
     for (auto it = prove_q.begin(); it != prove_q.end();) {
       if (std::get<1>(it->first) == j.seq) {
         if (drop != nullptr) drop->push_back(std::move(it->second));
@@ -328,20 +338,85 @@ struct Engine::Impl {
 
   // ---- prepare: validate, load SRS, enqueue partitions (no lock held) -----------------------------
 
+  /// Thrown by a load's progress callback when nobody wants the load any more (see load_wanted).
+  struct LoadAbandoned : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+
+  /// Called (no lock held) by SrsManager when a load of `key` ended: the jobs parked on it go back to
+  /// the prepare queue (they find the set resident, or retry the load and get its error).
+  void unpark(const std::string& key) {
+    std::lock_guard lk(mu);
+    ++srs_loads_ended;
+    auto [b, e] = parked.equal_range(key);
+    for (auto it = b; it != e; ++it) prep_q.emplace(Key{pri(*it->second), it->second->seq, -1}, it->second);
+    parked.erase(b, e);
+    cv.notify_all();
+  }
+
+  /// The progress callback of a load that `job` runs: throws LoadAbandoned when the engine shuts down,
+  /// or when the job is final (cancelled) and no other job is parked on the key, so a worker is not
+  /// held by a load nobody waits for. A kind's loader calls it between its phases.
+  void check_load_wanted(const Job& job, const std::string& key) {
+    std::lock_guard lk(mu);
+    if (stop) throw LoadAbandoned("engine shut down");
+    if (is_final(job.state) && parked.count(key) == 0) throw LoadAbandoned("job " + job.req.request_id + " cancelled");
+  }
+
+  /// The job's KindJob: validated now, or kept from an earlier prepare that parked the job.
+  std::shared_ptr<const KindJob> prepare_kind_job(const Job& job, std::shared_ptr<const KindJob> kept) {
+    if (kept) return kept;
+    const ProofKind* kind = kinds->find(job.req.kind);
+    if (kind == nullptr) {
+      std::string known;
+      for (const auto& n : kinds->names()) known += (known.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("unknown proof kind '" + job.req.kind + "' (known: " + known + ")");
+    }
+    return kind->prepare(job.req);
+  }
+
   void do_prepare(const JobPtr& job) {
     try {
-      const ProofKind* kind = kinds->find(job->req.kind);
-      if (kind == nullptr) {
-        std::string known;
-        for (const auto& n : kinds->names()) known += (known.empty() ? "" : ", ") + n;
-        throw std::invalid_argument("unknown proof kind '" + job->req.kind + "' (known: " + known + ")");
+      std::shared_ptr<const KindJob> kept;
+      std::uint64_t loads_ended = 0;
+      {
+        std::lock_guard lk(mu);
+        kept = job->kjob;
+        loads_ended = srs_loads_ended;
       }
-      std::shared_ptr<const KindJob> kj = kind->prepare(job->req);
+      std::shared_ptr<const KindJob> kj = prepare_kind_job(*job, std::move(kept));
       const std::size_t n = kj->num_partitions();
       if (n == 0) throw std::invalid_argument("the request has no partitions");
+      const std::string key = kj->srs_key();
       double load_ms = 0;
-      auto lease = srs.acquire(kj->srs_key(), [&](const std::function<void(double)>& p) { return kj->load_srs(p); },
-                               &load_ms);
+      bool busy = false;
+      auto lease = srs.acquire(
+          key,
+          [&](const std::function<void(double)>& p) {
+            return kj->load_srs([&](double x) {
+              check_load_wanted(*job, key);
+              p(x);
+            });
+          },
+          &load_ms, &busy);
+      if (busy) {
+        // Another job loads this set: park this one (no worker held) until that load ends.
+        std::lock_guard lk(mu);
+        if (is_final(job->state)) return;
+        job->kjob = kj;
+        if (!job->parked) {
+          job->parked = true;
+          job->parked_at = Clock::now();
+        }
+        if (srs_loads_ended != loads_ended) {
+          prep_q.emplace(Key{pri(*job), job->seq, -1}, job);  // a load ended meanwhile: look again
+          cv.notify_all();
+        } else {
+          parked.emplace(key, job);
+        }
+        return;
+      }
+      if (job->parked) load_ms = ms_between(job->parked_at, Clock::now());  // waited for another job's load
       kj->check(lease->srs());
       const std::uint64_t bytes = kj->partition_bytes(lease->srs());
       if (bytes > budget.total()) {
@@ -362,6 +437,8 @@ struct Engine::Impl {
       job->pt.resize(n);
       for (std::size_t k = 0; k < n; ++k) synth_q.emplace(Key{pri(*job), job->seq, static_cast<std::int64_t>(k)}, job);
       cv.notify_all();
+    } catch (const LoadAbandoned& e) {
+      fail_job(job, std::string("SRS load abandoned: ") + e.what());  // the job is final already: no-op
     } catch (const std::exception& e) {
       fail_job(job, std::string("bad request: ") + e.what());
     }
@@ -737,6 +814,7 @@ EngineStatus Engine::status() const {
   }
   std::size_t pending[kStages][kPriorities] = {};
   for (const auto& [key, job] : m.prep_q) ++pending[0][std::get<0>(key)];
+  for (const auto& [key, job] : m.parked) ++pending[0][m.pri(*job)];
   for (const auto& [key, job] : m.synth_q) ++pending[1][std::get<0>(key)];
   for (const auto& [key, item] : m.prove_q) ++pending[2][std::get<0>(key)];
   for (int st = 0; st < kStages; ++st) {

@@ -14,6 +14,7 @@
 //            points is exact: τ^i·Z(τ) = Σ_j x_j^i·Z(x_j)·L_{2j+1}(τ), with Z(x_j) = σ^n − 1 = −2.
 //            Hence h[i] = −2·σ^i·Σ_j ω5_n^(i·j)·H_j: one size-n DFT over G1 (radix 2, (n/2)·log2 n
 //            scalar multiplications) and n scalings. Done once per zkey, on load.
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -235,10 +236,13 @@ struct SnarkjsData {
   r1cs::DensityTracker a_aux, b_in, b_aux;
 };
 
-/// h[i] = −2·σ^i·Σ_j ω^(ij)·H_j (see the file comment), i < n − 1.
-std::vector<ec::G1Affine> bellperson_h_from_zkey(const sj::Zkey& z) {
+/// h[i] = −2·σ^i·Σ_j ω^(ij)·H_j (see the file comment), i < n − 1. `progress` gets the fraction
+/// done (0..1, by G1 scalar multiplications: one per butterfly stage of n/2, then n − 1 for the scale)
+/// after each stage; it may throw to abandon the conversion.
+std::vector<ec::G1Affine> bellperson_h_from_zkey(const sj::Zkey& z, const std::function<void(double)>& progress) {
   const std::size_t n = z.domain_size;
   const unsigned k = z.log_domain_size();
+  const double total_muls = static_cast<double>(k) * static_cast<double>(n / 2) + static_cast<double>(n - 1);
   std::vector<ec::G1Projective> v(n);
   for (std::size_t j = 0; j < n; ++j) v[j] = z.h[j].to_projective();
   // Bit-reversal permutation, then iterative radix-2 Cooley–Tukey: v[i] = Σ_j ω^(ij)·H_j.
@@ -261,6 +265,7 @@ std::vector<ec::G1Affine> bellperson_h_from_zkey(const sj::Zkey& z) {
       v[i1] = v[i0] - x;
       v[i0] = v[i0] + x;
     });
+    progress(static_cast<double>(s) * static_cast<double>(n / 2) / total_muls);
   }
   const Fr sigma = sj::snarkjs_root_of_unity(k + 1);
   std::vector<Fr> scale(n - 1);
@@ -314,7 +319,8 @@ std::shared_ptr<const Srs> load_zkey(const std::string& key, const std::string& 
     }
   }
   progress(0.4);
-  p.h = bellperson_h_from_zkey(z);
+  // The H conversion dominates the load (minutes at 2^16 on a loaded host): 0.4 .. 1 follows it.
+  p.h = bellperson_h_from_zkey(z, [&](double f) { progress(0.4 + 0.6 * std::min(f, 1.0)); });
   progress(1);
   const std::uint64_t extra = sizeof(sj::ZkeyCoeff) * data->coeffs.size();
   return make_srs(key, std::move(p), std::move(data), extra);

@@ -13,7 +13,9 @@ SrsLease::~SrsLease() {
   if (mgr_ != nullptr && srs_) mgr_->release(srs_->key);
 }
 
-std::unique_ptr<SrsLease> SrsManager::acquire(const std::string& key, const Loader& loader, double* load_ms) {
+std::unique_ptr<SrsLease> SrsManager::acquire(const std::string& key, const Loader& loader, double* load_ms,
+                                              bool* busy) {
+  if (busy != nullptr) *busy = false;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
   std::unique_lock lk(mu_);
@@ -26,7 +28,11 @@ std::unique_ptr<SrsLease> SrsManager::acquire(const std::string& key, const Load
       if (load_ms != nullptr) *load_ms = 0;
       return std::make_unique<SrsLease>(this, e.srs);
     }
-    // Someone else is loading it: wait for that load (success or failure).
+    // Someone else is loading it: wait for that load (success or failure), or tell the caller.
+    if (busy != nullptr) {
+      *busy = true;
+      return nullptr;
+    }
     const std::uint64_t gen = e.generation;
     cv_.wait(lk, [&] {
       auto j = entries_.find(key);
@@ -65,6 +71,7 @@ std::unique_ptr<SrsLease> SrsManager::acquire(const std::string& key, const Load
     cv_.notify_all();
     lk.unlock();
     log()->warn("srs load failed key={}", key);
+    notify_load_done(key);
     throw;
   }
   const double ms = elapsed();
@@ -83,7 +90,9 @@ std::unique_ptr<SrsLease> SrsManager::acquire(const std::string& key, const Load
   log()->info("srs loaded key={} bytes={} load_ms={:.1f}", key, srs->bytes, ms);
   if (load_ms != nullptr) *load_ms = ms;
   evicted.clear();
-  return std::make_unique<SrsLease>(this, srs);
+  auto lease = std::make_unique<SrsLease>(this, srs);
+  notify_load_done(key);
+  return lease;
 }
 
 void SrsManager::release(const std::string& key) {
@@ -177,6 +186,20 @@ std::uint64_t SrsManager::evictions_total() const {
 void SrsManager::set_on_evict(std::function<void(const Srs&)> f) {
   std::lock_guard lk(mu_);
   on_evict_ = std::move(f);
+}
+
+void SrsManager::set_on_load_done(std::function<void(const std::string&)> f) {
+  std::lock_guard lk(mu_);
+  on_load_done_ = std::move(f);
+}
+
+void SrsManager::notify_load_done(const std::string& key) {
+  std::function<void(const std::string&)> f;
+  {
+    std::lock_guard lk(mu_);
+    f = on_load_done_;
+  }
+  if (f) f(key);
 }
 
 }  // namespace proofline::engine

@@ -7,8 +7,6 @@
 #include <chrono>
 #include <thread>
 
-#include <spdlog/spdlog.h>
-
 #include "engine_test_util.hpp"
 #include "proofline/engine/engine.hpp"
 
@@ -18,25 +16,6 @@ namespace {
 using namespace testing;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-// Engine logs at warning level and above only (failures of the bad-request tests still show).
-const bool quiet_logs = [] {
-  spdlog::set_level(spdlog::level::warn);
-  return true;
-}();
-
-groth16::VerifyingKey bench_vk(unsigned log) { return groth16::Parameters::read_file(bench_params(log)).vk; }
-
-/// Polls `pred` until true or 10 s.
-template <class P>
-bool eventually(P pred) {
-  const auto end = Clock::now() + 10s;
-  while (Clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(2ms);
-  }
-  return pred();
-}
 
 std::size_t queue_count(const EngineStatus& s, const std::string& stage, bool running) {
   std::size_t n = 0;

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "../snarkjs/toy_setup.hpp"
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/engine/engine.hpp"
@@ -25,6 +27,12 @@ namespace proofline::engine::testing {
 
 using namespace std::chrono_literals;
 using ff::Fr;
+
+// Engine logs at warning level and above only (failures of the bad-request tests still show).
+inline const bool quiet_logs = [] {
+  spdlog::set_level(spdlog::level::warn);
+  return true;
+}();
 
 inline std::filesystem::path test_dir() {
   static const std::filesystem::path dir = [] {
@@ -186,6 +194,19 @@ inline EngineConfig test_config(std::shared_ptr<groth16::ProverBackend> backend,
   c.kinds = test_registry();
   c.log_partitions = false;
   return c;
+}
+
+inline groth16::VerifyingKey bench_vk(unsigned log) { return groth16::Parameters::read_file(bench_params(log)).vk; }
+
+/// Polls `pred` until true or 10 s.
+template <class P>
+bool eventually(P pred) {
+  const auto end = std::chrono::steady_clock::now() + 10s;
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(2ms);
+  }
+  return pred();
 }
 
 /// True iff every partition's proof verifies (one by one) under the parameters' verifying key.

@@ -29,10 +29,7 @@ using engine::testing::bench_params;
 using engine::testing::mul_params;
 using Clock = std::chrono::steady_clock;
 
-inline const bool quiet_logs = [] {
-  spdlog::set_level(spdlog::level::warn);
-  return true;
-}();
+// Logs at warning level and above: engine_test_util.hpp's quiet_logs.
 
 inline std::filesystem::path server_dir() {
   static const std::filesystem::path d = [] {
@@ -192,16 +189,7 @@ inline const groth16::VerifyingKey& bench_vk(unsigned log) {
   return it->second;
 }
 
-/// Polls `pred` until true or 10 s.
-template <class P>
-bool eventually(P pred) {
-  const auto end = Clock::now() + 10s;
-  while (Clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return pred();
-}
+using engine::testing::eventually;  // polls a predicate until true or 10 s
 
 inline std::uint32_t stage_count(const pb::StatusResponse& s, const std::string& stage, bool running) {
   for (const auto& q : s.queues()) {

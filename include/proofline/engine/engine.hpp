@@ -29,6 +29,11 @@
 // queue in the same order; a worker takes whichever head is first in that order, and takes the
 // prepare head also when the synthesis head cannot be admitted yet (so validation and SRS loads of
 // queued jobs proceed while partitions wait for memory).
+// A job whose parameter set another job is loading right now does not wait on a worker: it is
+// parked (status counts it as a pending "prepare" item) and goes back to the prepare queue when that
+// load ends, so jobs of other kinds keep flowing while a long load (a snarkjs zkey's H conversion)
+// runs. A load is abandoned at its next progress report when the engine shuts down, or when its job
+// was cancelled and no other job waits for it.
 //
 // ---- Cancel ---------------------------------------------------------------------------------------
 // cancel(id): the job becomes CANCELLED at once (await returns it); its queued items are dropped

@@ -7,7 +7,10 @@
 // .params file; "snarkjs:" + the absolute path of the .zkey). acquire(key, loader) returns the
 // resident entry, or runs `loader` once — other callers of the same key wait for that load — and
 // logs the load (start, progress from the loader, bytes, milliseconds). A failed load is reported to
-// every waiter and forgotten (a later acquire tries again).
+// every waiter and forgotten (a later acquire tries again). A caller that must not block while
+// another thread loads the key (the engine's synthesis workers) passes `busy`: it gets null back
+// at once and waits for the `on_load_done` callback instead (called with the key after every load
+// ends, loaded or failed, on the loading thread, with no lock of the manager held).
 // Eviction: an entry with no lease is "idle". After every load and every lease release, idle entries
 // are evicted oldest-idle first while the resident bytes exceed the budget (0 = unlimited). evict()
 // drops an idle entry on request. An entry in use is never evicted. `on_evict` (optional) is called
@@ -54,8 +57,10 @@ class SrsManager {
 
   /// The resident set for `key`, loading it with `loader` if needed (see the header comment).
   /// `load_ms` receives the time this call spent loading or waiting for a load (0 if resident).
-  /// Rethrows the loader's exception.
-  std::unique_ptr<SrsLease> acquire(const std::string& key, const Loader& loader, double* load_ms = nullptr);
+  /// Rethrows the loader's exception. `busy` non-null: when another thread is loading `key` now,
+  /// sets *busy = true and returns null instead of waiting (otherwise *busy = false).
+  std::unique_ptr<SrsLease> acquire(const std::string& key, const Loader& loader, double* load_ms = nullptr,
+                                    bool* busy = nullptr);
   /// Evicts an idle entry; false if unknown, loading or in use.
   bool evict(const std::string& key);
   std::vector<SrsStatus> status() const;
@@ -64,6 +69,8 @@ class SrsManager {
   std::uint64_t loads_total() const;
   std::uint64_t evictions_total() const;
   void set_on_evict(std::function<void(const Srs&)> f);
+  /// Called with the key when a load ends (loaded or failed); see the header comment.
+  void set_on_load_done(std::function<void(const std::string&)> f);
 
  private:
   friend class SrsLease;
@@ -89,6 +96,8 @@ class SrsManager {
   std::uint64_t budget_;
   std::uint64_t loads_ = 0, evictions_ = 0, generation_ = 0;
   std::function<void(const Srs&)> on_evict_;
+  std::function<void(const std::string&)> on_load_done_;
+  void notify_load_done(const std::string& key);
 };
 
 }  // namespace proofline::engine
