@@ -297,7 +297,11 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
   if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
   engine::ProofRequest r = to_engine_request(req);
   const std::uint64_t fp = fingerprint(r);
-  // A known id: the existing job (same contents) or ALREADY_EXISTS. Call with ids_mu_ held.
+  // A known id: the existing job (same contents) or ALREADY_EXISTS. Call with ids_mu_ held. The
+  // same contents go through Engine::submit, which answers the existing job and counts the duplicate
+  // (proofline_engine_jobs_duplicate_total, the one place duplicates are counted); should the engine
+  // have dropped the id just now, that submit queues the request afresh. Moves `r`: the caller
+  // returns what this returns.
   auto known = [&]() -> std::optional<engine::SubmitResult> {
     if (r.request_id.empty()) return std::nullopt;
     auto it = fingerprints_.find(r.request_id);
@@ -312,19 +316,19 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
                                                          "' is already used by a different request (kind, "
                                                          "priority, inputs); resubmit with a new id");
     }
-    return engine::SubmitResult{r.request_id, true, job.result.state};
+    return eng_.submit(std::move(r));
   };
   {
     std::lock_guard lock(ids_mu_);
     if (auto k = known()) {
-      *created = false;
+      *created = !k->duplicate;
       return *k;
     }
   }
   validate(r);  // may parse large inputs: outside the lock, so other clients are not held up
   std::lock_guard lock(ids_mu_);
   if (auto k = known()) {  // submitted by another client meanwhile
-    *created = false;
+    *created = !k->duplicate;
     return *k;
   }
   const engine::EngineStatus st = eng_.status();

@@ -263,6 +263,9 @@ TEST(Daemon, DuplicateRequestIds) {
   const pb::StatusResponse stat = h.status();
   EXPECT_EQ(stat.jobs_completed(), 1u);
   EXPECT_NE(h.metrics().find("proofline_engine_jobs_submitted_total 1\n"), std::string::npos);
+  // The three retries (Submit on the other transport, Submit after the end, Prove) are counted as
+  // duplicates, once each; the refused different-contents submit is not.
+  EXPECT_NE(h.metrics().find("proofline_engine_jobs_duplicate_total 3\n"), std::string::npos) << h.metrics();
   // Without a request id the daemon assigns distinct ones.
   pb::ProofRequest anon = bench_req("", 4, 1, 5);
   pb::SubmitProofResponse x, y;
