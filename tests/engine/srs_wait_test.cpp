@@ -37,6 +37,11 @@ struct Latch {
     std::unique_lock lk(mu);
     return cv.wait_for(lk, 10s, [&] { return entered >= n; });
   }
+  /// `entered` / `running` read under the lock (the loads run on engine threads).
+  int read(const int Latch::*field) {
+    std::lock_guard lk(mu);
+    return this->*field;
+  }
   bool wait_idle() {
     std::unique_lock lk(mu);
     return cv.wait_for(lk, 10s, [&] { return running == 0; });
@@ -171,7 +176,7 @@ TEST(EngineSrsWait, OtherKindsFlowWhileAnSrsLoads) {
     EXPECT_EQ(a.result.srs_key, "latch:" + std::filesystem::weakly_canonical(bench_params(6)).string());
     EXPECT_GT(a.result.timings.srs_load, 0) << id;  // L2: the time it waited for L1's load
   }
-  EXPECT_EQ(latch->entered, 1);  // loaded once, shared
+  EXPECT_EQ(latch->read(&Latch::entered), 1);  // loaded once, shared
   const std::string m = e.metrics_text();
   EXPECT_NE(m.find("proofline_engine_srs_loads_total 2"), std::string::npos) << m;
   EXPECT_EQ(prepare_count(e.status(), false), 0u);
@@ -190,14 +195,14 @@ TEST(EngineSrsWait, CancelledLoaderGoesOnForAParkedJob) {
   EXPECT_EQ(e.cancel("L1").previous, JobState::Queued);  // the loader: L2 still waits, the load goes on
   EXPECT_TRUE(eventually([&] { return prepare_count(e.status(), false) == 1; }));
   std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(latch->running, 1);
+  EXPECT_EQ(latch->read(&Latch::running), 1);
   latch->release();
   AwaitResult a = e.await("L2", 30s);
   ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
   EXPECT_TRUE(verify_each(bench_vk(6), a.result));
   EXPECT_EQ(e.await("L1", 1s).result.state, JobState::Cancelled);
   EXPECT_EQ(e.await("L3", 1s).result.state, JobState::Cancelled);
-  EXPECT_EQ(latch->entered, 1);
+  EXPECT_EQ(latch->read(&Latch::entered), 1);
 }
 
 TEST(EngineSrsWait, UnwantedLoadIsAbandoned) {
@@ -227,7 +232,7 @@ TEST(EngineSrsWait, UnwantedLoadIsAbandoned) {
     ASSERT_TRUE(closed->wait_entered(1));
     ASSERT_TRUE(parked(e, *closed, 1));
   }
-  EXPECT_EQ(closed->running, 0);
+  EXPECT_EQ(closed->read(&Latch::running), 0);
   EXPECT_LT(Clock::now() - t0, 10s);
 }
 
