@@ -5,10 +5,12 @@
 //
 // Exit codes (every command; each --help footer lists them):
 //   0 ok / valid, 1 a proof does not verify (verify, check-c1), 2 usage error (a bad flag, value or
-//   combination, an output path that cannot be written, a daemon address already in use),
-//   3 bad input (missing, malformed or inconsistent file, a witness that does not satisfy the
-//   circuit, a request the daemon refused), 4 internal error, 5 job not finished (submit: cancelled
-//   or timed out), 6 daemon unreachable.
+//   combination, an input file named on the command line that does not exist (CLI11's
+//   ExistingFile check), an output path that cannot be written, a daemon address already in use),
+//   3 bad input (a malformed or inconsistent file, a file the command looks up itself that is
+//   missing (c2's default parameter file), a witness that does not satisfy the circuit, a request
+//   the daemon refused), 4 internal error, 5 job not finished (submit: cancelled or timed out),
+//   6 daemon unreachable.
 // Header-only: src/cli/*.cpp are compiled into `proofline` and, for snarkjs_cmds.cpp, into the
 // standalone `proofline-snarkjs` (tests/snarkjs/CMakeLists.txt) too.
 #pragma once

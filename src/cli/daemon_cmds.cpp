@@ -373,8 +373,24 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
       ->check(CLI::ExistingFile);
   d.submit->add_option("--c1", d.c1, "porep-c2: the C1 JSON (read here, sent in the request)")->check(CLI::ExistingFile);
-  d.submit->add_option("--sector-id", d.sector_id, "porep-c2: sector number (with --prover-id: replica_id checked)");
-  d.submit->add_option("--prover-id", d.prover_id, "porep-c2: prover id, 64 hex digits (the C1's replica_id must be its)");
+  // The two go together (the daemon checks replica_id only with both); a sector number is decimal
+  // digits only, so "-1" is refused (exit 2) rather than read as 2^64 - 1.
+  const CLI::Validator decimal_u64(
+      [](std::string& v) -> std::string {
+        if (!v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos &&
+            (v.size() < 20 || v <= "18446744073709551615")) {
+          return "";
+        }
+        return "'" + v + "' is not a decimal integer 0 … 2^64 - 1";
+      },
+      "UINT64");
+  CLI::Option* sector_opt =
+      d.submit->add_option("--sector-id", d.sector_id, "porep-c2: sector number (needs --prover-id: replica_id checked)")
+          ->check(decimal_u64);
+  CLI::Option* prover_opt = d.submit->add_option(
+      "--prover-id", d.prover_id, "porep-c2: prover id, 64 hex digits (needs --sector-id; the C1's replica_id must be its)");
+  sector_opt->needs(prover_opt);
+  prover_opt->needs(sector_opt);
   d.submit->add_option("--arg", d.args, "extra engine argument of the kind: key=value (repeatable)");
   d.submit->add_option("--proof", d.proof_out,
                        "write the proof here: 192 bytes per partition (porep-c2: concatenated as `proofline c2` "

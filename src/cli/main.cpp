@@ -1,4 +1,5 @@
-// proofline — the command line: setup, prove and verify Groth16 proofs for the built-in circuits.
+// proofline — the command line: setup, prove and verify Groth16 proofs for the built-in circuits,
+// circom/snarkjs circuits and Filecoin PoRep C2.
 //
 //   proofline setup  --circuit bench --size 2^16 --params P [--vk V] [--seed S]
 //   proofline prove  --circuit bench --size 2^16 --params P --proof F [--public J] [--snarkjs-dir D]
@@ -15,11 +16,15 @@
 // Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
 // partition order, public inputs as snarkjs public.json (an array of decimal strings; for several
 // partitions an array of such arrays). --snarkjs-dir writes verification_key.json, proof.json and
-// public.json for `snarkjs groth16 verify`.
+// public.json for `snarkjs groth16 verify` (with --partitions K: proof_k.json and public_k.json,
+// k = 0 … K-1).
 //
 // Exit codes (common.hpp): 0 success (verify: the proofs are valid); 1 a proof does not verify;
-// 2 usage error; 3 bad input (missing or malformed file, wrong shape, a witness that does not
-// satisfy the circuit); 4 internal error.
+// 2 usage error (a bad flag, value or combination; an input file named on the command line that
+// does not exist; an output path that cannot be written); 3 bad input (a file that is malformed,
+// of the wrong shape or inconsistent, a file the command looks up itself that is missing, a
+// witness that does not satisfy the circuit); 4 internal error; daemon clients also 5 job not
+// finished, 6 daemon unreachable.
 #include <CLI/CLI.hpp>
 
 #include "common.hpp"
@@ -31,6 +36,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -328,9 +334,11 @@ int main(int argc, char** argv) {
   CLI::App app{"proofline — Groth16 prover for BLS12-381 (bellperson-compatible files)"};
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input (file, witness), 4 internal error;\n"
-      "daemon clients also 5 job not finished, 6 daemon unreachable.\n"
-      "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs).");
+      "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error (also: an input file named on the command line\n"
+      "does not exist), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit),\n"
+      "4 internal error; daemon clients also 5 job not finished, 6 daemon unreachable.\n"
+      "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs),\n"
+      "porep (Filecoin PoRep C2 partition: setup --circuit porep --sector-size 2KiB, then c2).");
   Common common;
   auto add_common = [&](CLI::App* sub) {
     sub->add_flag("--json", common.json, "print one JSON object on stdout instead of text");
@@ -338,8 +346,11 @@ int main(int argc, char** argv) {
   };
 
   SetupArgs sa;
-  CLI::App* setup = app.add_subcommand("setup", "generate development parameters (NOT secure) for a built-in circuit");
-  setup->add_option("--circuit", sa.circuit, "built-in circuit: mul | bench")->capture_default_str();
+  CLI::App* setup = app.add_subcommand(
+      "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench) or Filecoin PoRep "
+               "(--circuit porep --sector-size S)");
+  setup->add_option("--circuit", sa.circuit, "circuit: mul | bench | porep (porep needs --sector-size)")
+      ->capture_default_str();
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
   setup->add_option("--params", sa.params, "output .params file")->required();
   setup->add_option("--vk", sa.vk, "also write the .vk file");
@@ -360,7 +371,9 @@ int main(int argc, char** argv) {
                     "output proof file (192 bytes per partition; with --zkey: snarkjs proof.json)")->required();
   prove->add_option("--public", pa.pub, "output public inputs (snarkjs public.json format; required with --zkey)");
   builtin_opts.push_back(
-      prove->add_option("--snarkjs-dir", pa.snarkjs_dir, "also write verification_key.json, proof.json, public.json here"));
+      prove->add_option("--snarkjs-dir", pa.snarkjs_dir,
+                        "also write verification_key.json, proof.json, public.json here (with --partitions K > 1: "
+                        "proof_k.json and public_k.json, k = 0 … K-1)"));
   builtin_opts.push_back(
       prove->add_option("--input", pa.input, "witness seed (bench: x; partition k uses input + k)")->capture_default_str());
   builtin_opts.push_back(prove->add_option("--partitions", pa.partitions, "number of partitions (circuits) proved in one batch")
@@ -393,6 +406,20 @@ int main(int argc, char** argv) {
   cli::FilecoinCli filecoin_cli;
   cli::add_filecoin_commands(app, filecoin_cli);
 
+  // CLI11 reports an unknown first word only as "A subcommand is required": name it and the commands.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::function<bool(CLI::App*)> every;  // empty filter: every subcommand
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands(every)) {
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+      known = known || sub->check_name(argv[1]);
+    }
+    if (!known) {
+      std::cerr << "proofline: unknown command '" << argv[1] << "' (commands: " << names << "; see proofline --help)\n";
+      return kUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

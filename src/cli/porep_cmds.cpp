@@ -153,6 +153,20 @@ int cmd_c2(PorepCli& p) {
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
   PendingOutput out_file(p.out);  // an unwritable --out is refused before the work
+  // The backend too: `--backend cuda` on a build without CUDA (or without a usable device) is a
+  // usage error before the C1 is read, synthesized and the parameters are loaded.
+  server::DaemonConfig bcfg;
+  bcfg.backend = p.backend;
+  bcfg.cpu_threads = static_cast<unsigned>(p.threads);
+  std::string backend_note;
+  std::vector<std::shared_ptr<ProverBackend>> backends;
+  try {
+    backends = server::make_backends(bcfg, &backend_note);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();  // "engine.backend = cuda: <why>" (the daemon's key)
+    const std::size_t colon = what.find(": ");
+    throw UsageError("--backend " + p.backend + ": " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  }
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
@@ -170,9 +184,10 @@ int cmd_c2(PorepCli& p) {
   const std::size_t n = ks.size();
   const std::string params_path = p.params.empty() ? default_param_path(cfg, ".params").string() : p.params;
   if (!fs::exists(params_path)) {
-    throw ProoflineError(Error::BadArgument, "parameters '" + params_path + "' not found (run `proofline setup "
-                                             "--circuit porep --sector-size " + std::string(cfg.shape->name) +
-                                             "` or pass --params)");
+    // A missing input file, as for any file the command reads: exit 3, labelled as such.
+    throw std::system_error(std::make_error_code(std::errc::no_such_file_or_directory),
+                            "parameter file not found: '" + params_path + "' (run `proofline setup --circuit porep "
+                            "--sector-size " + std::string(cfg.shape->name) + "` or pass --params)");
   }
   const double read_c1_s = secs_since(t0);
   progress("c2", std::string(filecoin::to_string(c1.registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
@@ -209,11 +224,6 @@ int cmd_c2(PorepCli& p) {
   const Parameters params = Parameters::read_file(params_path, ro);
   const double load_s = secs_since(t0);
 
-  server::DaemonConfig bcfg;
-  bcfg.backend = p.backend;
-  bcfg.cpu_threads = static_cast<unsigned>(p.threads);
-  std::string backend_note;
-  const auto backends = server::make_backends(bcfg, &backend_note);
   progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (" + backend_note + ")");
   t0 = Clock::now();
   const ProverResult r = prove_assignments(params, parts, {}, backends.front().get());
@@ -336,9 +346,10 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
     o->required(false);
     o->description("output .params file (porep: default $FIL_PROOFS_PARAMETER_CACHE/<upstream name>.params)");
   }
-  verify.add_option("--c1", p.verify_c1, "PoRep: take each partition's public inputs from this C1 JSON")
-      ->check(CLI::ExistingFile);
-  if (CLI::Option* o = verify.get_option_no_throw("--public")) o->required(false);
+  CLI::Option* c1_opt = verify.add_option("--c1", p.verify_c1, "PoRep: take each partition's public inputs from this C1 JSON")
+                            ->check(CLI::ExistingFile);
+  // The C1 gives the public inputs: a --public next to it is refused (exit 2), never ignored.
+  if (CLI::Option* o = verify.get_option_no_throw("--public")) c1_opt->excludes(o->required(false));
 
   p.c2 = app.add_subcommand("c2", "Filecoin PoRep commit phase 2: prove every partition of a C1 JSON");
   p.c2->add_option("--c1", p.c1, "C1 output JSON (SealCommitPhase1Output)")->required()->check(CLI::ExistingFile);

@@ -75,8 +75,16 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
     if (!a.rs.empty()) {
       auto comma = a.rs.find(',');
       if (comma == std::string::npos) throw std::invalid_argument("prove: --rs takes \"R,S\"");
-      opts.randomizers = groth16::Randomizers{groth16::fr_from_decimal(a.rs.substr(0, comma), "--rs r"),
-                                              groth16::fr_from_decimal(a.rs.substr(comma + 1), "--rs s")};
+      // A value typed on the command line: anything but decimal digits is a usage error (exit 2);
+      // digits >= r stay fr_from_decimal's "not canonical" (exit 3).
+      auto decimal = [](const std::string& v, const char* what) {
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+          throw std::invalid_argument(std::string("prove: ") + what + " '" + v + "' is not a decimal integer");
+        }
+        return groth16::fr_from_decimal(v, what);
+      };
+      opts.randomizers = groth16::Randomizers{decimal(a.rs.substr(0, comma), "--rs r"),
+                                              decimal(a.rs.substr(comma + 1), "--rs s")};
     }
     PendingOutput proof_file(a.proof), pub_file(a.pub);
     const auto t_all = Clock::now();

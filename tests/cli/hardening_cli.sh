@@ -11,6 +11,10 @@
 #   - a proof file of the wrong size is refused from its size, without reading it (a 6 GB sparse
 #     file under a 2.5 GB address-space limit);
 #   - `daemon` on an address it cannot use exits 2 with the reason.
+# And the next tester's: c2 --backend cuda without CUDA refused first (2); verify --c1 refuses
+# --public (2); c2's missing parameter file labelled as such (3); --rs non-decimal (2); an unknown
+# command named (2); setup/prove --help name porep and proof_k.json; submit's --sector-id needs
+# --prover-id and is decimal (2).
 # The snarkjs files are the fuzz seeds of the toy circom circuit (fuzz/corpus/{zkey,wtns,r1cs,snarkjs_vk}/toy,
 # written by fuzz/seeds.cpp from tests/snarkjs/toy_setup.hpp).
 #
@@ -125,6 +129,45 @@ head -c 100 m.proof > short.proof
 check "a 100-byte proof file" 3 "$P" verify --vk m.vk --proof short.proof --public m.json
 expect_in "  refused by its size" err.txt "is 100 bytes"
 
+# --- this session's tester's findings (issue: CLI findings 3-15) ---
+# c2 --backend cuda where there is no CUDA backend or device: refused before the C1 is read (m.json
+# is no C1: reading it first would exit 3), naming --backend, not the daemon's engine.backend.
+"$P" c2 --c1 m.json --out cuda.bin --backend cuda >out.txt 2>err.txt; rc=$?
+if grep -q "no usable CUDA device\|no CUDA backend" err.txt || [[ $rc -eq 2 ]]; then
+  [[ $rc -eq 2 ]] && echo "ok: c2 --backend cuda without CUDA (exit 2)" || { echo "FAIL: c2 --backend cuda without CUDA: exit $rc"; fails=$((fails + 1)); }
+  expect_in "  names --backend" err.txt "c2: --backend cuda: "
+  grep -q "engine.backend" err.txt && { echo "FAIL: the daemon's key named"; fails=$((fails + 1)); }
+else
+  echo "skip: c2 --backend cuda (a CUDA device is usable here: exit $rc)"
+fi
+no_file "  nothing written for c2 --backend cuda" cuda.bin
+# verify --c1 takes the public inputs from the C1: --public next to it is refused, not ignored.
+check "verify --c1 with --public" 2 "$P" verify --vk m.vk --c1 m.json --proof m.proof --public m.json
+expect_in "  the conflict is named" err.txt "excludes"
+# c2 with a parameter file that is not there: exit 3, labelled as a missing file.
+cp "$ROOT/fuzz/corpus/c1/2k" c1.json
+check "c2 with missing parameters" 3 "$P" c2 --c1 c1.json --params nope.params --out np.bin
+expect_in "  labelled as a missing file" err.txt "parameter file not found: 'nope.params'"
+grep -q "unsupported argument" err.txt && { echo "FAIL: 'unsupported argument' label"; fails=$((fails + 1)); }
+# --rs takes decimal integers: anything else is a usage error (2), digits >= r stay bad input (3).
+for rs in "a,b" "-1,2" "1,0x2" "1,"; do
+  check "prove --rs $rs" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof rs.json --public rs.pub.json --rs "$rs"
+  expect_in "  not a decimal integer ($rs)" err.txt "not a decimal integer"
+done
+r=52435875175126190479447740508185965837690552500527637822603658699938581184513
+check "prove --rs r,1 (not canonical)" 3 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof rs.json --public rs.pub.json --rs "$r,1"
+check "prove --rs 1,2" 0 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof rs.json --public rs.pub.json --rs 1,2
+# an unknown command is named
+check "unknown command" 2 "$P" bogus
+expect_in "  the word is named" err.txt "unknown command 'bogus'.*setup"
+# help texts
+check "setup --help" 0 "$P" setup --help
+expect_in "  setup --help names porep" out.txt "Filecoin PoRep \(--circuit porep --sector-size"
+check "prove --help" 0 "$P" prove --help
+expect_in "  --snarkjs-dir names the partition files" out.txt "proof_k.json"
+check "top-level --help" 0 "$P" --help
+expect_in "  the footer names porep" out.txt "porep"
+
 # --- daemon: an address it cannot use is a usage error ---
 if "$P" daemon --help >/dev/null 2>&1; then
   touch plain.file
@@ -132,6 +175,14 @@ if "$P" daemon --help >/dev/null 2>&1; then
   expect_in "  the path is named" err.txt "plain.file' exists and is not a socket"
   check "daemon on port 70000" 2 "$P" daemon --unix "" --tcp 127.0.0.1:70000
   check "daemon with nothing to listen on" 2 "$P" daemon --unix "" --tcp ""
+  # submit: --sector-id and --prover-id go together; a sector number is decimal (parse errors: no daemon needed)
+  pid=$(printf '0%.0s' $(seq 64))
+  check "submit --sector-id without --prover-id" 2 "$P" submit --kind porep-c2 --c1 c1.json --sector-id 8
+  expect_in "  the pairing is named" err.txt "sector-id requires --prover-id"
+  check "submit --prover-id without --sector-id" 2 "$P" submit --kind porep-c2 --c1 c1.json --prover-id "$pid"
+  for sid in -1 1x 18446744073709551616 0x10; do
+    check "submit --sector-id $sid" 2 "$P" submit --kind porep-c2 --c1 c1.json --prover-id "$pid" --sector-id "$sid"
+  done
   "$P" daemon --unix "" --tcp 127.0.0.1:0 2>d1.log &
   d1=$!
   for _ in $(seq 100); do grep -q 'listening on' d1.log && break; sleep 0.1; done
