@@ -52,7 +52,8 @@ ProofRequest porep_request(std::map<std::string, std::string> args, std::vector<
 }
 
 std::shared_ptr<const KindJob> prepare(const ProofRequest& r) {
-  const ProofKind* kind = KindRegistry::builtin()->find("porep-c2");
+  const auto registry = KindRegistry::builtin();  // kept alive: find() returns a pointer into it
+  const ProofKind* kind = registry->find("porep-c2");
   if (kind == nullptr) throw std::logic_error("porep-c2 is not a built-in kind");
   return kind->prepare(r);
 }
