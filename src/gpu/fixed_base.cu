@@ -10,23 +10,13 @@
 #include <tbb/parallel_for.h>
 
 #include "ec.cuh"
+#include "msm.cuh"  // msm_detail::DevFieldOf: the device field of a curve
 #include "proofline/ec/curve.hpp"
 #include "proofline/gpu/device.hpp"
 #include "proofline/gpu/fixed_base.hpp"
 
 namespace proofline::gpu {
 namespace {
-
-template <class Cfg>
-struct DevFieldFor;
-template <>
-struct DevFieldFor<ec::G1Config> {
-  using type = DevFp;
-};
-template <>
-struct DevFieldFor<ec::G2Config> {
-  using type = DevFp2;
-};
 
 constexpr unsigned kThreads = 128;
 
@@ -74,7 +64,7 @@ struct PinnedMem {
 template <class Cfg>
 std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table, std::span<const ff::Fr> scalars,
                                       int device) {
-  using F = typename DevFieldFor<Cfg>::type;
+  using F = typename msm_detail::DevFieldOf<Cfg>::type;
   using DA = DevAffine<F>;
   using DX = DevXyzz<F>;
   using HostXyzz = ec::XyzzPoint<Cfg>;
