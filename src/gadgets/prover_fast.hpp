@@ -36,6 +36,23 @@ inline Variable alloc_boolean(ConstraintSystem& cs, bool value) {
   return v;
 }
 
+/// n alloc_boolean calls in one block (n <= 64): new bits holding bits 0..n−1 of `value` (LSB
+/// first), each with its boolean constraint; returns the aux index of the first (bit k is first + k).
+inline std::uint64_t alloc_booleans(ConstraintSystem& cs, std::uint64_t value, std::size_t n) {
+  const ConstraintSystem::ProverBlock blk = cs.prover_extend(n, n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int bit = static_cast<int>((value >> k) & 1);
+    blk.values[k] = small(bit);
+    blk.a[k] = small(1 - bit);
+    blk.b[k] = small(bit);
+    blk.c[k] = Fr::zero();
+  }
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
+  p.a_aux_density.set_range(blk.first_aux, n);
+  p.b_aux_density.set_range(blk.first_aux, n);
+  return blk.first_aux;
+}
+
 /// 0 or 1 if x is that field element, else −1.
 inline int bit_of(const Fr& x) noexcept {
   if (x.is_zero()) return 0;

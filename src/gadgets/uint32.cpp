@@ -309,7 +309,8 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
   r.value_ = value;
   r.const_ = 0;
   if (cs.prover_buffers() != nullptr) {
-    for (int i = 0; i < 32; ++i) r.var_[i] = fast::alloc_boolean(cs, bit_at(value, i)).raw();
+    const std::uint64_t first = fast::alloc_booleans(cs, value, 32);
+    for (int i = 0; i < 32; ++i) r.var_[i] = Variable::aux(first + static_cast<std::uint64_t>(i)).raw();
     r.checked_for_ = cs.prover_buffers();
     return r;
   }
@@ -389,15 +390,21 @@ UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
   for (std::uint32_t m = only_b; m != 0; m &= m - 1) r.var_[std::countr_zero(m)] = a.var_[std::countr_zero(m)];
   const std::uint32_t ua = a.value_ ^ a.not_, ub = b.value_ ^ b.not_;  // the variables' values
   const std::uint32_t swap = a.not_ & ~b.not_;                          // Not ⊕ Is: Is first
-  for (std::uint32_t m = both; m != 0; m &= m - 1) {
+  const ConstraintSystem::ProverBlock blk = cs.prover_extend(static_cast<std::size_t>(std::popcount(both)),
+                                                             static_cast<std::size_t>(std::popcount(both)));
+  std::size_t j = 0;
+  for (std::uint32_t m = both; m != 0; m &= m - 1, ++j) {
     const int i = std::countr_zero(m);
     const bool sw = bit_at(swap, i) != 0;
     const std::uint64_t pv = sw ? b.var_[i] : a.var_[i], qv = sw ? a.var_[i] : b.var_[i];
     const unsigned x = bit_at(sw ? ub : ua, i), y = bit_at(sw ? ua : ub, i);
-    r.var_[i] = cs.prover_alloc(small(static_cast<int>(x ^ y))).raw();
+    blk.values[j] = small(static_cast<int>(x ^ y));
+    r.var_[i] = blk.var(j).raw();
     p.a_aux_density.set(index_of(pv));
     p.b_aux_density.set(index_of(qv));
-    cs.prover_enforce(small(static_cast<int>(2 * x)), small(static_cast<int>(y)), small(static_cast<int>(2 * (x & y))));
+    blk.a[j] = small(static_cast<int>(2 * x));
+    blk.b[j] = small(static_cast<int>(y));
+    blk.c[j] = small(static_cast<int>(2 * (x & y)));
   }
   return r;
 }
@@ -436,14 +443,18 @@ UInt32 UInt32::ch_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, c
   r1cs::ProvingBuffers& p = *cs.prover_buffers();
   UInt32 r = fresh(ch, cs);
   if (a.not_ != 0) p.b_input_density.set(0);
+  const ConstraintSystem::ProverBlock blk = cs.prover_extend(32, 32);
   for (int i = 0; i < 32; ++i) {
     const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
     const int zi = static_cast<int>(bit_at(z, i)), ci = static_cast<int>(bit_at(ch, i));
-    r.var_[i] = cs.prover_alloc(small(ci)).raw();
+    blk.values[i] = small(ci);
+    r.var_[i] = blk.var(static_cast<std::size_t>(i)).raw();
     p.a_aux_density.set(index_of(b.var_[i]));
     p.a_aux_density.set(index_of(c.var_[i]));
     p.b_aux_density.set(index_of(a.var_[i]));
-    cs.prover_enforce(small(yi - zi), small(xi), small(ci - zi));
+    blk.a[i] = small(yi - zi);
+    blk.b[i] = small(xi);
+    blk.c[i] = small(ci - zi);
   }
   return r;
 }
@@ -487,21 +498,29 @@ UInt32 UInt32::maj_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, 
   if (a.not_ != 0) p.b_input_density.set(0);
   if ((b.not_ | c.not_) != 0) p.b_input_density.set(0);  // and_not / nor put ONE in B
   const std::uint32_t flip = b.not_ & ~c.not_;          // Not∧Is: and_not(c, b)
+  // Per bit i: variables maj_i (2i), bc_i (2i + 1); constraints and (2i), maj (2i + 1).
+  const ConstraintSystem::ProverBlock blk = cs.prover_extend(64, 64);
   for (int i = 0; i < 32; ++i) {
     const int xi = static_cast<int>(bit_at(x, i)), yi = static_cast<int>(bit_at(y, i));
     const int zi = static_cast<int>(bit_at(z, i)), wi = static_cast<int>(bit_at(w, i));
     const int mi = static_cast<int>(bit_at(maj, i));
-    r.var_[i] = cs.prover_alloc(small(mi)).raw();
-    const Variable bc = cs.prover_alloc(small(wi));
+    const auto k = static_cast<std::size_t>(2 * i);
+    blk.values[k] = small(mi);
+    blk.values[k + 1] = small(wi);
+    r.var_[i] = blk.var(k).raw();
     const bool fl = bit_at(flip, i) != 0;
     p.a_aux_density.set(index_of(fl ? c.var_[i] : b.var_[i]));
     p.b_aux_density.set(index_of(fl ? b.var_[i] : c.var_[i]));
-    cs.prover_enforce(small(fl ? zi : yi), small(fl ? yi : zi), small(wi));
-    p.a_aux_density.set(bc.index());
+    blk.a[k] = small(fl ? zi : yi);
+    blk.b[k] = small(fl ? yi : zi);
+    blk.c[k] = small(wi);
+    p.a_aux_density.set(blk.first_aux + k + 1);  // bc
     p.a_aux_density.set(index_of(b.var_[i]));
     p.a_aux_density.set(index_of(c.var_[i]));
     p.b_aux_density.set(index_of(a.var_[i]));
-    cs.prover_enforce(small(2 * wi - yi - zi), small(xi), small(wi - mi));
+    blk.a[k + 1] = small(2 * wi - yi - zi);
+    blk.b[k + 1] = small(xi);
+    blk.c[k + 1] = small(wi - mi);
   }
   return r;
 }
@@ -577,10 +596,8 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   const auto n = static_cast<std::size_t>(std::bit_width(max_value));
   r.const_ = 0;
   if (fast) {
-    for (std::size_t k = 0; k < n; ++k) {
-      const Variable v = fast::alloc_boolean(cs, (result_value >> k) & 1);
-      if (k < 32) r.var_[k] = v.raw();
-    }
+    const std::uint64_t first = fast::alloc_booleans(cs, result_value, n);
+    for (std::size_t k = 0; k < n && k < 32; ++k) r.var_[k] = Variable::aux(first + k).raw();
     r.checked_for_ = cs.prover_buffers();  // fresh bits holding result_value's bits
     // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
     meq.close_fast(mark, n, lhs_value, lhs_other, result_value);

@@ -213,7 +213,7 @@ TEST(ProvingAssignment, ReserveRecycleAndRelease) {
   synthesize(Cubic{F(3)}, p);
   ProvingBuffers buf = p.release();
   const Fr* a_data = buf.a.data();
-  EXPECT_EQ(buf.a, Fs({3, 9, 35, 1, 35}));
+  EXPECT_EQ(V(buf.a), Fs({3, 9, 35, 1, 35}));
   ProvingAssignment q(std::move(buf));
   EXPECT_EQ(q.a().size(), 0u);
   EXPECT_EQ(V(q.input_assignment()), Fs({1}));

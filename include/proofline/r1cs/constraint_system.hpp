@@ -148,6 +148,39 @@ class ConstraintSystem {
     prover_->c.push_back(c);
     ++n_constraints_;
   }
+  /// A block of new aux variables and constraints (prover_extend()): the caller writes
+  /// values[0, n_aux) (the new variables' values, in allocation order) and a, b, c[0, n_constraints)
+  /// (the new constraints' evaluated sides, in constraint order): every one of them, since they start
+  /// unwritten (ProvingBuffers' UninitAllocator), not zero. The pointers are
+  /// valid until the next push to the buffers.
+  struct ProverBlock {
+    Fr* values;
+    Fr* a;
+    Fr* b;
+    Fr* c;
+    std::uint64_t first_aux;  ///< aux index of values[0]
+    /// The j-th new variable (j < n_aux).
+    Variable var(std::size_t j) const noexcept { return Variable::aux(first_aux + j); }
+  };
+  /// Bulk form of n_aux prover_alloc() and n_constraints prover_enforce() calls (prover_buffers() !=
+  /// nullptr only): extends the aux assignment, both aux densities (zero bits) and a, b, c once, so
+  /// that a word gadget writes its 32 or 64 elements through plain pointers. The result is the same
+  /// as the single pushes in the same order (the aux and constraint sequences are independent).
+  ProverBlock prover_extend(std::size_t n_aux, std::size_t n_constraints) {
+    check_open();
+    ProvingBuffers& p = *prover_;
+    const std::size_t va = p.aux_assignment.size(), ca = p.a.size();
+    p.aux_assignment.resize(va + n_aux);
+    p.a_aux_density.push_zeros(n_aux);
+    p.b_aux_density.push_zeros(n_aux);
+    p.a.resize(ca + n_constraints);
+    p.b.resize(ca + n_constraints);
+    p.c.resize(ca + n_constraints);
+    const ProverBlock block{p.aux_assignment.data() + va, p.a.data() + ca, p.b.data() + ca, p.c.data() + ca, n_aux_};
+    n_aux_ += n_aux;
+    n_constraints_ += n_constraints;
+    return block;
+  }
   /// The value of `v` in the prover's assignment (prover_buffers() != nullptr, v allocated).
   const Fr& prover_value(Variable v) const noexcept {
     return v.is_aux() ? prover_->aux_assignment[v.index()] : prover_->input_assignment[v.index()];

@@ -39,6 +39,24 @@ class DensityTracker {
     popcount_ += (w & m) == 0;
     w |= m;
   }
+  /// Appends n zero bits (a block of newly allocated variables, ConstraintSystem::prover_extend()).
+  void push_zeros(std::size_t n) {
+    size_ += n;
+    const std::size_t words = (size_ + 63) >> 6;
+    if (words > words_.size()) words_.resize(words, 0);
+  }
+  /// Sets bits [first, first + n) (first + n <= size()), a 64-bit word at a time.
+  void set_range(std::size_t first, std::size_t n) noexcept {
+    while (n > 0) {
+      const std::size_t b = first & 63, take = n < 64 - b ? n : 64 - b;
+      const std::uint64_t m = (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << b;
+      std::uint64_t& w = words_[first >> 6];
+      popcount_ += static_cast<std::size_t>(std::popcount(m & ~w));
+      w |= m;
+      first += take;
+      n -= take;
+    }
+  }
   bool test(std::size_t i) const noexcept { return (words_[i >> 6] >> (i & 63)) & 1; }
 
   /// Number of bits (= variables tracked).

@@ -6,6 +6,9 @@
 // buffers being filled, see ConstraintSystem::prover_buffers()) without a cyclic include.
 #pragma once
 
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "proofline/ff/fr.hpp"
@@ -13,10 +16,35 @@
 
 namespace proofline::r1cs {
 
+/// std::allocator whose default construction writes nothing: `resize(n)` of a vector using it leaves
+/// the new elements' bytes unwritten (T must be trivially copyable and destructible, as Fr is), so
+/// the prover fast path (ConstraintSystem::prover_extend()) writes each element of a, b, c and the
+/// aux assignment once instead of zeroing it first (a third of synthesis time on SHA-256 words).
+/// Whoever grows such a vector by resize(n) writes every new element; resize(n, value) and every
+/// other member behave as with std::allocator.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  using std::allocator<T>::allocator;
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  template <class U>
+  void construct(U*) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+/// The prover's growable Fr buffers (a vector of Fr; see UninitAllocator for resize(n)).
+using FrVector = std::vector<ff::Fr, UninitAllocator<ff::Fr>>;
+static_assert(std::is_trivially_copyable_v<ff::Fr> && std::is_trivially_destructible_v<ff::Fr>);
+
 struct ProvingBuffers {
-  std::vector<ff::Fr> a, b, c;
-  std::vector<ff::Fr> input_assignment;
-  std::vector<ff::Fr> aux_assignment;
+  FrVector a, b, c;
+  FrVector input_assignment;
+  FrVector aux_assignment;
   DensityTracker a_aux_density;
   DensityTracker b_input_density;
   DensityTracker b_aux_density;
