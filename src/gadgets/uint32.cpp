@@ -90,6 +90,7 @@ Fr MultiEq::FastSum::value() const {
 void MultiEq::fast_stage(std::size_t num_bits, std::span<const Variable> rhs) {
   const r1cs::ProvingBuffers& p = *cs_.prover_buffers();
   const auto shift = static_cast<std::uint32_t>(bits_used_);
+  simple_ = false;
   for (const Staged& s : staged_lhs_) {
     const Variable v = Variable::from_raw(s.raw);
     const std::uint32_t e = s.exp + shift;
@@ -126,7 +127,7 @@ void MultiEq::FastSum::add_shifted(std::uint64_t v, unsigned shift) {
 }
 
 void MultiEq::close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
-                         std::uint64_t rhs_value) {
+                         std::uint64_t rhs_value, bool simple) {
   if (kCapacity <= bits_used_ + num_bits) {  // flush the earlier equalities (make_room), not this one
     fast_flush(mark);
     bits_used_ = 0;
@@ -134,6 +135,8 @@ void MultiEq::close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t l
     mark = 0;
     if (kCapacity <= num_bits) make_room(num_bits);  // throws
   }
+  // The bound in fast_flush() needs >= 33 bits per equality (<= 7 per constraint).
+  simple_ = simple_ && simple && num_bits >= 33;
   const auto shift = static_cast<std::uint32_t>(bits_used_);
   if (shift != 0) {
     for (std::size_t k = mark; k < lhs_terms_.size(); ++k) lhs_terms_[k].exp += shift;
@@ -149,7 +152,9 @@ void MultiEq::fast_flush(std::size_t n) {
   DensityTracker& a_aux = p.a_aux_density;
   DedupTable& t = t_dedup;
   auto by_variable = [](const Term& a, const Term& b) { return a.raw < b.raw; };
-  if (2 * n > t.slots.size()) {  // too many for the table: sort and sum every group
+  if (simple_) {  // every staged variable is dense (see the header)
+    for (std::size_t i = 0; i < n; ++i) a_aux.set(Variable::from_raw(lhs_terms_[i].raw).index());
+  } else if (2 * n > t.slots.size()) {  // too many for the table: sort and sum every group
     std::sort(lhs_terms_.begin(), lhs_terms_.begin() + static_cast<std::ptrdiff_t>(n), by_variable);
     set_density_grouped(a_aux, std::span<const Term>(lhs_terms_.data(), n));
   } else {
@@ -189,6 +194,7 @@ void MultiEq::fast_flush(std::size_t n) {
   cs_.prover_enforce(fast_lhs_.value(), p.input_assignment[0], fast_rhs_.value());
   fast_lhs_.clear();
   fast_rhs_.clear();
+  simple_ = true;
   lhs_terms_.erase(lhs_terms_.begin(), lhs_terms_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
@@ -268,6 +274,7 @@ void UInt32::set_bit(std::size_t i, const Boolean& b) noexcept {
   const std::uint32_t m = std::uint32_t{1} << i;
   value_ = b.value() ? (value_ | m) : (value_ & ~m);
   not_ &= ~m;
+  distinct_ = false;
   if (b.is_constant()) {
     const_ |= m;
     return;
@@ -275,6 +282,14 @@ void UInt32::set_bit(std::size_t i, const Boolean& b) noexcept {
   const_ &= ~m;
   if (b.kind() == Boolean::Kind::Not) not_ |= m;
   var_[i] = b.variable().raw();
+}
+
+bool UInt32::vars_pairwise_distinct() const noexcept {
+  std::array<std::uint64_t, 32> v;
+  std::size_t n = 0;
+  for (std::uint32_t m = ~const_; m != 0; m &= m - 1) v[n++] = var_[std::countr_zero(m)];
+  std::sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+  return std::adjacent_find(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n)) == v.begin() + static_cast<std::ptrdiff_t>(n);
 }
 
 std::array<Boolean, 32> UInt32::bits() const noexcept {
@@ -328,6 +343,7 @@ UInt32 UInt32::from_bits_be(std::span<const Boolean> bits) {
   }
   UInt32 r;
   for (std::size_t i = 0; i < 32; ++i) r.set_bit(i, bits[31 - i]);
+  r.distinct_ = r.vars_pairwise_distinct();
   return r;
 }
 
@@ -338,6 +354,7 @@ UInt32 UInt32::from_bits(std::span<const Boolean> bits) {
   }
   UInt32 r;
   for (std::size_t i = 0; i < 32; ++i) r.set_bit(i, bits[i]);
+  r.distinct_ = r.vars_pairwise_distinct();
   return r;
 }
 
@@ -351,6 +368,7 @@ UInt32 UInt32::rotr(std::size_t by) const noexcept {
   r.value_ = std::rotr(value_, k);
   r.const_ = std::rotr(const_, k);
   r.not_ = std::rotr(not_, k);
+  r.distinct_ = distinct_;
   r.checked_for_ = checked_for_;
   for (int i = 0; i < 32; ++i) r.var_[i] = var_[(i + k) & 31];
   return r;
@@ -362,6 +380,7 @@ UInt32 UInt32::shr(std::size_t by) const noexcept {
   r.value_ = value_ >> k;
   r.const_ = (const_ >> k) | ~(0xffffffffu >> k);
   r.not_ = not_ >> k;
+  r.distinct_ = distinct_;  // a subset of the bits
   r.checked_for_ = checked_for_;
   for (int i = 0; i + k < 32; ++i) r.var_[i] = var_[i + k];
   return r;
@@ -388,6 +407,9 @@ UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
   r.not_ = ((b.not_ ^ a.value_) & only_a) | ((a.not_ ^ b.value_) & only_b) | ((a.not_ ^ b.not_) & both);
   for (std::uint32_t m = only_a; m != 0; m &= m - 1) r.var_[std::countr_zero(m)] = b.var_[std::countr_zero(m)];
   for (std::uint32_t m = only_b; m != 0; m &= m - 1) r.var_[std::countr_zero(m)] = a.var_[std::countr_zero(m)];
+  // New variables for `both`; bits copied from one operand keep its distinctness; copies from both
+  // might share a variable.
+  r.distinct_ = (only_a == 0 || b.distinct_) && (only_b == 0 || a.distinct_) && (only_a == 0 || only_b == 0);
   const std::uint32_t ua = a.value_ ^ a.not_, ub = b.value_ ^ b.not_;  // the variables' values
   const std::uint32_t swap = a.not_ & ~b.not_;                          // Not ⊕ Is: Is first
   const ConstraintSystem::ProverBlock blk = cs.prover_extend(static_cast<std::size_t>(std::popcount(both)),
@@ -550,6 +572,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   std::uint64_t lhs_value = 0;
   Fr lhs_other = Fr::zero();
   const std::size_t mark = fast ? meq.open_fast() : 0;
+  bool simple = true;  // MultiEq::close_fast: only positive terms, each staged word's variables distinct
   if (fast) {
     const r1cs::ProvingBuffers& p = *cs.prover_buffers();
     const DensityTracker& a_aux = p.a_aux_density;
@@ -560,12 +583,15 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
         lhs_value += op->value_;
         // A-density: only variables not dense yet (a set bit stays set whatever this
         // constraint's coefficient is, so its terms need no resolution).
+        std::uint32_t staged = 0;
         for (std::uint32_t m = ~op->const_; m != 0; m &= m - 1) {
           const int i = std::countr_zero(m);
           if (!a_aux.test(index_of(op->var_[i]))) {
+            staged |= std::uint32_t{1} << i;
             meq.stage_fast(Variable::from_raw(op->var_[i]), static_cast<unsigned>(i), bit_at(op->not_, i) != 0);
           }
         }
+        if (staged != 0) simple = simple && op->distinct_ && (op->not_ & staged) == 0;
         continue;
       }
       for (unsigned i = 0; i < 32; ++i) {
@@ -584,7 +610,10 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
           const Fr t = pow2(i) * assigned_value(p, v);
           lhs_other += neg ? pow2(i) - t : t;
         }
-        if (v.is_aux() && !a_aux.test(v.index())) meq.stage_fast(v, i, neg);
+        if (v.is_aux() && !a_aux.test(v.index())) {
+          simple = false;
+          meq.stage_fast(v, i, neg);
+        }
       }
     }
   } else {
@@ -600,7 +629,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     for (std::size_t k = 0; k < n && k < 32; ++k) r.var_[k] = Variable::aux(first + k).raw();
     r.checked_for_ = cs.prover_buffers();  // fresh bits holding result_value's bits
     // rhs = Σ_i 2^i·result_i over the bits just pushed: result_value itself.
-    meq.close_fast(mark, n, lhs_value, lhs_other, result_value);
+    meq.close_fast(mark, n, lhs_value, lhs_other, result_value, simple);
     return r;
   }
   Variable result_vars[64];

@@ -275,3 +275,89 @@ TEST(WordForm, Sha256NistVectorsAllModes) {
 }
 
 }  // namespace
+
+// distinct_vars() (MultiEq's fast flush sets the A-density of every staged variable without summing
+// coefficients only when each staged word has distinct variables and no Not bit): which words know it,
+// and addmany over words that repeat a variable (within a word, across operands and across the
+// equalities of one constraint), mixed with words that do not, with negated words, and with a word
+// whose variables cancel (x + Not(x)), gives the test system's densities in every mode.
+TEST(WordForm, DistinctVarsAndAddmanyDensity) {
+  check_modes([&](ConstraintSystem& cs) {
+    const bool prover = cs.prover_buffers() != nullptr;
+    std::array<AllocatedBit, 32> free;  // no boolean constraint: not dense in A before the addmany
+    const std::uint32_t pattern = 0x9e3779b9u;
+    for (std::size_t i = 0; i < 32; ++i) {
+      const bool v = (pattern >> i) & 1;
+      free[i] = AllocatedBit(cs.alloc([&] { return "free " + std::to_string(i); }, [&] { return bool_to_fr(v); }), v);
+    }
+    std::array<Boolean, 32> own, repeated, negated;
+    for (std::size_t i = 0; i < 32; ++i) {
+      own[i] = Boolean::is(free[i]);
+      repeated[i] = Boolean::is(free[i % 5]);  // variables 0..4 back several bits each
+      negated[i] = i % 3 == 0 ? Boolean::not_of(free[(i + 7) % 32]) : Boolean::is(free[(i + 7) % 32]);
+    }
+    UInt32 w_own = UInt32::from_bits(own), w_rep = UInt32::from_bits(repeated), w_neg = UInt32::from_bits(negated);
+    EXPECT_TRUE(w_own.distinct_vars());
+    EXPECT_FALSE(w_rep.distinct_vars());
+    EXPECT_TRUE(w_neg.distinct_vars());
+    EXPECT_TRUE(w_own.rotr(9).distinct_vars());
+    EXPECT_TRUE(w_own.shr(4).distinct_vars());
+    EXPECT_FALSE(w_rep.rotr(3).distinct_vars());
+    EXPECT_EQ(w_own.check(cs), prover);
+    EXPECT_EQ(w_rep.check(cs), prover);
+    EXPECT_EQ(w_neg.check(cs), prover);
+    const UInt32 k = UInt32::constant(0x0f0f00ffu);
+    UInt32 x;
+    {
+      auto ns = cs.namespace_("xor");
+      x = w_own.xor_(cs, k);  // every bit copied from w_own (or negated by the constant)
+    }
+    MultiEq meq(cs);
+    auto add = [&](std::initializer_list<const UInt32*> ops, const char* name) {
+      auto ns = cs.namespace_(name);
+      const std::vector<const UInt32*> v(ops);
+      return UInt32::addmany(meq, v);
+    };
+    // One constraint of simple equalities only (distinct words, same words
+    // across equalities).
+    const UInt32 s1 = add({&w_own, &w_own, &k}, "simple 1");
+    const UInt32 s2 = add({&w_own, &s1}, "simple 2");
+    meq.finish();
+    {
+      auto second = cs.namespace_("second multieq");
+      MultiEq meq2(cs);
+      auto add2 = [&](std::initializer_list<const UInt32*> ops, const char* name) {
+        auto ns = cs.namespace_(name);
+        const std::vector<const UInt32*> v(ops);
+        return UInt32::addmany(meq2, v);
+      };
+      // Then one mixing a repeating word, a negated one and the xor of a
+      // constant in one constraint.
+      (void)add2({&w_own, &s2}, "mixed 1");
+      (void)add2({&w_rep, &w_rep, &w_own}, "mixed 2");
+      (void)add2({&x, &w_neg, &w_own}, "mixed 3");
+      meq2.finish();
+    }
+    {
+      // x + Not(x) bit by bit: every variable's coefficient cancels (not dense in A from here).
+      std::array<Boolean, 32> fresh, nots;  // new free bits: none dense yet
+      for (std::size_t i = 0; i < 32; ++i) {
+        const bool v = (pattern >> (31 - i)) & 1;
+        const AllocatedBit b(cs.alloc([&] { return "fresh " + std::to_string(i); }, [&] { return bool_to_fr(v); }), v);
+        fresh[i] = Boolean::is(b);
+        nots[i] = Boolean::not_of(b);
+      }
+      UInt32 w_fresh = UInt32::from_bits(fresh), w_not = UInt32::from_bits(nots);
+      EXPECT_EQ(w_fresh.check(cs), prover);
+      EXPECT_TRUE(w_not.distinct_vars());
+      EXPECT_EQ(w_not.check(cs), prover);
+      auto third = cs.namespace_("third multieq");
+      MultiEq meq3(cs);
+      const std::vector<const UInt32*> ops = {&w_fresh, &w_not};
+      const UInt32 all_ones = UInt32::addmany(meq3, ops);
+      meq3.finish();
+      EXPECT_EQ(all_ones.value(), 0xffffffffu);
+    }
+    EXPECT_EQ(s2.value(), 2 * w_own.value() + w_own.value() + k.value());
+  });
+}

@@ -93,10 +93,13 @@ class MultiEq {
   /// values and terms are shifted into place; if the equality does not fit, the earlier ones are
   /// enforced first (as make_room does). Between open_fast() and close_fast() only stage_fast()
   /// and the caller's own allocations / constraints may be used.
+  /// `simple` tells that every staged term is positive and that no variable was staged twice
+  /// within one operand word (distinct_vars()), so that a variable occurs at most once per operand:
+  /// see fast_flush().
   std::size_t open_fast() const noexcept { return lhs_terms_.size(); }
   void stage_fast(Variable v, unsigned exp, bool negative) { lhs_terms_.push_back(Term{v.raw(), exp, negative}); }
   void close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
-                  std::uint64_t rhs_value);
+                  std::uint64_t rhs_value, bool simple);
 
   /// Enforces the pending equalities, if any. Must be called before the MultiEq goes away.
   void finish();
@@ -131,12 +134,18 @@ class MultiEq {
   };
   void fast_stage(std::size_t num_bits, std::span<const Variable> rhs);
   /// Enforces the pending equalities whose terms are lhs_terms_[0, n) and drops those terms.
+  /// A-density: with every equality of the constraint close_fast()'s `simple` (simple_), each
+  /// variable's coefficient is a sum of at most 7 × 10 positive powers 2^e, e < 254 (at most 7
+  /// equalities of >= 33 bits fit 254 bits; at most 10 operands), below 40·r, and zero mod r only if
+  /// it equalled t·r for t < 40, whose binary forms have >= 119 ones (checked for t < 200): every
+  /// staged variable is dense, no grouping needed. Otherwise coefficients are summed per variable.
   void fast_flush(std::size_t n);
   /// Marks the aux variables of `terms` (sorted by variable) whose summed coefficient is nonzero.
   static void set_density_grouped(r1cs::DensityTracker& a_aux, std::span<const Term> terms);
 
   ConstraintSystem& cs_;
   bool fast_ = false;
+  bool simple_ = true;  // every equality in lhs_terms_ before the open one: close_fast()'s `simple`
   FastSum fast_lhs_, fast_rhs_;
   std::vector<Term> unsure_;  // fast flush: terms whose variables need their coefficients summed
   std::size_t ops_ = 0;
@@ -172,6 +181,10 @@ class UInt32 {
   std::array<Boolean, 32> bits() const noexcept;
   std::uint32_t value() const noexcept { return value_; }
   bool is_constant() const noexcept { return const_ == 0xffffffffu; }
+  /// True if no variable backs two of the non-constant bits (known for words made by alloc and
+  /// the word gadgets; checked by from_bits / from_bits_be; false is always safe). MultiEq's fast
+  /// flush relies on it.
+  bool distinct_vars() const noexcept { return distinct_; }
 
   /// Prover fast path: true when every non-constant bit is an aux variable whose value in `cs`'s
   /// assignment is that bit's 0/1 value (ConstraintSystem::prover_buffers() != nullptr); the word
@@ -209,10 +222,13 @@ class UInt32 {
   static UInt32 per_bit(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c, bool checked,
                         Boolean (*gadget)(ConstraintSystem&, const Boolean&, const Boolean&, const Boolean&));
   void set_bit(std::size_t i, const Boolean& b) noexcept;
+  /// Whether the non-constant bits' variables are pairwise distinct (sorts a copy of them).
+  bool vars_pairwise_distinct() const noexcept;
 
   std::uint32_t value_ = 0;
   std::uint32_t const_ = 0xffffffffu;
   std::uint32_t not_ = 0;
+  bool distinct_ = true;  // distinct_vars(); set_bit() clears it
   // The prover buffers this word is checked against (check()); nullptr: not checked. A word is
   // checked for one prover only, so a word carried into another system is checked again there.
   const r1cs::ProvingBuffers* checked_for_ = nullptr;
