@@ -4,6 +4,8 @@
 #include <google/protobuf/util/json_util.h>
 #include <signal.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -230,8 +232,82 @@ void write_snarkjs_outputs(const DaemonCli& d, const pb::ProofResult& res) {
   sj::write_proof_files(d.proof_out, d.public_out, r);
 }
 
+/// Writes the outputs asked for (--proof, --public; kind snarkjs: proof.json / public.json), prints
+/// the result (text or --json) and returns the exit code of its status.
+int report_result(const DaemonCli& d, const pb::ProofResult& res) {
+  const bool snarkjs = res.kind() == "snarkjs";
+  if (snarkjs && res.status() == pb::PROOF_STATUS_COMPLETED) {
+    if (!d.proof_out.empty() || !d.public_out.empty()) write_snarkjs_outputs(d, res);
+  } else if (!d.proof_out.empty() && !res.proof().empty()) {
+    write_all(d.proof_out, res.proof());
+  }
+  if (!snarkjs && !d.public_out.empty() && res.public_inputs_size() > 0) {
+    Json pub = Json::array();
+    for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
+    write_all(d.public_out, (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
+  }
+  if (d.json) {
+    Json j = proto_json(res);
+    Json proofs = Json::array();
+    for (std::size_t k = 0; k * 192 < res.proof().size(); ++k) proofs.push_back(hex(std::string_view(res.proof()).substr(k * 192, 192)));
+    j["proof"] = proofs;  // hex, one string per partition (instead of proto JSON's base64)
+    std::cout << j.dump(2) << "\n";
+  } else {
+    print_result(res);
+  }
+  switch (res.status()) {
+    case pb::PROOF_STATUS_COMPLETED: return kOk;
+    case pb::PROOF_STATUS_FAILED: return kBadInput;
+    default: return kUnfinished;
+  }
+}
+
+/// SIGINT / SIGTERM for a waiting client (submit, await): blocked from construction on, so that the
+/// threads gRPC starts afterwards inherit the mask and the signal reaches only wait()'s watcher,
+/// which cancels the RPC in flight (ClientContext::TryCancel) and records it. Restores the mask.
+class InterruptibleWait {
+ public:
+  InterruptibleWait() {
+    sigemptyset(&sigs_);
+    sigaddset(&sigs_, SIGINT);
+    sigaddset(&sigs_, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs_, &old_);
+  }
+  ~InterruptibleWait() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  InterruptibleWait(const InterruptibleWait&) = delete;
+  InterruptibleWait& operator=(const InterruptibleWait&) = delete;
+
+  /// Runs `call` (one blocking RPC on ctx); a signal meanwhile cancels it and sets interrupted().
+  template <class F>
+  grpc::Status wait(grpc::ClientContext& ctx, F&& call) {
+    std::atomic<bool> done{false};
+    std::thread watcher([&] {
+      const timespec tick{0, 100'000'000};  // checks `done` ten times a second
+      while (!done.load()) {
+        const int sig = sigtimedwait(&sigs_, nullptr, &tick);
+        if (sig == SIGINT || sig == SIGTERM) {
+          signal_ = sig;
+          ctx.TryCancel();
+          return;
+        }
+      }
+    });
+    grpc::Status st = call();
+    done = true;
+    watcher.join();
+    return st;
+  }
+  bool interrupted() const noexcept { return signal_ != 0; }
+  const char* signal_name() const noexcept { return signal_ == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+ private:
+  sigset_t sigs_, old_;
+  std::atomic<int> signal_{0};
+};
+
 int run_submit(const DaemonCli& d) {
   pb::ProofRequest req = build_request(d);
+  InterruptibleWait interrupt;  // before the channel: gRPC's threads inherit the blocked signals
   auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
   pb::SubmitProofRequest sreq;
   *sreq.mutable_request() = req;
@@ -253,32 +329,72 @@ int run_submit(const DaemonCli& d) {
   areq.set_cancel_on_disconnect(true);
   pb::ProofResult res;
   grpc::ClientContext actx;
-  st = stub->AwaitProof(&actx, areq, &res);
+  st = interrupt.wait(actx, [&] { return stub->AwaitProof(&actx, areq, &res); });
+  if (interrupt.interrupted()) {
+    // The daemon cancels a job whose waiting submit went away; say so explicitly as well.
+    pb::CancelProofRequest creq;
+    creq.set_request_id(sresp.request_id());
+    pb::CancelProofResponse cres;
+    grpc::ClientContext cctx;
+    cctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    const grpc::Status cst = stub->CancelProof(&cctx, creq, &cres);
+    std::cerr << "proofline submit: " << interrupt.signal_name() << ": request " << sresp.request_id() << " cancelled"
+              << (cst.ok() ? "" : " (the daemon cancels it when it sees this client gone: " + cst.error_message() + ")")
+              << "\n";
+    return kUnfinished;
+  }
   if (!st.ok()) return rpc_failed("submit", d.address, st);
-  if (d.kind == "snarkjs" && res.status() == pb::PROOF_STATUS_COMPLETED) {
-    write_snarkjs_outputs(d, res);
-  } else if (!d.proof_out.empty() && !res.proof().empty()) {
-    write_all(d.proof_out, res.proof());
+  return report_result(d, res);
+}
+
+// ---- await / cancel ------------------------------------------------------------------------------
+
+int run_await(const DaemonCli& d) {
+  InterruptibleWait interrupt;
+  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  pb::AwaitProofRequest areq;
+  areq.set_request_id(d.request_id);
+  areq.set_timeout_ms(d.timeout_ms);
+  areq.set_cancel_on_disconnect(false);  // waiting is all this does: the job goes on without us
+  pb::ProofResult res;
+  grpc::ClientContext actx;
+  const grpc::Status st = interrupt.wait(actx, [&] { return stub->AwaitProof(&actx, areq, &res); });
+  if (interrupt.interrupted()) {
+    std::cerr << "proofline await: " << interrupt.signal_name() << ": stopped waiting; request " << d.request_id
+              << " goes on (proofline cancel --id " << d.request_id << " stops it)\n";
+    return kUnfinished;
   }
-  if (d.kind != "snarkjs" && !d.public_out.empty() && res.public_inputs_size() > 0) {
-    Json pub = Json::array();
-    for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
-    write_all(d.public_out, (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
-  }
+  if (!st.ok()) return rpc_failed("await", d.address, st);
+  return report_result(d, res);
+}
+
+int run_cancel(const DaemonCli& d) {
+  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  pb::CancelProofRequest creq;
+  creq.set_request_id(d.request_id);
+  pb::CancelProofResponse cres;
+  grpc::ClientContext ctx;
+  const grpc::Status st = stub->CancelProof(&ctx, creq, &cres);
+  if (!st.ok()) return rpc_failed("cancel", d.address, st);
   if (d.json) {
-    Json j = proto_json(res);
-    Json proofs = Json::array();
-    for (std::size_t k = 0; k * 192 < res.proof().size(); ++k) proofs.push_back(hex(std::string_view(res.proof()).substr(k * 192, 192)));
-    j["proof"] = proofs;  // hex, one string per partition (instead of proto JSON's base64)
-    std::cout << j.dump(2) << "\n";
+    std::cout << proto_json(cres).dump(2) << "\n";
+  } else if (!cres.found()) {
+    std::cout << "request     " << d.request_id << ": not known to the daemon\n";
   } else {
-    print_result(res);
+    std::cout << "request     " << d.request_id << "\n";
+    std::cout << "before      " << pb::ProofStatus_Name(cres.previous()).substr(13) << "\n";
+    if (cres.was_queued()) std::cout << "cancelled   queued: " << cres.dropped_queued() << " partition(s) dropped\n";
+    if (cres.was_running()) {
+      std::cout << "cancelled   running: " << cres.stopping_running()
+                << " partition(s) stop at their next stage boundary\n";
+    }
+    if (!cres.was_queued() && !cres.was_running()) std::cout << "unchanged   the job had already ended\n";
   }
-  switch (res.status()) {
-    case pb::PROOF_STATUS_COMPLETED: return kOk;
-    case pb::PROOF_STATUS_FAILED: return kBadInput;
-    default: return kUnfinished;
+  if (!cres.found()) {
+    std::cerr << "proofline cancel: no request '" << d.request_id << "' at " << d.address << "\n";
+    return kBadInput;
   }
+  return kOk;
 }
 
 // ---- status --------------------------------------------------------------------------------------
@@ -398,18 +514,38 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
   d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id");
 
+  d.await_cmd = app.add_subcommand("await", "wait for a request sent with `submit --no-wait`; print it as submit does");
+  add_address(d.await_cmd);
+  d.await_cmd->add_option("--id", d.request_id, "the request id (submit --no-wait prints it)")->required();
+  d.await_cmd->add_option("--timeout-ms", d.timeout_ms,
+                          "stop waiting after this long (0: until done); the daemon then cancels the job");
+  d.await_cmd->add_option("--proof", d.proof_out, "write the proof here (as submit --proof)");
+  d.await_cmd->add_option("--public", d.public_out, "write the public inputs here (as submit --public)");
+  d.await_cmd->footer("Ctrl-C stops waiting and leaves the job running (exit 5); `proofline cancel` stops it.");
+
+  d.cancel_cmd = app.add_subcommand("cancel", "cancel a request: queued partitions dropped, running ones stop at their next stage");
+  add_address(d.cancel_cmd);
+  d.cancel_cmd->add_option("--id", d.request_id, "the request id")->required();
+
   d.status = app.add_subcommand("status", "show the daemon's backends, queues, memory budget, SRS cache and jobs");
   add_address(d.status);
   d.status->add_flag("--metrics", d.metrics, "print the Prometheus metrics text instead");
 }
 
 int run_daemon_commands(const DaemonCli& d) {
-  const char* cmd = d.daemon->parsed() ? "daemon" : d.submit->parsed() ? "submit" : d.status->parsed() ? "status" : nullptr;
+  const char* cmd = d.daemon->parsed()       ? "daemon"
+                    : d.submit->parsed()     ? "submit"
+                    : d.await_cmd->parsed()  ? "await"
+                    : d.cancel_cmd->parsed() ? "cancel"
+                    : d.status->parsed()     ? "status"
+                                             : nullptr;
   if (!cmd) return -1;
   return run_guarded(cmd, [&] {
     try {
       if (d.daemon->parsed()) return run_daemon(d);
       if (d.submit->parsed()) return run_submit(d);
+      if (d.await_cmd->parsed()) return run_await(d);
+      if (d.cancel_cmd->parsed()) return run_cancel(d);
       return run_status(d);
     } catch (const server::ListenError& e) {
       throw UsageError(e.what());  // an address in use or not allowed: exit 2, like any bad flag

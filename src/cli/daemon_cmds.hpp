@@ -7,10 +7,15 @@
 //                    [--zkey Z --wtns W] [--c1 C1 [--sector-id N --prover-id HEX]] [--arg key=value]...
 //                    [--proof OUT] [--public OUT]
 //                    [--no-wait] [--json]
+//   proofline await  [--address A] --id ID [--timeout-ms T] [--proof OUT] [--public OUT] [--json]
+//   proofline cancel [--address A] --id ID [--json]
 //   proofline status [--address A] [--metrics] [--json]
 // Addresses: "unix:/path" or "host:port"; default unix:/tmp/proofline.sock (the daemon's default).
 // `daemon` runs until SIGINT/SIGTERM. `submit` is SubmitProof + AwaitProof with
-// cancel_on_disconnect (interrupting it cancels the job; --no-wait only submits and prints the id).
+// cancel_on_disconnect: SIGINT/SIGTERM (Ctrl-C) cancels the job, says so and exits 5; --no-wait only
+// submits and prints the id. `await` waits for such an id and reports it as submit does (Ctrl-C stops
+// waiting only: exit 5, the job goes on); `cancel` cancels one (queued partitions dropped, running
+// ones stop at their next stage boundary; exit 3 if the daemon does not know the id).
 // --proof: the proof bytes (192 per partition; kind porep-c2: the concatenated C2 proof, as
 // `proofline c2 --out` writes it; --params optional, the daemon then looks the upstream file name up
 // in its $FIL_PROOFS_PARAMETER_CACHE); kind snarkjs: --proof and --public are snarkjs proof.json and
@@ -18,7 +23,7 @@
 //
 // Exit codes (as main.cpp, plus two): 0 ok (submit: proof COMPLETED and verified by the daemon);
 // 2 usage; 3 bad request or input (INVALID_ARGUMENT, job FAILED); 4 internal; 5 the job did not
-// finish (CANCELLED, or TIMEOUT after --timeout-ms); 6 the daemon cannot be reached.
+// finish (CANCELLED, or TIMEOUT after --timeout-ms, or interrupted); 6 the daemon cannot be reached.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -33,6 +38,8 @@ namespace proofline::cli {
 struct DaemonCli {
   CLI::App* daemon = nullptr;
   CLI::App* submit = nullptr;
+  CLI::App* await_cmd = nullptr;   // proofline await --id
+  CLI::App* cancel_cmd = nullptr;  // proofline cancel --id
   CLI::App* status = nullptr;
 
   // daemon

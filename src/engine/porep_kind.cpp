@@ -195,7 +195,8 @@ class PoRepC2Kind final : public ProofKind {
     const std::uint64_t sector_id = parse_u64_arg("sector_id", arg_or(r, "sector_id", "0"));
     const filecoin::Domain want = filecoin::replica_id(prover_id, sector_id, c1.ticket, c1.comm_d, cfg.porep_id);
     if (want != c1.replica_id) {
-      throw ProoflineError(Error::BadC1Json, source + ": replica_id is not the one of prover_id " + prover +
+      // The C1 may be fine: the ids given with it do not match it (an argument error, not a JSON one).
+      throw ProoflineError(Error::BadArgument, source + ": replica_id is not the one of prover_id " + prover +
                                                  ", sector_id " + std::to_string(sector_id) +
                                                  " (with the C1's ticket, comm_d and porep_id)");
     }

@@ -289,7 +289,9 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
   try {
     kind->prepare(r);
   } catch (const std::exception& e) {
-    throw RequestError(StatusCode::INVALID_ARGUMENT, "kind '" + r.kind + "': " + e.what());
+    // Name the kind once: some kinds' messages already start with it.
+    const std::string what = e.what(), prefix = "kind '" + r.kind + "'";
+    throw RequestError(StatusCode::INVALID_ARGUMENT, what.rfind(prefix, 0) == 0 ? what : prefix + ": " + what);
   }
 }
 

@@ -154,6 +154,7 @@ TEST(PoRepKind, ReplicaIdCheckedAgainstProverAndSector) {
     prepare(porep_request({{"params", mul_params()}, {"prover_id", hex}, {"sector_id", "4243"}}, payload));
     ADD_FAILURE() << "a wrong sector id was accepted";
   } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadArgument) << e.what();  // not "malformed C1 JSON": the C1 is fine
     EXPECT_NE(std::string(e.what()).find("replica_id is not the one of prover_id " + hex + ", sector_id 4243"),
               std::string::npos)
         << e.what();

@@ -2,8 +2,9 @@
 # `proofline daemon | submit | status` as separate processes (ctest server_cli): a daemon on a unix
 # socket and on 127.0.0.1 (any free port, read from its start line), a submit over each (text and
 # --json; the proof file checked by `proofline verify`), status (text, --json, --metrics), a refused
-# request (exit 3), an unreachable daemon (exit 6), --print-config with a TOML-ish config, and
-# SIGTERM (exit 0, socket removed).
+# request (exit 3), submit --no-wait + await, cancel (and of an unknown id: exit 3), Ctrl-C during
+# submit (exit 5, job cancelled), an unreachable daemon (exit 6), --print-config with a TOML-ish
+# config, and SIGTERM (exit 0, socket removed).
 # Usage: cli_daemon.sh <proofline executable>
 set -euo pipefail
 exe=$1
@@ -68,6 +69,45 @@ grep -q 'completed 2' "$tmp/status.txt" || fail "status text: $(cat "$tmp/status
 grep -q '"jobs_completed": 2' "$tmp/status.json" || fail "status --json: $(cat "$tmp/status.json")"
 "$exe" status --address "$tcp" --metrics >"$tmp/metrics.txt" || fail "status --metrics"
 grep -q 'proofline_engine_jobs_finished_total{state="done"} 2' "$tmp/metrics.txt" || fail "metrics text"
+
+# submit --no-wait, then await (same report and files as submit); cancel; Ctrl-C during submit.
+id=$("$exe" submit --address "unix:$tmp/d.sock" --params "$tmp/b5.params" --size 2^5 --input 3 --no-wait)
+[ -n "$id" ] || fail "submit --no-wait printed no id"
+"$exe" await --address "unix:$tmp/d.sock" --id "$id" --proof "$tmp/await.bin" --public "$tmp/await.json" \
+  >"$tmp/await.txt" || fail "await: $(cat "$tmp/await.txt")"
+grep -q '^status      COMPLETED' "$tmp/await.txt" || fail "await text: $(cat "$tmp/await.txt")"
+"$exe" verify --vk "$tmp/b5.vk" --proof "$tmp/await.bin" --public "$tmp/await.json" >/dev/null ||
+  fail "the awaited proof does not verify"
+"$exe" setup --circuit bench --size 2^12 --params "$tmp/b12.params" --seed 12 >/dev/null 2>&1 || fail "setup 2^12"
+long=(--address "unix:$tmp/d.sock" --params "$tmp/b12.params" --size 2^12 --partitions 400)  # a minute or more
+"$exe" submit "${long[@]}" --request-id long-1 --no-wait >/dev/null || fail "submit long-1"
+"$exe" cancel --address "unix:$tmp/d.sock" --id long-1 >"$tmp/cancel.txt" || fail "cancel: $(cat "$tmp/cancel.txt")"
+grep -q '^cancelled   ' "$tmp/cancel.txt" || fail "cancel text: $(cat "$tmp/cancel.txt")"
+set +e
+"$exe" await --address "unix:$tmp/d.sock" --id long-1 >"$tmp/await2.txt"
+rc=$?
+"$exe" cancel --address "unix:$tmp/d.sock" --id nobody 2>"$tmp/cancel_err.txt" >/dev/null
+rc_unknown=$?
+set -e
+[ $rc = 5 ] || fail "await of a cancelled job: exit $rc, expected 5"
+grep -q '^status      CANCELLED' "$tmp/await2.txt" || fail "await of a cancelled job: $(cat "$tmp/await2.txt")"
+[ $rc_unknown = 3 ] || fail "cancel of an unknown id: exit $rc_unknown, expected 3"
+grep -q "no request 'nobody'" "$tmp/cancel_err.txt" || fail "cancel unknown: $(cat "$tmp/cancel_err.txt")"
+"$exe" submit "${long[@]}" --request-id long-2 >"$tmp/int.out" 2>"$tmp/int.err" &
+submit_pid=$!
+for _ in $(seq 200); do
+  "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && break
+  sleep 0.1
+done
+kill -INT "$submit_pid"
+set +e
+wait "$submit_pid"
+rc=$?
+set -e
+[ $rc = 5 ] || fail "submit after SIGINT: exit $rc, expected 5 ($(cat "$tmp/int.err"))"
+grep -q 'SIGINT: request long-2 cancelled' "$tmp/int.err" || fail "submit after SIGINT: $(cat "$tmp/int.err")"
+"$exe" status --address "unix:$tmp/d.sock" --json >"$tmp/status2.json"
+grep -q '"jobs_cancelled": 2' "$tmp/status2.json" || fail "status after cancels: $(cat "$tmp/status2.json")"
 
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || fail "daemon exit status $? after SIGTERM"

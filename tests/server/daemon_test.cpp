@@ -385,6 +385,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     grpc::Status st = submit(s, b.req);
     EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT) << b.name << ": " << st.error_message();
     EXPECT_NE(st.error_message().find(b.expect), std::string::npos) << b.name << ": " << st.error_message();
+    EXPECT_EQ(st.error_message().find("': kind '"), std::string::npos) << b.name << ": kind named twice: " << st.error_message();
     grpc::Status pst;
     prove(h.stub(true), b.req, &pst);
     EXPECT_EQ(pst.error_code(), StatusCode::INVALID_ARGUMENT) << b.name << " (Prove over TCP)";

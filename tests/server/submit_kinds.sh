@@ -72,6 +72,7 @@ check "the daemon's proof against another sector's C1" 1 "$P" verify --vk "$vk" 
 check "submit porep-c2 with a wrong sector id" 3 "$P" submit "${A[@]}" --kind porep-c2 --c1 seal.json \
   --prover-id "$prover" --sector-id 78
 expect_in "wrong sector id named" err.txt 'replica_id is not the one of prover_id'
+expect_in "wrong sector id is an argument error, not a malformed C1" err.txt 'unsupported argument: '
 check "submit porep-c2 with missing parameters" 3 "$P" submit "${A[@]}" --kind porep-c2 --c1 gen.json \
   --arg param_cache="$tmp/empty"
 expect_in "missing parameters named" err.txt "$tmp/empty/$(basename "$params")' not found"
