@@ -79,8 +79,11 @@ int run_guarded(const char* cmd, F&& f) {
   } catch (const std::invalid_argument& e) {
     return fail(kUsage, "", e.what());
   } catch (const r1cs::SynthesisError& e) {
+    // Cancelled work (a cancellation flag; no local command sets one today) is "cancelled" (5).
+    if (e.code() == r1cs::SynthesisErrorCode::Cancelled) return fail(kUnfinished, "", e.what());
     return fail(kBadInput, "synthesis failed: ", e.what());
   } catch (const ProoflineError& e) {
+    if (e.code() == Error::Cancelled) return fail(kUnfinished, "", e.what());
     return fail(kBadInput, "", e.what());
   } catch (const std::system_error& e) {
     return fail(kBadInput, "", e.what());

@@ -386,7 +386,7 @@ int run_cancel(const DaemonCli& d) {
     if (cres.was_queued()) std::cout << "cancelled   queued: " << cres.dropped_queued() << " partition(s) dropped\n";
     if (cres.was_running()) {
       std::cout << "cancelled   running: " << cres.stopping_running()
-                << " partition(s) stop at their next stage boundary\n";
+                << " partition(s) stopping (within a fraction of a second on the CPU)\n";
     }
     if (!cres.was_queued() && !cres.was_running()) std::cout << "unchanged   the job had already ended\n";
   }

@@ -15,7 +15,7 @@
 // cancel_on_disconnect: SIGINT/SIGTERM (Ctrl-C) cancels the job, says so and exits 5; --no-wait only
 // submits and prints the id. `await` waits for such an id and reports it as submit does (Ctrl-C stops
 // waiting only: exit 5, the job goes on); `cancel` cancels one (queued partitions dropped, running
-// ones stop at their next stage boundary; exit 3 if the daemon does not know the id).
+// ones stop at their next cancellation poll, promptly; exit 3 if the daemon does not know the id).
 // --proof: the proof bytes (192 per partition; kind porep-c2: the concatenated C2 proof, as
 // `proofline c2 --out` writes it; --params optional, the daemon then looks the upstream file name up
 // in its $FIL_PROOFS_PARAMETER_CACHE); kind snarkjs: --proof and --public are snarkjs proof.json and

@@ -128,6 +128,9 @@ struct Engine::Impl {
     bool parked = false;     ///< waited (off the workers) for another job's load of its SRS
     Clock::time_point parked_at;
     ProofResult result;      ///< final results (valid once is_final(state))
+    /// Set (once, under mu) when the job becomes final other than Done: its running partitions
+    /// poll it (synthesis through r1cs::CancelScope, the backend through prove's `cancel`) and stop.
+    std::atomic<bool> cancel{false};
   };
   using JobPtr = std::shared_ptr<Job>;
   using Key = std::tuple<int, std::uint64_t, std::int64_t>;  // priority, seq, partition (−1 prepare)
@@ -265,6 +268,7 @@ struct Engine::Impl {
     j.state = state;
     j.error = error;
     j.finished = Clock::now();
+    if (state != JobState::Done) j.cancel.store(true, std::memory_order_relaxed);  // running partitions stop
     for (auto* q : {&prep_q, &synth_q}) {
       for (auto it = q->begin(); it != q->end();) it = std::get<1>(it->first) == j.seq ? q->erase(it) : std::next(it);
     }
@@ -457,10 +461,19 @@ struct Engine::Impl {
     groth16::Randomizers rs;
     try {
       buf = pool.acquire(reserved_bytes);
-      job->kjob->synthesize(k, *job->srs, buf);
+      {
+        const r1cs::CancelScope cancel_scope(&job->cancel);  // the kind's ProvingAssignment polls it
+        job->kjob->synthesize(k, *job->srs, buf);
+      }
       groth16::check_partition_shape(job->srs->params, buf, k);
       inputs = job->kjob->public_inputs(k, buf);
       rs = groth16::draw_randomizers(1, rng).front();
+    } catch (const r1cs::SynthesisError& e) {
+      release_partition(std::move(buf), reserved_bytes);  // partly filled: its capacity goes back to the pool
+      // Cancelled: the flag is only set once the job is final (fail_job is then a no-op).
+      if (e.code() != r1cs::SynthesisErrorCode::Cancelled)
+        fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+      return;
     } catch (const std::exception& e) {
       release_partition(std::move(buf), reserved_bytes);
       fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
@@ -598,7 +611,7 @@ struct Engine::Impl {
       try {
         const auto t_call = Clock::now();
         groth16::ProverResult res = be.prove(job->srs->params, std::span<r1cs::ProvingBuffers>(&item->buf, 1),
-                                             std::span<const groth16::Randomizers>(&item->rs, 1));
+                                             std::span<const groth16::Randomizers>(&item->rs, 1), &job->cancel);
         t.prover_call = ms_between(t_call, Clock::now());
         if (res.proofs.size() != 1) throw std::runtime_error("backend returned " + std::to_string(res.proofs.size()) + " proofs for 1 partition");
         proof = res.proofs[0];

@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
@@ -25,6 +26,14 @@
 namespace proofline::gpu {
 
 namespace {
+
+/// Throws ProoflineError(Cancelled) if the caller's flag is set (relaxed load): called on the host
+/// between partitions and between the stages of one (device work is not interrupted).
+void check_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
+  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+    throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
+  }
+}
 
 using groth16::Parameters;
 using Clock = std::chrono::steady_clock;
@@ -276,7 +285,7 @@ struct GpuBackend::Impl {
   }
 
   groth16::MsmResults prove_one(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
-                                groth16::StageTimings& t) {
+                                groth16::StageTimings& t, const std::atomic<bool>* cancel, std::size_t k) {
     groth16::MsmResults out;
     const std::size_t m = p.h.size() + 1;
     const std::size_t rows = w.a.size();
@@ -320,6 +329,7 @@ struct GpuBackend::Impl {
       }
     } joiner{&g2_done};
 
+    check_cancel(cancel, k, "the H computation");
     // ---- H ----
     t0 = Clock::now();
     if (m > 1) {
@@ -345,6 +355,7 @@ struct GpuBackend::Impl {
     }
     t.ntt += ms_since(t0);
 
+    check_cancel(cancel, k, "the H MSM");
     t0 = Clock::now();
     if (m > 1) {
       g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
@@ -354,16 +365,19 @@ struct GpuBackend::Impl {
     }
     t.msm_h += ms_since(t0);
 
+    check_cancel(cancel, k, "the L MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.l.bases_device(), res.l.bases_size());
     out.l = translating_oom("L MSM", [&] { return g1.run_device(aux.get(), n_aux, 0, cfg.msm); });
     t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
 
+    check_cancel(cancel, k, "the A MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.a.bases_device(), res.a.bases_size());
     out.a = translating_oom("A MSM", [&] { return g1.run_device(sa.get(), a_len, 0, cfg.msm); });
     t.msm_a += ms_since(t0);
 
+    check_cancel(cancel, k, "the B (G1) MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.b_g1.bases_device(), res.b_g1.bases_size());
     out.b_g1 = translating_oom("B_G1 MSM", [&] { return g1.run_device(sb.get(), b_len, 0, cfg.msm); });
@@ -385,7 +399,8 @@ GpuBackend::~GpuBackend() = default;
 int GpuBackend::device() const { return impl_->cfg.device; }
 
 groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                                        std::span<const groth16::Randomizers> randomizers) {
+                                        std::span<const groth16::Randomizers> randomizers,
+                                        const std::atomic<bool>* cancel) {
   const auto t_call = Clock::now();
   if (randomizers.size() != partitions.size()) {
     throw ProoflineError(Error::BadLength, "randomizers for " + std::to_string(partitions.size()) +
@@ -406,12 +421,16 @@ groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs
     result.timings.total = ms_since(t_call);
     return result;
   }
+  check_cancel(cancel, 0, "the parameter upload");
   const Resident& res = I.ensure_resident(params, nullptr);
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));
   std::vector<groth16::MsmResults> sums(partitions.size());
-  for (std::size_t k = 0; k < partitions.size(); ++k) sums[k] = I.prove_one(params, res, partitions[k], result.timings);
+  for (std::size_t k = 0; k < partitions.size(); ++k) {
+    check_cancel(cancel, k, "the partition");
+    sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+  }
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_stop, I.stream));
   CUDA_CHECK(cudaEventSynchronize(I.ev_stop));

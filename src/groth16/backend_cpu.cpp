@@ -35,6 +35,13 @@ double ms_since(Clock::time_point t0) {
                                              std::to_string(expected));
 }
 
+/// Throws ProoflineError(Cancelled) if the caller's flag is set (relaxed load).
+void check_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
+  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) [[unlikely]] {
+    throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
+  }
+}
+
 std::size_t next_pow2(std::size_t n) {
   std::size_t m = 1;
   while (m < n) m <<= 1;
@@ -90,7 +97,7 @@ Proof assemble_proof(const VerifyingKey& vk, const MsmResults& m, const Randomiz
 }
 
 ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                               std::span<const Randomizers> randomizers) {
+                               std::span<const Randomizers> randomizers, const std::atomic<bool>* cancel) {
   const auto t_call = Clock::now();
   if (randomizers.size() != partitions.size()) {
     throw ProoflineError(Error::BadLength, "randomizers for " + std::to_string(partitions.size()) +
@@ -108,6 +115,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
   auto body = [&] {
     msm::MsmConfig mc = cfg_.msm;
     mc.threads = 0;  // the arena we run in
+    mc.cancel = cancel;  // each MSM polls it between its windows / chunks
     const std::size_t m = params.h.size() + 1;
     const poly::EvaluationDomain domain(m);
     for (std::size_t k = 0; k < partitions.size(); ++k) {
@@ -115,6 +123,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       StageTimings t;
       MsmResults r;
 
+      check_cancel(cancel, k, "the H computation");
       auto t0 = Clock::now();
       w.a.resize(m, Fr::zero());
       w.b.resize(m, Fr::zero());
@@ -122,31 +131,37 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       poly::compute_h(w.a, w.b, w.c, domain);
       t.ntt = ms_since(t0);
 
+      check_cancel(cancel, k, "the H MSM");
       t0 = Clock::now();
       r.h = msm::msm_g1(params.h, std::span<const Fr>(w.a.data(), m - 1), mc);
       t.msm_h = ms_since(t0);
 
+      check_cancel(cancel, k, "the L MSM");
       t0 = Clock::now();
       r.l = msm::msm_g1(params.l, std::span<const Fr>(w.aux_assignment), mc);
       t.msm_l = ms_since(t0);
 
+      check_cancel(cancel, k, "the A MSM");
       t0 = Clock::now();
       r.a = msm::msm_query_a<ec::G1Config>(params.a, std::span<const Fr>(w.input_assignment),
                                           std::span<const Fr>(w.aux_assignment), w.a_aux_density, mc);
       t.msm_a = ms_since(t0);
 
+      check_cancel(cancel, k, "the B (G1) MSM");
       t0 = Clock::now();
       r.b_g1 = msm::msm_query_b<ec::G1Config>(params.b_g1, std::span<const Fr>(w.input_assignment),
                                              w.b_input_density, std::span<const Fr>(w.aux_assignment),
                                              w.b_aux_density, mc);
       t.msm_b_g1 = ms_since(t0);
 
+      check_cancel(cancel, k, "the B (G2) MSM");
       t0 = Clock::now();
       r.b_g2 = msm::msm_query_b<ec::G2Config>(params.b_g2, std::span<const Fr>(w.input_assignment),
                                              w.b_input_density, std::span<const Fr>(w.aux_assignment),
                                              w.b_aux_density, mc);
       t.msm_b_g2 = ms_since(t0);
 
+      check_cancel(cancel, k, "the proof assembly");
       t0 = Clock::now();
       result.proofs[k] = assemble_proof(params.vk, r, randomizers[k]);
       t.assemble = ms_since(t0);

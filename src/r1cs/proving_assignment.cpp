@@ -1,9 +1,27 @@
 // ProvingAssignment: prover-mode synthesis (evaluate each constraint at once, track densities).
 #include "proofline/r1cs/proving_assignment.hpp"
 
+#include <string>
 #include <utility>
 
 namespace proofline::r1cs {
+
+namespace {
+thread_local const std::atomic<bool>* t_cancel_scope = nullptr;
+}  // namespace
+
+CancelScope::CancelScope(const std::atomic<bool>* flag) noexcept : prev_(t_cancel_scope) { t_cancel_scope = flag; }
+CancelScope::~CancelScope() { t_cancel_scope = prev_; }
+const std::atomic<bool>* CancelScope::current() noexcept { return t_cancel_scope; }
+
+// ConstraintSystem's cancellation poll (constraint_system.hpp): out of line, off the hot path.
+void ConstraintSystem::poll_cancel() {
+  cancel_countdown_ = kCancelStride;
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
+    throw SynthesisError(SynthesisErrorCode::Cancelled,
+                         "synthesis cancelled after " + std::to_string(n_constraints_) + " constraints");
+  }
+}
 
 void ProvingBuffers::clear() noexcept {
   a.clear();
@@ -18,11 +36,13 @@ void ProvingBuffers::clear() noexcept {
 
 ProvingAssignment::ProvingAssignment() {
   set_prover_buffers(&buf_);
+  set_cancel_flag(CancelScope::current());
   init_one();
 }
 
 ProvingAssignment::ProvingAssignment(ProvingBuffers recycled) : buf_(std::move(recycled)) {
   set_prover_buffers(&buf_);
+  set_cancel_flag(CancelScope::current());
   buf_.clear();
   init_one();
 }
@@ -47,6 +67,7 @@ void ProvingAssignment::reserve(std::size_t n_constraints, std::size_t n_inputs,
 ProvingBuffers ProvingAssignment::release() noexcept { return std::move(buf_); }
 
 void ProvingAssignment::on_alloc(Name, ValueFn value, std::size_t) {
+  tick_cancel(1);
   buf_.aux_assignment.push_back(value());
   buf_.a_aux_density.push_back(false);
   buf_.b_aux_density.push_back(false);
@@ -59,6 +80,7 @@ void ProvingAssignment::on_alloc_input(Name, ValueFn value, std::size_t) {
 
 void ProvingAssignment::on_enforce(Name, const LinearCombination& a, const LinearCombination& b,
                                    const LinearCombination& c, std::size_t) {
+  tick_cancel(1);
   const std::span<const Fr> in = buf_.input_assignment;
   const std::span<const Fr> aux = buf_.aux_assignment;
   using detail::accumulate_terms;

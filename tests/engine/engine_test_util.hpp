@@ -104,7 +104,8 @@ class TestBackend final : public groth16::ProverBackend {
       : closed_(gate_closed), delay_(delay) {}
   std::string_view name() const override { return "test-cpu"; }
   groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> parts,
-                              std::span<const groth16::Randomizers> rs) override {
+                              std::span<const groth16::Randomizers> rs,
+                              const std::atomic<bool>* cancel = nullptr) override {
     {
       std::unique_lock lk(mu_);
       for (const auto& p : parts) order_.push_back(partition_tag(p));
@@ -113,7 +114,7 @@ class TestBackend final : public groth16::ProverBackend {
       cv_.wait(lk, [&] { return !closed_; });
     }
     if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
-    groth16::ProverResult r = cpu_.prove(params, parts, rs);
+    groth16::ProverResult r = cpu_.prove(params, parts, rs, cancel);
     if (corrupt_) {
       for (auto& p : r.proofs) p.a = (-p.a.to_projective()).to_affine();
     }

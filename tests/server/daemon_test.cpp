@@ -187,7 +187,7 @@ TEST(Daemon, CancelQueuedAndRunningJobs) {
   EXPECT_TRUE(r2.was_running());
   EXPECT_EQ(r2.previous(), pb::PROOF_STATUS_RUNNING);
   EXPECT_EQ(r2.stopping_running(), 1u);
-  // Both are CANCELLED at once (the running one's synthesis ends at its stage boundary, later).
+  // Both are CANCELLED at once (the running one's synthesis stops at its next cancellation poll).
   EXPECT_EQ(await(s, "queued").status(), pb::PROOF_STATUS_CANCELLED);
   EXPECT_EQ(await(s, "running").status(), pb::PROOF_STATUS_CANCELLED);
   EXPECT_LT(Clock::now() - t0, 1000ms);

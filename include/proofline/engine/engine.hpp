@@ -37,9 +37,15 @@
 //
 // ---- Cancel ---------------------------------------------------------------------------------------
 // cancel(id): the job becomes CANCELLED at once (await returns it); its queued items are dropped
-// (their reservations and buffers released); a partition that is being synthesized or proved
-// finishes its current stage, then its buffers are released and its result discarded. Status keeps
-// counting such partitions as running until they stop.
+// (their reservations and buffers released); a partition that is being synthesized or proved stops
+// promptly: the job's cancel flag (set whenever a job ends other than DONE: cancel, client gone,
+// failure, shutdown) is polled by its synthesis every 64 K constraints (r1cs::CancelScope /
+// ProvingAssignment::set_cancel; kinds that do not synthesize through a ProvingAssignment finish
+// their synthesis) and by the backend between stages and, on the CPU, inside every MSM (between
+// windows / chunks; one NTT pass is not interrupted). The stopped partition's buffers go back
+// through the pool (or the reclaimer), its worker takes the next item, its result is discarded; the
+// job stays CANCELLED (counted once). Status keeps counting such partitions as running until they
+// stop (on the CPU, well under a second).
 //
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's
@@ -183,7 +189,7 @@ struct CancelResult {
   /// State before the cancel (a final state: nothing was changed).
   JobState previous = JobState::Queued;
   std::size_t dropped_queued = 0;    ///< queued partition items removed
-  std::size_t stopping_running = 0;  ///< partitions that stop at their next stage boundary
+  std::size_t stopping_running = 0;  ///< partitions running now: they stop at their next cancellation poll
 };
 
 struct BackendStatus {

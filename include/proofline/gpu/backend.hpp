@@ -17,6 +17,9 @@
 //  5. groth16::assemble_proof builds A, B, C from the five sums and (r, s) on the host.
 // Same inputs and randomizers ⇒ the same proof bytes as groth16::CpuBackend (tests/gpu/
 // backend_test.cpp checks this, bit for bit). The caller's buffers are not modified.
+// Cancellation (prove's `cancel`): polled on the host before the parameter upload, before each
+// partition and before each of steps 2 and 4's H computation and G1 MSMs (ProoflineError
+// Cancelled); device work already launched (and the B_G2 thread) is waited for, not interrupted.
 //
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
 // ntt: upload of a, b, c + H on the device; msm_h, msm_l (incl. the assignment upload and the
@@ -93,7 +96,8 @@ class GpuBackend final : public groth16::ProverBackend {
   int device() const;
 
   groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                              std::span<const groth16::Randomizers> randomizers) override;
+                              std::span<const groth16::Randomizers> randomizers,
+                              const std::atomic<bool>* cancel = nullptr) override;
 
   /// Uploads params' five queries (h, l, a, b_g1, b_g2) unless already resident and current;
   /// returns the milliseconds the upload took (0 if nothing was uploaded). ProoflineError

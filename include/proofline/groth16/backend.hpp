@@ -29,10 +29,17 @@
 //   C  = H + L + s·A' + r·B1' + (r·s)·δ_G1 + s·α_G1 + r·β_G1     (= s·A + r·B_G1 − rs·δ_G1 + H + L)
 // Same inputs and randomizers ⇒ the same proof bytes, on every backend.
 //
+// Cancellation: `cancel` (nullptr: none) is the caller's flag; a backend polls it (relaxed) between
+// partitions and stages and, where it can, inside long stages (the CPU backend: inside every MSM via
+// msm::MsmConfig::cancel; the NTTs of one partition are not interrupted), and once it sees it set
+// throws ProoflineError(Error::Cancelled) and leaves the partitions' buffers as they are (possibly
+// resized/overwritten: reuse their capacity, never prove them again).
+//
 // Errors: ProoflineError(BadLength) for shape mismatches, (UnexpectedInfinity) if δ_G1 or δ_G2 is
 // the identity (bellperson refuses those parameters too).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -81,9 +88,9 @@ class ProverBackend {
   /// Short name for logs ("cpu", "cuda", …).
   virtual std::string_view name() const = 0;
   /// Proves every partition of the batch (see the header comment for the contract).
-  /// randomizers.size() must equal partitions.size().
+  /// randomizers.size() must equal partitions.size(). `cancel`: see "Cancellation" above.
   virtual ProverResult prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                             std::span<const Randomizers> randomizers) = 0;
+                             std::span<const Randomizers> randomizers, const std::atomic<bool>* cancel = nullptr) = 0;
 };
 
 /// Throws ProoflineError(BadLength) unless the partition fits the parameters (header comment).
@@ -113,7 +120,7 @@ class CpuBackend final : public ProverBackend {
   explicit CpuBackend(CpuBackendConfig cfg = {}) : cfg_(cfg) {}
   std::string_view name() const override { return "cpu"; }
   ProverResult prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                     std::span<const Randomizers> randomizers) override;
+                     std::span<const Randomizers> randomizers, const std::atomic<bool>* cancel = nullptr) override;
 
  private:
   CpuBackendConfig cfg_;

@@ -98,6 +98,13 @@
 // (2^(c−1) affine points + one state byte each, and an XYZZ overflow array that is only touched
 // for skewed inputs) plus 2B entries of the batch and queue.
 //
+// ---- Cancellation -------------------------------------------------------------------------------
+// MsmConfig::cancel (nullptr: off) is polled (relaxed) before each stage of a call (split,
+// endomorphism expansion, Pippenger, ±1 sum) and at the start of every parallel task (a window ×
+// chunk of Pippenger, a chunk of the 0/1 sum), never per point; tasks that start after it is set do
+// nothing, and the call then throws ProoflineError(Error::Cancelled). A task already running
+// finishes its window/chunk first (on a 2-core box with a 2^20-point MSM, tens of ms at most).
+//
 // ---- Errors -------------------------------------------------------------------------------------
 // Length mismatches throw ProoflineError(Error::BadLength) with "got N, expected M" in the
 // message (bases vs scalars; density bits vs scalars; bases after `start` vs density popcount;
@@ -108,6 +115,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -154,6 +162,9 @@ struct MsmConfig {
   /// φ(P); GLS on G2: four parts < 2^63 on P, ψ(P), ψ²(P), ψ³(P)), so that Pippenger runs over
   /// D·n points with 128- or 64-bit scalars. false: one 255-bit signed scalar per point.
   bool endomorphism = true;
+  /// Cancellation flag (see "Cancellation" above): once true, the call throws
+  /// ProoflineError(Error::Cancelled) at its next task boundary. nullptr: never.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// A view of scalars in either encoding (implicit from both span types).

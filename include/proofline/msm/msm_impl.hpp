@@ -54,6 +54,18 @@ inline void check_config(const MsmConfig& cfg) {
     throw ProoflineError(Error::BadLength, "msm: batch_size and chunks must be >= 0");
 }
 
+/// True once the call's cancellation flag is set (relaxed load; MsmConfig::cancel).
+inline bool cancelled(const std::atomic<bool>* flag) noexcept {
+  return flag != nullptr && flag->load(std::memory_order_relaxed);
+}
+/// Pippenger window × chunk tasks run so far in this process (a test hook: counts work done).
+inline std::atomic<std::uint64_t> g_window_tasks{0};
+/// Throws ProoflineError(Cancelled) if the flag is set.
+inline void check_cancel(const std::atomic<bool>* flag, const char* where) {
+  if (cancelled(flag)) [[unlikely]]
+    throw ProoflineError(Error::Cancelled, std::string("msm cancelled ") + where);
+}
+
 /// Runs f() with at most `threads` TBB threads (0: the current arena as it is).
 template <class F>
 auto run_with_threads(int threads, F&& f) {
@@ -698,7 +710,7 @@ ec::XyzzPoint<Cfg> window_sum(const std::uintptr_t* ptr, const u64* sc, std::siz
 
 template <class Cfg>
 ec::XyzzPoint<Cfg> pippenger(const std::uintptr_t* ptr, const u64* sc, std::size_t m, const Plan& plan,
-                             ScratchSlots<Cfg>& slots) {
+                             ScratchSlots<Cfg>& slots, const std::atomic<bool>* cancel = nullptr) {
   using Xyzz = ec::XyzzPoint<Cfg>;
   if (m == 0) return Xyzz::identity();
   const unsigned W = plan.windows, C = plan.chunks;
@@ -706,11 +718,14 @@ ec::XyzzPoint<Cfg> pippenger(const std::uintptr_t* ptr, const u64* sc, std::size
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, partial.size(), 1),
                     [&](const tbb::blocked_range<std::size_t>& r) {
                       for (std::size_t t = r.begin(); t != r.end(); ++t) {
+                        if (cancelled(cancel)) return;  // the caller throws after the loop
+                        g_window_tasks.fetch_add(1, std::memory_order_relaxed);
                         const unsigned w = static_cast<unsigned>(t / C), ch = static_cast<unsigned>(t % C);
                         const std::size_t lo = m * ch / C, hi = m * (ch + 1) / C;
                         partial[t] = window_sum<Cfg>(ptr, sc, lo, hi, plan.c, w, plan, slots.mine());
                       }
                     });
+  check_cancel(cancel, "between Pippenger windows");
   // Horner over windows: R = Σ_w 2^(cw)·S_w.
   Xyzz acc = Xyzz::identity();
   for (unsigned w = W; w-- > 0;) {
@@ -759,7 +774,8 @@ ec::XyzzPoint<Cfg> sum_chunk(std::size_t count_hint, Visit&& visit, ThreadScratc
 
 /// Σ of the points behind tagged pointers ptr[0..k).
 template <class Cfg>
-ec::XyzzPoint<Cfg> sum_tagged(const std::uintptr_t* ptr, std::size_t k, ScratchSlots<Cfg>& slots) {
+ec::XyzzPoint<Cfg> sum_tagged(const std::uintptr_t* ptr, std::size_t k, ScratchSlots<Cfg>& slots,
+                              const std::atomic<bool>* cancel = nullptr) {
   using Xyzz = ec::XyzzPoint<Cfg>;
   if (k == 0) return Xyzz::identity();
   const std::size_t T = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
@@ -767,6 +783,7 @@ ec::XyzzPoint<Cfg> sum_tagged(const std::uintptr_t* ptr, std::size_t k, ScratchS
   std::vector<Xyzz> part(chunks);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
+      if (cancelled(cancel)) return;
       const std::size_t lo = k * c / chunks, hi = k * (c + 1) / chunks;
       part[c] = sum_chunk<Cfg>(
           hi - lo,
@@ -779,6 +796,7 @@ ec::XyzzPoint<Cfg> sum_tagged(const std::uintptr_t* ptr, std::size_t k, ScratchS
           slots.mine());
     }
   });
+  check_cancel(cancel, "between chunks of the ±1 sum");
   Xyzz acc = Xyzz::identity();
   for (const Xyzz& p : part) acc += p;
   return acc;
@@ -1012,7 +1030,9 @@ ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, cons
   for (const Segment<Cfg>& sg : segments) detail::check_segment(sg);
   return detail::run_with_threads(cfg.threads, [&]() -> ec::JacobianPoint<Cfg> {
     const int threads = tbb::this_task_arena::max_concurrency();
+    detail::check_cancel(cfg.cancel, "before the split");
     detail::Split<Cfg> sp = detail::split<Cfg>(segments, cfg.split_ones);
+    detail::check_cancel(cfg.cancel, "after the split");
     detail::ScratchSlots<Cfg> slots;
     ec::XyzzPoint<Cfg> r = ec::XyzzPoint<Cfg>::identity();
     if (sp.rest > 0 && sp.rest <= detail::kDirectMax && cfg.window_bits == 0) {
@@ -1031,17 +1051,18 @@ ec::JacobianPoint<Cfg> msm_segments(std::span<const Segment<Cfg>> segments, cons
       if constexpr (E::D > 1) {
         if (cfg.endomorphism) {
           const detail::Expanded<Cfg> ex = detail::expand_endo<Cfg>(sp.ptr.get(), sp.scalar.get(), sp.rest);
+          detail::check_cancel(cfg.cancel, "after the endomorphism split");
           const detail::Plan plan = detail::make_plan(ex.m, threads, cfg, E::kBits, E::kLimbs);
-          r = detail::pippenger<Cfg>(ex.ptr.get(), ex.scalar.get(), ex.m, plan, slots);
+          r = detail::pippenger<Cfg>(ex.ptr.get(), ex.scalar.get(), ex.m, plan, slots, cfg.cancel);
           done = true;
         }
       }
       if (!done) {
         const detail::Plan plan = detail::make_plan(sp.rest, threads, cfg);
-        r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar[0].data(), sp.rest, plan, slots);
+        r = detail::pippenger<Cfg>(sp.ptr.get(), sp.scalar[0].data(), sp.rest, plan, slots, cfg.cancel);
       }
     }
-    if (sp.ones > 0) r += detail::sum_tagged<Cfg>(sp.ptr.get() + (sp.cap - sp.ones), sp.ones, slots);
+    if (sp.ones > 0) r += detail::sum_tagged<Cfg>(sp.ptr.get() + (sp.cap - sp.ones), sp.ones, slots, cfg.cancel);
     return r.to_projective();
   });
 }
@@ -1105,8 +1126,10 @@ ec::JacobianPoint<Cfg> sum_impl(std::span<const ec::AffinePoint<Cfg>> bases, con
     const std::size_t words = (n + 63) / 64;
     const std::size_t chunks = std::max<std::size_t>(1, std::min(4 * T, words / 64));
     std::vector<Xyzz> part(chunks);
+    detail::check_cancel(cfg.cancel, "before the sum");
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t c = r.begin(); c != r.end(); ++c) {
+        if (detail::cancelled(cfg.cancel)) return;
         const std::size_t wlo = words * c / chunks, whi = words * (c + 1) / chunks;
         const std::size_t lo = wlo * 64, hi = std::min(n, whi * 64);
         std::size_t count = hi - lo;
@@ -1138,6 +1161,7 @@ ec::JacobianPoint<Cfg> sum_impl(std::span<const ec::AffinePoint<Cfg>> bases, con
             slots.mine());
       }
     });
+    detail::check_cancel(cfg.cancel, "between chunks of the sum");
     Xyzz acc = Xyzz::identity();
     for (const Xyzz& p : part) acc += p;
     return acc.to_projective();

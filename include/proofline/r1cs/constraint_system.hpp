@@ -33,6 +33,12 @@
 // prover_enforce() and set the density bits itself instead of building LinearCombinations (see
 // prover_buffers() for the contract). enforce() with three Variables takes that path by itself.
 //
+// Cancellation (prover mode): ProvingAssignment::set_cancel(flag) makes synthesis poll an
+// std::atomic<bool> (relaxed) once per kCancelStride units of work (a unit: one alloc or one
+// constraint, on the generic and the fast paths; prover_extend counts its whole block) and throw
+// SynthesisError(Cancelled, "synthesis cancelled after N constraints") from the call that sees it
+// set. The hot path pays one decrement and one branch of a counter; no atomic load per constraint.
+//
 // Errors: SynthesisError (error.hpp), thrown from the call that failed; value callbacks may throw it
 // too (AssignmentMissing). A constraint system is used by one thread at a time. The LC callables
 // must not call back into the constraint system.
@@ -42,8 +48,10 @@
 // ../shared/reference/formats-and-circuits.md §2.1–2.4.
 #pragma once
 
+#include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -87,6 +95,8 @@ class ConstraintSystem {
 
   /// Input(0), the constant ONE, allocated by every mode's constructor.
   static constexpr Variable one() noexcept { return Variable::input(0); }
+  /// Units of work (allocs + constraints) between two polls of the cancellation flag (prover mode).
+  static constexpr std::int64_t kCancelStride = std::int64_t{1} << 16;
 
   /// New aux variable. `value` is called only if computes_values().
   Variable alloc(Name name, ValueFn value) {
@@ -134,6 +144,7 @@ class ConstraintSystem {
   /// 0 bit to both aux densities; returns the new aux variable.
   [[gnu::always_inline]] Variable prover_alloc(const Fr& value) {
     check_open();
+    tick_cancel(1);
     prover_->aux_assignment.push_back(value);
     prover_->a_aux_density.push_back(false);
     prover_->b_aux_density.push_back(false);
@@ -143,6 +154,7 @@ class ConstraintSystem {
   /// evaluated sides a = ⟨A,z⟩, b = ⟨B,z⟩, c = ⟨C,z⟩; the caller sets its density bits.
   [[gnu::always_inline]] void prover_enforce(const Fr& a, const Fr& b, const Fr& c) {
     check_open();
+    tick_cancel(1);
     prover_->a.push_back(a);
     prover_->b.push_back(b);
     prover_->c.push_back(c);
@@ -168,6 +180,7 @@ class ConstraintSystem {
   /// as the single pushes in the same order (the aux and constraint sequences are independent).
   ProverBlock prover_extend(std::size_t n_aux, std::size_t n_constraints) {
     check_open();
+    tick_cancel(static_cast<std::int64_t>(n_aux + n_constraints));
     ProvingBuffers& p = *prover_;
     const std::size_t va = p.aux_assignment.size(), ca = p.a.size();
     p.aux_assignment.resize(va + n_aux);
@@ -249,6 +262,20 @@ class ConstraintSystem {
   /// Registers prover mode's buffers (ProvingAssignment's constructor): enables the fast path.
   /// The mode's on_push_namespace / on_pop_namespace are then no longer called.
   void set_prover_buffers(ProvingBuffers* buffers) noexcept { prover_ = buffers; }
+  /// The flag polled by tick_cancel() (nullptr: never cancelled). Prover mode only sets it.
+  void set_cancel_flag(const std::atomic<bool>* flag) noexcept {
+    cancel_ = flag;
+    cancel_countdown_ = kCancelStride;
+  }
+  const std::atomic<bool>* cancel_flag() const noexcept { return cancel_; }
+  /// Counts `work` units; every kCancelStride units polls the flag (poll_cancel). Call it before
+  /// changing anything, so that a throw leaves the counters and buffers as they were.
+  [[gnu::always_inline]] void tick_cancel(std::int64_t work) {
+    if ((cancel_countdown_ -= work) < 0) [[unlikely]] poll_cancel();
+  }
+  /// Resets the countdown; throws SynthesisError(Cancelled) if the flag is set. Defined in
+  /// proving_assignment.cpp (prover mode is its only user).
+  void poll_cancel();
   /// Back to the freshly constructed state (ONE allocated, nothing else) for recycled modes.
   void reset_counts() noexcept {
     n_inputs_ = 1;
@@ -303,6 +330,8 @@ class ConstraintSystem {
   std::size_t n_constraints_ = 0;
   std::size_t ns_depth_ = 0;
   bool finalized_ = false;
+  std::int64_t cancel_countdown_ = kCancelStride;
+  const std::atomic<bool>* cancel_ = nullptr;
   ProvingBuffers* prover_ = nullptr;
   LinearCombination scratch_[3];
 };

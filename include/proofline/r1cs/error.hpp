@@ -28,6 +28,7 @@ enum class SynthesisErrorCode : int {
   AlreadyFinalized,    ///< alloc/enforce/finalize after finalize()
   NotFinalized,        ///< a result that exists only after finalize() was read before it
   ShapeMismatch,       ///< combining constraint systems of incompatible state
+  Cancelled,           ///< the prover's cancellation flag was set (ProvingAssignment::set_cancel)
 };
 
 constexpr std::string_view to_string(SynthesisErrorCode e) {
@@ -43,6 +44,7 @@ constexpr std::string_view to_string(SynthesisErrorCode e) {
     case SynthesisErrorCode::AlreadyFinalized: return "constraint system already finalized";
     case SynthesisErrorCode::NotFinalized: return "constraint system not finalized";
     case SynthesisErrorCode::ShapeMismatch: return "shape mismatch";
+    case SynthesisErrorCode::Cancelled: return "cancelled";
   }
   return "unknown synthesis error";
 }

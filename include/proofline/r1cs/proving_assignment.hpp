@@ -29,7 +29,17 @@
 // prover_enforce(), constraint_system.hpp): they push the evaluated ⟨A,z⟩, ⟨B,z⟩, ⟨C,z⟩ and set the
 // density bits themselves, under the contract that the result is exactly what on_enforce would
 // produce for the LCs the generic path builds (tests/gadgets check both paths against test mode).
+//
+// Cancellation: set_cancel(flag) (or a CancelScope open on the constructing thread) makes the
+// synthesis poll `flag` every ConstraintSystem::kCancelStride allocs + constraints (64 K: well under
+// a millisecond of synthesis) on the generic and the fast paths, and throw
+// SynthesisError(Cancelled, "synthesis cancelled after N constraints") once it is set. The buffers
+// are then partly filled: release() them for reuse, never prove them. The engine opens a
+// CancelScope with the job's flag around KindJob::synthesize, so every kind that synthesizes through
+// a ProvingAssignment on the worker's thread stops within one stride of Engine::cancel.
 #pragma once
+
+#include <atomic>
 
 #include <cstddef>
 #include <span>
@@ -53,6 +63,12 @@ class ProvingAssignment final : public ConstraintSystem {
   void reserve(std::size_t n_constraints, std::size_t n_inputs, std::size_t n_aux);
 
   bool computes_values() const noexcept override { return true; }
+
+  /// Polls `flag` (relaxed) every kCancelStride units of work and throws SynthesisError(Cancelled)
+  /// once it is true; nullptr turns polling off. The flag must outlive the synthesis. The
+  /// constructor takes the flag of the innermost CancelScope open on this thread (or nullptr).
+  void set_cancel(const std::atomic<bool>* flag) noexcept { set_cancel_flag(flag); }
+  const std::atomic<bool>* cancel() const noexcept { return cancel_flag(); }
 
   /// Turns the gadgets' prover fast path on (the default) or off. Off, every constraint goes
   /// through LinearCombinations and on_enforce, as before the fast path existed; the results are
@@ -90,6 +106,22 @@ class ProvingAssignment final : public ConstraintSystem {
  private:
   void init_one();
   ProvingBuffers buf_;
+};
+
+/// While alive, every ProvingAssignment constructed on this thread starts with set_cancel(flag)
+/// (for callers that reach the ProvingAssignment only through code they do not own, such as the
+/// engine around KindJob::synthesize). Scopes nest; the destructor restores the previous flag.
+class [[nodiscard]] CancelScope {
+ public:
+  explicit CancelScope(const std::atomic<bool>* flag) noexcept;
+  ~CancelScope();
+  CancelScope(const CancelScope&) = delete;
+  CancelScope& operator=(const CancelScope&) = delete;
+  /// The flag of the innermost scope open on this thread (nullptr if none).
+  static const std::atomic<bool>* current() noexcept;
+
+ private:
+  const std::atomic<bool>* prev_;
 };
 
 }  // namespace proofline::r1cs

@@ -28,7 +28,8 @@
 // ---- Clients that go away ------------------------------------------------------------------------
 // Prove: the job is cancelled when its client disconnects, cancels, or its deadline passes before
 // the result exists (checked every server.await_poll_ms); the engine drops its queued partitions and
-// stops running ones at the next stage boundary, releasing their buffers. Only a job this call
+// stops running ones promptly (Engine::cancel: synthesis and the prover poll the job's cancel flag),
+// releasing their buffers. Only a job this call
 // created is cancelled (a Prove that attached to an existing request_id leaves it alone).
 // AwaitProof: the same when cancel_on_disconnect is set; otherwise the job goes on and its result
 // is retained by the engine (the last engine.max_finished_jobs finished jobs; a result is a few

@@ -32,6 +32,8 @@ enum class Error : int {
   // any input
   Malformed,             ///< does not parse as its format (not JSON, a field missing or of the wrong type, bad magic)
   ProofCheckFailed,      ///< a proof just made fails its own verification (witness not satisfying the circuit, or a key not matching it)
+  // control
+  Cancelled,             ///< the caller's cancellation flag was set while the work ran (prover backends, msm)
 };
 
 /// Short stable name of an error code, e.g. "not in subgroup".
@@ -51,6 +53,7 @@ constexpr std::string_view to_string(Error e) {
     case Error::BadArgument: return "unsupported argument";
     case Error::Malformed: return "malformed input";
     case Error::ProofCheckFailed: return "proof does not verify";
+    case Error::Cancelled: return "cancelled";
   }
   return "unknown error";
 }

@@ -1,0 +1,189 @@
+// Cancellation of running partitions: a partition inside a long synthesis and one inside the CPU
+// prover stop promptly when their job is cancelled (the job's cancel flag reaches the kind's
+// ProvingAssignment through r1cs::CancelScope and the backend through prove's `cancel`); the job
+// stays CANCELLED, counted once; the worker and the buffers are free again for the next job.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+
+#include "engine_test_util.hpp"
+#include "proofline/engine/engine.hpp"
+#include "proofline/r1cs/r1cs.hpp"
+
+namespace proofline::engine {
+namespace {
+
+using namespace testing;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+/// Shared state between the test and the "long-synth" kind's synthesis (a latch each way).
+struct SynthHook {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool started = false;   ///< the synthesis is past its first stride
+  bool released = false;  ///< the test has cancelled: go on synthesizing
+  bool cancelled = false; ///< the synthesis threw SynthesisError(Cancelled)
+  std::size_t constraints_at_stop = 0;
+
+  void wait_started() {
+    std::unique_lock lk(mu);
+    ASSERT_TRUE(cv.wait_for(lk, 60s, [&] { return started; }));
+  }
+  void release() {
+    std::lock_guard lk(mu);
+    released = true;
+    cv.notify_all();
+  }
+};
+
+/// A circuit of 2 strides, a wait for the test, then 8 more strides of constraints (a · a = b, fast
+/// path): without cancellation it would end with 10 × 64 K constraints (and fail the shape check).
+struct LongCircuit {
+  SynthHook* hook;
+  void synthesize(r1cs::ConstraintSystem& cs) const {
+    Fr v = Fr::from_u64(2);
+    r1cs::Variable acc = cs.alloc_input("x", [&] { return v; });
+    const std::size_t stride = static_cast<std::size_t>(r1cs::ConstraintSystem::kCancelStride);
+    for (std::size_t i = 0; i < 10 * stride; ++i) {
+      if (i == 2 * stride) {
+        std::unique_lock lk(hook->mu);
+        hook->started = true;
+        hook->cv.notify_all();
+        hook->cv.wait_for(lk, 60s, [&] { return hook->released; });
+      }
+      const Fr w = v * v;
+      const r1cs::Variable b = cs.alloc("b", [&] { return w; });
+      cs.enforce("sq", acc, acc, b);
+      acc = b;
+      v = w;
+    }
+  }
+};
+
+/// "long-synth": the bench kind's job (parameters, checks) with LongCircuit as its synthesis.
+class LongSynthKind final : public ProofKind {
+ public:
+  explicit LongSynthKind(SynthHook* hook) : hook_(hook) {}
+  std::string_view name() const override { return "long-synth"; }
+  std::string_view description() const override { return "a synthesis that waits for the test (tests)"; }
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+    ProofRequest inner = r;
+    inner.kind = "bench";
+    return std::make_shared<Job>(bench_->prepare(inner), hook_);
+  }
+
+ private:
+  class Job final : public KindJob {
+   public:
+    Job(std::shared_ptr<const KindJob> in, SynthHook* hook) : in_(std::move(in)), hook_(hook) {}
+    std::size_t num_partitions() const override { return in_->num_partitions(); }
+    std::string srs_key() const override { return in_->srs_key(); }
+    std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& p) const override { return in_->load_srs(p); }
+    void check(const Srs& s) const override { in_->check(s); }
+    void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers& b) const override {
+      r1cs::ProvingAssignment cs(std::move(b));  // takes the engine's CancelScope flag
+      try {
+        r1cs::synthesize(LongCircuit{hook_}, cs);
+      } catch (const r1cs::SynthesisError& e) {
+        std::lock_guard lk(hook_->mu);
+        hook_->cancelled = e.code() == r1cs::SynthesisErrorCode::Cancelled;
+        hook_->constraints_at_stop = cs.num_constraints();
+        b = cs.release();
+        throw;
+      }
+      b = cs.release();
+    }
+
+   private:
+    std::shared_ptr<const KindJob> in_;
+    SynthHook* hook_;
+  };
+  SynthHook* hook_;
+  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+};
+
+std::size_t running(const EngineStatus& s, const std::string& stage) {
+  std::size_t n = 0;
+  for (const auto& q : s.queues)
+    if (q.stage == stage) n += q.running;
+  return n;
+}
+
+TEST(EngineCancel, LongSynthesisStopsAndFreesItsWorker) {
+  SynthHook hook;
+  auto be = std::make_shared<TestBackend>();
+  EngineConfig cfg = test_config(be, 1);  // one synthesis worker: "after" needs it back
+  auto reg = test_registry();
+  reg->add(std::make_shared<LongSynthKind>(&hook));
+  cfg.kinds = reg;
+  Engine e(std::move(cfg));
+  ProofRequest req = bench_request("long", 6, 1, 10);
+  req.kind = "long-synth";
+  ASSERT_FALSE(e.submit(req).duplicate);
+  hook.wait_started();
+
+  const CancelResult c = e.cancel("long");
+  EXPECT_EQ(c.stopping_running, 1u);
+  const auto t0 = Clock::now();
+  hook.release();
+  ASSERT_TRUE(eventually([&] { return running(e.status(), "synthesis") == 0; }));
+  const double stop_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  std::printf("cancelled synthesis stopped %.1f ms after it resumed\n", stop_ms);
+  {
+    std::lock_guard lk(hook.mu);
+    EXPECT_TRUE(hook.cancelled);
+    const std::size_t stride = static_cast<std::size_t>(r1cs::ConstraintSystem::kCancelStride);
+    EXPECT_LE(hook.constraints_at_stop, 3 * stride);  // not the 10 strides of the whole circuit
+  }
+  const AwaitResult r = e.await("long", 1s);
+  ASSERT_EQ(r.status, AwaitStatus::Ready);
+  EXPECT_EQ(r.result.state, JobState::Cancelled);
+  EXPECT_EQ(r.result.error, "cancelled by request");
+
+  const AwaitResult after = e.prove(bench_request("after", 6, 1, 77), 60s);  // the worker is free
+  EXPECT_EQ(after.result.state, JobState::Done) << after.result.error;
+  const EngineStatus s = e.status();
+  EXPECT_EQ(s.jobs_cancelled, 1u);
+  EXPECT_EQ(s.jobs_failed, 0u);
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_finished_total{state=\"cancelled\"} 1"), std::string::npos);
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_finished_total{state=\"failed\"} 0"), std::string::npos);
+}
+
+TEST(EngineCancel, RunningCpuProveStopsAndFreesItsWorker) {
+  auto be = std::make_shared<TestBackend>(true);  // prove() waits at its gate until open()
+  EngineConfig cfg = test_config(be, 1);
+  cfg.pool_max_bytes = 0;  // released buffers go to the reclaimer: memory back to 0 afterwards
+  Engine e(std::move(cfg));
+  ASSERT_FALSE(e.submit(bench_request("run", 10, 1, 10)).duplicate);
+  ASSERT_TRUE(be->wait_entered(1));  // the partition is inside the backend call
+  const CancelResult c = e.cancel("run");
+  EXPECT_EQ(c.stopping_running, 1u);
+  const auto t0 = Clock::now();
+  be->open();  // the CPU prover starts with the flag set: it throws Cancelled at once
+  ASSERT_TRUE(eventually([&] {
+    const EngineStatus s = e.status();
+    return running(s, "prove") == 0 && s.memory.used_bytes == 0 && s.memory.reserved_bytes == 0;
+  }));
+  const double stop_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  std::printf("cancelled prove stopped %.1f ms after it resumed\n", stop_ms);
+  const AwaitResult r = e.await("run", 1s);
+  ASSERT_EQ(r.status, AwaitStatus::Ready);
+  EXPECT_EQ(r.result.state, JobState::Cancelled);
+  EXPECT_TRUE(r.result.proofs.empty());
+
+  const AwaitResult after = e.prove(bench_request("after", 6, 1, 77), 60s);  // the prover is free
+  EXPECT_EQ(after.result.state, JobState::Done) << after.result.error;
+  const EngineStatus s = e.status();
+  EXPECT_EQ(s.jobs_cancelled, 1u);
+  EXPECT_EQ(s.jobs_failed, 0u);
+  ASSERT_EQ(s.backends.size(), 1u);
+  EXPECT_EQ(s.backends[0].partitions_proved, 1u);  // only "after"
+}
+
+}  // namespace
+}  // namespace proofline::engine
