@@ -182,12 +182,12 @@ class BuiltinJob final : public KindJob {
     } else {
       circuit = std::make_unique<circuits::bench::MulCircuit>(Fr::from_u64(seed + 3), Fr::from_u64(seed + 11));
     }
-    r1cs::ProvingAssignment cs(std::move(buf));
     const auto& p = srs.params;
     const std::size_t rows = circuit_ == "bench" ? (std::size_t{1} << log_) : p.domain_size();
-    cs.reserve(rows, p.num_inputs(), p.num_aux());
-    r1cs::synthesize(*circuit, cs);
-    buf = cs.release();
+    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
+      cs.reserve(rows, p.num_inputs(), p.num_aux());
+      r1cs::synthesize(*circuit, cs);
+    });
   }
 
  private:

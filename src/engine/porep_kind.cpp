@@ -107,10 +107,10 @@ class PoRepC2Job final : public KindJob {
                                ": the challenged nodes or the paths' node indices differ from the challenges "
                                "(from the seed) and graph parents a verifier derives");
     }
-    r1cs::ProvingAssignment cs(std::move(buf));
-    cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
-    r1cs::synthesize(circuit, cs);
-    buf = cs.release();
+    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
+      cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+      r1cs::synthesize(circuit, cs);
+    });
     if (!check_constraints_) return;
     if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
       std::vector<std::uint64_t> nodes;

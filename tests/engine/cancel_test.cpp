@@ -29,6 +29,7 @@ struct SynthHook {
   bool released = false;  ///< the test has cancelled: go on synthesizing
   bool cancelled = false; ///< the synthesis threw SynthesisError(Cancelled)
   std::size_t constraints_at_stop = 0;
+  std::size_t aux_capacity_at_stop = 0;
 
   void wait_started() {
     std::unique_lock lk(mu);
@@ -86,17 +87,17 @@ class LongSynthKind final : public ProofKind {
     std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& p) const override { return in_->load_srs(p); }
     void check(const Srs& s) const override { in_->check(s); }
     void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers& b) const override {
-      r1cs::ProvingAssignment cs(std::move(b));  // takes the engine's CancelScope flag
       try {
-        r1cs::synthesize(LongCircuit{hook_}, cs);
+        synthesize_into(b, [&](r1cs::ProvingAssignment& cs) {  // cs takes the engine's CancelScope flag
+          r1cs::synthesize(LongCircuit{hook_}, cs);
+        });
       } catch (const r1cs::SynthesisError& e) {
         std::lock_guard lk(hook_->mu);
         hook_->cancelled = e.code() == r1cs::SynthesisErrorCode::Cancelled;
-        hook_->constraints_at_stop = cs.num_constraints();
-        b = cs.release();
+        hook_->constraints_at_stop = b.a.size();  // the partly filled buffers came back in b
+        hook_->aux_capacity_at_stop = b.aux_assignment.capacity();
         throw;
       }
-      b = cs.release();
     }
 
    private:
@@ -138,7 +139,16 @@ TEST(EngineCancel, LongSynthesisStopsAndFreesItsWorker) {
     std::lock_guard lk(hook.mu);
     EXPECT_TRUE(hook.cancelled);
     const std::size_t stride = static_cast<std::size_t>(r1cs::ConstraintSystem::kCancelStride);
+    EXPECT_GE(hook.constraints_at_stop, 2 * stride);
     EXPECT_LE(hook.constraints_at_stop, 3 * stride);  // not the 10 strides of the whole circuit
+    EXPECT_GE(hook.aux_capacity_at_stop, 2 * stride);  // the buffers went back to the engine, not freed
+  }
+  {
+    // The partly filled buffers went to the pool or the reclaimer (not freed on the worker).
+    const EngineStatus s = e.status();
+    const std::uint64_t aux_bytes = 2 * static_cast<std::uint64_t>(r1cs::ConstraintSystem::kCancelStride) * 32;
+    EXPECT_GE(s.memory.pooled_bytes + s.memory.reclaim_pending_bytes + s.memory.freed_bytes_total, aux_bytes);
+    EXPECT_EQ(s.memory.reserved_bytes, 0u);
   }
   const AwaitResult r = e.await("long", 1s);
   ASSERT_EQ(r.status, AwaitStatus::Ready);

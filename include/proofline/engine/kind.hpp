@@ -18,6 +18,12 @@
 //                                       the shape of groth16/backend.hpp). `buf` comes from the
 //                                       buffer pool: its contents are stale; reuse its capacity.
 //                                       Called concurrently for different k (must be thread-safe).
+//                                       The engine runs it inside an r1cs::CancelScope of the job's
+//                                       cancel flag: a ProvingAssignment made here throws
+//                                       SynthesisError(Cancelled) once the job is cancelled. Leave
+//                                       the buffers in `buf` also when throwing (synthesize_into),
+//                                       so that their capacity goes back to the pool instead of
+//                                       being freed on the worker.
 //   7. KindJob::public_inputs(k, buf)   partition k's public inputs (ONE excluded).
 //   8. KindJob::verify(srs, proofs, inputs)   the self-check (default: groth16::verify_proofs_batch
 //                                       with srs.pvk over all partitions).
@@ -54,6 +60,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "proofline/engine/engine.hpp"
@@ -81,6 +88,21 @@ std::uint64_t parameters_bytes(const groth16::Parameters& p);
 /// size m (3·m·32 B, the backend may grow them to m), input + aux assignments (32 B each), the
 /// three density bitmaps.
 std::uint64_t partition_buffer_bytes(const groth16::Parameters& p);
+
+/// Runs body(cs) on a ProvingAssignment made from `buf`'s capacity and moves the buffers back into
+/// `buf` afterwards, also when body throws (e.g. SynthesisError Cancelled), so that the engine hands
+/// their capacity to the pool (or the reclaimer) rather than freeing GBs where the exception unwinds.
+template <class F>
+void synthesize_into(r1cs::ProvingBuffers& buf, F&& body) {
+  r1cs::ProvingAssignment cs(std::move(buf));
+  try {
+    body(cs);
+  } catch (...) {
+    buf = cs.release();
+    throw;
+  }
+  buf = cs.release();
+}
 
 class KindJob {
  public:
