@@ -24,11 +24,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -131,6 +133,50 @@ class PendingOutput {
  private:
   std::string path_, temp_;
 };
+
+/// Refuses (UsageError, exit 2) two outputs that name the same file (e.g. --proof and --public
+/// given one path): each would overwrite the other. `outputs`: (flag, path) pairs; empty paths skip.
+inline void check_distinct_outputs(std::initializer_list<std::pair<std::string_view, std::string_view>> outputs) {
+  std::vector<std::pair<std::string_view, std::filesystem::path>> seen;
+  for (const auto& [flag, path] : outputs) {
+    if (path.empty()) continue;
+    std::error_code ec;
+    std::filesystem::path canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec);
+    if (ec) canon = std::filesystem::path(path);
+    for (const auto& [other, other_path] : seen) {
+      if (other_path == canon) {
+        throw UsageError(std::string(flag) + " and " + std::string(other) + " name the same file '" + std::string(path) +
+                         "'");
+      }
+    }
+    seen.emplace_back(flag, canon);
+  }
+}
+
+/// Checks before any expensive work that an output folder (e.g. --snarkjs-dir) can be made: an
+/// existing folder passes; otherwise the missing part is created and removed again (nothing is left
+/// behind if the command fails later); one that cannot be made is refused (UsageError naming the
+/// flag, the path and why; exit 2). Empty: nothing to check.
+inline void prepare_output_dir(std::string_view flag, const std::string& dir) {
+  if (dir.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto refuse = [&](const std::string& why) {
+    return UsageError(std::string(flag) + ": cannot create the folder '" + dir + "': " + why);
+  };
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) throw refuse("it exists and is not a folder");
+    return;
+  }
+  fs::path first_missing = fs::absolute(dir, ec);
+  while (first_missing.has_parent_path() && first_missing.parent_path() != first_missing &&
+         !fs::exists(first_missing.parent_path(), ec)) {
+    first_missing = first_missing.parent_path();
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw refuse(ec.message());
+  fs::remove_all(first_missing, ec);
+}
 
 /// Reads a file of `n` concatenated 192-byte bellperson proofs, checking its size before reading a
 /// byte, so a huge or wrong file is refused at once: ProoflineError BadLength naming both sizes

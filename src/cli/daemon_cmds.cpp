@@ -110,10 +110,18 @@ int run_daemon(const DaemonCli& d) {
     nlohmann::json value = nlohmann::json::parse(v, nullptr, false);
     sets[k] = value.is_discarded() ? nlohmann::json(v) : value;
   }
-  server::apply_config(cfg, sets, "--set");
+  // A bad --set / --backend value is a usage error (exit 2); a bad config file stays bad input (3).
+  auto apply_flag = [&](const nlohmann::json& values, const char* flag) {
+    try {
+      server::apply_config(cfg, values, flag);
+    } catch (const ProoflineError& e) {
+      throw UsageError(e.what());
+    }
+  };
+  apply_flag(sets, "--set");
   if (d.daemon->count("--unix")) cfg.unix_socket = d.unix_socket;
   if (d.daemon->count("--tcp")) cfg.tcp = d.tcp;
-  if (d.daemon->count("--backend")) server::apply_config(cfg, {{"engine.backend", d.backend}}, "--backend");
+  if (d.daemon->count("--backend")) apply_flag({{"engine.backend", d.backend}}, "--backend");
   if (d.print_config) {
     std::cout << server::config_to_json(cfg).dump(2) << "\n";
     return kOk;
@@ -152,7 +160,42 @@ pb::Priority parse_priority(const std::string& s) {
   throw CLI::ValidationError("--priority", "expected low, normal, high or critical, got '" + s + "'");
 }
 
+/// The channel to the daemon at `address`, checked first (UsageError, exit 2): "unix:PATH" with a
+/// path, "HOST:PORT" with a port 1–65535, or a gRPC target with a scheme (dns:, ipv4:, ipv6:).
+std::shared_ptr<grpc::Channel> client_channel(const std::string& address) {
+  auto bad = [&](const std::string& why) {
+    return UsageError("--address '" + address + "': " + why + " (expected unix:/path/to.sock or host:port)");
+  };
+  if (address.rfind("unix:", 0) == 0) {
+    if (address.size() == 5) throw bad("no socket path");
+  } else if (address.rfind("dns:", 0) != 0 && address.rfind("ipv4:", 0) != 0 && address.rfind("ipv6:", 0) != 0) {
+    const auto colon = address.rfind(':');
+    if (colon == std::string::npos || colon == 0) throw bad("no host:port");
+    const std::string port = address.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoul(port) == 0 || std::stoul(port) > 65535) {
+      throw bad("port '" + port + "' is not 1 … 65535");
+    }
+  }
+  return server::make_channel(address);
+}
+
 pb::ProofRequest build_request(const DaemonCli& d) {
+  // Flags of another kind are refused rather than ignored (exit 2).
+  const bool snarkjs = d.kind == "snarkjs", porep = d.kind == "porep-c2", builtin = d.kind == "bench" || d.kind == "mul";
+  if (!snarkjs && (!d.zkey.empty() || !d.wtns.empty())) {
+    throw CLI::ValidationError("--zkey/--wtns", "only for --kind snarkjs (this request is --kind " + d.kind + ")");
+  }
+  if (snarkjs && !d.zkey.empty() && !d.params.empty() && d.zkey != d.params) {
+    throw CLI::ValidationError("--zkey", "kind snarkjs takes the zkey once: --zkey or --params, not both");
+  }
+  if (!porep && (!d.c1.empty() || !d.prover_id.empty())) {
+    throw CLI::ValidationError("--c1/--prover-id", "only for --kind porep-c2 (this request is --kind " + d.kind + ")");
+  }
+  if (!builtin && d.partitions > 1) {
+    throw CLI::ValidationError("--partitions", "only for --kind bench or mul (snarkjs: one circuit; porep-c2: the "
+                                               "C1's partitions)");
+  }
   pb::ProofRequest r;
   r.set_request_id(d.request_id);
   r.set_kind(d.kind);
@@ -180,6 +223,10 @@ pb::ProofRequest build_request(const DaemonCli& d) {
   }
   for (const auto& a : d.args) {
     auto [k, v] = split_kv(a, "--arg");
+    // A key one of the flags above sets (or the files they name) would silently replace it.
+    if (r.args().count(k) != 0 || k == "zkey" || k == "wtns" || k == "params" || k == "c1") {
+      throw CLI::ValidationError("--arg", "'" + k + "' is set by its own flag; give it there");
+    }
     (*r.mutable_args())[k] = v;
   }
   return r;
@@ -210,6 +257,13 @@ void print_result(const pb::ProofResult& r) {
                 << fmt(" %7.1f", p.stage_ms()) << fmt(" %7.1f", p.total_ms()) << "  " << p.backend() << "\n";
     }
   }
+  const bool ended = r.status() == pb::PROOF_STATUS_COMPLETED || r.status() == pb::PROOF_STATUS_FAILED ||
+                     r.status() == pb::PROOF_STATUS_CANCELLED;
+  if (!ended) {  // TIMEOUT (the wait ended, not the job): no job totals yet
+    std::cout << "note        the job is still running: proofline await --id " << r.request_id()
+              << " waits again, proofline cancel --id " << r.request_id() << " stops it\n";
+    return;
+  }
   std::cout << "job (ms)    queue " << fmt("%.1f", r.queue_wait_ms()) << ", srs " << fmt("%.1f", r.srs_load_ms())
             << ", synthesis " << fmt("%.1f", r.synthesis_ms()) << ", prover " << fmt("%.1f", r.prover_ms())
             << ", assemble " << fmt("%.1f", r.assemble_ms()) << ", verify " << fmt("%.1f", r.verify_ms())
@@ -218,7 +272,7 @@ void print_result(const pb::ProofResult& r) {
 
 /// kind snarkjs: --proof and --public as `proofline prove --zkey` writes them (snarkjs proof.json
 /// and public.json), from the daemon's 192-byte proof and decimal public inputs.
-void write_snarkjs_outputs(const DaemonCli& d, const pb::ProofResult& res) {
+void write_snarkjs_outputs(const std::string& proof_path, const std::string& public_path, const pb::ProofResult& res) {
   namespace sj = groth16::snarkjs;
   if (res.proof().size() != groth16::Proof::kBytes || res.public_inputs_size() != 1) {
     throw ProoflineError(Error::BadLength, "daemon reply for kind snarkjs: proof bytes got " +
@@ -229,22 +283,38 @@ void write_snarkjs_outputs(const DaemonCli& d, const pb::ProofResult& res) {
   r.proof = groth16::Proof::from_bytes(std::span<const std::uint8_t, groth16::Proof::kBytes>(
       reinterpret_cast<const std::uint8_t*>(res.proof().data()), groth16::Proof::kBytes));
   for (const auto& v : res.public_inputs(0).values()) r.public_inputs.push_back(groth16::fr_from_decimal(v, "public input"));
-  sj::write_proof_files(d.proof_out, d.public_out, r);
+  sj::write_proof_files(proof_path, public_path, r);
 }
 
 /// Writes the outputs asked for (--proof, --public; kind snarkjs: proof.json / public.json), prints
 /// the result (text or --json) and returns the exit code of its status.
-int report_result(const DaemonCli& d, const pb::ProofResult& res) {
+/// The --proof / --public files of submit and await, checked (created under a temporary name) before
+/// the request is sent, so an unwritable or doubly named path is a usage error (exit 2) before any
+/// proving; renamed into place only for a COMPLETED (daemon-verified) result.
+struct ResultOutputs {
+  PendingOutput proof, pub;
+  explicit ResultOutputs(const DaemonCli& d)
+      : proof((check_distinct_outputs({{"--proof", d.proof_out}, {"--public", d.public_out}}), d.proof_out)),
+        pub(d.public_out) {}
+};
+
+int report_result(const DaemonCli& d, const pb::ProofResult& res, ResultOutputs& out) {
   const bool snarkjs = res.kind() == "snarkjs";
   if (snarkjs && res.status() == pb::PROOF_STATUS_COMPLETED) {
-    if (!d.proof_out.empty() || !d.public_out.empty()) write_snarkjs_outputs(d, res);
+    if (!d.proof_out.empty() || !d.public_out.empty()) {
+      write_snarkjs_outputs(out.proof.temp_path(), out.pub.temp_path(), res);
+    }
   } else if (!d.proof_out.empty() && !res.proof().empty()) {
-    write_all(d.proof_out, res.proof());
+    write_all(out.proof.temp_path(), res.proof());
   }
   if (!snarkjs && !d.public_out.empty() && res.public_inputs_size() > 0) {
     Json pub = Json::array();
     for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
-    write_all(d.public_out, (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
+    write_all(out.pub.temp_path(), (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
+  }
+  if (res.status() == pb::PROOF_STATUS_COMPLETED) {
+    out.proof.commit();
+    out.pub.commit();
   }
   if (d.json) {
     Json j = proto_json(res);
@@ -307,8 +377,9 @@ class InterruptibleWait {
 
 int run_submit(const DaemonCli& d) {
   pb::ProofRequest req = build_request(d);
+  ResultOutputs outputs(d);  // before anything is sent (--no-wait excludes --proof / --public)
   InterruptibleWait interrupt;  // before the channel: gRPC's threads inherit the blocked signals
-  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::SubmitProofRequest sreq;
   *sreq.mutable_request() = req;
   pb::SubmitProofResponse sresp;
@@ -319,17 +390,25 @@ int run_submit(const DaemonCli& d) {
     if (d.json) {
       std::cout << proto_json(sresp).dump(2) << "\n";
     } else {
-      std::cout << sresp.request_id() << (sresp.duplicate() ? "  (already known)" : "") << "\n";
+      std::cout << sresp.request_id() << "\n";  // the id alone: id=$(proofline submit --no-wait ...)
+      if (sresp.duplicate()) std::cerr << "proofline submit: request " << sresp.request_id() << " was already known\n";
     }
     return kOk;
   }
   pb::AwaitProofRequest areq;
   areq.set_request_id(sresp.request_id());
   areq.set_timeout_ms(d.timeout_ms);
-  areq.set_cancel_on_disconnect(true);
+  // A duplicate (the same request id and contents sent before, maybe by another client) is not this
+  // client's to cancel: Ctrl-C then only stops waiting.
+  areq.set_cancel_on_disconnect(!sresp.duplicate());
   pb::ProofResult res;
   grpc::ClientContext actx;
   st = interrupt.wait(actx, [&] { return stub->AwaitProof(&actx, areq, &res); });
+  if (interrupt.interrupted() && sresp.duplicate()) {
+    std::cerr << "proofline submit: " << interrupt.signal_name() << ": stopped waiting; request " << sresp.request_id()
+              << " was submitted before and goes on (proofline cancel --id " << sresp.request_id() << " stops it)\n";
+    return kUnfinished;
+  }
   if (interrupt.interrupted()) {
     // The daemon cancels a job whose waiting submit went away; say so explicitly as well.
     pb::CancelProofRequest creq;
@@ -344,14 +423,15 @@ int run_submit(const DaemonCli& d) {
     return kUnfinished;
   }
   if (!st.ok()) return rpc_failed("submit", d.address, st);
-  return report_result(d, res);
+  return report_result(d, res, outputs);
 }
 
 // ---- await / cancel ------------------------------------------------------------------------------
 
 int run_await(const DaemonCli& d) {
+  ResultOutputs outputs(d);
   InterruptibleWait interrupt;
-  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::AwaitProofRequest areq;
   areq.set_request_id(d.request_id);
   areq.set_timeout_ms(d.timeout_ms);
@@ -365,11 +445,11 @@ int run_await(const DaemonCli& d) {
     return kUnfinished;
   }
   if (!st.ok()) return rpc_failed("await", d.address, st);
-  return report_result(d, res);
+  return report_result(d, res, outputs);
 }
 
 int run_cancel(const DaemonCli& d) {
-  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::CancelProofRequest creq;
   creq.set_request_id(d.request_id);
   pb::CancelProofResponse cres;
@@ -383,12 +463,12 @@ int run_cancel(const DaemonCli& d) {
   } else {
     std::cout << "request     " << d.request_id << "\n";
     std::cout << "before      " << pb::ProofStatus_Name(cres.previous()).substr(13) << "\n";
-    if (cres.was_queued()) std::cout << "cancelled   queued: " << cres.dropped_queued() << " partition(s) dropped\n";
-    if (cres.was_running()) {
-      std::cout << "cancelled   running: " << cres.stopping_running()
-                << " partition(s) stopping (within a fraction of a second on the CPU)\n";
+    if (cres.was_queued() || cres.was_running()) {
+      std::cout << "cancelled   " << cres.dropped_queued() << " queued partition(s) dropped, " << cres.stopping_running()
+                << " running partition(s) stopping (within a fraction of a second on the CPU)\n";
+    } else {
+      std::cout << "unchanged   the job had already ended\n";
     }
-    if (!cres.was_queued() && !cres.was_running()) std::cout << "unchanged   the job had already ended\n";
   }
   if (!cres.found()) {
     std::cerr << "proofline cancel: no request '" << d.request_id << "' at " << d.address << "\n";
@@ -436,7 +516,7 @@ void print_status(const pb::StatusResponse& s) {
 }
 
 int run_status(const DaemonCli& d) {
-  auto stub = pb::ProvingEngine::NewStub(server::make_channel(d.address));
+  auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   grpc::ClientContext ctx;
   if (d.metrics) {
     pb::MetricsResponse m;
@@ -484,7 +564,9 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--partitions", d.partitions, "partitions (circuits) in this request (0: 1)");
   d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
   d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
-  d.submit->add_option("--timeout-ms", d.timeout_ms, "stop waiting after this long (0: wait until done)");
+  CLI::Option* submit_timeout = d.submit->add_option(
+      "--timeout-ms", d.timeout_ms,
+      "stop waiting after this long (0: wait until done); the job goes on (status TIMEOUT, exit 5; await/cancel --id)");
   d.submit->add_option("--zkey", d.zkey, "snarkjs: the .zkey on the daemon's machine");
   d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
       ->check(CLI::ExistingFile);
@@ -508,20 +590,28 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   sector_opt->needs(prover_opt);
   prover_opt->needs(sector_opt);
   d.submit->add_option("--arg", d.args, "extra engine argument of the kind: key=value (repeatable)");
-  d.submit->add_option("--proof", d.proof_out,
+  CLI::Option* submit_proof = d.submit->add_option("--proof", d.proof_out,
                        "write the proof here: 192 bytes per partition (porep-c2: concatenated as `proofline c2` "
                        "writes them); snarkjs: proof.json");
-  d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
-  d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id");
+  CLI::Option* submit_public =
+      d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
+  d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id (for await / cancel --id)")
+      ->excludes(submit_proof)
+      ->excludes(submit_public)
+      ->excludes(submit_timeout);
+  d.submit->footer(d.submit->get_footer() +
+                   "\nCtrl-C while waiting cancels the job (exit 5), unless the request id was already known: then "
+                   "it only stops waiting.");
 
   d.await_cmd = app.add_subcommand("await", "wait for a request sent with `submit --no-wait`; print it as submit does");
   add_address(d.await_cmd);
   d.await_cmd->add_option("--id", d.request_id, "the request id (submit --no-wait prints it)")->required();
   d.await_cmd->add_option("--timeout-ms", d.timeout_ms,
-                          "stop waiting after this long (0: until done); the daemon then cancels the job");
+                          "stop waiting after this long (0: until done); the job goes on (status TIMEOUT, exit 5)");
   d.await_cmd->add_option("--proof", d.proof_out, "write the proof here (as submit --proof)");
   d.await_cmd->add_option("--public", d.public_out, "write the public inputs here (as submit --public)");
-  d.await_cmd->footer("Ctrl-C stops waiting and leaves the job running (exit 5); `proofline cancel` stops it.");
+  d.await_cmd->footer(d.await_cmd->get_footer() +
+                      "\nCtrl-C stops waiting and leaves the job running (exit 5); `proofline cancel` stops it.");
 
   d.cancel_cmd = app.add_subcommand("cancel", "cancel a request: queued partitions dropped, running ones stop at their next stage");
   add_address(d.cancel_cmd);

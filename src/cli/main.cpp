@@ -181,7 +181,9 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   const auto t_all = Clock::now();
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
   if (a.partitions == 0) throw UsageError("--partitions must be at least 1");
+  check_distinct_outputs({{"--proof", a.proof}, {"--public", a.pub}});
   PendingOutput proof_file(a.proof), pub_file(a.pub);
+  prepare_output_dir("--snarkjs-dir", a.snarkjs_dir);
 
   auto t0 = Clock::now();
   Parameters params = Parameters::read_file(a.params, ReadOptions{a.checked ? Check::Subgroup : Check::OnCurveOnly});
@@ -336,7 +338,7 @@ int main(int argc, char** argv) {
   app.footer(
       "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error (also: an input file named on the command line\n"
       "does not exist), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit),\n"
-      "4 internal error; daemon clients also 5 job not finished, 6 daemon unreachable.\n"
+      "4 internal error; daemon clients also 5 job cancelled, timed out or interrupted, 6 daemon unreachable.\n"
       "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs),\n"
       "porep (Filecoin PoRep C2 partition: setup --circuit porep --sector-size 2KiB, then c2).");
   Common common;

@@ -153,6 +153,7 @@ int cmd_c2(PorepCli& p) {
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
   PendingOutput out_file(p.out);  // an unwritable --out is refused before the work
+  prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
   // The backend too: `--backend cuda` on a build without CUDA (or without a usable device) is a
   // usage error before the C1 is read, synthesized and the parameters are loaded.
   server::DaemonConfig bcfg;

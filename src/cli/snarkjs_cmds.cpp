@@ -86,6 +86,7 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
       opts.randomizers = groth16::Randomizers{decimal(a.rs.substr(0, comma), "--rs r"),
                                               decimal(a.rs.substr(comma + 1), "--rs s")};
     }
+    check_distinct_outputs({{"--proof", a.proof}, {"--public", a.pub}});
     PendingOutput proof_file(a.proof), pub_file(a.pub);
     const auto t_all = Clock::now();
     auto t0 = Clock::now();

@@ -738,7 +738,14 @@ SubmitResult Engine::submit(ProofRequest request) {
   Impl& m = *impl_;
   std::lock_guard lk(m.mu);
   const std::uint64_t seq = m.next_seq++;
-  if (request.request_id.empty()) request.request_id = "job-" + std::to_string(seq);
+  if (request.request_id.empty()) {
+    // A generated id must never name a job a client already called "job-N" (the new request would
+    // be taken for a duplicate of it and get its proof): skip ids in use.
+    std::uint64_t n = seq;
+    do {
+      request.request_id = "job-" + std::to_string(n++);
+    } while (m.jobs.count(request.request_id) != 0);
+  }
   auto it = m.jobs.find(request.request_id);
   if (it != m.jobs.end()) {
     ++m.m_duplicates;
@@ -930,7 +937,7 @@ SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::
   ProofRequest r;
   r.kind = kind_name;
   r.args = args;
-  auto kj = kind->prepare(r);
+  auto kj = kind->prepare_srs(r);
   const std::string key = kj->srs_key();
   {
     auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });

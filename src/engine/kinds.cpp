@@ -15,6 +15,7 @@
 //            Hence h[i] = −2·σ^i·Σ_j ω5_n^(i·j)·H_j: one size-n DFT over G1 (radix 2, (n/2)·log2 n
 //            scalar multiplications) and n scalings. Done once per zkey, on load.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -120,6 +121,16 @@ std::uint64_t parse_u64_arg(const std::string& name, const std::string& s) {
   throw std::invalid_argument("argument '" + name + "' = '" + s + "': expected an unsigned integer");
 }
 
+std::string file_version(const std::string& path) {
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (ec) return "";
+  const auto mtime = std::filesystem::last_write_time(path, ec);
+  if (ec) return "";
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+  return "#" + std::to_string(bytes) + "-" + std::to_string(ns);
+}
+
 namespace {
 
 /// Absolute canonical path of an existing regular file, or a clear error.
@@ -147,15 +158,16 @@ std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params,
 class BuiltinJob final : public KindJob {
  public:
   BuiltinJob(std::string circuit, std::string path, unsigned log_rows, std::size_t n, std::uint64_t input)
-      : circuit_(std::move(circuit)), path_(std::move(path)), log_(log_rows), n_(n), input_(input) {}
+      : circuit_(std::move(circuit)), path_(std::move(path)), key_(path_ + file_version(path_)), log_(log_rows), n_(n),
+        input_(input) {}
   std::size_t num_partitions() const override { return n_; }
-  std::string srs_key() const override { return path_; }
+  std::string srs_key() const override { return key_; }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
     // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
     groth16::Parameters p = groth16::Parameters::read_file(path_, groth16::ReadOptions{ec::Check::OnCurveOnly});
     progress(1);
-    return make_srs(path_, std::move(p), nullptr, 0);
+    return make_srs(key_, std::move(p), nullptr, 0);
   }
   void check(const Srs& srs) const override {
     if (circuit_ == "bench" && srs.params.domain_size() != (std::size_t{1} << log_)) {
@@ -191,7 +203,7 @@ class BuiltinJob final : public KindJob {
   }
 
  private:
-  std::string circuit_, path_;
+  std::string circuit_, path_, key_;  // key_: path_ + file_version(path_)
   unsigned log_;
   std::size_t n_;
   std::uint64_t input_;
@@ -221,6 +233,9 @@ class BuiltinKind final : public ProofKind {
     if (n == 0 || n > 4096) throw std::invalid_argument("argument 'partitions' must be 1 … 4096, got " + std::to_string(n));
     const std::uint64_t input = parse_u64_arg("input", arg_or(r, "input", "1"));
     return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input);
+  }
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // the file alone
+    return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1);
   }
 
  private:
@@ -328,9 +343,10 @@ std::shared_ptr<const Srs> load_zkey(const std::string& key, const std::string& 
 
 class SnarkjsJob final : public KindJob {
  public:
-  SnarkjsJob(std::string zkey, sj::Witness w) : zkey_(std::move(zkey)), w_(std::move(w)) {}
+  SnarkjsJob(std::string zkey, sj::Witness w)
+      : zkey_(std::move(zkey)), key_("snarkjs:" + zkey_ + file_version(zkey_)), w_(std::move(w)) {}
   std::size_t num_partitions() const override { return 1; }
-  std::string srs_key() const override { return "snarkjs:" + zkey_; }
+  std::string srs_key() const override { return key_; }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     return load_zkey(srs_key(), zkey_, progress);
   }
@@ -362,7 +378,7 @@ class SnarkjsJob final : public KindJob {
   }
 
  private:
-  std::string zkey_;
+  std::string zkey_, key_;  // key_: "snarkjs:" + zkey_ + file_version(zkey_)
   sj::Witness w_;
 };
 
@@ -384,6 +400,9 @@ class SnarkjsKind final : public ProofKind {
       throw std::invalid_argument("kind 'snarkjs' needs the argument 'wtns' or the .wtns bytes as the payload");
     }
     return std::make_shared<SnarkjsJob>(zkey, std::move(w));
+  }
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // no witness needed
+    return std::make_shared<SnarkjsJob>(existing_file("zkey file", require_arg(r, "zkey")), sj::Witness{});
   }
 };
 

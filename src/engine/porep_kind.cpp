@@ -63,6 +63,7 @@ class PoRepC2Job final : public KindJob {
         cfg_(filecoin::porep_config(c1_.registered_proof)),
         shape_(porep::shape_for(cfg_)),
         params_(std::move(params)),
+        key_(params_ + file_version(params_)),
         check_constraints_(check_constraints) {
     const filecoin::StackedGraph g(cfg_);
     for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
@@ -71,7 +72,7 @@ class PoRepC2Job final : public KindJob {
   }
 
   std::size_t num_partitions() const override { return c1_.vanilla_proofs.size(); }
-  std::string srs_key() const override { return params_; }
+  std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
@@ -79,7 +80,7 @@ class PoRepC2Job final : public KindJob {
     groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
     progress(1);
     auto srs = std::make_shared<Srs>();
-    srs->key = params_;
+    srs->key = key_;
     srs->pvk = groth16::prepare_verifying_key(p.vk);
     srs->bytes = parameters_bytes(p);
     srs->params = std::move(p);
@@ -128,7 +129,7 @@ class PoRepC2Job final : public KindJob {
   filecoin::SealCommitPhase1Output c1_;
   filecoin::PorepConfig cfg_;
   porep::PoRepShape shape_;
-  std::string params_;
+  std::string params_, key_;  // key_: params_ + file_version(params_)
   bool check_constraints_;
   std::vector<std::vector<Fr>> inputs_;  ///< per partition, as a verifier derives them
 };

@@ -539,7 +539,7 @@ std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfi
   try {
     count = device_count();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "proofline: no usable CUDA device (%s); using the CPU backend\n", e.what());
+    std::fprintf(stderr, "proofline: no usable CUDA device (%s)\n", e.what());
     return out;
   }
   std::string skipped;
@@ -564,7 +564,7 @@ std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfi
     }
   }
   if (out.empty()) {
-    std::fprintf(stderr, "proofline: no usable CUDA device (%s); using the CPU backend\n",
+    std::fprintf(stderr, "proofline: no usable CUDA device (%s)\n",
                  count == 0 ? "none visible" : skipped.c_str());
   }
   return out;

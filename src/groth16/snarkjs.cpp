@@ -187,6 +187,11 @@ VerifyingKey vk_from_snarkjs_json(const std::string& text) {
 
 Proof proof_from_snarkjs_json(const std::string& text) {
   Json j = parse(text, "proof");
+  // snarkjs writes the labels; a file without them is read, one with other values is refused.
+  if (j.is_object()) {
+    if (j.contains("protocol") && j["protocol"] != "groth16") shape_error("proof: protocol is not \"groth16\"");
+    if (j.contains("curve") && j["curve"] != "bls12381") shape_error("proof: curve is not \"bls12381\"");
+  }
   Proof p;
   p.a = g1_from(field(j, "pi_a", "proof"), "pi_a");
   p.b = g2_from(field(j, "pi_b", "proof"), "pi_b");

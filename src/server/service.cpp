@@ -353,6 +353,9 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
 
 Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
                                 bool cancel_on_disconnect, pb::ProofResult* resp) {
+  // A limit beyond ~34 years means none (and std::chrono::milliseconds, signed 64-bit, would wrap
+  // a value >= 2^63 into an immediate timeout).
+  if (timeout_ms > (std::uint64_t{1} << 40)) timeout_ms = 0;
   const auto t0 = Clock::now();
   const auto poll = std::chrono::milliseconds(cfg_.await_poll_ms);
   for (;;) {

@@ -234,6 +234,30 @@ TEST(Engine, DuplicateRequestIdsAreIdempotent) {
   EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_duplicate_total 2"), std::string::npos);
 }
 
+// A generated id never names a job a client called "job-N" itself (a tester got another request's
+// proof back: the generated id matched the client's and the new request was taken for a duplicate).
+TEST(Engine, GeneratedIdsSkipClientChosenOnes) {
+  auto be = std::make_shared<TestBackend>(true);
+  Engine e(test_config(be, 1));
+  // The next generated ids would be job-1 (seq 1 is taken by this submit) and job-2.
+  SubmitResult c = e.submit(bench_request("job-1", 6, 1, 1));
+  SubmitResult c2 = e.submit(bench_request("job-2", 6, 1, 2));
+  SubmitResult g = e.submit(bench_request("", 6, 1, 3));
+  EXPECT_FALSE(c.duplicate);
+  EXPECT_FALSE(c2.duplicate);
+  EXPECT_FALSE(g.duplicate) << g.request_id;
+  EXPECT_NE(g.request_id, "job-1");
+  EXPECT_NE(g.request_id, "job-2");
+  EXPECT_EQ(g.request_id.rfind("job-", 0), 0u);
+  be->open();
+  ASSERT_EQ(e.await(g.request_id, 60s).result.state, JobState::Done);
+  ASSERT_EQ(e.await("job-2", 60s).result.state, JobState::Done);
+  std::vector<std::uint64_t> order = be->order();
+  std::sort(order.begin(), order.end());
+  EXPECT_EQ(order, (std::vector<std::uint64_t>{1, 2, 3}));  // all three proved, each with its own input
+  EXPECT_NE(e.metrics_text().find("proofline_engine_jobs_duplicate_total 0"), std::string::npos);
+}
+
 TEST(Engine, BudgetAdmitsOnlyWhatFits) {
   auto be = std::make_shared<TestBackend>(true);
   EngineConfig cfg = test_config(be, 2);
@@ -361,6 +385,48 @@ TEST(Engine, SelfCheckFailureIsReportedNeverReturned) {
   EXPECT_NE(e.metrics_text().find("proofline_engine_self_check_failures_total 1"), std::string::npos);
 }
 
+// Preloading needs the parameter file only (a tester's daemon refused to start with
+// engine.preload of a bench .params or a .zkey: "needs the argument 'size'" / "'wtns'").
+TEST(Engine, PreloadNeedsOnlyTheParameterFile) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  EXPECT_EQ(e.preload_srs("bench", {{"params", bench_params(6)}}).state, "loaded");
+  const auto files = snarkjs_chain(20, 3, "preload-chain20");
+  const SrsStatus s = e.preload_srs("snarkjs", {{"zkey", files.zkey}});
+  EXPECT_EQ(s.state, "loaded");
+  EXPECT_EQ(s.key.rfind("snarkjs:", 0), 0u) << s.key;
+  // A proof with the preloaded zkey loads nothing again.
+  ProofRequest r;
+  r.kind = "snarkjs";
+  r.args = {{"zkey", files.zkey}, {"wtns", files.wtns}};
+  ASSERT_EQ(e.prove(r, 60s).result.state, JobState::Done);
+  EXPECT_NE(e.metrics_text().find("proofline_engine_srs_loads_total 2"), std::string::npos);
+}
+
+// A parameter file replaced on disk is a new SRS (a tester got proofs for the old zkey after
+// re-running the snarkjs setup to the same path): the key carries the file's size and mtime.
+TEST(Engine, ReplacedParameterFileIsANewSrs) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "proofline-replaced-params";
+  std::filesystem::create_directories(dir);
+  const std::string p = (dir / "bench.params").string();
+  std::filesystem::copy_file(bench_params(6), p, std::filesystem::copy_options::overwrite_existing);
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  auto at_p = [&](const std::string& id, unsigned log) {
+    ProofRequest r = bench_request(id, log, 1, 1);
+    r.args["params"] = p;
+    return r;
+  };
+  const SrsStatus a = e.preload_srs("bench", {{"params", p}});
+  ASSERT_EQ(e.prove(at_p("before", 6), 60s).result.state, JobState::Done);
+  std::filesystem::copy_file(bench_params(7), p, std::filesystem::copy_options::overwrite_existing);
+  const SrsStatus b = e.preload_srs("bench", {{"params", p}});
+  EXPECT_NE(a.key, b.key);
+  EXPECT_EQ(b.key.rfind(std::filesystem::weakly_canonical(p).string() + "#", 0), 0u) << b.key;
+  // The 2^7 file now: a 2^7 request proves with it, a 2^6 request is refused by its size check.
+  EXPECT_EQ(e.prove(at_p("after7", 7), 60s).result.state, JobState::Done);
+  EXPECT_EQ(e.prove(at_p("after6", 6), 60s).result.state, JobState::Failed);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Engine, SrsPreloadEvictAndLru) {
   EngineConfig cfg = test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
   const std::uint64_t b7 = parameters_bytes(groth16::Parameters::read_file(bench_params(7)));
@@ -372,7 +438,7 @@ TEST(Engine, SrsPreloadEvictAndLru) {
   EXPECT_EQ(s.state, "loaded");
   EXPECT_EQ(s.bytes, b7);
   EXPECT_EQ(s.users, 0u);
-  EXPECT_EQ(s.key, std::filesystem::weakly_canonical(bench_params(7)).string());
+  EXPECT_EQ(s.key, std::filesystem::weakly_canonical(bench_params(7)).string() + file_version(bench_params(7)));
   EXPECT_TRUE(e.evict_srs(s.key));
   EXPECT_FALSE(e.evict_srs(s.key));  // already gone
   EXPECT_TRUE(e.status().srs.empty());
@@ -384,7 +450,7 @@ TEST(Engine, SrsPreloadEvictAndLru) {
   ASSERT_EQ(e.prove(bench_request("p6", 6, 1, 1), 60s).result.state, JobState::Done);
   // (the job's lease is dropped just after its result is published)
   ASSERT_TRUE(eventually([&] { return e.status().srs.size() == 1 && e.status().srs[0].users == 0; }));
-  EXPECT_EQ(e.status().srs[0].key, std::filesystem::weakly_canonical(bench_params(6)).string());
+  EXPECT_EQ(e.status().srs[0].key, std::filesystem::weakly_canonical(bench_params(6)).string() + file_version(bench_params(6)));
   EXPECT_EQ(e.status().memory.srs_bytes, b6);
   const std::string m = e.metrics_text();
   EXPECT_NE(m.find("proofline_engine_srs_loads_total 3"), std::string::npos) << m;

@@ -72,7 +72,7 @@ TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
   const std::string c1_path = write_text("porep-ok.json", filecoin::to_json(c1));
   const auto job = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}}));
   ASSERT_EQ(job->num_partitions(), 1u);
-  EXPECT_EQ(job->srs_key(), std::filesystem::weakly_canonical(mul_params()).string());
+  EXPECT_EQ(job->srs_key(), std::filesystem::weakly_canonical(mul_params()).string() + file_version(mul_params()));
   const r1cs::ProvingBuffers buf = synthesize0(*job);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
   const auto counts = circuits::porep::count_porep(circuits::porep::shape_for(cfg));

@@ -173,6 +173,17 @@ TEST(SnarkjsJsonValues, ProofCoordinatesAtLeastPRefused) {
   j = nlohmann::json::parse(good);
   j["pi_a"].erase(2);
   EXPECT_NE(thrown([&] { proof_from_snarkjs_json(j.dump()); }).code, Error::Ok);
+  // Labels of another protocol or curve (a tester found them ignored); absent labels are fine.
+  j = nlohmann::json::parse(good);
+  j["protocol"] = "plonk";
+  EXPECT_REFUSED(proof_from_snarkjs_json(j.dump()), Error::Malformed, "protocol is not \"groth16\"");
+  j = nlohmann::json::parse(good);
+  j["curve"] = "bn128";
+  EXPECT_REFUSED(proof_from_snarkjs_json(j.dump()), Error::Malformed, "curve is not \"bls12381\"");
+  j = nlohmann::json::parse(good);
+  j.erase("protocol");
+  j.erase("curve");
+  EXPECT_EQ(proof_from_snarkjs_json(j.dump()), proof);
 }
 
 // ---- proof encodings ---------------------------------------------------------------------------------

@@ -109,6 +109,41 @@ grep -q 'SIGINT: request long-2 cancelled' "$tmp/int.err" || fail "submit after 
 "$exe" status --address "unix:$tmp/d.sock" --json >"$tmp/status2.json"
 grep -q '"jobs_cancelled": 2' "$tmp/status2.json" || fail "status after cancels: $(cat "$tmp/status2.json")"
 
+# Refused before anything is sent (exit 2), as a tester found them accepted or found late.
+expect_rc() {
+  local want=$1
+  shift
+  set +e
+  "$@" >"$tmp/rc.out" 2>"$tmp/rc.err"
+  local rc=$?
+  set -e
+  [ "$rc" = "$want" ] || fail "$*: exit $rc, expected $want: $(cat "$tmp/rc.err")"
+}
+small=(--address "unix:$tmp/d.sock" --params "$tmp/b5.params" --size 2^5)
+expect_rc 2 "$exe" submit "${small[@]}" --proof "$tmp/no-such-dir/p.bin"
+grep -q "cannot write '$tmp/no-such-dir/p.bin'" "$tmp/rc.err" || fail "unwritable --proof: $(cat "$tmp/rc.err")"
+expect_rc 2 "$exe" submit "${small[@]}" --proof "$tmp/same.json" --public "$tmp/same.json"
+grep -q "name the same file" "$tmp/rc.err" || fail "same --proof/--public: $(cat "$tmp/rc.err")"
+expect_rc 2 "$exe" submit "${small[@]}" --no-wait --proof "$tmp/p.bin"
+expect_rc 2 "$exe" submit "${small[@]}" --wtns "$tmp/b5.params"
+grep -q "only for --kind snarkjs" "$tmp/rc.err" || fail "--wtns with kind bench: $(cat "$tmp/rc.err")"
+expect_rc 2 "$exe" submit "${small[@]}" --arg size=2^6
+grep -q "'size' is set by its own flag" "$tmp/rc.err" || fail "--arg size: $(cat "$tmp/rc.err")"
+expect_rc 2 "$exe" daemon --set engine.foo=1 --print-config
+expect_rc 2 "$exe" daemon --set engine.memory_budget=lots --print-config
+for bad in "" "unix:" "$tmp/d.sock" "127.0.0.1:99999"; do
+  expect_rc 2 "$exe" status --address "$bad"
+  grep -q "expected unix:/path/to.sock or host:port" "$tmp/rc.err" || fail "address '$bad': $(cat "$tmp/rc.err")"
+done
+# A duplicate --no-wait prints the id alone on stdout (id=$(...) stays usable).
+"$exe" submit "${small[@]}" --request-id dup-1 --no-wait >/dev/null || fail "submit dup-1"
+id=$("$exe" submit "${small[@]}" --request-id dup-1 --no-wait 2>"$tmp/dup.err") || fail "submit dup-1 again"
+[ "$id" = dup-1 ] || fail "duplicate --no-wait printed '$id'"
+grep -q "already known" "$tmp/dup.err" || fail "duplicate --no-wait: $(cat "$tmp/dup.err")"
+# A timeout of 2^64 - 1 ms is no limit (it used to wrap into an immediate TIMEOUT).
+"$exe" submit "${small[@]}" --timeout-ms 18446744073709551615 >"$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
+grep -q '^status      COMPLETED' "$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
+
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || fail "daemon exit status $? after SIGTERM"
 daemon_pid=

@@ -490,7 +490,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   ASSERT_TRUE(s.PreloadSRS(&c1, pre, &pr).ok());
   EXPECT_EQ(pr.srs().state(), "loaded");
   EXPECT_GT(pr.srs().bytes(), 0u);
-  EXPECT_EQ(pr.srs().key(), std::filesystem::canonical(bench_params(5)).string());
+  EXPECT_EQ(pr.srs().key(), std::filesystem::canonical(bench_params(5)).string() + engine::file_version(bench_params(5)));
   // A bad preload: clear error, nothing loaded.
   grpc::ClientContext c2;
   pb::PreloadSRSRequest bad;

@@ -129,6 +129,10 @@ class ProofKind {
   /// One line: what the kind proves and its args (for errors and `status`).
   virtual std::string_view description() const = 0;
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
+  /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
+  /// these parameter arguments would use, without the rest of a request (witness, size, C1).
+  /// Default: prepare(request).
+  virtual std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& request) const { return prepare(request); }
 };
 
 /// Kinds by name. Registration happens before the registry is handed to an Engine.
@@ -158,5 +162,10 @@ const std::string& require_arg(const ProofRequest& r, const std::string& name);
 std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
 unsigned parse_log_size_arg(const std::string& name, const std::string& value);
 std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
+/// "#<bytes>-<mtime in ns>" of a file, appended by the built-in kinds to srs_key() after the path, so
+/// that a parameter file replaced on disk (a zkey after another snarkjs contribution, regenerated
+/// .params) is loaded as a new SRS instead of the cached old one (whose proofs would not verify
+/// under the new key). "" if the file cannot be stat'ed (the load then reports it).
+std::string file_version(const std::string& path);
 
 }  // namespace proofline::engine
