@@ -127,7 +127,9 @@ std::string file_version(const std::string& path) {
   if (ec) return "";
   const auto mtime = std::filesystem::last_write_time(path, ec);
   if (ec) return "";
-  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(mtime.time_since_epoch()).count();
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::file_clock::to_sys(mtime).time_since_epoch())
+                      .count();  // ns since 1970 (file_clock's own epoch is not)
   return "#" + std::to_string(bytes) + "-" + std::to_string(ns);
 }
 

@@ -173,7 +173,8 @@ TEST(EngineSrsWait, OtherKindsFlowWhileAnSrsLoads) {
     ASSERT_EQ(a.status, AwaitStatus::Ready) << id;
     ASSERT_EQ(a.result.state, JobState::Done) << id << ": " << a.result.error;
     EXPECT_TRUE(verify_each(bench_vk(6), a.result)) << id;
-    EXPECT_EQ(a.result.srs_key, "latch:" + std::filesystem::weakly_canonical(bench_params(6)).string());
+    EXPECT_EQ(a.result.srs_key,
+              "latch:" + std::filesystem::weakly_canonical(bench_params(6)).string() + file_version(bench_params(6)));
     EXPECT_GT(a.result.timings.srs_load, 0) << id;  // L2: the time it waited for L1's load
   }
   EXPECT_EQ(latch->read(&Latch::entered), 1);  // loaded once, shared
