@@ -73,6 +73,10 @@ int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& 
   std::cerr << "proofline " << cmd << ": ";
   switch (st.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
+      if (st.error_message().find("shutting down") != std::string::npos) {  // it cancels its jobs
+        std::cerr << "the daemon at " << address << " shut down before the job ended: " << st.error_message() << "\n";
+        return kUnfinished;
+      }
       std::cerr << "cannot reach the daemon at " << address << ": " << st.error_message() << "\n";
       return kUnreachable;
     case grpc::StatusCode::INVALID_ARGUMENT:
@@ -204,12 +208,14 @@ pb::ProofRequest build_request(const DaemonCli& d) {
     r.set_params_path(d.zkey.empty() ? d.params : d.zkey);
     if (d.wtns.empty()) throw CLI::ValidationError("--wtns", "kind snarkjs needs --wtns (the witness file)");
     r.mutable_snarkjs()->set_wtns(read_all(d.wtns));
+    if (r.snarkjs().wtns().empty()) throw ProoflineError(Error::Malformed, "--wtns '" + d.wtns + "': the file is empty");
   } else if (d.kind == "porep-c2") {
     // --params optional: the daemon looks the upstream file name up in its parameter cache.
     r.set_params_path(d.params);
     if (d.c1.empty()) throw CLI::ValidationError("--c1", "kind porep-c2 needs --c1 (the C1 JSON file)");
     auto* p = r.mutable_porep_c2();
     p->set_c1_json(read_all(d.c1));
+    if (p->c1_json().empty()) throw ProoflineError(Error::Malformed, "--c1 '" + d.c1 + "': the file is empty");
     p->set_sector_id(d.sector_id);
     if (!d.prover_id.empty()) (*r.mutable_args())["prover_id"] = d.prover_id;
   } else {
@@ -619,7 +625,8 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
 
   d.status = app.add_subcommand("status", "show the daemon's backends, queues, memory budget, SRS cache and jobs");
   add_address(d.status);
-  d.status->add_flag("--metrics", d.metrics, "print the Prometheus metrics text instead");
+  d.status->add_flag("--metrics", d.metrics, "print the Prometheus metrics text instead")
+      ->excludes(d.status->get_option("--json"));
 }
 
 int run_daemon_commands(const DaemonCli& d) {

@@ -135,6 +135,10 @@ for bad in "" "unix:" "$tmp/d.sock" "127.0.0.1:99999"; do
   expect_rc 2 "$exe" status --address "$bad"
   grep -q "expected unix:/path/to.sock or host:port" "$tmp/rc.err" || fail "address '$bad': $(cat "$tmp/rc.err")"
 done
+: >"$tmp/empty.wtns"
+expect_rc 3 "$exe" submit --address "unix:$tmp/d.sock" --kind snarkjs --zkey "$tmp/b5.params" --wtns "$tmp/empty.wtns"
+grep -q "the file is empty" "$tmp/rc.err" || fail "empty --wtns: $(cat "$tmp/rc.err")"
+expect_rc 2 "$exe" status --address "unix:$tmp/d.sock" --metrics --json
 # A duplicate --no-wait prints the id alone on stdout (id=$(...) stays usable).
 "$exe" submit "${small[@]}" --request-id dup-1 --no-wait >/dev/null || fail "submit dup-1"
 id=$("$exe" submit "${small[@]}" --request-id dup-1 --no-wait 2>"$tmp/dup.err") || fail "submit dup-1 again"
@@ -144,8 +148,21 @@ grep -q "already known" "$tmp/dup.err" || fail "duplicate --no-wait: $(cat "$tmp
 "$exe" submit "${small[@]}" --timeout-ms 18446744073709551615 >"$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
 grep -q '^status      COMPLETED' "$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
 
+# SIGTERM to the daemon while a submit waits: the job is cancelled, the submit says so (exit 5).
+"$exe" submit "${long[@]}" --request-id long-3 >"$tmp/term.out" 2>"$tmp/term.err" &
+submit_pid=$!
+for _ in $(seq 200); do
+  "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && break
+  sleep 0.1
+done
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || fail "daemon exit status $? after SIGTERM"
+set +e
+wait "$submit_pid"
+rc=$?
+set -e
+[ $rc = 5 ] || fail "submit while the daemon shut down: exit $rc, expected 5 ($(cat "$tmp/term.err"))"
+grep -q "shut down before the job ended" "$tmp/term.err" || fail "submit at shutdown: $(cat "$tmp/term.err")"
 daemon_pid=
 [ ! -e "$tmp/d.sock" ] || fail "socket left behind"
 set +e
