@@ -27,13 +27,8 @@ namespace proofline::gpu {
 
 namespace {
 
-/// Throws ProoflineError(Cancelled) if the caller's flag is set (relaxed load): called on the host
-/// between partitions and between the stages of one (device work is not interrupted).
-void check_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
-  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
-    throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
-  }
-}
+// Cancellation: groth16::check_prove_cancel on the host between partitions and between the stages
+// of one (device work is not interrupted).
 
 using groth16::Parameters;
 using Clock = std::chrono::steady_clock;
@@ -329,7 +324,7 @@ struct GpuBackend::Impl {
       }
     } joiner{&g2_done};
 
-    check_cancel(cancel, k, "the H computation");
+    groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H ----
     t0 = Clock::now();
     if (m > 1) {
@@ -355,7 +350,7 @@ struct GpuBackend::Impl {
     }
     t.ntt += ms_since(t0);
 
-    check_cancel(cancel, k, "the H MSM");
+    groth16::check_prove_cancel(cancel, k, "the H MSM");
     t0 = Clock::now();
     if (m > 1) {
       g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
@@ -365,19 +360,19 @@ struct GpuBackend::Impl {
     }
     t.msm_h += ms_since(t0);
 
-    check_cancel(cancel, k, "the L MSM");
+    groth16::check_prove_cancel(cancel, k, "the L MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.l.bases_device(), res.l.bases_size());
     out.l = translating_oom("L MSM", [&] { return g1.run_device(aux.get(), n_aux, 0, cfg.msm); });
     t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
 
-    check_cancel(cancel, k, "the A MSM");
+    groth16::check_prove_cancel(cancel, k, "the A MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.a.bases_device(), res.a.bases_size());
     out.a = translating_oom("A MSM", [&] { return g1.run_device(sa.get(), a_len, 0, cfg.msm); });
     t.msm_a += ms_since(t0);
 
-    check_cancel(cancel, k, "the B (G1) MSM");
+    groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
     t0 = Clock::now();
     g1.set_bases_device(res.b_g1.bases_device(), res.b_g1.bases_size());
     out.b_g1 = translating_oom("B_G1 MSM", [&] { return g1.run_device(sb.get(), b_len, 0, cfg.msm); });
@@ -421,14 +416,14 @@ groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs
     result.timings.total = ms_since(t_call);
     return result;
   }
-  check_cancel(cancel, 0, "the parameter upload");
+  groth16::check_prove_cancel(cancel, 0, "the parameter upload");
   const Resident& res = I.ensure_resident(params, nullptr);
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));
   std::vector<groth16::MsmResults> sums(partitions.size());
   for (std::size_t k = 0; k < partitions.size(); ++k) {
-    check_cancel(cancel, k, "the partition");
+    groth16::check_prove_cancel(cancel, k, "the partition");
     sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
   }
   CUDA_CHECK(cudaDeviceSynchronize());

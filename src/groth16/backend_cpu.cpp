@@ -35,13 +35,6 @@ double ms_since(Clock::time_point t0) {
                                              std::to_string(expected));
 }
 
-/// Throws ProoflineError(Cancelled) if the caller's flag is set (relaxed load).
-void check_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
-  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) [[unlikely]] {
-    throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
-  }
-}
-
 std::size_t next_pow2(std::size_t n) {
   std::size_t m = 1;
   while (m < n) m <<= 1;
@@ -49,6 +42,12 @@ std::size_t next_pow2(std::size_t n) {
 }
 
 }  // namespace
+
+void check_prove_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
+  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) [[unlikely]] {
+    throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
+  }
+}
 
 void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, std::size_t index) {
   const std::size_t n_in = p.vk.ic.size();
@@ -123,7 +122,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       StageTimings t;
       MsmResults r;
 
-      check_cancel(cancel, k, "the H computation");
+      check_prove_cancel(cancel, k, "the H computation");
       auto t0 = Clock::now();
       w.a.resize(m, Fr::zero());
       w.b.resize(m, Fr::zero());
@@ -131,37 +130,37 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       poly::compute_h(w.a, w.b, w.c, domain);
       t.ntt = ms_since(t0);
 
-      check_cancel(cancel, k, "the H MSM");
+      check_prove_cancel(cancel, k, "the H MSM");
       t0 = Clock::now();
       r.h = msm::msm_g1(params.h, std::span<const Fr>(w.a.data(), m - 1), mc);
       t.msm_h = ms_since(t0);
 
-      check_cancel(cancel, k, "the L MSM");
+      check_prove_cancel(cancel, k, "the L MSM");
       t0 = Clock::now();
       r.l = msm::msm_g1(params.l, std::span<const Fr>(w.aux_assignment), mc);
       t.msm_l = ms_since(t0);
 
-      check_cancel(cancel, k, "the A MSM");
+      check_prove_cancel(cancel, k, "the A MSM");
       t0 = Clock::now();
       r.a = msm::msm_query_a<ec::G1Config>(params.a, std::span<const Fr>(w.input_assignment),
                                           std::span<const Fr>(w.aux_assignment), w.a_aux_density, mc);
       t.msm_a = ms_since(t0);
 
-      check_cancel(cancel, k, "the B (G1) MSM");
+      check_prove_cancel(cancel, k, "the B (G1) MSM");
       t0 = Clock::now();
       r.b_g1 = msm::msm_query_b<ec::G1Config>(params.b_g1, std::span<const Fr>(w.input_assignment),
                                              w.b_input_density, std::span<const Fr>(w.aux_assignment),
                                              w.b_aux_density, mc);
       t.msm_b_g1 = ms_since(t0);
 
-      check_cancel(cancel, k, "the B (G2) MSM");
+      check_prove_cancel(cancel, k, "the B (G2) MSM");
       t0 = Clock::now();
       r.b_g2 = msm::msm_query_b<ec::G2Config>(params.b_g2, std::span<const Fr>(w.input_assignment),
                                              w.b_input_density, std::span<const Fr>(w.aux_assignment),
                                              w.b_aux_density, mc);
       t.msm_b_g2 = ms_since(t0);
 
-      check_cancel(cancel, k, "the proof assembly");
+      check_prove_cancel(cancel, k, "the proof assembly");
       t0 = Clock::now();
       result.proofs[k] = assemble_proof(params.vk, r, randomizers[k]);
       t.assemble = ms_since(t0);

@@ -79,6 +79,13 @@ grep -q '^status      COMPLETED' "$tmp/await.txt" || fail "await text: $(cat "$t
 "$exe" verify --vk "$tmp/b5.vk" --proof "$tmp/await.bin" --public "$tmp/await.json" >/dev/null ||
   fail "the awaited proof does not verify"
 "$exe" setup --circuit bench --size 2^12 --params "$tmp/b12.params" --seed 12 >/dev/null 2>&1 || fail "setup 2^12"
+# Waits (up to 20 s) until the daemon runs one job.
+wait_running() {
+  for _ in $(seq 200); do
+    "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && return 0
+    sleep 0.1
+  done
+}
 long=(--address "unix:$tmp/d.sock" --params "$tmp/b12.params" --size 2^12 --partitions 400)  # a minute or more
 "$exe" submit "${long[@]}" --request-id long-1 --no-wait >/dev/null || fail "submit long-1"
 "$exe" cancel --address "unix:$tmp/d.sock" --id long-1 >"$tmp/cancel.txt" || fail "cancel: $(cat "$tmp/cancel.txt")"
@@ -95,10 +102,7 @@ grep -q '^status      CANCELLED' "$tmp/await2.txt" || fail "await of a cancelled
 grep -q "no request 'nobody'" "$tmp/cancel_err.txt" || fail "cancel unknown: $(cat "$tmp/cancel_err.txt")"
 "$exe" submit "${long[@]}" --request-id long-2 >"$tmp/int.out" 2>"$tmp/int.err" &
 submit_pid=$!
-for _ in $(seq 200); do
-  "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && break
-  sleep 0.1
-done
+wait_running
 kill -INT "$submit_pid"
 set +e
 wait "$submit_pid"
@@ -151,10 +155,7 @@ grep -q '^status      COMPLETED' "$tmp/huge.txt" || fail "huge timeout: $(cat "$
 # SIGTERM to the daemon while a submit waits: the job is cancelled, the submit says so (exit 5).
 "$exe" submit "${long[@]}" --request-id long-3 >"$tmp/term.out" 2>"$tmp/term.err" &
 submit_pid=$!
-for _ in $(seq 200); do
-  "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && break
-  sleep 0.1
-done
+wait_running
 kill -TERM "$daemon_pid"
 wait "$daemon_pid" || fail "daemon exit status $? after SIGTERM"
 set +e

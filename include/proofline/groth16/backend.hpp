@@ -93,6 +93,10 @@ class ProverBackend {
                              std::span<const Randomizers> randomizers, const std::atomic<bool>* cancel = nullptr) = 0;
 };
 
+/// Throws ProoflineError(Cancelled, "prove cancelled: partition k, before <stage>") if `cancel` is
+/// set (relaxed load; nullptr: never). The check every backend makes between partitions and stages.
+void check_prove_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage);
+
 /// Throws ProoflineError(BadLength) unless the partition fits the parameters (header comment).
 /// `index` is the partition's index, for the message.
 void check_partition_shape(const Parameters& params, const r1cs::ProvingBuffers& partition, std::size_t index = 0);
