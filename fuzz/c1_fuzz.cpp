@@ -2,6 +2,7 @@
 // accepted C1 written back with to_json and parsed again is the same value, and to_json of that is
 // the same text.
 #include "fuzz.hpp"
+#include "json_mutator.hpp"
 #include "proofline/filecoin/c1.hpp"
 
 using namespace proofline;

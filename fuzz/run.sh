@@ -30,10 +30,17 @@ dirs=("$work")
 # of memory (a decoder must check counts against the bytes before it allocates).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# The JSON targets: inputs up to 1 MiB (room for the 200,000-level nestings of fuzz/json_mutator.hpp)
+# and the formats' tokens (fuzz/json.dict).
+extra=()
+case $target in
+  c1 | snarkjs_vk | snarkjs_proof | snarkjs_public) extra=(-max_len=1048576 -dict="$here/json.dict") ;;
+  grpc_request) extra=(-max_len=1048576) ;;
+esac
 start=$(date +%s)
 set +e
 "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -print_final_stats=1 \
-  -artifact_prefix="$artifacts/$target-" ${FUZZ_ARGS:-} "${dirs[@]}" 2>&1 |
+  -artifact_prefix="$artifacts/$target-" "${extra[@]}" ${FUZZ_ARGS:-} "${dirs[@]}" 2>&1 |
   grep -v -E '^#[0-9]+.*(NEW|REDUCE|pulse)'
 status=("${PIPESTATUS[@]}")
 set -e

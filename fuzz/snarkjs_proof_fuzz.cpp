@@ -1,4 +1,5 @@
 // libFuzzer target: snarkjs proof.json (proof_from_snarkjs_json).
+#include "json_mutator.hpp"
 #include "snarkjs_json_fuzz.hpp"
 
 using namespace proofline;

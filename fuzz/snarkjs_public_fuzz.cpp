@@ -1,4 +1,5 @@
 // libFuzzer target: snarkjs public.json (public_from_snarkjs_json).
+#include "json_mutator.hpp"
 #include "snarkjs_json_fuzz.hpp"
 
 using namespace proofline;

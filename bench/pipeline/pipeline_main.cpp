@@ -117,6 +117,7 @@ class MemBenchKind final : public ProofKind {
   MemBenchKind(std::shared_ptr<const Srs> srs, unsigned log) : srs_(std::move(srs)), log_(log) {}
   std::string_view name() const override { return "bench-mem"; }
   std::string_view description() const override { return "bench circuit, parameters made in this process"; }
+  std::vector<std::string_view> arguments() const override { return {"partitions", "input"}; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     return std::make_shared<MemBenchJob>(srs_, log_, parse_u64_arg("partitions", arg_or(r, "partitions", "1")),
                                          parse_u64_arg("input", arg_or(r, "input", "1")));

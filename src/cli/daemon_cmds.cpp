@@ -19,6 +19,7 @@
 #include "proofline/server/config.hpp"
 #include "proofline/server/service.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/json.hpp"
 #include "common.hpp"
 
 namespace proofline::cli {
@@ -111,6 +112,11 @@ int run_daemon(const DaemonCli& d) {
   nlohmann::json sets = nlohmann::json::object();
   for (const auto& s : d.sets) {
     auto [k, v] = split_kv(s, "--set");
+    try {
+      json::check_limits(v, {std::size_t{1} << 20}, "--set " + k, Error::BadArgument);
+    } catch (const ProoflineError& e) {
+      throw UsageError(e.what());  // a flag's value: exit 2
+    }
     nlohmann::json value = nlohmann::json::parse(v, nullptr, false);
     sets[k] = value.is_discarded() ? nlohmann::json(v) : value;
   }
@@ -492,7 +498,11 @@ void print_status(const pb::StatusResponse& s) {
   std::cout << "\n";
   for (const auto& dv : s.devices()) {
     std::cout << "backend     [" << dv.index() << "] " << dv.backend() << "  workers " << dv.workers() << " (busy "
-              << dv.busy_workers() << "), partitions proved " << dv.partitions_proved() << "\n";
+              << dv.busy_workers() << "), partitions proved " << dv.partitions_proved()
+              << (dv.in_service() ? "" : "  OUT OF SERVICE") << "\n";
+    if (!dv.fault().empty()) {
+      std::cout << "              last fault (" << dv.recoveries() << " recoveries): " << dv.fault() << "\n";
+    }
   }
   std::cout << "kinds      ";
   for (const auto& k : s.kinds()) std::cout << " " << k;

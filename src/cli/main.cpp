@@ -46,6 +46,7 @@
 
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/groth16/groth16.hpp"
+#include "proofline/util/json.hpp"
 
 using namespace proofline;
 using namespace proofline::groth16;
@@ -280,9 +281,20 @@ struct VerifyArgs {
   std::string vk, params, proof, pub;
 };
 
-/// The public inputs of each partition (snarkjs public.json, or an array of them).
-std::vector<std::vector<Fr>> read_public(const std::string& path) {
+/// The public inputs of each partition (snarkjs public.json, or an array of them), for a key with
+/// `n_public` inputs and a proof file of `partitions` proofs. The file's size is checked against
+/// what that many inputs can take before it is read, and its nesting before it is parsed.
+std::vector<std::vector<Fr>> read_public(const std::string& path, std::size_t n_public, std::size_t partitions) {
+  const std::size_t max_bytes = 64 + partitions * snarkjs_public_json_max_bytes(n_public);
+  const std::uintmax_t size = std::filesystem::file_size(path);
+  if (size > max_bytes) {
+    throw ProoflineError(Error::Malformed, "public inputs file '" + path + "' is " + std::to_string(size) +
+                                               " bytes, more than " + std::to_string(partitions) + " partition(s) of " +
+                                               std::to_string(n_public) + " public input(s) can take (" +
+                                               std::to_string(max_bytes) + " bytes)");
+  }
   const std::string text = read_text(path);
+  json::check_limits(text, {max_bytes}, "public inputs file '" + path + "'");
   Json j;
   try {
     j = Json::parse(text);
@@ -291,9 +303,9 @@ std::vector<std::vector<Fr>> read_public(const std::string& path) {
   }
   std::vector<std::vector<Fr>> out;
   if (j.is_array() && !j.empty() && j[0].is_array()) {
-    for (const auto& e : j) out.push_back(public_from_snarkjs_json(e.dump()));
+    for (const auto& e : j) out.push_back(public_from_snarkjs_json(e.dump(), n_public));
   } else {
-    out.push_back(public_from_snarkjs_json(text));
+    out.push_back(public_from_snarkjs_json(text, n_public));
   }
   return out;
 }
@@ -303,7 +315,8 @@ int cmd_verify(const VerifyArgs& a, const Common& c) {
   if (a.vk.empty() == a.params.empty()) throw UsageError("verify: give exactly one of --vk and --params");
   auto t0 = Clock::now();
   VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
-  const auto inputs = read_public(a.pub);
+  const std::size_t n_public = vk.ic.empty() ? 0 : vk.ic.size() - 1;
+  const auto inputs = read_public(a.pub, n_public, std::filesystem::file_size(a.proof) / 192 + 1);
   const std::vector<Proof> proofs = read_proof_file(a.proof, inputs.size(), "the public inputs file '" + a.pub + "' has");
   const double load_ms = ms_since(t0);
   t0 = Clock::now();

@@ -25,6 +25,7 @@
 #include "proofline/engine/srs.hpp"
 #include "proofline/groth16/prover.hpp"
 #include "proofline/groth16/random.hpp"
+#include "proofline/util/fault.hpp"
 
 namespace proofline::engine {
 
@@ -376,6 +377,14 @@ struct Engine::Impl {
       for (const auto& n : kinds->names()) known += (known.empty() ? "" : ", ") + n;
       throw std::invalid_argument("unknown proof kind '" + job.req.kind + "' (known: " + known + ")");
     }
+    const std::vector<std::string_view> declared = kind->arguments();
+    for (const auto& [key, value] : job.req.args) {
+      if (std::find(declared.begin(), declared.end(), key) != declared.end()) continue;
+      std::string list;
+      for (const auto& d : declared) list += (list.empty() ? "" : ", ") + std::string(d);
+      throw std::invalid_argument("kind '" + job.req.kind + "' has no argument '" + key + "' (its arguments: " +
+                                  (list.empty() ? "none" : list) + ")");
+    }
     return kind->prepare(job.req);
   }
 
@@ -462,7 +471,12 @@ struct Engine::Impl {
     try {
       buf = pool.acquire(reserved_bytes);
       {
-        const r1cs::CancelScope cancel_scope(&job->cancel);  // the kind's ProvingAssignment polls it
+        // The kind's ProvingAssignment polls the job's flag and stays within the shape the
+        // parameters allow (so its buffers stay within the bytes reserved for them).
+        const groth16::Parameters& params = job->srs->params;
+        const r1cs::CancelScope cancel_scope(
+            &job->cancel, r1cs::SynthesisLimits{params.domain_size(), params.num_inputs(), params.num_aux()});
+        const fault::JobScope fault_scope(job->req.request_id);
         job->kjob->synthesize(k, *job->srs, buf);
       }
       groth16::check_partition_shape(job->srs->params, buf, k);
@@ -584,13 +598,35 @@ struct Engine::Impl {
 
   // ---- proving ------------------------------------------------------------------------------------
 
+  bool any_backend_in_service() const {
+    for (const auto& be : cfg.backends) {
+      if (be->in_service()) return true;
+    }
+    return false;
+  }
+
   void prove_worker(int b) {
     groth16::ProverBackend& be = *cfg.backends[static_cast<std::size_t>(b)];
     const std::string be_name(be.name());
     std::unique_lock lk(mu);
     for (;;) {
-      cv.wait(lk, [&] { return stop || !prove_q.empty(); });
+      // A backend out of service (a device it could not recover) takes no more work while another
+      // one can; when none can, its worker fails the queued partitions instead of leaving them.
+      cv.wait(lk, [&] { return stop || (!prove_q.empty() && (be.in_service() || !any_backend_in_service())); });
       if (stop) return;
+      if (!be.in_service()) {
+        auto node = prove_q.extract(prove_q.begin());
+        std::unique_ptr<ProveItem> item = std::move(node.mapped());
+        JobPtr job = item->job;
+        lk.unlock();
+        release_partition(std::move(item->buf), item->reserved);
+        fail_job(job, "partition " + std::to_string(item->k) + ": no prover backend in service (backend " +
+                          std::to_string(b) + " (" + be_name + "): " + be.fault() + ")");
+        item.reset();
+        lk.lock();
+        cv.notify_all();
+        continue;
+      }
       auto node = prove_q.extract(prove_q.begin());
       std::unique_ptr<ProveItem> item = std::move(node.mapped());
       const int p = std::get<0>(node.key());
@@ -610,6 +646,7 @@ struct Engine::Impl {
       groth16::Proof proof;
       try {
         const auto t_call = Clock::now();
+        const fault::JobScope fault_scope(job->req.request_id);
         groth16::ProverResult res = be.prove(job->srs->params, std::span<r1cs::ProvingBuffers>(&item->buf, 1),
                                              std::span<const groth16::Randomizers>(&item->rs, 1), &job->cancel);
         t.prover_call = ms_between(t_call, Clock::now());
@@ -625,8 +662,11 @@ struct Engine::Impl {
       t.stage = ms_between(t_stage, t_end);
       t.total = ms_between(job->submitted, t_end);
 
-      if (!error.empty()) fail_job(job, "partition " + std::to_string(item->k) + ": backend " + std::to_string(b) +
-                                            " (" + be_name + ") failed: " + error);
+      if (!error.empty()) {
+        fail_job(job, "partition " + std::to_string(item->k) + ": backend " + std::to_string(b) + " (" + be_name +
+                          ") failed: " + error);
+        if (!be.fault().empty()) log()->warn("backend {} ({}): {}", b, be_name, be.fault());
+      }
       lk.lock();
       --running[2][p];
       --prove_active;
@@ -829,8 +869,10 @@ EngineStatus Engine::status() const {
   s.memory.free_ms_total = m.reclaimer.free_ms_total();
   std::lock_guard lk(m.mu);
   for (std::size_t b = 0; b < m.backends.size(); ++b) {
-    s.backends.push_back(BackendStatus{static_cast<int>(b), std::string(m.cfg.backends[b]->name()),
-                                       m.cfg.prover_workers_per_backend, m.backends[b].busy, m.backends[b].proved});
+    const groth16::ProverBackend& be = *m.cfg.backends[b];
+    s.backends.push_back(BackendStatus{static_cast<int>(b), std::string(be.name()), m.cfg.prover_workers_per_backend,
+                                       m.backends[b].busy, m.backends[b].proved, be.in_service(), be.fault(),
+                                       be.recoveries()});
   }
   std::size_t pending[kStages][kPriorities] = {};
   for (const auto& [key, job] : m.prep_q) ++pending[0][std::get<0>(key)];

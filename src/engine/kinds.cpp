@@ -220,6 +220,10 @@ class BuiltinKind final : public ProofKind {
   }
   std::string_view name() const override { return circuit_; }
   std::string_view description() const override { return description_; }
+  std::vector<std::string_view> arguments() const override {
+    if (circuit_ == "bench") return {"params", "size", "partitions", "input"};
+    return {"params", "partitions", "input"};
+  }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string path = existing_file("parameter file", require_arg(r, "params"));
     unsigned log = 0;
@@ -390,6 +394,7 @@ class SnarkjsKind final : public ProofKind {
   std::string_view description() const override {
     return "circom/snarkjs Groth16 (BLS12-381); args zkey, wtns (or the .wtns bytes as payload)";
   }
+  std::vector<std::string_view> arguments() const override { return {"zkey", "wtns"}; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string zkey = existing_file("zkey file", require_arg(r, "zkey"));
     const std::string wtns = arg_or(r, "wtns", "");

@@ -141,6 +141,9 @@ class PoRepC2Kind final : public ProofKind {
     return "Filecoin PoRep commit phase 2 of one sector; args c1 (or the C1 JSON as payload), params or "
            "param_cache, sector_id + prover_id (optional replica_id check), check_constraints";
   }
+  std::vector<std::string_view> arguments() const override {
+    return {"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints"};
+  }
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string c1_path = arg_or(r, "c1", "");

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "proofline/util/error.hpp"
+#include "proofline/util/json.hpp"
 
 namespace proofline::filecoin {
 
@@ -236,13 +237,7 @@ VanillaProof vanilla_proof(const Json& j, const std::string& path, const SectorS
 }  // namespace
 
 SealCommitPhase1Output parse_c1_json(std::string_view text) {
-  Json j;
-  try {
-    j = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    throw ProoflineError(Error::BadC1Json, std::string("(document): not valid JSON at byte ") +
-                                               std::to_string(e.byte) + ": " + e.what());
-  }
+  const Json j = json::parse<Json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
   if (!j.is_object()) fail("(document)", "expected an object, got " + type_name(j));
   SealCommitPhase1Output c1;
   const Json& rp = field(j, "registered_proof", "");
@@ -460,6 +455,12 @@ std::string to_json(const SealCommitPhase1Output& c1) {
 SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ProoflineError(Error::BadC1Json, path.string() + ": cannot open");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxC1JsonBytes) {
+    throw ProoflineError(Error::BadC1Json, path.string() + ": " + std::to_string(size) + " bytes, more than the " +
+                                               std::to_string(kMaxC1JsonBytes) + " bytes a C1 output can have");
+  }
   std::ostringstream ss;
   ss << in.rdbuf();
   try {

@@ -22,6 +22,7 @@
 #include "proofline/gpu/memory.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/fault.hpp"
 
 namespace proofline::gpu {
 
@@ -123,9 +124,20 @@ unsigned blocks_for(std::size_t n, unsigned threads) {
 
 }  // namespace
 
+/// The "cuda" fault-injection point (util/fault.hpp): a kernel that traps, leaving the context in a
+/// sticky error state as a real kernel fault would.
+__global__ void injected_fault_kernel() { __trap(); }
+
+/// Per device: how many times it was reset after a fault (GpuBackend::recover_locked).
+std::mutex g_device_mu;
+std::vector<unsigned> g_device_generation;
+unsigned device_generation_locked(int device) {
+  if (g_device_generation.size() <= static_cast<std::size_t>(device)) g_device_generation.resize(device + 1, 0);
+  return g_device_generation[static_cast<std::size_t>(device)];
+}
+
 struct GpuBackend::Impl {
   GpuBackendConfig cfg;
-  std::mutex mu;
   cudaStream_t stream = nullptr;
   cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
   std::vector<std::unique_ptr<Resident>> residents;
@@ -351,6 +363,10 @@ struct GpuBackend::Impl {
     t.ntt += ms_since(t0);
 
     groth16::check_prove_cancel(cancel, k, "the H MSM");
+    if (fault::fire("cuda")) [[unlikely]] {
+      injected_fault_kernel<<<1, 1, 0, stream>>>();
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
     t0 = Clock::now();
     if (m > 1) {
       g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
@@ -388,14 +404,95 @@ struct GpuBackend::Impl {
   }
 };
 
-GpuBackend::GpuBackend(GpuBackendConfig cfg) : impl_(std::make_unique<Impl>(cfg)) {}
 GpuBackend::~GpuBackend() = default;
 
 int GpuBackend::device() const { return impl_->cfg.device; }
 
+GpuBackend::GpuBackend(GpuBackendConfig cfg) : impl_(std::make_unique<Impl>(cfg)) {
+  std::lock_guard lk(g_device_mu);
+  generation_ = device_generation_locked(cfg.device);
+}
+
 groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
                                         std::span<const groth16::Randomizers> randomizers,
                                         const std::atomic<bool>* cancel) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!in_service_) {
+    throw ProoflineError(Error::BadArgument, "GPU backend (device " + std::to_string(impl_->cfg.device) +
+                                                 ") is out of service: " + fault());
+  }
+  try {
+    bool reset_by_another;
+    {
+      std::lock_guard lk(g_device_mu);
+      reset_by_another = device_generation_locked(impl_->cfg.device) != generation_;
+    }
+    if (reset_by_another) recover_locked("the device was reset by another backend after a fault");
+    if (!in_service_) throw ProoflineError(Error::BadArgument, "GPU backend is out of service: " + fault());
+    return prove_locked(params, partitions, randomizers, cancel);
+  } catch (const CudaError& e) {
+    recover_locked(e.what());
+    throw;
+  }
+}
+
+void GpuBackend::recover_locked(const std::string& what) {
+  const int device = impl_->cfg.device;
+  (void)cudaSetDevice(device);
+  const cudaError_t sync = cudaDeviceSynchronize();
+  (void)cudaGetLastError();  // a non-sticky error is cleared here
+  bool stale;
+  {
+    std::lock_guard lk(g_device_mu);
+    stale = device_generation_locked(device) != generation_;
+  }
+  if (!stale && sync == cudaSuccess && cudaGetLastError() == cudaSuccess) {
+    set_fault("CUDA error, device still usable: " + what);
+    return;
+  }
+  // The context is dead: every call on it fails until the device is reset. The old state's device
+  // handles die with the context, so once a fresh state exists the old one is deliberately not
+  // destroyed (its destructor would call into the dead context); what it holds on the host is small.
+  // If no fresh state can be made, the old one stays (its calls fail with CUDA errors) and the
+  // backend goes out of service.
+  const GpuBackendConfig cfg = impl_->cfg;
+  try {
+    {
+      std::lock_guard lk(g_device_mu);
+      if (device_generation_locked(device) == generation_) {
+        // Nobody reset it since our state was made: we do (other backends on this device then only
+        // recreate their state when they meet the dead context).
+        const cudaError_t r = cudaDeviceReset();
+        if (r != cudaSuccess) throw CudaError(static_cast<int>(r), "cudaDeviceReset()", __FILE__, __LINE__);
+        ++g_device_generation[static_cast<std::size_t>(device)];
+      }
+      generation_ = device_generation_locked(device);
+    }
+    auto fresh = std::make_unique<Impl>(cfg);
+    (void)impl_.release();  // see above: not destroyed
+    impl_ = std::move(fresh);
+    ++recoveries_;
+    set_fault("device reset after: " + what);
+  } catch (const std::exception& e) {
+    set_fault("out of service: " + what + "; recovery failed: " + e.what());
+    in_service_ = false;
+  }
+}
+
+bool GpuBackend::in_service() const { return in_service_.load(); }
+std::string GpuBackend::fault() const {
+  std::lock_guard<std::mutex> lock(fault_mu_);
+  return fault_;
+}
+unsigned GpuBackend::recoveries() const { return recoveries_.load(); }
+void GpuBackend::set_fault(std::string f) {
+  std::lock_guard<std::mutex> lock(fault_mu_);
+  fault_ = std::move(f);
+}
+
+groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                                               std::span<const groth16::Randomizers> randomizers,
+                                               const std::atomic<bool>* cancel) {
   const auto t_call = Clock::now();
   if (randomizers.size() != partitions.size()) {
     throw ProoflineError(Error::BadLength, "randomizers for " + std::to_string(partitions.size()) +
@@ -407,7 +504,6 @@ groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs
     throw ProoflineError(Error::UnexpectedInfinity,
                          "parameters have delta at infinity (vk.delta_g1 or vk.delta_g2); cannot prove with them");
   }
-  std::lock_guard<std::mutex> lock(impl_->mu);
   Impl& I = *impl_;
   I.select();
   groth16::ProverResult result;
@@ -442,7 +538,7 @@ groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs
 }
 
 double GpuBackend::preload(const Parameters& params) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
   double ms = 0;
   impl_->ensure_resident(params, &ms);
@@ -450,13 +546,13 @@ double GpuBackend::preload(const Parameters& params) {
 }
 
 void GpuBackend::evict(const Parameters& params) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
   impl_->drop(params);
 }
 
 void GpuBackend::evict_all() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
   impl_->g1.set_bases_device(nullptr, 0);
   impl_->g2.set_bases_device(nullptr, 0);
@@ -464,20 +560,20 @@ void GpuBackend::evict_all() {
 }
 
 bool GpuBackend::is_resident(const Parameters& params) const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   const Resident* r = impl_->find(params);
   return r != nullptr && r->fp == Fingerprint::of(params);
 }
 
 std::size_t GpuBackend::resident_bytes() const {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   std::size_t s = 0;
   for (const auto& r : impl_->residents) s += r->bytes();
   return s;
 }
 
 void GpuBackend::release_scratch() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(mu_);
   Impl& I = *impl_;
   I.select();
   I.g1.release_scratch();

@@ -6,6 +6,7 @@
 
 #include "proofline/groth16/backend.hpp"
 #include "proofline/poly/quotient.hpp"
+#include "proofline/util/fault.hpp"
 
 namespace proofline::groth16 {
 
@@ -46,6 +47,9 @@ std::size_t next_pow2(std::size_t n) {
 void check_prove_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage) {
   if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) [[unlikely]] {
     throw ProoflineError(Error::Cancelled, "prove cancelled: partition " + std::to_string(k) + ", before " + stage);
+  }
+  if (fault::fire("prove")) [[unlikely]] {
+    throw fault::Injected("injected fault at prove (partition " + std::to_string(k) + ", before " + stage + ")");
   }
 }
 

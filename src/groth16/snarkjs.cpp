@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "proofline/util/json.hpp"
+
 namespace proofline::groth16 {
 
 namespace {
@@ -111,12 +113,8 @@ G2Affine g2_from(const Json& j, const std::string& what) {
   return check_point(p, what);
 }
 
-Json parse(const std::string& text, const char* what) {
-  try {
-    return Json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    shape_error(std::string(what) + " is not valid JSON: " + e.what());
-  }
+Json parse(const std::string& text, const char* what, std::size_t max_bytes) {
+  return json::parse<Json>(text, {max_bytes}, what);
 }
 
 const Json& field(const Json& j, const char* key, const char* file) {
@@ -165,7 +163,7 @@ std::string snarkjs_public_json(std::span<const Fr> public_inputs) {
 }
 
 VerifyingKey vk_from_snarkjs_json(const std::string& text) {
-  Json j = parse(text, "verification key");
+  Json j = parse(text, "verification key", kMaxSnarkjsVkBytes);
   const char* f = "verification key";
   if (field(j, "protocol", f) != "groth16") shape_error("verification key: protocol is not \"groth16\"");
   if (field(j, "curve", f) != "bls12381") shape_error("verification key: curve is not \"bls12381\"");
@@ -186,7 +184,7 @@ VerifyingKey vk_from_snarkjs_json(const std::string& text) {
 }
 
 Proof proof_from_snarkjs_json(const std::string& text) {
-  Json j = parse(text, "proof");
+  Json j = parse(text, "proof", kMaxSnarkjsProofBytes);
   // snarkjs writes the labels; a file without them is read, one with other values is refused.
   if (j.is_object()) {
     if (j.contains("protocol") && j["protocol"] != "groth16") shape_error("proof: protocol is not \"groth16\"");
@@ -199,9 +197,12 @@ Proof proof_from_snarkjs_json(const std::string& text) {
   return p;
 }
 
-std::vector<Fr> public_from_snarkjs_json(const std::string& text) {
-  Json j = parse(text, "public inputs");
+std::vector<Fr> public_from_snarkjs_json(const std::string& text, std::size_t max_count) {
+  Json j = parse(text, "public inputs", snarkjs_public_json_max_bytes(max_count));
   if (!j.is_array()) shape_error("public inputs are not an array");
+  if (j.size() > max_count) {
+    shape_error("public inputs: " + std::to_string(j.size()) + " entries, expected at most " + std::to_string(max_count));
+  }
   std::vector<Fr> out;
   for (std::size_t i = 0; i < j.size(); ++i) {
     out.push_back(fr_from_decimal(str_of(j[i], "public[" + std::to_string(i) + "]"), "public[" + std::to_string(i) + "]"));

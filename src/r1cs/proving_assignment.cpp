@@ -4,15 +4,26 @@
 #include <string>
 #include <utility>
 
+#include "proofline/util/fault.hpp"
+
 namespace proofline::r1cs {
 
 namespace {
 thread_local const std::atomic<bool>* t_cancel_scope = nullptr;
+thread_local SynthesisLimits t_limits_scope;
 }  // namespace
 
-CancelScope::CancelScope(const std::atomic<bool>* flag) noexcept : prev_(t_cancel_scope) { t_cancel_scope = flag; }
-CancelScope::~CancelScope() { t_cancel_scope = prev_; }
+CancelScope::CancelScope(const std::atomic<bool>* flag, const SynthesisLimits& limits) noexcept
+    : prev_(t_cancel_scope), prev_limits_(t_limits_scope) {
+  t_cancel_scope = flag;
+  t_limits_scope = limits;
+}
+CancelScope::~CancelScope() {
+  t_cancel_scope = prev_;
+  t_limits_scope = prev_limits_;
+}
 const std::atomic<bool>* CancelScope::current() noexcept { return t_cancel_scope; }
+SynthesisLimits CancelScope::current_limits() noexcept { return t_limits_scope; }
 
 // ConstraintSystem's cancellation poll (constraint_system.hpp): out of line, off the hot path.
 void ConstraintSystem::poll_cancel() {
@@ -21,6 +32,19 @@ void ConstraintSystem::poll_cancel() {
     throw SynthesisError(SynthesisErrorCode::Cancelled,
                          "synthesis cancelled after " + std::to_string(n_constraints_) + " constraints");
   }
+  if (fault::fire("synthesis")) [[unlikely]] {
+    throw fault::Injected("injected fault at synthesis (after " + std::to_string(n_constraints_) + " constraints)");
+  }
+  auto over = [](const char* what, std::size_t n, std::size_t max) {
+    if (n > max) [[unlikely]] {
+      throw SynthesisError(SynthesisErrorCode::LimitExceeded,
+                           std::to_string(n) + " " + what + " so far, more than the " + std::to_string(max) +
+                               " the parameters allow (the buffers reserved for this partition would overflow)");
+    }
+  };
+  over("constraints", n_constraints_, limits_.max_constraints);
+  over("aux variables", n_aux_, limits_.max_aux);
+  over("inputs", n_inputs_, limits_.max_inputs);
 }
 
 void ProvingBuffers::clear() noexcept {
@@ -37,12 +61,14 @@ void ProvingBuffers::clear() noexcept {
 ProvingAssignment::ProvingAssignment() {
   set_prover_buffers(&buf_);
   set_cancel_flag(CancelScope::current());
+  set_limits(CancelScope::current_limits());
   init_one();
 }
 
 ProvingAssignment::ProvingAssignment(ProvingBuffers recycled) : buf_(std::move(recycled)) {
   set_prover_buffers(&buf_);
   set_cancel_flag(CancelScope::current());
+  set_limits(CancelScope::current_limits());
   buf_.clear();
   init_one();
 }

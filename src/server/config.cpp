@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "proofline/util/error.hpp"
+#include "proofline/util/json.hpp"
 
 namespace proofline::server {
 
@@ -198,6 +199,9 @@ void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source)
 }
 
 Json parse_config_text(const std::string& text, const std::string& source) {
+  // A config is a few hundred bytes; 1 MiB and the usual nesting limit refuse anything else before
+  // it is parsed (util/json.hpp).
+  json::check_limits(text, {std::size_t{1} << 20}, source, Error::BadArgument);
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     try {

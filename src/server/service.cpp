@@ -474,6 +474,9 @@ Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusReques
       d->set_workers(b.workers);
       d->set_busy_workers(b.busy_workers);
       d->set_partitions_proved(b.partitions_proved);
+      d->set_in_service(b.in_service);
+      d->set_fault(b.fault);
+      d->set_recoveries(b.recoveries);
     }
     for (const auto& e : s.srs) fill_srs(e, resp->add_srs());
     std::map<std::string, pb::QueueStats*> by_stage;

@@ -72,6 +72,7 @@ class LongSynthKind final : public ProofKind {
   explicit LongSynthKind(SynthHook* hook) : hook_(hook) {}
   std::string_view name() const override { return "long-synth"; }
   std::string_view description() const override { return "a synthesis that waits for the test (tests)"; }
+  std::vector<std::string_view> arguments() const override { return make_bench_kind()->arguments(); }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = "bench";

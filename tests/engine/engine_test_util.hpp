@@ -153,6 +153,9 @@ class SlowBenchKind final : public ProofKind {
  public:
   std::string_view name() const override { return "slow-bench"; }
   std::string_view description() const override { return "bench with an artificial synthesis delay (tests)"; }
+  std::vector<std::string_view> arguments() const override {
+    return {"params", "size", "partitions", "input", "inner", "synth_ms"};
+  }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = arg_or(r, "inner", "bench");
@@ -181,9 +184,48 @@ class SlowBenchKind final : public ProofKind {
   std::shared_ptr<const ProofKind> mul_ = make_mul_kind();
 };
 
+/// "overrun": a job under the parameters of bench 2^size (args params, size, partitions, input) whose
+/// synthesis is the bench circuit of 2^synth_size rows (arg synth_size, default 2^17): more
+/// constraints and variables than those parameters allow, as a buggy or hostile circuit would make.
+/// The engine must stop it at its limits (r1cs::SynthesisLimits) before its buffers outgrow the
+/// bytes reserved for them, and fail that job alone.
+class OverrunKind final : public ProofKind {
+ public:
+  std::string_view name() const override { return "overrun"; }
+  std::string_view description() const override { return "a synthesis larger than its parameters (tests)"; }
+  std::vector<std::string_view> arguments() const override {
+    return {"params", "size", "partitions", "input", "synth_size"};
+  }
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+    ProofRequest small = r, big = r;
+    small.kind = big.kind = "bench";
+    small.args.erase("synth_size");
+    big.args.erase("synth_size");
+    big.args["size"] = arg_or(r, "synth_size", "2^17");
+    return std::make_shared<Job>(bench_->prepare(small), bench_->prepare(big));
+  }
+
+ private:
+  class Job final : public KindJob {
+   public:
+    Job(std::shared_ptr<const KindJob> small, std::shared_ptr<const KindJob> big)
+        : small_(std::move(small)), big_(std::move(big)) {}
+    std::size_t num_partitions() const override { return small_->num_partitions(); }
+    std::string srs_key() const override { return small_->srs_key(); }
+    std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& p) const override { return small_->load_srs(p); }
+    void check(const Srs& s) const override { small_->check(s); }
+    void synthesize(std::size_t k, const Srs& s, r1cs::ProvingBuffers& b) const override { big_->synthesize(k, s, b); }
+
+   private:
+    std::shared_ptr<const KindJob> small_, big_;
+  };
+  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+};
+
 inline std::shared_ptr<KindRegistry> test_registry() {
   auto r = KindRegistry::builtin();
   r->add(std::make_shared<SlowBenchKind>());
+  r->add(std::make_shared<OverrunKind>());
   return r;
 }
 

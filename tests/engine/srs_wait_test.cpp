@@ -56,6 +56,7 @@ class LatchKind final : public ProofKind {
   explicit LatchKind(std::shared_ptr<Latch> l) : latch_(std::move(l)) {}
   std::string_view name() const override { return "latch-bench"; }
   std::string_view description() const override { return "bench whose SRS load waits on a latch (tests)"; }
+  std::vector<std::string_view> arguments() const override { return {"params", "size", "partitions", "input", "spin"}; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = "bench";

@@ -2,6 +2,8 @@
 // inputs, each rejected with the JSON path of the offending value.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -184,6 +186,51 @@ TEST(C1Json, NotJson) {
   }
   EXPECT_THROW(parse_c1_json("[1, 2]"), ProoflineError);
   EXPECT_THROW(parse_c1_json(""), ProoflineError);
+}
+
+// Issue 21: a real C1 with one value replaced by an array nested 200,000 levels deep (the 527 KB
+// request that crashed the daemon) is refused from its text, naming the depth and the byte.
+TEST(C1Json, DeepNestingIsRefusedBeforeParsing) {
+  std::string text = to_json(c1_2k());
+  const std::string key = "\"comm_r\":";
+  const auto at = text.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const auto end = text.find(']', at);
+  text.replace(at + key.size(), end + 1 - (at + key.size()), std::string(200000, '[') + std::string(200000, ']'));
+  try {
+    parse_c1_json(text);
+    FAIL() << "accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadC1Json);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("(document): nested deeper than 64 levels at byte"), std::string::npos) << msg;
+  }
+  // 60 levels: within the limit, refused for its shape with the JSON path as before.
+  text = to_json(c1_2k());
+  const auto at2 = text.find(key);
+  text.replace(at2 + key.size(), text.find(']', at2) + 1 - (at2 + key.size()), std::string(60, '[') + std::string(60, ']'));
+  try {
+    parse_c1_json(text);
+    FAIL() << "accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("malformed C1 JSON: comm_r: ", 0), 0u) << e.what();
+  }
+}
+
+TEST(C1Json, OversizedFileIsRefusedFromItsSize) {
+  const auto path = std::filesystem::temp_directory_path() / "proofline_c1_huge.json";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(kMaxC1JsonBytes));  // sparse: kMaxC1JsonBytes + 1 bytes, nothing read
+    f.put('}');
+  }
+  try {
+    read_c1_file(path);
+    FAIL() << "accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("268435457 bytes, more than the 268435456 bytes"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(C1Json, Files) {

@@ -4,7 +4,8 @@
 # --json; the proof file checked by `proofline verify`), status (text, --json, --metrics), a refused
 # request (exit 3), submit --no-wait + await, cancel (and of an unknown id: exit 3), Ctrl-C during
 # submit (exit 5, job cancelled), an unreachable daemon (exit 6), --print-config with a TOML-ish
-# config, and SIGTERM (exit 0, socket removed).
+# config, a nested C1 refused while another job completes (issue 21), and SIGTERM (exit 0, socket
+# removed).
 # Usage: cli_daemon.sh <proofline executable>
 set -euo pipefail
 exe=$1
@@ -151,6 +152,23 @@ grep -q "already known" "$tmp/dup.err" || fail "duplicate --no-wait: $(cat "$tmp
 # A timeout of 2^64 - 1 ms is no limit (it used to wrap into an immediate TIMEOUT).
 "$exe" submit "${small[@]}" --timeout-ms 18446744073709551615 >"$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
 grep -q '^status      COMPLETED' "$tmp/huge.txt" || fail "huge timeout: $(cat "$tmp/huge.txt")"
+
+# Issue 21: a porep-c2 request whose C1 JSON is nested 200,000 levels deep (it segfaulted the daemon,
+# and every other client's submit exited 6) is refused with the reason (exit 3) while another
+# client's job runs; that job still completes and verifies, and the daemon keeps serving.
+{ printf '{"registered_proof": "StackedDrg2KiBV1_1", "comm_r": '
+  head -c 200000 /dev/zero | tr '\0' '['
+  head -c 200000 /dev/zero | tr '\0' ']'
+  printf '}'; } >"$tmp/nested-c1.json"
+"$exe" submit --address "unix:$tmp/d.sock" --params "$tmp/b5.params" --size 2^5 --partitions 256 --input 11 \
+  --request-id beside-nested --proof "$tmp/beside.bin" --public "$tmp/beside.json" >"$tmp/beside.out" 2>&1 &
+beside_pid=$!
+expect_rc 3 "$exe" submit --address "$tcp" --kind porep-c2 --c1 "$tmp/nested-c1.json"
+grep -q "nested deeper than 64 levels" "$tmp/rc.err" || fail "nested C1: $(cat "$tmp/rc.err")"
+wait "$beside_pid" || fail "the job beside the nested request: $(cat "$tmp/beside.out")"
+"$exe" verify --vk "$tmp/b5.vk" --proof "$tmp/beside.bin" --public "$tmp/beside.json" >/dev/null ||
+  fail "the proof of the job beside the nested request does not verify"
+kill -0 "$daemon_pid" || fail "the daemon died on the nested request"
 
 # SIGTERM to the daemon while a submit waits: the job is cancelled, the submit says so (exit 5).
 "$exe" submit "${long[@]}" --request-id long-3 >"$tmp/term.out" 2>"$tmp/term.err" &

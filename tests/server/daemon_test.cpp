@@ -313,7 +313,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   {
     pb::ProofRequest r = base();
     r.set_kind("porep-c2-64g");
-    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, porep-c2, slow-bench, snarkjs)"});
+    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, overrun, porep-c2, slow-bench, snarkjs)"});
   }
   {
     pb::ProofRequest r = base();
@@ -507,7 +507,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.synthesis_workers(), 2u);
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
-  EXPECT_EQ(st.kinds_size(), 5);  // bench, mul, porep-c2, slow-bench, snarkjs
+  EXPECT_EQ(st.kinds_size(), 6);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs
   std::set<std::string> stages;
   for (const auto& q : st.queues()) stages.insert(q.stage());
   EXPECT_EQ(stages, (std::set<std::string>{"prepare", "synthesis", "prove"}));

@@ -198,6 +198,9 @@ struct BackendStatus {
   unsigned workers = 0;
   unsigned busy_workers = 0;
   std::uint64_t partitions_proved = 0;
+  bool in_service = true;     ///< ProverBackend::in_service(): false = given no more work
+  std::string fault;          ///< ProverBackend::fault(): the last device fault and what was done ("" if none)
+  unsigned recoveries = 0;    ///< ProverBackend::recoveries(): device state recreated after faults
 };
 
 struct SrsStatus {

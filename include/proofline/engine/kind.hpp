@@ -128,6 +128,10 @@ class ProofKind {
   virtual std::string_view name() const = 0;
   /// One line: what the kind proves and its args (for errors and `status`).
   virtual std::string_view description() const = 0;
+  /// The names of every argument the kind reads (ProofRequest::args keys). The engine refuses a
+  /// request with any other key before prepare() (std::invalid_argument naming the key and this list),
+  /// so a misspelt argument is never silently ignored.
+  virtual std::vector<std::string_view> arguments() const = 0;
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
   /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
   /// these parameter arguments would use, without the rest of a request (witness, size, C1).

@@ -42,6 +42,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -151,13 +152,20 @@ struct SealCommitPhase1Output {
   bool operator==(const SealCommitPhase1Output&) const = default;
 };
 
-/// Parses and validates C1 JSON (see the header comment). Throws ProoflineError(Error::BadC1Json).
+/// The largest C1 JSON accepted, in bytes: 256 MiB, the daemon's gRPC message limit. A 32 GiB
+/// sector's C1 is ~51 MB (10 partitions x 18 challenges), a 64 GiB one about the same.
+inline constexpr std::size_t kMaxC1JsonBytes = std::size_t{256} << 20;
+
+/// Parses and validates C1 JSON (see the header comment). Throws ProoflineError(Error::BadC1Json),
+/// also for a text over kMaxC1JsonBytes or nested deeper than json::kDefaultMaxDepth (checked on the
+/// raw text before parsing: no recursion on the input).
 SealCommitPhase1Output parse_c1_json(std::string_view text);
 /// serde_json's compact form (no spaces, keys in serde order, `_h: null` in columns); parse_c1_json
 /// of the result gives back an equal value.
 std::string to_json(const SealCommitPhase1Output& c1);
 
-/// parse_c1_json of a file's contents (errors also name the file).
+/// parse_c1_json of a file's contents (errors also name the file; a file over kMaxC1JsonBytes is
+/// refused from its size, before reading).
 SealCommitPhase1Output read_c1_file(const std::filesystem::path& path);
 void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Output& c1);
 

@@ -52,7 +52,9 @@
 #pragma once
 
 #include <cstddef>
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,6 +101,17 @@ class GpuBackend final : public groth16::ProverBackend {
                               std::span<const groth16::Randomizers> randomizers,
                               const std::atomic<bool>* cancel = nullptr) override;
 
+  /// Fault recovery: a CudaError thrown by prove() fails that call only. If the device context is
+  /// left in a sticky error state (a kernel fault: every later call would fail), prove() resets the
+  /// device (cudaDeviceReset; resident SRSs are uploaded again on next use) and recreates its
+  /// streams and scratch before rethrowing, so the next call works; another GpuBackend on the same
+  /// device that meets the same dead context recreates its state without a second reset. If the
+  /// device cannot be brought back, in_service() turns false and every later prove() throws
+  /// ProoflineError naming the fault.
+  bool in_service() const override;
+  std::string fault() const override;
+  unsigned recoveries() const override;
+
   /// Uploads params' five queries (h, l, a, b_g1, b_g2) unless already resident and current;
   /// returns the milliseconds the upload took (0 if nothing was uploaded). ProoflineError
   /// (OutOfMemory) if they do not fit; nothing stays allocated for them then.
@@ -116,7 +129,20 @@ class GpuBackend final : public groth16::ProverBackend {
   struct Impl;
 
  private:
+  groth16::ProverResult prove_locked(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                                     std::span<const groth16::Randomizers> randomizers, const std::atomic<bool>* cancel);
+  /// After a CudaError (mu_ held): recover the device if its context is broken (see prove()).
+  void recover_locked(const std::string& what);
+  void set_fault(std::string f);
+
+  mutable std::mutex mu_;          ///< serialises every call (guards impl_ and generation_)
   std::unique_ptr<Impl> impl_;
+  // Read by the engine's scheduler while a call may hold mu_: never blocked by a running proof.
+  std::atomic<bool> in_service_{true};
+  std::atomic<unsigned> recoveries_{0};
+  mutable std::mutex fault_mu_;    ///< guards fault_ only
+  std::string fault_;
+  unsigned generation_ = 0;        ///< the device generation (resets seen) impl_ was made in
 };
 
 /// One GpuBackend per usable CUDA device, in ordinal order, each configured as `base` with its own

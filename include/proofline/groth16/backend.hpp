@@ -91,10 +91,19 @@ class ProverBackend {
   /// randomizers.size() must equal partitions.size(). `cancel`: see "Cancellation" above.
   virtual ProverResult prove(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
                              std::span<const Randomizers> randomizers, const std::atomic<bool>* cancel = nullptr) = 0;
+  /// False once the backend has taken itself out of service (a device it could not recover after a
+  /// fault); the engine then gives it no more work and reports fault() in its status. Default: true.
+  virtual bool in_service() const { return true; }
+  /// The last device fault and what the backend did about it (e.g. "device reset after: …"), ""
+  /// if none. Default: "".
+  virtual std::string fault() const { return {}; }
+  /// How many times the backend recreated its device state after a fault. Default: 0.
+  virtual unsigned recoveries() const { return 0; }
 };
 
 /// Throws ProoflineError(Cancelled, "prove cancelled: partition k, before <stage>") if `cancel` is
 /// set (relaxed load; nullptr: never). The check every backend makes between partitions and stages.
+/// Also the "prove" fault-injection point (util/fault.hpp): throws fault::Injected where armed.
 void check_prove_cancel(const std::atomic<bool>* cancel, std::size_t k, const char* stage);
 
 /// Throws ProoflineError(BadLength) unless the partition fits the parameters (header comment).

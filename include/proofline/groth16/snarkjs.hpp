@@ -17,11 +17,16 @@
 // is exactly snarkjs's, so vk fields map one to one (IC = ic). `vk_alphabeta_12` is omitted:
 // `snarkjs groth16 verify` (groth16_verify.js) and noble_verify.mjs never read it.
 //
-// Errors: the parsers throw ProoflineError — Malformed for text that is not JSON or a missing or
-// mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the point
+// Limits (checked on the raw text before parsing, util/json.hpp): nesting depth 64; a verification
+// key at most kMaxSnarkjsVkBytes, a proof kMaxSnarkjsProofBytes, public inputs
+// snarkjs_public_json_max_bytes(count) when the caller knows how many inputs are valid.
+// Errors: the parsers throw ProoflineError — Malformed for text that is not JSON, over a limit, or a
+// missing or mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the point
 // decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,10 +47,20 @@ std::string snarkjs_vk_json(const VerifyingKey& vk);
 std::string snarkjs_proof_json(const Proof& proof);
 std::string snarkjs_public_json(std::span<const Fr> public_inputs);
 
-/// Parsers of the same three files (points checked: on curve, in the subgroup).
+/// The largest verification_key.json accepted (256 MiB: ~10^6 public inputs at ~250 bytes an IC point).
+inline constexpr std::size_t kMaxSnarkjsVkBytes = std::size_t{256} << 20;
+/// The largest proof.json accepted (snarkjs writes ~1.4 KB; 64 KiB leaves room for any indentation).
+inline constexpr std::size_t kMaxSnarkjsProofBytes = std::size_t{64} << 10;
+/// The largest public.json holding `count` inputs: 128 bytes an entry (a 77-digit decimal, quotes,
+/// comma, and up to 46 bytes of whitespace) plus 64 for the brackets.
+constexpr std::size_t snarkjs_public_json_max_bytes(std::size_t count) { return 64 + 128 * count; }
+
+/// Parsers of the same three files (points checked: on curve, in the subgroup). A text over its limit
+/// (above) is refused before it is parsed; public_from_snarkjs_json also refuses more than
+/// `max_count` entries, from the text's size first.
 VerifyingKey vk_from_snarkjs_json(const std::string& json);
 Proof proof_from_snarkjs_json(const std::string& json);
-std::vector<Fr> public_from_snarkjs_json(const std::string& json);
+std::vector<Fr> public_from_snarkjs_json(const std::string& json, std::size_t max_count = SIZE_MAX / 256);
 
 /// Writes vk, proof and public JSON to the three paths (std::system_error on I/O failure).
 void write_snarkjs_files(const std::string& vk_path, const std::string& proof_path, const std::string& public_path,

@@ -87,6 +87,16 @@ class [[nodiscard]] NamespaceGuard {
   ConstraintSystem* cs_;
 };
 
+/// Bounds on one prover-mode synthesis (the shape its parameters allow, so its buffers stay within
+/// the memory the engine reserved for them). Checked at every cancellation poll (every
+/// kCancelStride units of work), so a synthesis overshoots by at most one stride before it throws
+/// SynthesisError(LimitExceeded). SIZE_MAX: unbounded.
+struct SynthesisLimits {
+  std::size_t max_constraints = SIZE_MAX;  ///< enforce() calls (input constraints not counted)
+  std::size_t max_inputs = SIZE_MAX;       ///< inputs including ONE
+  std::size_t max_aux = SIZE_MAX;          ///< aux variables
+};
+
 class ConstraintSystem {
  public:
   virtual ~ConstraintSystem() = default;
@@ -268,12 +278,17 @@ class ConstraintSystem {
     cancel_countdown_ = kCancelStride;
   }
   const std::atomic<bool>* cancel_flag() const noexcept { return cancel_; }
+  /// The bounds checked at each poll (prover mode; default: unbounded).
+  void set_limits(const SynthesisLimits& limits) noexcept { limits_ = limits; }
+  const SynthesisLimits& limits() const noexcept { return limits_; }
   /// Counts `work` units; every kCancelStride units polls the flag (poll_cancel). Call it before
   /// changing anything, so that a throw leaves the counters and buffers as they were.
   [[gnu::always_inline]] void tick_cancel(std::int64_t work) {
     if ((cancel_countdown_ -= work) < 0) [[unlikely]] poll_cancel();
   }
-  /// Resets the countdown; throws SynthesisError(Cancelled) if the flag is set. Defined in
+  /// Resets the countdown; throws SynthesisError(Cancelled) if the flag is set, LimitExceeded if a
+  /// count is over limits(), and fault::Injected where the "synthesis" fault point is armed
+  /// (util/fault.hpp). Defined in
   /// proving_assignment.cpp (prover mode is its only user).
   void poll_cancel();
   /// Back to the freshly constructed state (ONE allocated, nothing else) for recycled modes.
@@ -332,6 +347,7 @@ class ConstraintSystem {
   bool finalized_ = false;
   std::int64_t cancel_countdown_ = kCancelStride;
   const std::atomic<bool>* cancel_ = nullptr;
+  SynthesisLimits limits_;
   ProvingBuffers* prover_ = nullptr;
   LinearCombination scratch_[3];
 };

@@ -29,6 +29,7 @@ enum class SynthesisErrorCode : int {
   NotFinalized,        ///< a result that exists only after finalize() was read before it
   ShapeMismatch,       ///< combining constraint systems of incompatible state
   Cancelled,           ///< the prover's cancellation flag was set (ProvingAssignment::set_cancel)
+  LimitExceeded,       ///< more constraints / variables than the synthesis' limits allow (SynthesisLimits)
 };
 
 constexpr std::string_view to_string(SynthesisErrorCode e) {
@@ -45,6 +46,7 @@ constexpr std::string_view to_string(SynthesisErrorCode e) {
     case SynthesisErrorCode::NotFinalized: return "constraint system not finalized";
     case SynthesisErrorCode::ShapeMismatch: return "shape mismatch";
     case SynthesisErrorCode::Cancelled: return "cancelled";
+    case SynthesisErrorCode::LimitExceeded: return "synthesis exceeded its limits";
   }
   return "unknown synthesis error";
 }

@@ -109,19 +109,23 @@ class ProvingAssignment final : public ConstraintSystem {
 };
 
 /// While alive, every ProvingAssignment constructed on this thread starts with set_cancel(flag)
-/// (for callers that reach the ProvingAssignment only through code they do not own, such as the
-/// engine around KindJob::synthesize). Scopes nest; the destructor restores the previous flag.
+/// and set_limits(limits) (for callers that reach the ProvingAssignment only through code they do
+/// not own, such as the engine around KindJob::synthesize, which passes the job's cancel flag and
+/// the shape its parameters allow). Scopes nest; the destructor restores the previous ones.
 class [[nodiscard]] CancelScope {
  public:
-  explicit CancelScope(const std::atomic<bool>* flag) noexcept;
+  explicit CancelScope(const std::atomic<bool>* flag, const SynthesisLimits& limits = {}) noexcept;
   ~CancelScope();
   CancelScope(const CancelScope&) = delete;
   CancelScope& operator=(const CancelScope&) = delete;
   /// The flag of the innermost scope open on this thread (nullptr if none).
   static const std::atomic<bool>* current() noexcept;
+  /// The limits of the innermost scope open on this thread (unbounded if none).
+  static SynthesisLimits current_limits() noexcept;
 
  private:
   const std::atomic<bool>* prev_;
+  SynthesisLimits prev_limits_;
 };
 
 }  // namespace proofline::r1cs
