@@ -1,12 +1,15 @@
 // The daemon's options table and config-file readers (proofline/server/config.hpp).
 #include "proofline/server/config.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/groth16/param_cache.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/json.hpp"
 
@@ -172,13 +175,39 @@ const std::vector<ConfigOption>& config_options() {
                          &DaemonConfig::await_poll_ms, 1, 10000));
     o.push_back(u64_opt("server.max_queued_jobs", "queued + running jobs beyond which SubmitProof is refused",
                         &DaemonConfig::max_queued_jobs, false));
+    o.push_back(bool_opt("params.check_at_start",
+                         "check every .params/.vk/.srs file of $FIL_PROOFS_PARAMETER_CACHE against Filecoin's "
+                         "published digests at start (minutes for 32 GiB files); refuse to start (exit 3) when one "
+                         "is truncated or corrupted, or missing for params.sector_sizes",
+                         &DaemonConfig::params_check_at_start));
+    o.push_back({"params.sector_sizes", "string list",
+                 "with params.check_at_start: sector sizes (\"32GiB\", …, or one as a string) whose .params and .vk "
+                 "files must be in the cache",
+                 [](DaemonConfig& c, const Json& v, const std::string& w) {
+                   // One size may be given as a plain string (`--set params.sector_sizes=32GiB`).
+                   std::vector<std::string> sizes =
+                       v.is_string() ? std::vector<std::string>{v.get<std::string>()} : want_strings(v, w);
+                   const auto published = groth16::ParamManifest::builtin().sector_sizes();
+                   for (const std::string& s : sizes) {
+                     std::uint64_t bytes = 0;
+                     try {
+                       bytes = filecoin::parse_sector_size(s);
+                     } catch (const ProoflineError&) {
+                     }
+                     if (std::find(published.begin(), published.end(), bytes) == published.end()) {
+                       bad(w, "'" + s + "' is not a sector size with published parameters (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)");
+                     }
+                   }
+                   c.params_sector_sizes = std::move(sizes);
+                 },
+                 [](const DaemonConfig& c) { return Json(c.params_sector_sizes); }});
     return o;
   }();
   return opts;
 }
 
 void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source) {
-  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, server)");
+  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, server, params)");
   auto set = [&](const std::string& key, const Json& v, const std::string& where) {
     for (const auto& o : config_options()) {
       if (o.key == key) return o.set(cfg, v, where);
@@ -193,7 +222,7 @@ void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source)
     } else if (value.is_object()) {
       for (const auto& [k, v] : value.items()) set(name + "." + k, v, source + ": " + name + "." + k);
     } else {
-      bad(source + ": " + name, "expected a section object (listen, engine, server) or a dotted key");
+      bad(source + ": " + name, "expected a section object (listen, engine, server, params) or a dotted key");
     }
   }
 }

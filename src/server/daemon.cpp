@@ -7,9 +7,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <stdexcept>
 
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/groth16/param_cache.hpp"
 #include "proofline/server/service.hpp"
+#include "proofline/util/error.hpp"
 
 namespace proofline::server {
 
@@ -51,6 +55,25 @@ std::string host_of(const std::string& hostport) {
   return hostport.substr(0, hostport.rfind(':'));
 }
 
+/// params.check_at_start: every parameter file of the cache against the published digests, and the
+/// .params/.vk of params.sector_sizes present; a failure refuses the start (ProoflineError: exit 3).
+void check_parameter_cache(const DaemonConfig& cfg) {
+  groth16::ParamCheckOptions opts;
+  for (const std::string& s : cfg.params_sector_sizes) opts.sector_sizes.push_back(filecoin::parse_sector_size(s));
+  opts.progress = groth16::stderr_hash_progress("proofline daemon");
+  const std::filesystem::path dir = filecoin::parameter_cache_dir();
+  std::cerr << "proofline daemon: params.check_at_start: checking " << dir.string() << "\n";
+  const groth16::ParamCheckReport rep = groth16::check_param_cache(dir, groth16::ParamManifest::builtin(), opts);
+  if (rep.failed()) {
+    throw ProoflineError(Error::Malformed, "params.check_at_start: the parameter cache '" + dir.string() +
+                                               "' does not match Filecoin's published digests: " +
+                                               rep.failure_summary() + "; not starting (`proofline params check "
+                                               "--cache " + dir.string() + "` prints the whole report)");
+  }
+  std::cerr << "proofline daemon: parameter cache " << dir.string() << ": " << rep.count(groth16::ParamStatus::Ok)
+            << " file(s) ok, " << rep.count(groth16::ParamStatus::Unknown) << " not in the published table\n";
+}
+
 bool is_loopback(const std::string& host) {
   return host == "localhost" || host == "[::1]" || host == "::1" || host.rfind("127.", 0) == 0;
 }
@@ -90,6 +113,8 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
                         "listen.allow_remote = true to listen there anyway");
     }
   }
+
+  if (cfg_.params_check_at_start) check_parameter_cache(cfg_);
 
   engine::EngineConfig ec;
   if (parts.backends.empty()) {

@@ -108,6 +108,23 @@ TEST(Config, HelpDocumentsEveryOption) {
   EXPECT_GE(config_options().size(), 19u);
 }
 
+TEST(Config, ParamsCheckAtStart) {
+  EXPECT_FALSE(DaemonConfig{}.params_check_at_start);
+  DaemonConfig c;
+  apply_config(c, parse_config_text("[params]\ncheck_at_start = true\nsector_sizes = [\"32GiB\", \"2KiB\"]\n", "cfg"),
+               "cfg");
+  EXPECT_TRUE(c.params_check_at_start);
+  EXPECT_EQ(c.params_sector_sizes, (std::vector<std::string>{"32GiB", "2KiB"}));
+  // --set params.sector_sizes=8MiB arrives as a plain string.
+  apply_config(c, nlohmann::json{{"params.sector_sizes", "8MiB"}}, "--set");
+  EXPECT_EQ(c.params_sector_sizes, (std::vector<std::string>{"8MiB"}));
+  // Only sizes with published parameter files (4 KiB is a proofline test size without any).
+  EXPECT_NE(error_of("[params]\nsector_sizes = [\"4KiB\"]\n").find("'4KiB' is not a sector size with published"),
+            std::string::npos);
+  EXPECT_NE(error_of("[params]\nsector_sizes = [\"lots\"]\n").find("params.sector_sizes"), std::string::npos);
+  EXPECT_NE(error_of("[params]\ncheck_at_start = 1\n").find("expected true or false"), std::string::npos);
+}
+
 TEST(Config, FileIsReadAndAppliedOntoDefaults) {
   const auto path = testing::server_dir() / "daemon.toml";
   std::ofstream(path) << "[engine]\nsynthesis_workers = 5\n";

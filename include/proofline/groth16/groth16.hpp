@@ -11,6 +11,8 @@
 //   setup.hpp     generate_parameters (development/tests only; NOT secure)
 //   verifier.hpp  PreparedVerifyingKey, verify_proof(_bytes), verify_proofs_batch
 //   snarkjs.hpp   verification_key.json / proof.json / public.json export and import
+//   param_cache.hpp  a Filecoin parameter cache checked against the published digests (BLAKE2b-512,
+//                 parameters.json, section-header walk)
 // Depends on ff, ec, pairing, poly, msm, r1cs.
 #pragma once
 

@@ -53,6 +53,12 @@ struct DaemonConfig {
   unsigned max_threads = 64;                        ///< gRPC sync-server threads (concurrent calls)
   unsigned await_poll_ms = 100;                     ///< how often a waiting call checks its client
   std::uint64_t max_queued_jobs = 100000;           ///< submissions beyond: RESOURCE_EXHAUSTED
+  // [params]
+  /// Check the parameter cache ($FIL_PROOFS_PARAMETER_CACHE) against Filecoin's published digests
+  /// at start (groth16::check_param_cache); a missing, truncated or corrupted file: refuse to start.
+  bool params_check_at_start = false;
+  /// With params_check_at_start: sector sizes ("32GiB", …) whose .params/.vk must be in the cache.
+  std::vector<std::string> params_sector_sizes;
 };
 
 /// One option: "section.name", the value's type (for messages), its help text, and how it is

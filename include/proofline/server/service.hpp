@@ -157,8 +157,9 @@ class Daemon {
  public:
   /// Starts everything; throws ListenError naming the address when a listener cannot be bound
   /// (address in use, another daemon on the unix socket, non-loopback TCP without allow_remote),
-  /// std::invalid_argument for an unusable backend choice, and the engine's errors for a preload
-  /// file that cannot be loaded.
+  /// std::invalid_argument for an unusable backend choice, the engine's errors for a preload
+  /// file that cannot be loaded, and ProoflineError naming the files when params.check_at_start
+  /// finds a parameter file missing, truncated or corrupted.
   explicit Daemon(DaemonConfig cfg, DaemonParts parts = {});
   ~Daemon();
   Daemon(const Daemon&) = delete;
