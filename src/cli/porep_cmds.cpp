@@ -19,6 +19,7 @@
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/groth16/groth16.hpp"
+#include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
 #include "common.hpp"
@@ -189,6 +190,15 @@ int cmd_c2(PorepCli& p) {
     throw std::system_error(std::make_error_code(std::errc::no_such_file_or_directory),
                             "parameter file not found: '" + params_path + "' (run `proofline setup --circuit porep "
                             "--sector-size " + std::string(cfg.shape->name) + "` or pass --params)");
+  }
+  // The parameter file's counts (its section headers, no points read) against this sector's
+  // circuit, before any synthesis: a file of another sector size is named as such at once.
+  {
+    const auto walk = groth16::walk_param_layout(params_path, groth16::ParamFileKind::Params, fs::file_size(params_path));
+    if (walk.counts.size() >= 3) {
+      circuits::porep::check_parameter_counts(circuits::porep::count_porep(shape), cfg.shape->name, params_path,
+                                              walk.counts[0], walk.counts[2]);
+    }
   }
   const double read_c1_s = secs_since(t0);
   progress("c2", std::string(filecoin::to_string(c1.registered_proof)) + ": " + std::to_string(n) + " partition(s), " +

@@ -88,16 +88,10 @@ class PoRepC2Job final : public KindJob {
   }
 
   void check(const Srs& srs) const override {
-    // ONE + replica_id, comm_d, comm_r + 18 per challenge: the cheap shape test of a parameter file
-    // made for another sector size or circuit (the domain size is checked per partition).
-    const std::size_t want = 4 + porep::kInputsPerChallenge * shape_.challenges;
-    if (srs.params.num_inputs() != want) {
-      throw ProoflineError(Error::BadLength, "kind 'porep-c2': parameter file '" + params_ + "' does not fit " +
-                                                 std::string(filecoin::to_string(c1_.registered_proof)) +
-                                                 ": public inputs (incl. ONE) got " +
-                                                 std::to_string(srs.params.num_inputs()) + ", expected " +
-                                                 std::to_string(want));
-    }
+    // Public inputs and aux variables: the cheap shape test of a parameter file made for another
+    // sector size or circuit, before any synthesis (the domain size is checked per partition).
+    porep::check_parameter_counts(porep::count_porep(shape_), cfg_.shape->name, params_, srs.params.num_inputs(),
+                                  srs.params.num_aux());
   }
 
   void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {

@@ -261,7 +261,7 @@ std::optional<ParamFileKind> param_file_kind(std::string_view name) {
 }
 
 LayoutWalk walk_param_layout(const std::string& path, ParamFileKind kind, std::uint64_t file_size) {
-  if (kind == ParamFileKind::Srs) return {true, file_size, ""};
+  if (kind == ParamFileKind::Srs) return {true, file_size, "", {}};
   Fd f(path);
   struct Section {
     const char* name;
@@ -272,18 +272,21 @@ LayoutWalk walk_param_layout(const std::string& path, ParamFileKind kind, std::u
   const std::size_t n_sections = kind == ParamFileKind::Vk ? 1 : std::size(kSections);
   // The ic count closes the vk's fixed part (3 G1 + 3 G2 points, then the u32).
   std::uint64_t header = kVkFixedBytes - 4;
+  std::vector<std::uint64_t> counts;
   for (std::size_t i = 0; i < n_sections; ++i) {
     const Section& s = kSections[i];
     std::uint8_t b[4];
     if (header + 4 > file_size || !read_at(f.fd, header, b, 4, path)) {
-      return {false, header + 4, i == 0 ? std::string("vk (the fixed part and the ic count)") : std::string(s.name)};
+      return {false, header + 4, i == 0 ? std::string("vk (the fixed part and the ic count)") : std::string(s.name),
+              std::move(counts)};
     }
     const std::uint64_t count = (std::uint64_t{b[0]} << 24) | (std::uint64_t{b[1]} << 16) | (std::uint64_t{b[2]} << 8) | b[3];
+    counts.push_back(count);
     const std::uint64_t end = header + 4 + count * s.point_bytes;
-    if (end > file_size) return {true, end, s.name};  // the points of this section run past the end
+    if (end > file_size) return {true, end, s.name, std::move(counts)};  // the points of this section run past the end
     header = end;
   }
-  return {true, header, ""};
+  return {true, header, "", std::move(counts)};
 }
 
 // ---- the cache check ---------------------------------------------------------------------------

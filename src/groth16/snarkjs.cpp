@@ -114,7 +114,7 @@ G2Affine g2_from(const Json& j, const std::string& what) {
 }
 
 Json parse(const std::string& text, const char* what, std::size_t max_bytes) {
-  return json::parse<Json>(text, {max_bytes}, what);
+  return json::parse<Json>(text, {max_bytes}, std::string("snarkjs JSON: ") + what);
 }
 
 const Json& field(const Json& j, const char* key, const char* file) {

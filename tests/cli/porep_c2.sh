@@ -72,5 +72,12 @@ printf "\\x$(printf %02x $xor)" | dd of=t.proof bs=1 seek=191 conv=notrunc statu
 check "c2 without parameters" 3 env FIL_PROOFS_PARAMETER_CACHE="$W/none" "$P" c2 --c1 gen.json --out x.proof
 expect_in "missing parameters are named" err.txt 'not found'
 
+# Issue 21: parameters of another circuit (here `mul`'s, as a file of another sector size would be)
+# are refused before any synthesis, naming the sector size.
+check "setup mul" 0 "$P" setup --circuit mul --params mul.params --vk mul.vk --seed 3
+check "c2 with another circuit's parameters" 3 "$P" c2 --c1 gen.json --params mul.params --out m.proof
+expect_in "  the sector size is named" err.txt "is not for a 2KiB PoRep sector: it has 2 public inputs \\(incl. ONE\\)"
+if grep -q "synthesizing" err.txt; then echo "FAIL: synthesis ran before the check"; fails=$((fails + 1)); else echo "ok: refused before synthesis"; fi
+
 echo "porep_c2: $fails failure(s)"
 [[ $fails -eq 0 ]]

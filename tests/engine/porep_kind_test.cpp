@@ -209,8 +209,9 @@ TEST(PoRepKind, BadRequestsFailOnlyThatJob) {
 
   // Parameters of another circuit: the job fails in the shape check, naming the file.
   m = fail_msg(porep_request({{"c1", good_path}, {"params", mul_params()}}));
-  EXPECT_NE(m.find("does not fit StackedDrg2KiBV1_1: public inputs (incl. ONE) got 2, expected 40"), std::string::npos)
-      << m;
+  EXPECT_NE(m.find("is not for a 2KiB PoRep sector: it has 2 public inputs (incl. ONE) and "), std::string::npos) << m;
+  EXPECT_NE(m.find(" a 2KiB partition's circuit has 40 and "), std::string::npos) << m;
+  EXPECT_NE(m.find("(a parameter file of another sector size?)"), std::string::npos) << m;
 
   m = fail_msg(porep_request({{"c1", good_path}, {"params", mul_params()}, {"check_constraints", "yes"}}));
   EXPECT_NE(m.find("'check_constraints' = 'yes': expected 0 or 1"), std::string::npos) << m;

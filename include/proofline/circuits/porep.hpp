@@ -173,6 +173,13 @@ class PoRepCircuit final : public r1cs::CircuitInterface {
 /// shape.challenges (every challenge has the same shape).
 PoRepCounts count_porep(const PoRepShape& shape);
 
+/// Throws ProoflineError(BadLength) unless parameters with `n_inputs` public inputs (incl. ONE) and
+/// `n_aux` aux variables (the l query) are those of `counts`' circuit; the message names the sector
+/// size `sector` (e.g. "2KiB") and the parameter file `file`, and says the file may be of another
+/// sector size. The cheap test, before any synthesis, of a parameter file of the wrong circuit.
+void check_parameter_counts(const PoRepCounts& counts, std::string_view sector, std::string_view file,
+                            std::size_t n_inputs, std::size_t n_aux);
+
 /// Leaf index of a path: the position bits of all levels (base, sub, top), LSB first.
 std::uint64_t path_index(const gadgets::AuthPath& path, const gadgets::TreeShape& tree);
 

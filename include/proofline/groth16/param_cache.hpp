@@ -97,6 +97,9 @@ struct LayoutWalk {
   bool complete = false;
   std::uint64_t required_bytes = 0;
   std::string section;  ///< the section whose header or points the file ends in ("" when it does not)
+  /// The point counts read, in file order: ic (= public inputs incl. ONE), then for .params h
+  /// (= domain size - 1), l (= aux variables), a, b_g1, b_g2; as many as the file holds headers of.
+  std::vector<std::uint64_t> counts;
 };
 /// Reads the u32 BE counts of a .vk (ic) or .params (ic, h, l, a, b_g1, b_g2) with seeks, no point
 /// data. `file_size` is the file's size. Srs: {true, file_size, ""} (no layout walked).

@@ -13,6 +13,7 @@
 #include "proofline/gadgets/uint32.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/error.hpp"
 
 namespace proofline::circuits::porep {
 
@@ -473,6 +474,17 @@ std::vector<Fr> PoRepCircuit::public_inputs() const {
 }
 
 // ---- counting ----------------------------------------------------------------------------------
+
+void check_parameter_counts(const PoRepCounts& counts, std::string_view sector, std::string_view file,
+                            std::size_t n_inputs, std::size_t n_aux) {
+  if (n_inputs == counts.inputs && n_aux == counts.aux) return;
+  throw ProoflineError(Error::BadLength,
+                       "parameter file '" + std::string(file) + "' is not for a " + std::string(sector) +
+                           " PoRep sector: it has " + std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
+                           std::to_string(n_aux) + " aux variables, a " + std::string(sector) +
+                           " partition's circuit has " + std::to_string(counts.inputs) + " and " +
+                           std::to_string(counts.aux) + " (a parameter file of another sector size?)");
+}
 
 PoRepCounts count_porep(const PoRepShape& shape) {
   shape.validate();
