@@ -288,10 +288,15 @@ R1cs R1cs::from_bytes(std::span<const std::uint8_t> bytes, std::string_view sour
     r.n_labels = rd.u64("nLabels");
     r.n_constraints = rd.u32("nConstraints");
     rd.expect_end();
-    if (r.n_wires == 0 || std::uint64_t{1} + r.n_pub_out + r.n_pub_in + r.n_prv_in > r.n_wires) {
+    // Only ONE and the public signals must be wires: circom --O2 (and snarkjs, which accepts its
+    // output) keeps nPrvIn as declared in the source even when the optimizer removed private inputs
+    // that no constraint uses, so nPrvIn may exceed the wires left. Every wire a constraint uses is
+    // checked against nWires below, and the wire-to-label map has exactly nWires entries.
+    if (r.n_wires == 0 || std::uint64_t{1} + r.n_pub_out + r.n_pub_in > r.n_wires) {
       f.fail(FileError::BadValue, 1, f.require(1).offset,
              "nWires = " + std::to_string(r.n_wires) + " cannot hold ONE + " + std::to_string(r.n_pub_out) +
-                 " outputs + " + std::to_string(r.n_pub_in) + " public + " + std::to_string(r.n_prv_in) + " private inputs");
+                 " outputs + " + std::to_string(r.n_pub_in) + " public inputs; expected nWires >= " +
+                 std::to_string(std::uint64_t{1} + r.n_pub_out + r.n_pub_in));
     }
   }
   {

@@ -13,6 +13,11 @@
 //             sec 3 wire → label: nWires × u64 (optional here)
 //             sec 4/5 custom gates (PLONK only) → refused (WrongProtocol)
 //             wires: 0 = ONE, then outputs, public inputs, private inputs, internal signals.
+//             Checked: 1 + nPubOut + nPubIn <= nWires, every constraint's wire < nWires (the error
+//             names constraint, A/B/C, term and wire), section 3 exactly nWires entries. nPrvIn is
+//             NOT bounded by nWires: circom --O2 declares the private inputs of the source even when
+//             it removed unused ones (snarkjs accepts such files), so nWires may be smaller than
+//             1 + nPubOut + nPubIn + nPrvIn.
 //   .wtns v2  sec 1: u32 n8 (32), prime[n8] (= r), u32 nWitness;  sec 2: nWitness × value[n8], CANONICAL LE.
 //   .zkey v1  sec 1: u32 protocol (1 = Groth16; 2 = PLONK, 10 = FFLONK are refused)
 //             sec 2: u32 n8q (48), q[48], u32 n8r (32), r[32], u32 nVars, u32 nPublic, u32 domainSize,
