@@ -19,11 +19,13 @@
 //
 // Errors: the parsers throw ProoflineError — Malformed for text that is not JSON or a missing or
 // mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the point
-// decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid.
+// decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid; a verification key
+// with a point at infinity or outside the subgroup gets validate_verifying_key's error (params.hpp).
 #pragma once
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "proofline/groth16/params.hpp"
@@ -42,8 +44,10 @@ std::string snarkjs_vk_json(const VerifyingKey& vk);
 std::string snarkjs_proof_json(const Proof& proof);
 std::string snarkjs_public_json(std::span<const Fr> public_inputs);
 
-/// Parsers of the same three files (points checked: on curve, in the subgroup).
-VerifyingKey vk_from_snarkjs_json(const std::string& json);
+/// Parsers of the same three files (points checked: on curve, in the subgroup). The key also goes
+/// through validate_verifying_key (params.hpp; no identity in vk_alpha_1, vk_beta_2, vk_gamma_2,
+/// vk_delta_2 or any IC point; β·G1, δ·G1 absent), whose messages start with `source`.
+VerifyingKey vk_from_snarkjs_json(const std::string& json, std::string_view source = "snarkjs verification key JSON");
 Proof proof_from_snarkjs_json(const std::string& json);
 std::vector<Fr> public_from_snarkjs_json(const std::string& json);
 

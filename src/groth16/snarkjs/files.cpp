@@ -520,17 +520,19 @@ Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions
                  "nPublic = " + std::to_string(z.n_public) + " with nVars = " + std::to_string(z.n_vars) +
                      "; expected nPublic + 1 <= nVars");
     }
-    const auto sub = ec::Check::Subgroup;
-    z.alpha1 = read_g1(rd, "alpha1", sub);
-    z.beta1 = read_g1(rd, "beta1", sub);
-    z.beta2 = read_g2(rd, "beta2", sub);
-    z.gamma2 = read_g2(rd, "gamma2", sub);
-    z.delta1 = read_g1(rd, "delta1", sub);
-    z.delta2 = read_g2(rd, "delta2", sub);
+    // On the curve here; identity and subgroup: validate_verifying_key below, with the other vk sources.
+    const auto on_curve = ec::Check::OnCurveOnly;
+    z.alpha1 = read_g1(rd, "alpha1", on_curve);
+    z.beta1 = read_g1(rd, "beta1", on_curve);
+    z.beta2 = read_g2(rd, "beta2", on_curve);
+    z.gamma2 = read_g2(rd, "gamma2", on_curve);
+    z.delta1 = read_g1(rd, "delta1", on_curve);
+    z.delta2 = read_g2(rd, "delta2", on_curve);
     rd.expect_end();
   }
-  z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::Subgroup,
+  z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::OnCurveOnly,
                                g1_from_lem);
+  validate_verifying_key(z.verifying_key(), "zkey '" + std::string(source) + "'");
   {
     const auto& s = f.require(4);
     SectionReader rd(f, s);

@@ -41,7 +41,9 @@
 // Checks on read (each its own FormatError; see binfile.hpp): magic, version, every section inside the
 // file, required sections present, section sizes exactly as the header implies, the primes equal to
 // BLS12-381's (a bn128 file is named as such), scalars < r, coordinates < q, points on the curve;
-// header points (α, β, γ, δ, IC) also in the prime-order subgroup; the big point sections only with
+// the verifying key (α1, β1, β2, γ2, δ1, δ2, IC) then goes through validate_verifying_key
+// (groth16/params.hpp: no identity, prime-order subgroup; a plain ProoflineError naming
+// "zkey '<file>'" and the field, e.g. gamma_2 or IC[3]); subgroup checks of the big point sections only with
 // `ZkeyReadOptions::check = Subgroup` (default OnCurveOnly, as Filecoin loads its parameter cache —
 // every proof is verified before it is written, so a bad point cannot leak out as a bad proof).
 // Coefficient entries: matrix ∈ {0, 1}, constraint < domainSize, signal < nVars.
