@@ -138,10 +138,11 @@ Point read_point(Reader& rd, std::string_view section, Check check) {
 }
 
 /// Reads `u32 count ‖ count points` into `out`, validating the count against the remaining bytes
-/// first, then decoding the points in parallel. Identities are rejected.
+/// first, then decoding the points in parallel. Identities are rejected unless `allow_identity` (the
+/// vk's ic, which validate_verifying_key checks with the rest of the key).
 template <class Point>
 void read_section(Reader& rd, std::string_view section, std::vector<Point>& out, Check check,
-                  unsigned max_threads) {
+                  unsigned max_threads, bool allow_identity = false) {
   constexpr std::size_t n = Point::kUncompressedBytes;
   const std::size_t count_at = rd.offset;
   const std::uint64_t count = rd.read_u32(section);
@@ -163,7 +164,7 @@ void read_section(Reader& rd, std::string_view section, std::vector<Point>& out,
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       Point p;
       Error e = Point::from_uncompressed(p, std::span<const std::uint8_t, n>(base + i * n, n), check);
-      if (e == Error::Ok && p.infinity) e = Error::UnexpectedInfinity;
+      if (e == Error::Ok && p.infinity && !allow_identity) e = Error::UnexpectedInfinity;
       if (e != Error::Ok) [[unlikely]] {
         std::lock_guard<std::mutex> lock(mu);
         if (i < bad_index) {
@@ -186,15 +187,18 @@ void read_section(Reader& rd, std::string_view section, std::vector<Point>& out,
   rd.offset += need;
 }
 
+/// Decodes the vk (points on the curve), then validate_verifying_key checks identities and subgroups
+/// with the same rules and field names as every other vk source.
 VerifyingKey read_vk(Reader& rd, unsigned max_threads) {
   VerifyingKey vk;
-  vk.alpha_g1 = read_point<G1Affine>(rd, "vk.alpha_g1", Check::Subgroup);
-  vk.beta_g1 = read_point<G1Affine>(rd, "vk.beta_g1", Check::Subgroup);
-  vk.beta_g2 = read_point<G2Affine>(rd, "vk.beta_g2", Check::Subgroup);
-  vk.gamma_g2 = read_point<G2Affine>(rd, "vk.gamma_g2", Check::Subgroup);
-  vk.delta_g1 = read_point<G1Affine>(rd, "vk.delta_g1", Check::Subgroup);
-  vk.delta_g2 = read_point<G2Affine>(rd, "vk.delta_g2", Check::Subgroup);
-  read_section(rd, "ic", vk.ic, Check::Subgroup, max_threads);
+  vk.alpha_g1 = read_point<G1Affine>(rd, "vk.alpha_g1", Check::OnCurveOnly);
+  vk.beta_g1 = read_point<G1Affine>(rd, "vk.beta_g1", Check::OnCurveOnly);
+  vk.beta_g2 = read_point<G2Affine>(rd, "vk.beta_g2", Check::OnCurveOnly);
+  vk.gamma_g2 = read_point<G2Affine>(rd, "vk.gamma_g2", Check::OnCurveOnly);
+  vk.delta_g1 = read_point<G1Affine>(rd, "vk.delta_g1", Check::OnCurveOnly);
+  vk.delta_g2 = read_point<G2Affine>(rd, "vk.delta_g2", Check::OnCurveOnly);
+  read_section(rd, "ic", vk.ic, Check::OnCurveOnly, max_threads, /*allow_identity=*/true);
+  validate_verifying_key(vk, std::string(rd.kind) + " file '" + std::string(rd.source) + "'");
   return vk;
 }
 

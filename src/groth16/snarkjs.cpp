@@ -80,23 +80,25 @@ std::string str_of(const Json& j, const std::string& what) {
   return j.get<std::string>();
 }
 
+/// On the curve always; in the subgroup unless `check` is OnCurveOnly (vk points, which
+/// validate_verifying_key checks with the rest of the key).
 template <class P>
-P check_point(P p, const std::string& what) {
+P check_point(P p, const std::string& what, ec::Check check) {
   if (!p.infinity && !p.is_on_curve()) throw ProoflineError(Error::NotOnCurve, "snarkjs JSON: " + what + " is not on the curve");
-  if (!p.infinity && !p.is_in_subgroup()) {
+  if (check == ec::Check::Subgroup && !p.infinity && !p.is_in_subgroup()) {
     throw ProoflineError(Error::NotInSubgroup, "snarkjs JSON: " + what + " is not in the prime-order subgroup");
   }
   return p;
 }
 
-G1Affine g1_from(const Json& j, const std::string& what) {
+G1Affine g1_from(const Json& j, const std::string& what, ec::Check check = ec::Check::Subgroup) {
   if (!j.is_array() || j.size() != 3) shape_error(what + " is not a G1 triple [x, y, z]");
   ff::Fp z = fp_from_decimal(str_of(j[2], what + "[2]"), what + ".z");
   if (z.is_zero()) return G1Affine::identity();
   if (!z.is_one()) shape_error(what + ": z must be \"1\" (affine) or \"0\" (infinity)");
   G1Affine p{fp_from_decimal(str_of(j[0], what + "[0]"), what + ".x"), fp_from_decimal(str_of(j[1], what + "[1]"), what + ".y"),
              false};
-  return check_point(p, what);
+  return check_point(p, what, check);
 }
 
 ff::Fp2 fp2_from(const Json& j, const std::string& what) {
@@ -104,13 +106,13 @@ ff::Fp2 fp2_from(const Json& j, const std::string& what) {
   return {fp_from_decimal(str_of(j[0], what + "[0]"), what + ".c0"), fp_from_decimal(str_of(j[1], what + "[1]"), what + ".c1")};
 }
 
-G2Affine g2_from(const Json& j, const std::string& what) {
+G2Affine g2_from(const Json& j, const std::string& what, ec::Check check = ec::Check::Subgroup) {
   if (!j.is_array() || j.size() != 3) shape_error(what + " is not a G2 triple [[x], [y], [z]]");
   ff::Fp2 z = fp2_from(j[2], what + ".z");
   if (z.is_zero()) return G2Affine::identity();
   if (!z.is_one()) shape_error(what + ": z must be [\"1\", \"0\"] (affine) or zero (infinity)");
   G2Affine p{fp2_from(j[0], what + ".x"), fp2_from(j[1], what + ".y"), false};
-  return check_point(p, what);
+  return check_point(p, what, check);
 }
 
 Json parse(const std::string& text, const char* what, std::size_t max_bytes) {
@@ -162,24 +164,26 @@ std::string snarkjs_public_json(std::span<const Fr> public_inputs) {
   return j.dump(1) + "\n";
 }
 
-VerifyingKey vk_from_snarkjs_json(const std::string& text) {
+VerifyingKey vk_from_snarkjs_json(const std::string& text, std::string_view source) {
   Json j = parse(text, "verification key", kMaxSnarkjsVkBytes);
   const char* f = "verification key";
   if (field(j, "protocol", f) != "groth16") shape_error("verification key: protocol is not \"groth16\"");
   if (field(j, "curve", f) != "bls12381") shape_error("verification key: curve is not \"bls12381\"");
   VerifyingKey vk;
-  vk.alpha_g1 = g1_from(field(j, "vk_alpha_1", f), "vk_alpha_1");
-  vk.beta_g2 = g2_from(field(j, "vk_beta_2", f), "vk_beta_2");
-  vk.gamma_g2 = g2_from(field(j, "vk_gamma_2", f), "vk_gamma_2");
-  vk.delta_g2 = g2_from(field(j, "vk_delta_2", f), "vk_delta_2");
+  const auto on_curve = ec::Check::OnCurveOnly;  // the rest: validate_verifying_key below
+  vk.alpha_g1 = g1_from(field(j, "vk_alpha_1", f), "vk_alpha_1", on_curve);
+  vk.beta_g2 = g2_from(field(j, "vk_beta_2", f), "vk_beta_2", on_curve);
+  vk.gamma_g2 = g2_from(field(j, "vk_gamma_2", f), "vk_gamma_2", on_curve);
+  vk.delta_g2 = g2_from(field(j, "vk_delta_2", f), "vk_delta_2", on_curve);
   const Json& ic = field(j, "IC", f);
   if (!ic.is_array()) shape_error("IC is not an array");
-  for (std::size_t i = 0; i < ic.size(); ++i) vk.ic.push_back(g1_from(ic[i], "IC[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < ic.size(); ++i) vk.ic.push_back(g1_from(ic[i], "IC[" + std::to_string(i) + "]", on_curve));
   const Json& np = field(j, "nPublic", f);
   if (!np.is_number_unsigned() || np.get<std::size_t>() + 1 != vk.ic.size()) {
     shape_error("nPublic does not equal the number of IC points minus one");
   }
   // snarkjs keys carry no β·G1 and δ·G1 (only provers need them); they stay at infinity here.
+  validate_verifying_key(vk, source, VkG1Extras::Absent);
   return vk;
 }
 

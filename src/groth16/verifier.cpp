@@ -40,6 +40,8 @@ bool valid_proof_points(const Proof& p) { return valid_point(p.a) && valid_point
 }  // namespace
 
 PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk) {
+  // Readers validate already; this covers keys built in memory (β·G1, δ·G1 are not used here).
+  validate_verifying_key(vk, "verifying key being prepared", VkG1Extras::Absent);
   PreparedVerifyingKey pvk;
   pvk.alpha_beta = pairing::pairing(vk.alpha_g1, vk.beta_g2);
   pvk.neg_gamma_g2 = -vk.gamma_g2;

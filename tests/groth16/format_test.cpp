@@ -193,7 +193,7 @@ TEST(Format, BitFlipsRejectedWithSectionAndIndex) {
   EXPECT_EQ(accepted_same, 0u);
 }
 
-TEST(Format, InfinityRejectedInQueriesAcceptedInVkPoints) {
+TEST(Format, InfinityRejectedInQueriesAndVkPoints) {
   std::mt19937_64 rng(8);
   Parameters p = random_parameters(rng, 2, 3, 2, 3, 1);
   Parameters q = p;
@@ -207,10 +207,13 @@ TEST(Format, InfinityRejectedInQueriesAcceptedInVkPoints) {
   q = p;
   q.b_g2[0] = G2Affine::identity();
   EXPECT_EQ(code_of([&] { Parameters::from_bytes(q.to_bytes()); }), Error::UnexpectedInfinity);
-  // bellperson does not test the six vk points for infinity.
+  // bellperson does not test the six vk points for infinity; proofline does (validate_verifying_key).
   q = p;
   q.vk.beta_g1 = G1Affine::identity();
-  EXPECT_EQ(Parameters::from_bytes(q.to_bytes()), q);
+  msg = error_of([&] { Parameters::from_bytes(q.to_bytes(), {}, "inf.params"); });
+  EXPECT_NE(msg.find("params file 'inf.params': verifying key field beta_1 is the point at infinity"), std::string::npos)
+      << msg;
+  EXPECT_EQ(code_of([&] { Parameters::from_bytes(q.to_bytes()); }), Error::UnexpectedInfinity);
 }
 
 TEST(Format, SubgroupCheckedAndUnchecked) {

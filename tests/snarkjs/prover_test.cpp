@@ -152,5 +152,80 @@ TEST(SnarkjsJson, ExactBytes) {
   EXPECT_NE(j.back(), '\n');
 }
 
+// circom --O2 keeps nPrvIn as declared even when it removed an unused private input (issue 21 item 5):
+// `out <== a*b + pub` with private inputs a, b, c where c is used nowhere. circom --O2 drops c's wire,
+// so the header says 1 output, 1 public, 3 private inputs but nWires = 5 (ONE, out, pub, a, b);
+// snarkjs accepts such a file. Wires: 0 ONE, 1 out, 2 pub, 3 a, 4 b; labels 0..5 (5 = c, no wire).
+R1cs o2_r1cs() {
+  R1cs r{.n_wires = 5, .n_pub_out = 1, .n_pub_in = 1, .n_prv_in = 3, .n_labels = 6};
+  const Fr one = Fr::one();
+  const std::vector<R1csTerm> a = {{3, one}}, b = {{4, one}}, c = {{1, one}, {2, -one}};  // a·b = out − pub
+  r.add_constraint(a, b, c);
+  r.wire_to_label = {0, 1, 2, 3, 4};
+  return r;
+}
+
+TEST_F(ToyProof, CircomO2HeaderWithMorePrivateInputsThanWiresProvesAndVerifies) {
+  const R1cs built = o2_r1cs();
+  ASSERT_GT(1 + built.n_pub_out + built.n_pub_in + built.n_prv_in, built.n_wires);
+  const R1cs r = R1cs::from_bytes(built.to_bytes(), "o2.r1cs");  // refused before issue 21
+  EXPECT_EQ(r.n_prv_in, 3u);
+  EXPECT_EQ(r.n_wires, 5u);
+  const auto key = testing::toy_setup(r, toxic());
+  const Zkey z = Zkey::from_bytes(key.zkey.to_bytes(), {ec::Check::Subgroup}, "o2.zkey");
+  // out = a·b + pub with a = 6, b = 7, pub = 100.
+  const std::vector<Fr> wf = {Fr::one(), Fr::from_u64(142), Fr::from_u64(100), Fr::from_u64(6), Fr::from_u64(7)};
+  const Witness w = Witness::from_bytes(Witness::from_fr(wf).to_bytes(), "o2.wtns");
+  // What `proofline prove --r1cs o2.r1cs --check` runs before proving.
+  check_r1cs_matches(z, r, "o2.zkey", "o2.r1cs");
+  check_witness(r, w, "o2.wtns");
+  ProveResult res = prove(z, w);
+  ASSERT_EQ(res.public_inputs, (std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(100)}));
+  const PreparedVerifyingKey pvk = prepare_verifying_key(z.verifying_key());
+  EXPECT_TRUE(verify_proof(pvk, res.proof, res.public_inputs));
+  EXPECT_FALSE(verify_proof(pvk, res.proof, std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(101)}));
+  // A witness that breaks the constraint is still named.
+  auto bad = wf;
+  bad[1] += Fr::one();
+  try {
+    check_witness(r, Witness::from_fr(bad), "o2.wtns");
+    FAIL() << "unsatisfied witness accepted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.kind(), FileError::Unsatisfied);
+    EXPECT_NE(std::string(e.what()).find("constraint 0 of 1 fails"), std::string::npos) << e.what();
+  }
+}
+
+TEST(R1csHeader, WireIndexBeyondNWiresStillRefused) {
+  R1cs r = o2_r1cs();
+  // A second constraint using wire 5 = nWires (the removed input's slot).
+  const std::vector<R1csTerm> a = {{5, Fr::one()}}, b = {{0, Fr::one()}}, c = {{3, Fr::one()}};
+  r.add_constraint(a, b, c);
+  try {
+    R1cs::from_bytes(r.to_bytes(), "o2bad.r1cs");
+    FAIL() << "wire 5 of 5 accepted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.kind(), FileError::BadValue);
+    EXPECT_EQ(e.section(), 2u);
+    EXPECT_NE(std::string(e.what()).find("o2bad.r1cs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("constraint 1 A term 0: wire 5; expected < nWires = 5"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(R1csHeader, PublicSignalsMustStillFitTheWires) {
+  R1cs r = o2_r1cs();
+  r.n_pub_in = 4;  // ONE + 1 output + 4 public inputs = 6 > 5 wires
+  try {
+    R1cs::from_bytes(r.to_bytes(), "o2pub.r1cs");
+    FAIL() << "public signals beyond nWires accepted";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.kind(), FileError::BadValue);
+    EXPECT_NE(std::string(e.what()).find("nWires = 5 cannot hold ONE + 1 outputs + 4 public inputs; expected nWires >= 6"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::groth16::snarkjs

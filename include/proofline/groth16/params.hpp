@@ -2,7 +2,8 @@
 // exact file layout.
 //
 // Owns: `VerifyingKey` (the `.vk` file, and the prefix of `.params`), `Parameters` (the `.params`
-// file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, and their readers and writers.
+// file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, their readers and writers, and
+// `validate_verifying_key` (the one check every verifying key passes, whatever its source).
 //
 // Layout (../shared/reference/formats-and-circuits.md §1.2–1.4; no header, no padding, no trailer):
 //   .vk      alpha_g1 G1 ‖ beta_g1 G1 ‖ beta_g2 G2 ‖ gamma_g2 G2 ‖ delta_g1 G1 ‖ delta_g2 G2 ‖
@@ -22,11 +23,13 @@
 //   a       = u_j(τ)·G1 for every input, then for each aux with A-density (u_j ≠ 0)
 //   b_g1/g2 = v_j(τ)·G1 / ·G2 for inputs with B-density, then aux with B-density
 //
-// Reading (bellperson's Parameters::read): the vk's points are always decoded CHECKED (on the curve
-// and in the prime-order subgroup); h, l, a, b_g1, b_g2 are checked or merely on-curve per
-// `ReadOptions::check` (Filecoin loads cached parameters unchecked). No point of ic, h, l, a, b_g1,
-// b_g2 may be the identity (bellperson rejects it); the six vk points may (bellperson does not test
-// them; the prover refuses a δ at infinity). Every count is validated against the bytes that remain
+// Reading (bellperson's Parameters::read): the vk's points are decoded (on the curve) and then go
+// through `validate_verifying_key` (no identity, prime-order subgroup), so a key read from a .vk, a
+// .params, a snarkjs vk.json or a .zkey is held to the same rules; h, l, a, b_g1, b_g2 are checked or
+// merely on-curve per `ReadOptions::check` (Filecoin loads cached parameters unchecked). No point of
+// h, l, a, b_g1, b_g2 may be the identity (bellperson rejects it); nor may any vk point (beyond
+// bellperson, which leaves the six fixed vk points untested: with γ = δ = identity the proof
+// (α₁, β₂, any C) verifies for every public input). Every count is validated against the bytes that remain
 // BEFORE anything is allocated. Beyond bellperson, proofline also rejects trailing bytes after the
 // last section and parameters whose h is not 2^k − 1 long or whose a is shorter than ic.
 // Files are memory-mapped; the points of each section are decoded in parallel (oneTBB).
@@ -35,8 +38,9 @@
 // the section (vk.alpha_g1 … vk.delta_g2, ic, h, l, a, b_g1, b_g2), the element index and its byte
 // offset, what was found and what was expected; codes: BadLength (truncated, trailing bytes,
 // inconsistent counts), UnexpectedInfinity, and the point decoder's code (NotCanonical,
-// NotOnCurve, NotInSubgroup, CompressionMismatch, …). Operating-system failures (open, mmap, write)
-// raise std::system_error naming the path.
+// NotOnCurve, NotInSubgroup, CompressionMismatch, …). A vk point at infinity or outside the
+// subgroup is reported by `validate_verifying_key` (field names alpha_1 … IC[i], see there).
+// Operating-system failures (open, mmap, write) raise std::system_error naming the path.
 #pragma once
 
 #include <cstddef>
@@ -94,6 +98,37 @@ struct VerifyingKey {
 
   friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
 };
+
+/// Whether a verifying-key source carries β·G1 and δ·G1 (only provers use them).
+enum class VkG1Extras {
+  Present,  ///< bellperson .vk / .params, snarkjs .zkey: beta_1 and delta_1 are checked like the rest
+  Absent,   ///< snarkjs verification_key.json has none: they stay at infinity and are not checked
+};
+
+/// The one validation every verifying key goes through, whatever its source (VerifyingKey and
+/// Parameters readers, vk_from_snarkjs_json, snarkjs::Zkey::from_bytes, prepare_verifying_key).
+///
+/// Checks, in this order, field by field: alpha_1, beta_1 (if Present), beta_2, gamma_2, delta_1 (if
+/// Present), delta_2, then IC[0], IC[1], … (names as in snarkjs' vk.json; bellperson's alpha_g1,
+/// beta_g1, beta_g2, gamma_g2, delta_g1, delta_g2, ic[i]):
+///   - IC holds at least one point (ONE's): else ProoflineError(BadLength);
+///   - the point is not the identity: else UnexpectedInfinity (γ₂ = δ₂ = identity makes the proof
+///     (α₁, β₂, any C) verify for every public input; an identity IC[i] makes input i irrelevant);
+///   - it is on its curve: else NotOnCurve (decoders already refuse such points; keys built in memory
+///     are checked here);
+///   - it is in the prime-order subgroup: else NotInSubgroup.
+/// No rule beyond these (γ₂ = δ₂ is allowed, as everywhere else). snarkjs 0.7.6's verifier
+/// (src/groth16_verify.js) checks NONE of the key's points: it only checks public inputs < r and that
+/// pi_a, pi_b, pi_c are on their curves (ffjavascript isValid: identity allowed, no subgroup test),
+/// then runs pairingEq. It still answers "Invalid proof" for γ₂ = δ₂ = infinity with the proof
+/// (α₁, β₂, IC[1]) (tried on the toy key), because its pairing does not treat a G2 identity as the
+/// factor 1, not because of a check; so refusing such keys outright loses nothing snarkjs accepts.
+/// The message reads "<source>: <field> is …; expected a G1|G2 point that is not the identity, on
+/// the curve, in the prime-order subgroup", e.g. "vk file 'x.vk': gamma_2 is the point at infinity; …".
+/// `source` names the key's origin (file kind and path). Cost: one subgroup check per point (IC in
+/// parallel), well under a millisecond per point.
+void validate_verifying_key(const VerifyingKey& vk, std::string_view source,
+                            VkG1Extras g1_extras = VkG1Extras::Present);
 
 struct Parameters {
   VerifyingKey vk;

@@ -21,14 +21,16 @@
 // key at most kMaxSnarkjsVkBytes, a proof kMaxSnarkjsProofBytes, public inputs
 // snarkjs_public_json_max_bytes(count) when the caller knows how many inputs are valid.
 // Errors: the parsers throw ProoflineError — Malformed for text that is not JSON, over a limit, or a
-// missing or mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the point
-// decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid.
+// missing or mis-shaped field, NotCanonical for a number >= the field modulus or not a decimal, and the
+// point decoder's codes (NotOnCurve, NotInSubgroup) for points that are not valid; a verification key
+// with a point at infinity or outside the subgroup gets validate_verifying_key's error (params.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "proofline/groth16/params.hpp"
@@ -57,8 +59,10 @@ constexpr std::size_t snarkjs_public_json_max_bytes(std::size_t count) { return 
 
 /// Parsers of the same three files (points checked: on curve, in the subgroup). A text over its limit
 /// (above) is refused before it is parsed; public_from_snarkjs_json also refuses more than
-/// `max_count` entries, from the text's size first.
-VerifyingKey vk_from_snarkjs_json(const std::string& json);
+/// `max_count` entries, from the text's size first. The key also goes through
+/// validate_verifying_key (params.hpp; no identity in vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2
+/// or any IC point; β·G1, δ·G1 absent), whose messages start with `source`.
+VerifyingKey vk_from_snarkjs_json(const std::string& json, std::string_view source = "snarkjs verification key JSON");
 Proof proof_from_snarkjs_json(const std::string& json);
 std::vector<Fr> public_from_snarkjs_json(const std::string& json, std::size_t max_count = SIZE_MAX / 256);
 

@@ -46,6 +46,9 @@ struct PreparedVerifyingKey {
   std::vector<G1Affine> ic;
 };
 
+/// Throws validate_verifying_key's ProoflineError (params.hpp; β·G1 and δ·G1 not checked, the
+/// verifier does not use them) for a key with a point at infinity, off the curve or outside the
+/// subgroup: such a key could accept forged proofs.
 PreparedVerifyingKey prepare_verifying_key(const VerifyingKey& vk);
 
 /// True iff the proof verifies for these public inputs (ONE excluded).

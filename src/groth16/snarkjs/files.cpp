@@ -288,10 +288,15 @@ R1cs R1cs::from_bytes(std::span<const std::uint8_t> bytes, std::string_view sour
     r.n_labels = rd.u64("nLabels");
     r.n_constraints = rd.u32("nConstraints");
     rd.expect_end();
-    if (r.n_wires == 0 || std::uint64_t{1} + r.n_pub_out + r.n_pub_in + r.n_prv_in > r.n_wires) {
+    // Only ONE and the public signals must be wires: circom --O2 (and snarkjs, which accepts its
+    // output) keeps nPrvIn as declared in the source even when the optimizer removed private inputs
+    // that no constraint uses, so nPrvIn may exceed the wires left. Every wire a constraint uses is
+    // checked against nWires below, and the wire-to-label map has exactly nWires entries.
+    if (r.n_wires == 0 || std::uint64_t{1} + r.n_pub_out + r.n_pub_in > r.n_wires) {
       f.fail(FileError::BadValue, 1, f.require(1).offset,
              "nWires = " + std::to_string(r.n_wires) + " cannot hold ONE + " + std::to_string(r.n_pub_out) +
-                 " outputs + " + std::to_string(r.n_pub_in) + " public + " + std::to_string(r.n_prv_in) + " private inputs");
+                 " outputs + " + std::to_string(r.n_pub_in) + " public inputs; expected nWires >= " +
+                 std::to_string(std::uint64_t{1} + r.n_pub_out + r.n_pub_in));
     }
   }
   {
@@ -515,17 +520,19 @@ Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions
                  "nPublic = " + std::to_string(z.n_public) + " with nVars = " + std::to_string(z.n_vars) +
                      "; expected nPublic + 1 <= nVars");
     }
-    const auto sub = ec::Check::Subgroup;
-    z.alpha1 = read_g1(rd, "alpha1", sub);
-    z.beta1 = read_g1(rd, "beta1", sub);
-    z.beta2 = read_g2(rd, "beta2", sub);
-    z.gamma2 = read_g2(rd, "gamma2", sub);
-    z.delta1 = read_g1(rd, "delta1", sub);
-    z.delta2 = read_g2(rd, "delta2", sub);
+    // On the curve here; identity and subgroup: validate_verifying_key below, with the other vk sources.
+    const auto on_curve = ec::Check::OnCurveOnly;
+    z.alpha1 = read_g1(rd, "alpha1", on_curve);
+    z.beta1 = read_g1(rd, "beta1", on_curve);
+    z.beta2 = read_g2(rd, "beta2", on_curve);
+    z.gamma2 = read_g2(rd, "gamma2", on_curve);
+    z.delta1 = read_g1(rd, "delta1", on_curve);
+    z.delta2 = read_g2(rd, "delta2", on_curve);
     rd.expect_end();
   }
-  z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::Subgroup,
+  z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::OnCurveOnly,
                                g1_from_lem);
+  validate_verifying_key(z.verifying_key(), "zkey '" + std::string(source) + "'");
   {
     const auto& s = f.require(4);
     SectionReader rd(f, s);

@@ -13,6 +13,11 @@
 //             sec 3 wire → label: nWires × u64 (optional here)
 //             sec 4/5 custom gates (PLONK only) → refused (WrongProtocol)
 //             wires: 0 = ONE, then outputs, public inputs, private inputs, internal signals.
+//             Checked: 1 + nPubOut + nPubIn <= nWires, every constraint's wire < nWires (the error
+//             names constraint, A/B/C, term and wire), section 3 exactly nWires entries. nPrvIn is
+//             NOT bounded by nWires: circom --O2 declares the private inputs of the source even when
+//             it removed unused ones (snarkjs accepts such files), so nWires may be smaller than
+//             1 + nPubOut + nPubIn + nPrvIn.
 //   .wtns v2  sec 1: u32 n8 (32), prime[n8] (= r), u32 nWitness;  sec 2: nWitness × value[n8], CANONICAL LE.
 //   .zkey v1  sec 1: u32 protocol (1 = Groth16; 2 = PLONK, 10 = FFLONK are refused)
 //             sec 2: u32 n8q (48), q[48], u32 n8r (32), r[32], u32 nVars, u32 nPublic, u32 domainSize,
@@ -36,7 +41,9 @@
 // Checks on read (each its own FormatError; see binfile.hpp): magic, version, every section inside the
 // file, required sections present, section sizes exactly as the header implies, the primes equal to
 // BLS12-381's (a bn128 file is named as such), scalars < r, coordinates < q, points on the curve;
-// header points (α, β, γ, δ, IC) also in the prime-order subgroup; the big point sections only with
+// the verifying key (α1, β1, β2, γ2, δ1, δ2, IC) then goes through validate_verifying_key
+// (groth16/params.hpp: no identity, prime-order subgroup; a plain ProoflineError naming
+// "zkey '<file>'" and the field, e.g. gamma_2 or IC[3]); subgroup checks of the big point sections only with
 // `ZkeyReadOptions::check = Subgroup` (default OnCurveOnly, as Filecoin loads its parameter cache —
 // every proof is verified before it is written, so a bad point cannot leak out as a bad proof).
 // Coefficient entries: matrix ∈ {0, 1}, constraint < domainSize, signal < nVars.
