@@ -194,6 +194,18 @@ if "$P" daemon --help >/dev/null 2>&1; then
     echo "FAIL: the first daemon did not start"; cat d1.log; fails=$((fails + 1))
   fi
   kill "$d1" 2>/dev/null; wait "$d1" 2>/dev/null
+  # The loopback rule looks at the resolved addresses: a name that merely starts with "127." is
+  # refused, localhost still listens.
+  check "daemon on 127.foo.invalid (does not resolve)" 2 "$P" daemon --unix "" --tcp 127.foo.invalid:0
+  expect_in "  the name is refused" err.txt "127.foo.invalid:0' is not a loopback address: '127.foo.invalid' does not resolve"
+  check "daemon on 0.0.0.0" 2 "$P" daemon --unix "" --tcp 0.0.0.0:0
+  expect_in "  the address is named" err.txt "resolves to 0.0.0.0, which is not loopback"
+  "$P" daemon --unix "" --tcp localhost:0 2>d2.log &
+  d2=$!
+  for _ in $(seq 100); do grep -q 'listening on' d2.log && break; sleep 0.1; done
+  if grep -q 'listening on' d2.log; then echo "ok: daemon on localhost:0 listens"; else
+    echo "FAIL: daemon on localhost:0 did not start"; sed 's/^/  | /' d2.log; fails=$((fails + 1)); fi
+  kill "$d2" 2>/dev/null; wait "$d2" 2>/dev/null
 else
   echo "skip: daemon checks (proofline built without the daemon)"
 fi
