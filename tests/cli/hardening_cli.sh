@@ -198,6 +198,17 @@ check "prove --public inside --snarkjs-dir" 2 "$P" prove --circuit mul --params 
 expect_in "  the two outputs are named" err.txt "prove: --snarkjs-dir and --public name the same file 'sjd2/public.json'"
 same_file "c2 --out = --c1" c1.json "$P" c2 --c1 c1.json --params m.params --out c1.json
 same_file "c2 --public = --params" m.params "$P" c2 --c1 c1.json --params m.params --out s.bin --public m.params
+# c2's parameter file from the cache (no --params): its path comes from the C1, checked once the C1 is read.
+mkdir -p pcache
+FIL_PROOFS_PARAMETER_CACHE="$W/pcache" "$P" c2 --c1 c1.json --out s.bin >out.txt 2>err.txt
+cached=$(grep -o "parameter file not found: '[^']*'" err.txt | cut -d"'" -f2)
+if [[ $cached == "$W"/pcache/*.params ]]; then
+  echo "not parameters" >"$cached"
+  same_file "c2 --out = the cache's parameter file" "$cached" env FIL_PROOFS_PARAMETER_CACHE="$W/pcache" "$P" c2 --c1 c1.json --out "$cached"
+  expect_in "  the cache file is named" err.txt "is the input parameter file \(from the cache\)"
+else
+  echo "FAIL: c2 without the cached parameter file did not name it: $(cat err.txt)"; fails=$((fails + 1))
+fi
 cp m.params x.params
 same_file "setup --vk = --params" x.params "$P" setup --circuit mul --params x.params --vk x.params
 echo keep >p.vk
