@@ -245,7 +245,7 @@ inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::
   };
   auto also = [](const Identity& a, const Identity& b) {
     if (a.file->path == b.file->path) return std::string();
-    return std::string(a.canonical == b.canonical ? " (by path: '" : " (a hard link to '") + b.file->path + "')";
+    return std::string(a.canonical == b.canonical ? " (the same file as '" : " (a hard link to '") + b.file->path + "')";
   };
   std::vector<Identity> ins, outs;
   for (const NamedFile& f : inputs) {
