@@ -1,16 +1,20 @@
 // src/cli/common.hpp — what every `proofline` command shares: its exit codes, the usage-error type,
-// the one exception → exit-code mapping (`run_guarded`), the --threads option and its TBB limit,
-// output files that appear under their name only when complete (`PendingOutput`), and a proof
-// file's reader that checks the size before reading (`read_proof_file`).
+// the one exception → exit-code mapping (`run_guarded`, with a JSON error object under --json),
+// strict integer options (`add_integer_option`), the --threads option and its TBB limit, the rule
+// that no output is the same file as an input or another output (`check_output_paths`), output
+// files that appear under their name only when complete (`PendingOutput`), and a proof file's
+// reader that checks the size before reading (`read_proof_file`).
 //
 // Exit codes (every command; each --help footer lists them):
 //   0 ok / valid, 1 a proof does not verify (verify, check-c1), 2 usage error (a bad flag, value or
 //   combination, an input file named on the command line that does not exist (CLI11's
-//   ExistingFile check), an output path that cannot be written, a daemon address already in use),
+//   ExistingFile check), an output path that cannot be written or that is an input or another
+//   output, a daemon address already in use),
 //   3 bad input (a malformed or inconsistent file, a file the command looks up itself that is
 //   missing (c2's default parameter file), a witness that does not satisfy the circuit, a request
 //   the daemon refused), 4 internal error, 5 job not finished (submit: cancelled or timed out),
-//   6 daemon unreachable.
+//   6 daemon unreachable. With --json a failing command prints
+//   {"error": {"code": <exit code>, "kind": "usage" | "bad_input" | …, "message": "…"}} on stdout.
 // Header-only: src/cli/*.cpp are compiled into `proofline` and, for snarkjs_cmds.cpp, into the
 // standalone `proofline-snarkjs` (tests/snarkjs/CMakeLists.txt) too.
 #pragma once
@@ -18,16 +22,21 @@
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <new>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,20 +65,48 @@ enum Exit : int {
 /// `--threads 100000`, which TBB would accept and then spend seconds starting and stopping.
 inline constexpr int kMaxThreads = 4096;
 
+/// The most partitions (circuits) one prove or submit takes (the daemon's limit too).
+inline constexpr unsigned kMaxPartitions = 4096;
+
 /// A bad flag, value or combination of flags: exit 2 with the message.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The word for an exit code in a JSON error object: "invalid", "usage", "bad_input", "internal",
+/// "unfinished", "unreachable".
+inline const char* exit_kind(int rc) {
+  switch (rc) {
+    case kInvalid: return "invalid";
+    case kUsage: return "usage";
+    case kBadInput: return "bad_input";
+    case kUnfinished: return "unfinished";
+    case kUnreachable: return "unreachable";
+    default: return "internal";
+  }
+}
+
+/// The JSON error object of a failed command under --json: {"error": {"code", "kind", "message"}}.
+inline nlohmann::ordered_json json_error(int rc, const std::string& message) {
+  return nlohmann::ordered_json{{"error", {{"code", rc}, {"kind", exit_kind(rc)}, {"message", message}}}};
+}
+
+/// Prints json_error on stdout (bytes that are not UTF-8 in a message, e.g. from a path, become U+FFFD).
+inline void print_json_error(int rc, const std::string& message) {
+  std::cout << json_error(rc, message).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+}
+
 /// Runs one command and maps what it throws to an exit code, printing "proofline <cmd>: <what>"
-/// on stderr: UsageError, CLI::Error (a flag's validator) and std::invalid_argument (a name or
-/// number taken from the command line) → 2; ProoflineError, r1cs::SynthesisError, std::system_error
-/// (a file that cannot be opened or read) → 3; anything else → 4 ("internal error").
+/// on stderr (and, when `json`, the same message as a JSON error object on stdout): UsageError,
+/// CLI::Error (a flag's validator) and std::invalid_argument (a name or number taken from the
+/// command line) → 2; ProoflineError, r1cs::SynthesisError, std::system_error (a file that cannot
+/// be opened or read) → 3; anything else → 4 ("internal error").
 /// Commands with outcomes of their own (1, 5, 6) return them.
 template <class F>
-int run_guarded(const char* cmd, F&& f) {
-  auto fail = [cmd](int rc, const std::string& prefix, const char* what) {
+int run_guarded(const char* cmd, F&& f, bool json = false) {
+  auto fail = [cmd, json](int rc, const std::string& prefix, const char* what) {
     std::cerr << "proofline " << cmd << ": " << prefix << what << "\n";
+    if (json) print_json_error(rc, prefix + what);
     return rc;
   };
   try {
@@ -93,6 +130,172 @@ int run_guarded(const char* cmd, F&& f) {
     return fail(kInternal, "internal error: ", "out of memory");
   } catch (const std::exception& e) {
     return fail(kInternal, "internal error: ", e.what());
+  }
+}
+
+/// A usage error found outside run_guarded: "proofline <cmd>: <message>" on stderr (and the JSON
+/// error object on stdout when `json`); returns kUsage.
+inline int usage_error(const char* cmd, const std::string& message, bool json) {
+  return run_guarded(cmd, [&]() -> int { throw UsageError(message); }, json);
+}
+
+/// Parses the command line; on an error CLI11 prints it (and --help its text) and the exit code is
+/// returned: 0 for --help, 2 otherwise, with a JSON error object on stdout when "--json" is among
+/// the arguments. nullopt: parsed, go on.
+inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e) == 0 ? kOk : kUsage;
+    bool json = false;
+    for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
+    if (rc != kOk && json) print_json_error(rc, e.what());
+    return rc;
+  }
+}
+
+// ---- integer options ---------------------------------------------------------------------------
+
+/// "lo … hi" for help texts and messages; 2^64 - 1 is written as such.
+inline std::string range_text(std::uint64_t lo, std::uint64_t hi) {
+  auto num = [](std::uint64_t x) {
+    return x == std::numeric_limits<std::uint64_t>::max() ? std::string("2^64 - 1") : std::to_string(x);
+  };
+  return num(lo) + " … " + num(hi);
+}
+
+/// Reads `text` as a decimal integer in lo … hi: digits only (no sign, blank, "0x", exponent or
+/// suffix), nothing after them, no wrap or saturation. nullopt with `why` set otherwise.
+inline std::optional<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t lo, std::uint64_t hi,
+                                                  std::string& why) {
+  std::uint64_t x = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, x);
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+  if (!digits || (ec != std::errc{} && ec != std::errc::result_out_of_range) || ptr != end) {
+    why = "'" + std::string(text) + "' is not a decimal integer; expected " + range_text(lo, hi);
+    return std::nullopt;
+  }
+  if (ec == std::errc::result_out_of_range || x < lo || x > hi) {
+    why = std::string(text) + " is out of range; expected " + range_text(lo, hi);
+    return std::nullopt;
+  }
+  return x;
+}
+
+/// A CLI11 check that refuses (exit 2, message naming the flag, the value and the range) anything
+/// but a decimal integer in lo … hi. It runs on the text before CLI11 converts it, which would
+/// read "-1" into an unsigned option as 2^64 - 1 and "2^64" as 2.
+inline CLI::Validator decimal_range(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& v) -> std::string {
+        std::string why;
+        return parse_decimal(v, lo, hi, why) ? std::string() : why;
+      },
+      "");  // no text in the type column: the help text states the range
+}
+
+/// Adds an integer option read strictly (decimal_range(lo, hi)); the help text ends with the range.
+/// `T`: an integer type holding hi, or std::optional of one.
+template <class T>
+CLI::Option* add_integer_option(CLI::App& sub, const std::string& name, T& value, const std::string& help,
+                                std::uint64_t lo, std::uint64_t hi) {
+  return sub.add_option(name, value, help + " (" + range_text(lo, hi) + ")")->check(decimal_range(lo, hi));
+}
+
+inline constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+
+// ---- outputs -----------------------------------------------------------------------------------
+
+/// A file a command reads or writes, with the flag that named it ({"--zkey", "c.zkey"}).
+struct NamedFile {
+  std::string flag;
+  std::string path;
+};
+
+/// Refuses (UsageError, exit 2), before any work, an output that is the same file as an input or
+/// as another output: writing it would destroy the input (`prove --proof c.zkey`) or the other
+/// output. Same file: the same normalized path (std::filesystem::weakly_canonical, so symlinks and
+/// "./" spellings match) or, for files that exist, the same device and inode (hard links). Empty
+/// paths (a flag not given) are skipped. The message names both flags and the path(s).
+inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs) {
+  struct Identity {
+    const NamedFile* file;
+    std::filesystem::path canonical;
+    bool exists = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
+  };
+  auto identify = [](const NamedFile& f) {
+    Identity id{&f, {}};
+    std::error_code ec;
+    id.canonical = std::filesystem::weakly_canonical(f.path, ec);
+    if (ec) id.canonical = std::filesystem::path(f.path).lexically_normal();
+    struct stat st {};
+    if (::stat(f.path.c_str(), &st) == 0) {
+      id.exists = true;
+      id.dev = st.st_dev;
+      id.ino = st.st_ino;
+    }
+    return id;
+  };
+  auto same = [](const Identity& a, const Identity& b) {
+    return a.canonical == b.canonical || (a.exists && b.exists && a.dev == b.dev && a.ino == b.ino);
+  };
+  auto also = [](const Identity& a, const Identity& b) {
+    if (a.file->path == b.file->path) return std::string();
+    return std::string(a.canonical == b.canonical ? " (the same file as '" : " (a hard link to '") + b.file->path + "')";
+  };
+  std::vector<Identity> ins, outs;
+  for (const NamedFile& f : inputs) {
+    if (!f.path.empty()) ins.push_back(identify(f));
+  }
+  for (const NamedFile& f : outputs) {
+    if (f.path.empty()) continue;
+    const Identity id = identify(f);
+    for (const Identity& in : ins) {
+      if (same(id, in)) {
+        throw UsageError(f.flag + " '" + f.path + "' is the input " + in.file->flag + also(id, in) +
+                         ": writing it would destroy the input; give " + f.flag + " another path");
+      }
+    }
+    for (const Identity& other : outs) {
+      if (same(id, other)) {
+        throw UsageError(f.flag + " and " + other.file->flag + " name the same file '" + f.path + "'" +
+                         also(id, other) + ": each would overwrite the other; give them different paths");
+      }
+    }
+    outs.push_back(id);
+  }
+}
+
+/// The files --snarkjs-dir DIR receives for `n` proofs: verification_key.json, then proof.json and
+/// public.json (n = 1) or proof_k.json and public_k.json (k = 0 … n-1), each named "--snarkjs-dir".
+inline std::vector<NamedFile> snarkjs_dir_outputs(const std::string& dir, std::size_t n) {
+  std::vector<NamedFile> out;
+  if (dir.empty()) return out;
+  const std::string d = dir + "/";
+  out.push_back({"--snarkjs-dir", d + "verification_key.json"});
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::string suffix = n == 1 ? "" : "_" + std::to_string(k);
+    out.push_back({"--snarkjs-dir", d + "proof" + suffix + ".json"});
+    out.push_back({"--snarkjs-dir", d + "public" + suffix + ".json"});
+  }
+  return out;
+}
+
+/// Refuses (UsageError, exit 2) a snarkjs .zkey given to a flag that takes a bellperson file
+/// (`flag`: "--params", "--vk"), which its reader would report only as a malformed point; `instead`
+/// says what to do ("use --zkey"). An empty path or a file that cannot be read passes (its reader
+/// reports it).
+inline void refuse_zkey_as_params(std::string_view flag, const std::string& path, std::string_view instead) {
+  if (path.empty()) return;
+  std::ifstream f(path, std::ios::binary);
+  char magic[4] = {};
+  if (f.read(magic, 4) && std::string_view(magic, 4) == "zkey") {
+    throw UsageError(std::string(flag) + " '" + path +
+                     "' looks like a snarkjs .zkey (magic 'zkey'), not a bellperson file; " + std::string(instead));
   }
 }
 
@@ -133,25 +336,6 @@ class PendingOutput {
  private:
   std::string path_, temp_;
 };
-
-/// Refuses (UsageError, exit 2) two outputs that name the same file (e.g. --proof and --public
-/// given one path): each would overwrite the other. `outputs`: (flag, path) pairs; empty paths skip.
-inline void check_distinct_outputs(std::initializer_list<std::pair<std::string_view, std::string_view>> outputs) {
-  std::vector<std::pair<std::string_view, std::filesystem::path>> seen;
-  for (const auto& [flag, path] : outputs) {
-    if (path.empty()) continue;
-    std::error_code ec;
-    std::filesystem::path canon = std::filesystem::weakly_canonical(std::filesystem::path(path), ec);
-    if (ec) canon = std::filesystem::path(path);
-    for (const auto& [other, other_path] : seen) {
-      if (other_path == canon) {
-        throw UsageError(std::string(flag) + " and " + std::string(other) + " name the same file '" + std::string(path) +
-                         "'");
-      }
-    }
-    seen.emplace_back(flag, canon);
-  }
-}
 
 /// Checks before any expensive work that an output folder (e.g. --snarkjs-dir) can be made: an
 /// existing folder passes; otherwise the missing part is created and removed again (nothing is left
@@ -200,8 +384,7 @@ inline std::vector<groth16::Proof> read_proof_file(const std::string& path, std:
 
 /// Adds --threads N (0: all cores; at most kMaxThreads, else exit 2) to a subcommand.
 inline CLI::Option* add_threads_option(CLI::App& sub, int& threads) {
-  return sub.add_option("--threads", threads, "worker threads (0: all cores; at most " + std::to_string(kMaxThreads) + ")")
-      ->check(CLI::Range(0, kMaxThreads));
+  return add_integer_option(sub, "--threads", threads, "worker threads (0: all cores)", 0, kMaxThreads);
 }
 
 /// Caps TBB's parallelism at `threads` while the returned object lives (null for 0: all cores).

@@ -29,7 +29,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::system_error(errno, std::generic_category(), "cannot read '" + path + "'");
@@ -70,30 +69,40 @@ std::pair<std::string, std::string> split_kv(const std::string& s, const char* f
   return {s.substr(0, eq), s.substr(eq + 1)};
 }
 
-int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& st) {
-  std::cerr << "proofline " << cmd << ": ";
+/// A failed RPC: "proofline <cmd>: <why>" on stderr (with `json`, also the JSON error object on
+/// stdout) and its exit code: 6 unreachable, 5 the daemon shut down first / cancelled / deadline,
+/// 3 refused, 4 anything else.
+int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& st, bool json) {
+  int rc = kInternal;
+  std::string msg;
   switch (st.error_code()) {
     case grpc::StatusCode::UNAVAILABLE:
       if (st.error_message().find("shutting down") != std::string::npos) {  // it cancels its jobs
-        std::cerr << "the daemon at " << address << " shut down before the job ended: " << st.error_message() << "\n";
-        return kUnfinished;
+        rc = kUnfinished;
+        msg = "the daemon at " + address + " shut down before the job ended: " + st.error_message();
+      } else {
+        rc = kUnreachable;
+        msg = "cannot reach the daemon at " + address + ": " + st.error_message();
       }
-      std::cerr << "cannot reach the daemon at " << address << ": " << st.error_message() << "\n";
-      return kUnreachable;
+      break;
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::NOT_FOUND:
     case grpc::StatusCode::ALREADY_EXISTS:
     case grpc::StatusCode::RESOURCE_EXHAUSTED:
-      std::cerr << "refused: " << st.error_message() << "\n";
-      return kBadInput;
+      rc = kBadInput;
+      msg = "refused: " + st.error_message();
+      break;
     case grpc::StatusCode::CANCELLED:
     case grpc::StatusCode::DEADLINE_EXCEEDED:
-      std::cerr << st.error_message() << "\n";
-      return kUnfinished;
+      rc = kUnfinished;
+      msg = st.error_message();
+      break;
     default:
-      std::cerr << "daemon error (" << static_cast<int>(st.error_code()) << "): " << st.error_message() << "\n";
-      return kInternal;
+      msg = "daemon error (" + std::to_string(static_cast<int>(st.error_code())) + "): " + st.error_message();
   }
+  std::cerr << "proofline " << cmd << ": " << msg << "\n";
+  if (json) print_json_error(rc, msg);
+  return rc;
 }
 
 Json proto_json(const google::protobuf::Message& m) {
@@ -303,10 +312,20 @@ void write_snarkjs_outputs(const std::string& proof_path, const std::string& pub
 /// The --proof / --public files of submit and await, checked (created under a temporary name) before
 /// the request is sent, so an unwritable or doubly named path is a usage error (exit 2) before any
 /// proving; renamed into place only for a COMPLETED (daemon-verified) result.
+/// Inputs they must not overwrite: --wtns and --c1 (read here) and --params / --zkey when absolute
+/// (opened by the daemon, maybe on this machine; a relative one is the daemon's folder's).
+std::vector<NamedFile> local_inputs(const DaemonCli& d) {
+  std::vector<NamedFile> in{{"--wtns", d.wtns}, {"--c1", d.c1}};
+  if (!d.params.empty() && d.params.front() == '/') in.push_back({"--params", d.params});
+  if (!d.zkey.empty() && d.zkey.front() == '/') in.push_back({"--zkey", d.zkey});
+  return in;
+}
+
 struct ResultOutputs {
   PendingOutput proof, pub;
   explicit ResultOutputs(const DaemonCli& d)
-      : proof((check_distinct_outputs({{"--proof", d.proof_out}, {"--public", d.public_out}}), d.proof_out)),
+      : proof((check_output_paths(local_inputs(d), {{"--proof", d.proof_out}, {"--public", d.public_out}}),
+               d.proof_out)),
         pub(d.public_out) {}
 };
 
@@ -328,20 +347,24 @@ int report_result(const DaemonCli& d, const pb::ProofResult& res, ResultOutputs&
     out.proof.commit();
     out.pub.commit();
   }
+  const int rc = res.status() == pb::PROOF_STATUS_COMPLETED ? kOk
+                 : res.status() == pb::PROOF_STATUS_FAILED  ? kBadInput
+                                                             : kUnfinished;
   if (d.json) {
     Json j = proto_json(res);
     Json proofs = Json::array();
     for (std::size_t k = 0; k * 192 < res.proof().size(); ++k) proofs.push_back(hex(std::string_view(res.proof()).substr(k * 192, 192)));
     j["proof"] = proofs;  // hex, one string per partition (instead of proto JSON's base64)
+    if (rc != kOk) {
+      const std::string status = pb::ProofStatus_Name(res.status()).substr(13);
+      j["error"] = json_error(rc, "request " + res.request_id() + " " + status +
+                                      (res.error_message().empty() ? "" : ": " + res.error_message()))["error"];
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     print_result(res);
   }
-  switch (res.status()) {
-    case pb::PROOF_STATUS_COMPLETED: return kOk;
-    case pb::PROOF_STATUS_FAILED: return kBadInput;
-    default: return kUnfinished;
-  }
+  return rc;
 }
 
 /// SIGINT / SIGTERM for a waiting client (submit, await): blocked from construction on, so that the
@@ -397,7 +420,7 @@ int run_submit(const DaemonCli& d) {
   pb::SubmitProofResponse sresp;
   grpc::ClientContext sctx;
   grpc::Status st = stub->SubmitProof(&sctx, sreq, &sresp);
-  if (!st.ok()) return rpc_failed("submit", d.address, st);
+  if (!st.ok()) return rpc_failed("submit", d.address, st, d.json);
   if (d.no_wait) {
     if (d.json) {
       std::cout << proto_json(sresp).dump(2) << "\n";
@@ -434,7 +457,7 @@ int run_submit(const DaemonCli& d) {
               << "\n";
     return kUnfinished;
   }
-  if (!st.ok()) return rpc_failed("submit", d.address, st);
+  if (!st.ok()) return rpc_failed("submit", d.address, st, d.json);
   return report_result(d, res, outputs);
 }
 
@@ -456,7 +479,7 @@ int run_await(const DaemonCli& d) {
               << " goes on (proofline cancel --id " << d.request_id << " stops it)\n";
     return kUnfinished;
   }
-  if (!st.ok()) return rpc_failed("await", d.address, st);
+  if (!st.ok()) return rpc_failed("await", d.address, st, d.json);
   return report_result(d, res, outputs);
 }
 
@@ -467,9 +490,12 @@ int run_cancel(const DaemonCli& d) {
   pb::CancelProofResponse cres;
   grpc::ClientContext ctx;
   const grpc::Status st = stub->CancelProof(&ctx, creq, &cres);
-  if (!st.ok()) return rpc_failed("cancel", d.address, st);
+  if (!st.ok()) return rpc_failed("cancel", d.address, st, d.json);
+  const std::string not_found = "no request '" + d.request_id + "' at " + d.address;
   if (d.json) {
-    std::cout << proto_json(cres).dump(2) << "\n";
+    Json j = proto_json(cres);
+    if (!cres.found()) j["error"] = json_error(kBadInput, not_found)["error"];
+    std::cout << j.dump(2) << "\n";
   } else if (!cres.found()) {
     std::cout << "request     " << d.request_id << ": not known to the daemon\n";
   } else {
@@ -483,7 +509,7 @@ int run_cancel(const DaemonCli& d) {
     }
   }
   if (!cres.found()) {
-    std::cerr << "proofline cancel: no request '" << d.request_id << "' at " << d.address << "\n";
+    std::cerr << "proofline cancel: " << not_found << "\n";
     return kBadInput;
   }
   return kOk;
@@ -537,13 +563,13 @@ int run_status(const DaemonCli& d) {
   if (d.metrics) {
     pb::MetricsResponse m;
     grpc::Status st = stub->GetMetrics(&ctx, pb::GetMetricsRequest{}, &m);
-    if (!st.ok()) return rpc_failed("status", d.address, st);
+    if (!st.ok()) return rpc_failed("status", d.address, st, d.json);
     std::cout << m.text();
     return kOk;
   }
   pb::StatusResponse s;
   grpc::Status st = stub->GetStatus(&ctx, pb::GetStatusRequest{}, &s);
-  if (!st.ok()) return rpc_failed("status", d.address, st);
+  if (!st.ok()) return rpc_failed("status", d.address, st, d.json);
   if (d.json) {
     std::cout << proto_json(s).dump(2) << "\n";
   } else {
@@ -576,31 +602,25 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--params", d.params, "parameter file on the daemon's machine (.params; snarkjs: the .zkey)");
   d.submit->add_option("--size", d.size, "bench: constraint rows, 2^k or a power of two (must match --params)")
       ->capture_default_str();
-  d.submit->add_option("--input", d.input, "witness seed (bench/mul; partition k uses input + k; 0: the kind's default)");
-  d.submit->add_option("--partitions", d.partitions, "partitions (circuits) in this request (0: 1)");
+  add_integer_option(*d.submit, "--input", d.input,
+                     "witness seed (bench/mul; partition k uses input + k; 0: the kind's default)", 0, kMaxU64);
+  add_integer_option(*d.submit, "--partitions", d.partitions, "partitions (circuits) in this request (0: 1)", 0,
+                     kMaxPartitions);
   d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
   d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
-  CLI::Option* submit_timeout = d.submit->add_option(
-      "--timeout-ms", d.timeout_ms,
-      "stop waiting after this long (0: wait until done); the job goes on (status TIMEOUT, exit 5; await/cancel --id)");
+  CLI::Option* submit_timeout = add_integer_option(
+      *d.submit, "--timeout-ms", d.timeout_ms,
+      "stop waiting after this long (0, or more than 2^40 (35 years): wait until done); the job goes on (status "
+      "TIMEOUT, exit 5; await/cancel --id)",
+      0, kMaxU64);
   d.submit->add_option("--zkey", d.zkey, "snarkjs: the .zkey on the daemon's machine");
   d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
       ->check(CLI::ExistingFile);
   d.submit->add_option("--c1", d.c1, "porep-c2: the C1 JSON (read here, sent in the request)")->check(CLI::ExistingFile);
-  // The two go together (the daemon checks replica_id only with both); a sector number is decimal
-  // digits only, so "-1" is refused (exit 2) rather than read as 2^64 - 1.
-  const CLI::Validator decimal_u64(
-      [](std::string& v) -> std::string {
-        if (!v.empty() && v.size() <= 20 && v.find_first_not_of("0123456789") == std::string::npos &&
-            (v.size() < 20 || v <= "18446744073709551615")) {
-          return "";
-        }
-        return "'" + v + "' is not a decimal integer 0 … 2^64 - 1";
-      },
-      "UINT64");
-  CLI::Option* sector_opt =
-      d.submit->add_option("--sector-id", d.sector_id, "porep-c2: sector number (needs --prover-id: replica_id checked)")
-          ->check(decimal_u64);
+  // The two go together (the daemon checks replica_id only with both).
+  CLI::Option* sector_opt = add_integer_option(
+      *d.submit, "--sector-id", d.sector_id, "porep-c2: sector number (needs --prover-id: replica_id checked)", 0,
+      kMaxU64);
   CLI::Option* prover_opt = d.submit->add_option(
       "--prover-id", d.prover_id, "porep-c2: prover id, 64 hex digits (needs --sector-id; the C1's replica_id must be its)");
   sector_opt->needs(prover_opt);
@@ -622,8 +642,10 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.await_cmd = app.add_subcommand("await", "wait for a request sent with `submit --no-wait`; print it as submit does");
   add_address(d.await_cmd);
   d.await_cmd->add_option("--id", d.request_id, "the request id (submit --no-wait prints it)")->required();
-  d.await_cmd->add_option("--timeout-ms", d.timeout_ms,
-                          "stop waiting after this long (0: until done); the job goes on (status TIMEOUT, exit 5)");
+  add_integer_option(*d.await_cmd, "--timeout-ms", d.timeout_ms,
+                     "stop waiting after this long (0, or more than 2^40 (35 years): until done); the job goes on "
+                     "(status TIMEOUT, exit 5)",
+                     0, kMaxU64);
   d.await_cmd->add_option("--proof", d.proof_out, "write the proof here (as submit --proof)");
   d.await_cmd->add_option("--public", d.public_out, "write the public inputs here (as submit --public)");
   d.await_cmd->footer(d.await_cmd->get_footer() +
@@ -657,7 +679,7 @@ int run_daemon_commands(const DaemonCli& d) {
     } catch (const server::ListenError& e) {
       throw UsageError(e.what());  // an address in use or not allowed: exit 2, like any bad flag
     }
-  });
+  }, d.json);
 }
 
 }  // namespace proofline::cli

@@ -177,7 +177,8 @@ void add_filecoin_commands(CLI::App& app, FilecoinCli& f) {
                                           "without sealing it");
   f.gen_c1->add_option("--sector-size", f.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or a test size)");
   f.gen_c1->add_option("--proof", f.proof, "registered seal proof (default: the size's V1_1), interactive only");
-  f.gen_c1->add_option("--seed", f.seed, "randomness seed (the output is a function of proof and seed)");
+  add_integer_option(*f.gen_c1, "--seed", f.seed, "randomness seed (the output is a function of proof and seed)", 0,
+                     kMaxU64);
   f.gen_c1->add_option("--out", f.out, "output C1 JSON file")->required();
   common(f.gen_c1);
 
@@ -185,8 +186,9 @@ void add_filecoin_commands(CLI::App& app, FilecoinCli& f) {
   f.seal->add_option("--sector-size", f.sector_size, "2KiB, 8MiB, … (at most 1 GiB)");
   f.seal->add_option("--proof", f.proof, "registered seal proof (default: the size's V1_1); synthetic and NI too");
   f.seal->add_flag("--zero", f.zero, "seal an all-zero sector (comm_d = the zero-sector root)");
-  f.seal->add_option("--seed", f.seed, "seed of the random data, prover id, ticket and interactive seed");
-  f.seal->add_option("--sector-id", f.sector_id, "sector number (enters replica_id)");
+  add_integer_option(*f.seal, "--seed", f.seed, "seed of the random data, prover id, ticket and interactive seed", 0,
+                     kMaxU64);
+  add_integer_option(*f.seal, "--sector-id", f.sector_id, "sector number (enters replica_id)", 0, kMaxU64);
   f.seal->add_option("--out", f.out, "output C1 JSON file")->required();
   common(f.seal);
 
@@ -212,7 +214,7 @@ int run_filecoin_commands(FilecoinCli& f) {
       if (e.code() == Error::BadArgument) throw UsageError(e.what());
       throw;
     }
-  });
+  }, f.json);
 }
 
 }  // namespace proofline::cli

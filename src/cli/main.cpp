@@ -22,7 +22,8 @@
 //
 // Exit codes (common.hpp): 0 success (verify: the proofs are valid); 1 a proof does not verify;
 // 2 usage error (a bad flag, value or combination; an input file named on the command line that
-// does not exist; an output path that cannot be written); 3 bad input (a file that is malformed,
+// does not exist; an output path that cannot be written or that is an input or another output,
+// check_output_paths); 3 bad input (a file that is malformed,
 // of the wrong shape or inconsistent, a file the command looks up itself that is missing, a
 // witness that does not satisfy the circuit); 4 internal error; daemon clients also 5 job not
 // finished, 6 daemon unreachable.
@@ -121,7 +122,8 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
   Output out{Json::object(), c.json};
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
   auto built = circuits::bench::make_circuit(a.circuit, log, 1);
-  // The output paths are checked (created under a temporary name) before the setup runs.
+  // The output paths are checked (distinct, created under a temporary name) before the setup runs.
+  check_output_paths({}, {{"--params", a.params}, {"--vk", a.vk}});
   PendingOutput params_file(a.params), vk_file(a.vk);
   auto t0 = Clock::now();
   std::unique_ptr<ByteSource> rng;
@@ -168,7 +170,7 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
 struct ProveArgs {
   std::string circuit = "bench", size = "2^10", params, proof, pub, snarkjs_dir;
   std::uint64_t input = 1;
-  unsigned partitions = 1;
+  unsigned partitions = 1;  ///< 1 … kMaxPartitions
   bool checked = false, no_verify = false;
 };
 
@@ -183,8 +185,16 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   Output out{Json::object(), c.json};
   const auto t_all = Clock::now();
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
-  if (a.partitions == 0) throw UsageError("--partitions must be at least 1");
-  check_distinct_outputs({{"--proof", a.proof}, {"--public", a.pub}});
+  // Partition k proves input + k: the last one must not wrap past 2^64 - 1.
+  if (a.input > kMaxU64 - (a.partitions - 1)) {
+    throw UsageError("--input " + std::to_string(a.input) + " with --partitions " + std::to_string(a.partitions) +
+                     ": partition k uses input + k, which passes 2^64 - 1; give --input at most " +
+                     std::to_string(kMaxU64 - (a.partitions - 1)));
+  }
+  std::vector<NamedFile> outputs{{"--proof", a.proof}, {"--public", a.pub}};
+  for (NamedFile& f : snarkjs_dir_outputs(a.snarkjs_dir, a.partitions)) outputs.push_back(std::move(f));
+  check_output_paths({{"--params", a.params}}, outputs);
+  refuse_zkey_as_params("--params", a.params, "use --zkey");
   PendingOutput proof_file(a.proof), pub_file(a.pub);
   prepare_output_dir("--snarkjs-dir", a.snarkjs_dir);
 
@@ -218,10 +228,10 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   if (!verified) {
     // Never write an unverified proof. With a consistent .params file this cannot happen; it does
     // when the file's verifying key does not belong to its proving key (a spliced or wrong file).
-    std::cerr << "proofline prove: the proof made with '" << a.params
-              << "' does not verify against that file's own verifying key (the .params file is "
-                 "inconsistent or corrupt); no files written\n";
-    return kBadInput;
+    throw ProoflineError(Error::ProofCheckFailed,
+                         "the proof made with '" + a.params +
+                             "' does not verify against that file's own verifying key (the .params file is "
+                             "inconsistent or corrupt); no files written");
   }
   t0 = Clock::now();
   write_file_bytes(proof_file.temp_path(), encode_proofs(r.proofs));
@@ -315,6 +325,8 @@ std::vector<std::vector<Fr>> read_public(const std::string& path, std::size_t n_
 int cmd_verify(const VerifyArgs& a, const Common& c) {
   Output out{Json::object(), c.json};
   if (a.vk.empty() == a.params.empty()) throw UsageError("verify: give exactly one of --vk and --params");
+  refuse_zkey_as_params("--params", a.params, "verify takes the zkey's verification_key.json as --vk");
+  refuse_zkey_as_params("--vk", a.vk, "verify takes the zkey's verification_key.json as --vk");
   auto t0 = Clock::now();
   VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
   const std::size_t n_public = vk.ic.empty() ? 0 : vk.ic.size() - 1;
@@ -352,7 +364,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error (also: an input file named on the command line\n"
-      "does not exist), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit),\n"
+      "does not exist, an output that is an input or another output), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit),\n"
       "4 internal error; daemon clients also 5 job cancelled, timed out or interrupted, 6 daemon unreachable.\n"
       "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs),\n"
       "porep (Filecoin PoRep C2 partition: setup --circuit porep --sector-size 2KiB, then c2).");
@@ -371,7 +383,8 @@ int main(int argc, char** argv) {
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
   setup->add_option("--params", sa.params, "output .params file")->required();
   setup->add_option("--vk", sa.vk, "also write the .vk file");
-  setup->add_option("--seed", sa.seed, "derive the toxic waste from this seed (reproducible; default: OpenSSL CSPRNG)");
+  add_integer_option(*setup, "--seed", sa.seed,
+                     "derive the toxic waste from this seed (reproducible; default: OpenSSL CSPRNG)", 0, kMaxU64);
   add_common(setup);
 
   ProveArgs pa;
@@ -392,8 +405,10 @@ int main(int argc, char** argv) {
                         "also write verification_key.json, proof.json, public.json here (with --partitions K > 1: "
                         "proof_k.json and public_k.json, k = 0 … K-1)"));
   builtin_opts.push_back(
-      prove->add_option("--input", pa.input, "witness seed (bench: x; partition k uses input + k)")->capture_default_str());
-  builtin_opts.push_back(prove->add_option("--partitions", pa.partitions, "number of partitions (circuits) proved in one batch")
+      add_integer_option(*prove, "--input", pa.input, "witness seed (bench: x; partition k uses input + k)", 0, kMaxU64)
+          ->capture_default_str());
+  builtin_opts.push_back(add_integer_option(*prove, "--partitions", pa.partitions,
+                                            "number of partitions (circuits) proved in one batch", 1, kMaxPartitions)
                              ->capture_default_str());
   builtin_opts.push_back(prove->add_flag("--checked", pa.checked,
                                          "subgroup-check every parameter point on load (default: on-curve only, as "
@@ -439,23 +454,17 @@ int main(int argc, char** argv) {
       return kUsage;
     }
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? kOk : kUsage;
-  }
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv)) return *rc;
 
   const auto limit = limit_threads(common.threads);
   if (int rc = cli::run_daemon_commands(daemon_cli); rc >= 0) return rc;
   if (int rc = cli::run_filecoin_commands(filecoin_cli); rc >= 0) return rc;
   if (int rc = cli::run_params_commands(params_cli); rc >= 0) return rc;
   if (int rc = cli::run_porep_commands(porep_cli); rc >= 0) return rc;
-  if (setup->parsed()) return run_guarded("setup", [&] { return cmd_setup(sa, common); });
+  if (setup->parsed()) return run_guarded("setup", [&] { return cmd_setup(sa, common); }, common.json);
   if (prove->parsed() && !sj.zkey.empty()) {
     if (pa.pub.empty()) {
-      std::cerr << "proofline prove: --zkey needs --public (the public.json to write)\n";
-      return kUsage;
+      return usage_error("prove", "--zkey needs --public (the public.json to write)", common.json);
     }
     sj.proof = pa.proof;
     sj.pub = pa.pub;
@@ -468,8 +477,8 @@ int main(int argc, char** argv) {
     return run_guarded("prove", [&] {
       if (params_opt->count() == 0) throw UsageError("prove needs --params (bellperson .params) or --zkey (snarkjs)");
       return cmd_prove(pa, common);
-    });
+    }, common.json);
   }
   if (!va.vk.empty() && cli::is_snarkjs_json(va.vk)) return cli::run_snarkjs_verify({va.vk, va.pub, va.proof, common.json});
-  return run_guarded("verify", [&] { return cmd_verify(va, common); });
+  return run_guarded("verify", [&] { return cmd_verify(va, common); }, common.json);
 }

@@ -90,7 +90,9 @@ int cmd_setup(PorepCli& p) {
   std::string params = option_value<std::string>(app, "--params", "");
   std::string vk = option_value<std::string>(app, "--vk", "");
   if (params.empty()) params = default_param_path(cfg, ".params").string();
+  const bool vk_given = !vk.empty();
   if (vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
+  check_output_paths({}, {{"--params", params}, {vk_given ? "--vk" : "--vk (default: --params with .vk)", vk}});
   if (fs::path(params).has_parent_path()) fs::create_directories(fs::path(params).parent_path());
   if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
   PendingOutput params_file(params), vk_file(vk);  // checked before the setup (minutes to hours)
@@ -153,7 +155,13 @@ std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" 
 int cmd_c2(PorepCli& p) {
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
-  PendingOutput out_file(p.out);  // an unwritable --out is refused before the work
+  // Outputs apart from the inputs and each other: now for the files named here, again below once
+  // the C1 gives the default parameter file and the number of partitions.
+  std::vector<NamedFile> in_files{{"--c1", p.c1}, {"--params", p.params}};
+  std::vector<NamedFile> out_files{{"--out", p.out}, {"--public", p.pub}};
+  check_output_paths(in_files, out_files);
+  refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
+  PendingOutput out_file(p.out), pub_file(p.pub);  // an unwritable output is refused before the work
   prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
   // The backend too: `--backend cuda` on a build without CUDA (or without a usable device) is a
   // usage error before the C1 is read, synthesized and the parameters are loaded.
@@ -191,6 +199,9 @@ int cmd_c2(PorepCli& p) {
                             "parameter file not found: '" + params_path + "' (run `proofline setup --circuit porep "
                             "--sector-size " + std::string(cfg.shape->name) + "` or pass --params)");
   }
+  if (p.params.empty()) in_files.push_back({"parameter file (from the cache)", params_path});
+  for (NamedFile& f : snarkjs_dir_outputs(p.snarkjs_dir, n)) out_files.push_back(std::move(f));
+  check_output_paths(in_files, out_files);
   // The parameter file's counts (its section headers, no points read) against this sector's
   // circuit, before any synthesis: a file of another sector size is named as such at once.
   {
@@ -254,8 +265,8 @@ int cmd_c2(PorepCli& p) {
                                                  "derives (no proof written)");
     }
     if (!verify_proof(pvk, r.proofs[k], inputs[k])) {
-      std::cerr << "c2: partition " << ks[k] << ": the proof made here does not verify (internal error); no proof written\n";
-      return kInternal;
+      throw std::runtime_error("partition " + std::to_string(ks[k]) +
+                               ": the proof made here does not verify; no proof written");
     }
   }
   const double verify_s = secs_since(t0);
@@ -265,7 +276,8 @@ int cmd_c2(PorepCli& p) {
   if (!p.pub.empty()) {
     Json j = Json::array();
     for (const auto& in : inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
-    write_text(p.pub, (n == 1 ? j[0] : j).dump(1) + "\n");
+    write_text(pub_file.temp_path(), (n == 1 ? j[0] : j).dump(1) + "\n");
+    pub_file.commit();
   }
   if (!p.snarkjs_dir.empty()) {
     fs::create_directories(p.snarkjs_dir);
@@ -342,7 +354,7 @@ int cmd_verify(PorepCli& p) {
 }
 
 int run_guarded(const char* cmd, int (*fn)(PorepCli&), PorepCli& p) {
-  return cli::run_guarded(cmd, [&] { return fn(p); });
+  return cli::run_guarded(cmd, [&] { return fn(p); }, p.json);
 }
 
 }  // namespace
@@ -371,9 +383,9 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
   p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
   p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");
-  p.c2->add_option("--partition", p.partition,
-                   "prove only this partition (0-based; the output then holds its one proof; for benchmarks)")
-      ->check(CLI::NonNegativeNumber);
+  add_integer_option(*p.c2, "--partition", p.partition,
+                     "prove only this partition (0-based; the output then holds its one proof; for benchmarks)", 0,
+                     kMaxPartitions - 1);
   add_threads_option(*p.c2, p.threads);
   p.c2->add_option("--backend", p.backend, "prover backend: cpu | cuda | auto (cuda when a device is usable)")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
@@ -386,22 +398,15 @@ int run_porep_commands(PorepCli& p) {
     p.json = flag_set(*p.setup, "--json");
     p.threads = option_value<int>(*p.setup, "--threads", 0);
     if (option_value<std::string>(*p.setup, "--circuit", "") == "porep") return run_guarded("setup", cmd_setup, p);
-    if (!p.sector_size.empty()) {
-      std::cerr << "proofline setup: --sector-size is for --circuit porep\n";
-      return kUsage;
-    }
-    if (!flag_set(*p.setup, "--params")) {
-      std::cerr << "proofline setup: --params is required\n";
-      return kUsage;
-    }
+    if (!p.sector_size.empty()) return usage_error("setup", "--sector-size is for --circuit porep", p.json);
+    if (!flag_set(*p.setup, "--params")) return usage_error("setup", "--params is required", p.json);
     return -1;
   }
   if (p.verify != nullptr && p.verify->parsed()) {
     p.json = flag_set(*p.verify, "--json");
     if (!p.verify_c1.empty()) return run_guarded("verify", cmd_verify, p);
     if (!flag_set(*p.verify, "--public")) {
-      std::cerr << "proofline verify: --public is required (or --c1 for a PoRep proof)\n";
-      return kUsage;
+      return usage_error("verify", "--public is required (or --c1 for a PoRep proof)", p.json);
     }
   }
   return -1;

@@ -59,34 +59,41 @@ void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
       ->check(CLI::ExistingFile);
   prove.add_option("--r1cs", a.r1cs, "circuit .r1cs (for --check)")->check(CLI::ExistingFile);
   prove.add_flag("--check", a.check, "check the witness against --r1cs first (names the first failing constraint)");
-  prove.add_option("--rs", a.rs,
-                   "fixed randomizers \"R,S\" (decimal; TESTING ONLY: a proof with known r, s is not zero-knowledge)");
+  // Stored through a callback so that a given but empty value (--rs "") is seen and refused.
+  prove.add_option_function<std::string>(
+      "--rs", [&a](const std::string& v) { a.rs = v; },
+      "fixed randomizers \"R,S\" (decimal; TESTING ONLY: a proof with known r, s is not zero-knowledge)");
   prove.add_flag("--checked-points", a.checked_points, "subgroup-check every zkey point on load (default: on-curve only)");
 }
 
 int run_snarkjs_prove(const SnarkjsProveArgs& a) {
   return run_guarded("prove", [&] {
-    if (a.zkey.empty() || a.wtns.empty()) throw std::invalid_argument("prove: --zkey and --wtns are both required");
-    if (a.proof.empty()) throw std::invalid_argument("prove: --proof is required");
-    if (a.check && a.r1cs.empty()) throw std::invalid_argument("prove: --check needs --r1cs");
+    if (a.zkey.empty() || a.wtns.empty()) throw std::invalid_argument("--zkey and --wtns are both required");
+    if (a.proof.empty()) throw std::invalid_argument("--proof is required");
+    if (a.check && a.r1cs.empty()) throw std::invalid_argument("--check needs --r1cs");
     sj::ProveOptions opts;
     opts.threads = a.threads;
     opts.verify = !a.no_verify;
-    if (!a.rs.empty()) {
-      auto comma = a.rs.find(',');
-      if (comma == std::string::npos) throw std::invalid_argument("prove: --rs takes \"R,S\"");
+    if (a.rs) {
+      // Given but empty (--rs ""): refused, never read as "no --rs" (random r, s).
+      const std::string& rs = *a.rs;
+      auto comma = rs.find(',');
+      if (comma == std::string::npos) {
+        throw std::invalid_argument("--rs takes \"R,S\" (two decimal integers), got '" + rs + "'");
+      }
       // A value typed on the command line: anything but decimal digits is a usage error (exit 2);
       // digits >= r stay fr_from_decimal's "not canonical" (exit 3).
       auto decimal = [](const std::string& v, const char* what) {
         if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
-          throw std::invalid_argument(std::string("prove: ") + what + " '" + v + "' is not a decimal integer");
+          throw std::invalid_argument(std::string(what) + " '" + v + "' is not a decimal integer");
         }
         return groth16::fr_from_decimal(v, what);
       };
-      opts.randomizers = groth16::Randomizers{decimal(a.rs.substr(0, comma), "--rs r"),
-                                              decimal(a.rs.substr(comma + 1), "--rs s")};
+      opts.randomizers = groth16::Randomizers{decimal(rs.substr(0, comma), "--rs r"),
+                                              decimal(rs.substr(comma + 1), "--rs s")};
     }
-    check_distinct_outputs({{"--proof", a.proof}, {"--public", a.pub}});
+    check_output_paths({{"--zkey", a.zkey}, {"--wtns", a.wtns}, {"--r1cs", a.r1cs}},
+                       {{"--proof", a.proof}, {"--public", a.pub}});
     PendingOutput proof_file(a.proof), pub_file(a.pub);
     const auto t_all = Clock::now();
     auto t0 = Clock::now();
@@ -160,7 +167,7 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
       std::cout << "total          " << fmt_ms(total_ms) << "\n";
     }
     return kOk;
-  });
+  }, a.json);
 }
 
 bool is_snarkjs_json(const std::string& path) {
@@ -198,7 +205,7 @@ int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
                 << fmt_ms(verify_ms) << ")\n";
     }
     return ok ? kOk : kInvalid;
-  });
+  }, a.json);
 }
 
 int snarkjs_main(int argc, char** argv) {
@@ -222,12 +229,7 @@ int snarkjs_main(int argc, char** argv) {
   verify->add_option("--public", va.pub, "public.json")->required()->check(CLI::ExistingFile);
   verify->add_option("--proof", va.proof, "proof.json")->required()->check(CLI::ExistingFile);
   verify->add_flag("--json", va.json, "print one JSON object instead of text");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? kOk : kUsage;
-  }
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv)) return *rc;
   if (prove->parsed()) return run_snarkjs_prove(pa);
   return run_snarkjs_verify(va);
 }

@@ -19,12 +19,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 namespace proofline::cli {
 
 struct SnarkjsProveArgs {
-  std::string zkey, wtns, proof, pub, r1cs, rs;
+  std::string zkey, wtns, proof, pub, r1cs;
+  std::optional<std::string> rs;  ///< --rs "R,S" when given (an empty value is refused, exit 2)
   bool check = false;           ///< check the witness against --r1cs before proving
   bool checked_points = false;  ///< subgroup-check every zkey point on load
   bool no_verify = false;

@@ -1,5 +1,8 @@
 // The daemon: engine + ProvingService + gRPC server on a unix socket and/or TCP
 // (proofline/server/service.hpp).
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -74,11 +77,48 @@ void check_parameter_cache(const DaemonConfig& cfg) {
             << " file(s) ok, " << rep.count(groth16::ParamStatus::Unknown) << " not in the published table\n";
 }
 
-bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "[::1]" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
 }  // namespace
+
+bool resolves_to_loopback(const std::string& host, std::string* why) {
+  auto say = [why](const std::string& w) {
+    if (why != nullptr) *why = w;
+    return false;
+  };
+  std::string name = host;
+  if (name.size() >= 2 && name.front() == '[' && name.back() == ']') name = name.substr(1, name.size() - 2);
+  if (name.empty()) return say("no host (it would listen on every interface)");
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* list = nullptr;
+  if (const int rc = ::getaddrinfo(name.c_str(), nullptr, &hints, &list); rc != 0) {
+    return say("'" + name + "' does not resolve (" + ::gai_strerror(rc) + ")");
+  }
+  bool any = false, all = true;
+  std::string other;
+  for (const addrinfo* a = list; a != nullptr; a = a->ai_next) {
+    char text[INET6_ADDRSTRLEN] = "?";
+    bool loop = false;
+    if (a->ai_family == AF_INET) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(a->ai_addr);
+      loop = (ntohl(in->sin_addr.s_addr) >> 24) == 127;  // 127.0.0.0/8
+      ::inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+    } else if (a->ai_family == AF_INET6) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(a->ai_addr);
+      // ::1, or an IPv4-mapped ::ffff:127.x.y.z
+      loop = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr) ||
+             (IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127);
+      ::inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof text);
+    }
+    any = true;
+    if (!loop && all) other = text;
+    all = all && loop;
+  }
+  ::freeaddrinfo(list);
+  if (!any) return say("'" + name + "' resolves to no address");
+  if (!all) return say("'" + name + "' resolves to " + other + ", which is not loopback");
+  return true;
+}
 
 std::shared_ptr<grpc::Channel> make_channel(const std::string& address, std::uint64_t max_message_bytes) {
   grpc::ChannelArguments args;
@@ -107,9 +147,10 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
                           "' is not a number in 0..65535");
       }
     }
-    if (!cfg_.allow_remote && !is_loopback(host_of(cfg_.tcp))) {
-      throw ListenError("listen.tcp: '" + cfg_.tcp +
-                        "' is not a loopback address; the API has no authentication. Set "
+    std::string why;
+    if (!cfg_.allow_remote && !resolves_to_loopback(host_of(cfg_.tcp), &why)) {
+      throw ListenError("listen.tcp: '" + cfg_.tcp + "' is not a loopback address: " + why +
+                        " (loopback: 127.0.0.0/8 or ::1); the API has no authentication. Set "
                         "listen.allow_remote = true to listen there anyway");
     }
   }

@@ -18,5 +18,5 @@ check() {
   fi
 }
 expect_in() {
-  if grep -Eq "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: /$3/ not in $2:"; sed 's/^/  | /' "$2" | tail -5; fails=$((fails + 1)); fi
+  if grep -Eq -e "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: /$3/ not in $2:"; sed 's/^/  | /' "$2" | tail -5; fails=$((fails + 1)); fi
 }

@@ -15,6 +15,11 @@
 # --public (2); c2's missing parameter file labelled as such (3); --rs non-decimal (2); an unknown
 # command named (2); setup/prove --help name porep and proof_k.json; submit's --sector-id needs
 # --prover-id and is decimal (2).
+# And issue 21's: an output that is an input or another output (same path, symlink, hard link;
+# prove, c2, setup, submit) is refused (2) with the input unchanged; integer options are strictly
+# decimal and in range (-1, 2^64, 18446744073709551616 refused, never wrapped), their --help states
+# the range; --rs "" refused; a zkey given as --params named; --json failures print a JSON error
+# object; the daemon's loopback rule looks at the resolved address (127.foo.invalid refused).
 # The snarkjs files are the fuzz seeds of the toy circom circuit (fuzz/corpus/{zkey,wtns,r1cs,snarkjs_vk}/toy,
 # written by fuzz/seeds.cpp from tests/snarkjs/toy_setup.hpp).
 #
@@ -168,6 +173,127 @@ expect_in "  --snarkjs-dir names the partition files" out.txt "proof_k.json"
 check "top-level --help" 0 "$P" --help
 expect_in "  the footer names porep" out.txt "porep"
 
+# --- issue 21: an output is never the same file as an input or another output (exit 2, before any
+# work, the input unchanged), by path, by symlink or by hard link ---
+same_file() {  # same_file <name> <input that must stay unchanged> <command…>
+  local name=$1 input=$2; shift 2
+  local before; before=$(sha256sum <"$input")
+  check "$name" 2 "$@"
+  expect_in "  the clash is named ($name)" err.txt "is the input|name the same file"
+  if [[ $(sha256sum <"$input") == "$before" ]]; then echo "ok:   $input unchanged"; else
+    echo "FAIL: $name: $input was changed"; fails=$((fails + 1)); fi
+}
+same_file "prove --proof = --zkey" toy.zkey "$P" prove --zkey toy.zkey --wtns toy.wtns --proof toy.zkey --public s.json
+expect_in "  both flags and the path" err.txt "^proofline prove: --proof 'toy.zkey' is the input --zkey: writing it would destroy"
+same_file "prove --public = --wtns" toy.wtns "$P" prove --zkey toy.zkey --wtns toy.wtns --proof s.json --public toy.wtns
+same_file "prove --public = --r1cs" toy.r1cs "$P" prove --zkey toy.zkey --wtns toy.wtns --check --r1cs toy.r1cs --proof s.json --public ./toy.r1cs
+same_file "prove --proof = --params" m.params "$P" prove --circuit mul --params m.params --proof m.params
+same_file "prove --public = --params (another spelling)" m.params "$P" prove --circuit mul --params m.params --proof s.bin --public "$W/./adir/../m.params"
+ln toy.zkey hard.zkey
+same_file "prove --proof = a hard link of --zkey" toy.zkey "$P" prove --zkey toy.zkey --wtns toy.wtns --proof hard.zkey --public s.json
+expect_in "  the link is named" err.txt "a hard link to 'toy.zkey'"
+ln -s toy.wtns soft.wtns
+same_file "prove --public = a symlink of --wtns" toy.wtns "$P" prove --zkey toy.zkey --wtns toy.wtns --proof s.json --public soft.wtns
+check "prove --public inside --snarkjs-dir" 2 "$P" prove --circuit mul --params m.params --proof s.bin --public sjd2/public.json --snarkjs-dir sjd2
+expect_in "  the two outputs are named" err.txt "prove: --snarkjs-dir and --public name the same file 'sjd2/public.json'"
+same_file "c2 --out = --c1" c1.json "$P" c2 --c1 c1.json --params m.params --out c1.json
+same_file "c2 --public = --params" m.params "$P" c2 --c1 c1.json --params m.params --out s.bin --public m.params
+# c2's parameter file from the cache (no --params): its path comes from the C1, checked once the C1 is read.
+mkdir -p pcache
+FIL_PROOFS_PARAMETER_CACHE="$W/pcache" "$P" c2 --c1 c1.json --out s.bin >out.txt 2>err.txt
+cached=$(grep -o "parameter file not found: '[^']*'" err.txt | cut -d"'" -f2)
+if [[ $cached == "$W"/pcache/*.params ]]; then
+  echo "not parameters" >"$cached"
+  same_file "c2 --out = the cache's parameter file" "$cached" env FIL_PROOFS_PARAMETER_CACHE="$W/pcache" "$P" c2 --c1 c1.json --out "$cached"
+  expect_in "  the cache file is named" err.txt "is the input parameter file \(from the cache\)"
+else
+  echo "FAIL: c2 without the cached parameter file did not name it: $(cat err.txt)"; fails=$((fails + 1))
+fi
+cp m.params x.params
+same_file "setup --vk = --params" x.params "$P" setup --circuit mul --params x.params --vk x.params
+echo keep >p.vk
+same_file "setup porep --params P.vk (the default --vk is P.vk)" p.vk "$P" setup --circuit porep --sector-size 2KiB --params p.vk
+expect_in "  the default is named" err.txt "setup: --vk \(default: --params with .vk\) and --params name the same file 'p.vk'"
+same_file "submit --proof = --wtns (checked before connecting)" toy.wtns "$P" submit --address "unix:$W/none.sock" --kind snarkjs --zkey "$W/toy.zkey" --wtns toy.wtns --proof toy.wtns --public s.json
+same_file "submit --public = --zkey (absolute)" toy.zkey "$P" submit --address "unix:$W/none.sock" --kind snarkjs --zkey "$W/toy.zkey" --wtns toy.wtns --proof s.json --public hard.zkey
+same_file "submit --proof = --c1" c1.json "$P" submit --address "unix:$W/none.sock" --kind porep-c2 --c1 c1.json --proof c1.json
+no_file "nothing written for a refused same-file output" s.json s.bin sjd2
+no_partial "no temporary files after the same-file refusals"
+
+# --- issue 21: integer options are decimal, in range, never wrapped or saturated (exit 2) ---
+check "setup --seed=-1" 2 "$P" setup --circuit mul --params sd.params --seed=-1
+expect_in "  the value and range are named" err.txt "^--seed: '-1' is not a decimal integer; expected 0 … 2\^64 - 1"
+for seed in 2^64 99999999999999999999999 0x10 1x " 1" +1 1e3 ""; do
+  check "setup --seed='$seed'" 2 "$P" setup --circuit mul --params sd.params --seed="$seed"
+done
+check "setup --seed 18446744073709551616" 2 "$P" setup --circuit mul --params sd.params --seed 18446744073709551616
+expect_in "  out of range" err.txt "18446744073709551616 is out of range"
+check "setup --seed 18446744073709551615 (2^64 - 1)" 0 "$P" setup --circuit mul --params sd.params --vk sd1.vk --seed 18446744073709551615
+check "setup --seed 18446744073709551614" 0 "$P" setup --circuit mul --params sd.params --vk sd2.vk --seed 18446744073709551614
+cmp -s sd1.vk sd2.vk && { echo "FAIL: seeds 2^64 - 1 and 2^64 - 2 give the same key"; fails=$((fails + 1)); }
+check "prove --input -1" 2 "$P" prove --circuit mul --params m.params --proof in.bin --input -1
+expect_in "  not wrapped" err.txt "'-1' is not a decimal integer; expected 0 … 2\^64 - 1"
+check "prove --input 2^64 - 1" 0 "$P" prove --circuit mul --params m.params --proof in.bin --input 18446744073709551615
+check "prove --input 2^64 - 1 with 2 partitions (input + 1 wraps)" 2 "$P" prove --circuit mul --params m.params --proof in2.bin --input 18446744073709551615 --partitions 2
+expect_in "  the wrap is named" err.txt "passes 2\^64 - 1"
+for n in 0 -1 4097; do
+  check "prove --partitions $n" 2 "$P" prove --circuit mul --params m.params --proof in2.bin --partitions "$n"
+done
+expect_in "  the range is named" err.txt "expected 1 … 4096"
+check "c2 --partition -1" 2 "$P" c2 --c1 c1.json --out in2.bin --partition -1
+check "c2 --partition 1.5" 2 "$P" c2 --c1 c1.json --out in2.bin --partition 1.5
+check "gen-c1 --seed -1" 2 "$P" gen-c1 --sector-size 2KiB --out in2.json --seed -1
+check "seal --sector-id -1" 2 "$P" seal --sector-size 2KiB --out in2.json --sector-id -1
+check "seal --seed 2^64" 2 "$P" seal --sector-size 2KiB --out in2.json --seed 18446744073709551616
+check "--threads ' 4'" 2 "$P" verify --vk m.vk --proof m.proof --public m.json --threads " 4"
+check "submit --timeout-ms -5" 2 "$P" submit --address "unix:$W/none.sock" --params m.params --timeout-ms -5
+expect_in "  the range is named" err.txt "^--timeout-ms: '-5' is not a decimal integer; expected 0 … 2\^64 - 1"
+check "submit --timeout-ms 2^64" 2 "$P" submit --address "unix:$W/none.sock" --params m.params --timeout-ms 18446744073709551616
+check "await --timeout-ms -5" 2 "$P" await --address "unix:$W/none.sock" --id x --timeout-ms -5
+check "submit --input -1" 2 "$P" submit --address "unix:$W/none.sock" --params m.params --input -1
+check "submit --partitions 4097" 2 "$P" submit --address "unix:$W/none.sock" --params m.params --partitions 4097
+no_file "nothing written for a bad number" in2.bin in2.json
+check "setup --help" 0 "$P" setup --help
+expect_in "  --seed's range in --help" out.txt "^ +--seed UINT +derive the toxic waste.*\(0 … 2\^64 - 1\)"
+check "submit --help" 0 "$P" submit --help
+expect_in "  --timeout-ms's range in --help" out.txt "until done.*\(0 … 2\^64 - 1\)"
+expect_in "  --partitions' range in --help" out.txt "0 … 4096"
+
+# --- issue 21: --rs "" is refused, not read as "random r, s" ---
+check "prove --rs ''" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof rs0.json --public rs0.pub.json --rs ""
+expect_in "  named" err.txt "prove: --rs takes \"R,S\".*got ''"
+no_file "  nothing written for --rs ''" rs0.json rs0.pub.json
+
+# --- issue 21: a snarkjs .zkey given as --params is named as such ---
+check "prove --params z.zkey" 2 "$P" prove --circuit mul --params toy.zkey --proof zp.bin
+expect_in "  the zkey is recognised" err.txt "looks like a snarkjs .zkey \(magic 'zkey'\).*use --zkey"
+check "verify --params z.zkey" 2 "$P" verify --params toy.zkey --proof m.proof --public m.json
+expect_in "  verify says what to give" err.txt "looks like a snarkjs .zkey.*verification_key.json"
+
+# --- issue 21: --json prints a JSON error object on stdout when the command fails ---
+json_error() {  # json_error <name> <exit code> <kind>: out.txt holds {"error": {"code", "kind", "message"}}
+  if python3 -c '
+import json, sys
+e = json.load(open("out.txt"))["error"]
+assert e["code"] == int(sys.argv[1]) and e["kind"] == sys.argv[2] and e["message"], e
+' "$2" "$3" 2>json_err.txt; then echo "ok:   $1: JSON error object ($2, $3)"; else
+    echo "FAIL: $1: no JSON error object ($2, $3): $(cat out.txt) $(tail -1 json_err.txt)"; fails=$((fails + 1)); fi
+}
+check "submit --json, daemon unreachable" 6 "$P" submit --address "unix:$W/none.sock" --params "$W/m.params" --json
+json_error "submit --json, daemon unreachable" 6 unreachable
+check "status --json, daemon unreachable" 6 "$P" status --address "unix:$W/none.sock" --json
+json_error "status --json, daemon unreachable" 6 unreachable
+check "cancel --json, daemon unreachable" 6 "$P" cancel --address "unix:$W/none.sock" --id x --json
+json_error "cancel --json, daemon unreachable" 6 unreachable
+check "await --json, a bad flag value" 2 "$P" await --address "unix:$W/none.sock" --id x --timeout-ms -5 --json
+json_error "await --json, a bad flag value" 2 usage
+check "submit --json, same-file outputs" 2 "$P" submit --address "unix:$W/none.sock" --params m.params --proof o.bin --public o.bin --json
+json_error "submit --json, same-file outputs" 2 usage
+check "verify --json, a short proof file" 3 "$P" verify --vk m.vk --proof short.proof --public m.json --json
+json_error "verify --json, a short proof file" 3 bad_input
+check "prove --zkey --json, --proof = --zkey" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof toy.zkey --public s.json --json
+json_error "prove --zkey --json, --proof = --zkey" 2 usage
+
 # --- daemon: an address it cannot use is a usage error ---
 if "$P" daemon --help >/dev/null 2>&1; then
   touch plain.file
@@ -194,6 +320,18 @@ if "$P" daemon --help >/dev/null 2>&1; then
     echo "FAIL: the first daemon did not start"; cat d1.log; fails=$((fails + 1))
   fi
   kill "$d1" 2>/dev/null; wait "$d1" 2>/dev/null
+  # The loopback rule looks at the resolved addresses: a name that merely starts with "127." is
+  # refused, localhost still listens.
+  check "daemon on 127.foo.invalid (does not resolve)" 2 "$P" daemon --unix "" --tcp 127.foo.invalid:0
+  expect_in "  the name is refused" err.txt "127.foo.invalid:0' is not a loopback address: '127.foo.invalid' does not resolve"
+  check "daemon on 0.0.0.0" 2 "$P" daemon --unix "" --tcp 0.0.0.0:0
+  expect_in "  the address is named" err.txt "resolves to 0.0.0.0, which is not loopback"
+  "$P" daemon --unix "" --tcp localhost:0 2>d2.log &
+  d2=$!
+  for _ in $(seq 100); do grep -q 'listening on' d2.log && break; sleep 0.1; done
+  if grep -q 'listening on' d2.log; then echo "ok: daemon on localhost:0 listens"; else
+    echo "FAIL: daemon on localhost:0 did not start"; sed 's/^/  | /' d2.log; fails=$((fails + 1)); fi
+  kill "$d2" 2>/dev/null; wait "$d2" 2>/dev/null
 else
   echo "skip: daemon checks (proofline built without the daemon)"
 fi

@@ -152,6 +152,13 @@ struct ListenError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// True when every address `host` resolves to (getaddrinfo; "[::1]" is read as ::1) is loopback:
+/// 127.0.0.0/8, ::1 or ::ffff:127.x.y.z. Decided on the addresses, not the name: "localhost"
+/// passes, "127.example.com" passes only if it resolves to loopback alone; an empty host (every
+/// interface) or a name that does not resolve does not. When false, `why` (if given) says what was
+/// found: "'h' does not resolve (…)", "'h' resolves to 10.0.0.1, which is not loopback".
+bool resolves_to_loopback(const std::string& host, std::string* why = nullptr);
+
 /// The running daemon: backends, engine, service, gRPC server bound to the configured addresses.
 class Daemon {
  public:
