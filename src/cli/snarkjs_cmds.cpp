@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
@@ -35,6 +36,17 @@ std::string fmt_ms(double ms) {
 std::string read_text(const std::string& path) {
   auto b = groth16::read_file_bytes(path);
   return std::string(b.begin(), b.end());
+}
+
+/// read_text of a JSON file that can be at most `max_bytes` long for its contents to be valid:
+/// refused from its size (ProoflineError Malformed naming `what` and both sizes) before reading.
+std::string read_json_text(const std::string& path, std::size_t max_bytes, const std::string& what) {
+  const std::uintmax_t size = std::filesystem::file_size(path);
+  if (size > max_bytes) {
+    throw ProoflineError(Error::Malformed, path + ": " + std::to_string(size) + " bytes, more than the " +
+                                               std::to_string(max_bytes) + " bytes " + what + " can take");
+  }
+  return read_text(path);
 }
 
 /// Re-throws a parser's ProoflineError with the file's path in front.
@@ -183,9 +195,20 @@ bool is_snarkjs_json(const std::string& path) {
 int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
   return run_guarded("verify", [&] {
     auto t0 = Clock::now();
-    groth16::VerifyingKey vk = with_file(a.vk, [&] { return groth16::vk_from_snarkjs_json(read_text(a.vk)); });
-    groth16::Proof proof = with_file(a.proof, [&] { return groth16::proof_from_snarkjs_json(read_text(a.proof)); });
-    std::vector<ff::Fr> pub = with_file(a.pub, [&] { return groth16::public_from_snarkjs_json(read_text(a.pub)); });
+    // Each file's size is checked against what a valid one can take before it is read.
+    groth16::VerifyingKey vk = with_file(a.vk, [&] {
+      return groth16::vk_from_snarkjs_json(read_json_text(a.vk, groth16::kMaxSnarkjsVkBytes, "a verification key"));
+    });
+    groth16::Proof proof = with_file(a.proof, [&] {
+      return groth16::proof_from_snarkjs_json(read_json_text(a.proof, groth16::kMaxSnarkjsProofBytes, "a proof"));
+    });
+    const std::size_t n_public = vk.ic.empty() ? 0 : vk.ic.size() - 1;
+    std::vector<ff::Fr> pub = with_file(a.pub, [&] {
+      return groth16::public_from_snarkjs_json(
+          read_json_text(a.pub, groth16::snarkjs_public_json_max_bytes(n_public),
+                         "the " + std::to_string(n_public) + " public input(s) of the verification key"),
+          n_public);
+    });
     if (pub.size() + 1 != vk.ic.size()) {
       throw ProoflineError(Error::BadLength, a.pub + ": " + std::to_string(pub.size()) +
                                                  " public signals; the verification key expects nPublic = " +

@@ -377,14 +377,7 @@ struct Engine::Impl {
       for (const auto& n : kinds->names()) known += (known.empty() ? "" : ", ") + n;
       throw std::invalid_argument("unknown proof kind '" + job.req.kind + "' (known: " + known + ")");
     }
-    const std::vector<std::string_view> declared = kind->arguments();
-    for (const auto& [key, value] : job.req.args) {
-      if (std::find(declared.begin(), declared.end(), key) != declared.end()) continue;
-      std::string list;
-      for (const auto& d : declared) list += (list.empty() ? "" : ", ") + std::string(d);
-      throw std::invalid_argument("kind '" + job.req.kind + "' has no argument '" + key + "' (its arguments: " +
-                                  (list.empty() ? "none" : list) + ")");
-    }
+    check_arguments(*kind, job.req);
     return kind->prepare(job.req);
   }
 

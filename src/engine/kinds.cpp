@@ -47,6 +47,17 @@ std::uint64_t partition_buffer_bytes(const groth16::Parameters& p) {
   return sizeof(Fr) * (3 * m + vars) + 8 * ((p.num_aux() + 63) / 64 * 2 + (p.num_inputs() + 63) / 64);
 }
 
+void check_arguments(const ProofKind& kind, const ProofRequest& r) {
+  const std::vector<std::string_view> declared = kind.arguments();
+  for (const auto& [key, value] : r.args) {
+    if (std::find(declared.begin(), declared.end(), key) != declared.end()) continue;
+    std::string list;
+    for (const auto& d : declared) list += (list.empty() ? "" : ", ") + std::string(d);
+    throw std::invalid_argument("kind '" + std::string(kind.name()) + "' has no argument '" + key +
+                                "' (its arguments: " + (list.empty() ? "none" : list) + ")");
+  }
+}
+
 std::vector<Fr> KindJob::public_inputs(std::size_t, const r1cs::ProvingBuffers& buf) const {
   return groth16::public_inputs(buf);
 }

@@ -287,6 +287,7 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     }
   }
   try {
+    engine::check_arguments(*kind, r);
     kind->prepare(r);
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.

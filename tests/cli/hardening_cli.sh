@@ -336,5 +336,33 @@ else
   echo "skip: daemon checks (proofline built without the daemon)"
 fi
 
+# --- issue 21: deeply nested JSON is refused with exit 3 (it crashed the CLI with exit 139) ---
+nest() { head -c "$1" /dev/zero | tr '\0' '['; printf '%s' "$2"; head -c "$1" /dev/zero | tr '\0' ']'; }
+nest 80000 '"1"' >nested_pub.json
+check "verify with public.json nested 80,000 deep" 3 "$P" verify --vk toy_vk.json --proof p.json --public nested_pub.json
+expect_in "  the nesting is named" err.txt "nested deeper than 64 levels"
+python3 - "$W" <<'PY'
+import sys, json, re
+w = sys.argv[1]
+proof = open(f"{w}/p.json").read()
+open(f"{w}/nested_pi_a.json", "w").write(proof.replace('"pi_a": [', '"pi_a": ' + '[' * 1000 + ']' * 1000 + ', "x": [', 1))
+open(f"{w}/nested_protocol.json", "w").write(proof.replace('"groth16"', '[' * 20000 + ']' * 20000, 1))
+vk = open(f"{w}/toy_vk.json").read()
+open(f"{w}/nested_vk.json", "w").write(re.sub(r'"nPublic":\s*\d+', '"nPublic": ' + '[' * 100000 + ']' * 100000, vk, count=1))
+PY
+check "verify with nested pi_a" 3 "$P" verify --vk toy_vk.json --proof nested_pi_a.json --public pub.json
+expect_in "  the nesting is named" err.txt "nested deeper than 64 levels"
+check "verify with nested protocol" 3 "$P" verify --vk toy_vk.json --proof nested_protocol.json --public pub.json
+expect_in "  the size or nesting is named" err.txt "nested deeper than 64 levels|bytes, more than"
+check "verify with a vk.json whose nPublic is nested" 3 "$P" verify --vk nested_vk.json --proof p.json --public pub.json
+expect_in "  the nesting is named" err.txt "nested deeper than 64 levels"
+{ printf '{"registered_proof": "StackedDrg2KiBV1_1", "vanilla_proofs": '; nest 200000 ''; printf '}'; } >nested_c1.json
+check "check-c1 with nested vanilla_proofs" 3 "$P" check-c1 --c1 nested_c1.json
+expect_in "  the nesting is named" err.txt "nested deeper than 64 levels"
+# A public.json of 5 M entries for a key with 2 inputs: refused from its size (it was parsed whole).
+python3 -c 'import sys; sys.stdout.write("[" + ",".join(["\"1\""] * 5000000) + "]")' >huge_pub.json
+check "verify with a 5 M-entry public.json" 3 "$P" verify --vk toy_vk.json --proof p.json --public huge_pub.json
+expect_in "  refused from its size" err.txt "20000001 bytes, more than the [0-9]+ bytes the [0-9]+ public input\\(s\\) of the verification key can take"
+
 echo "failures: $fails"
 [[ $fails -eq 0 ]]

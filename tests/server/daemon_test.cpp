@@ -322,6 +322,12 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   }
   {
     pb::ProofRequest r = base();
+    (*r.mutable_args())["partitons"] = "2";  // issue 21: a misspelt argument is refused, not ignored
+    bad.push_back({"unknown argument", r,
+                   "kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, input)"});
+  }
+  {
+    pb::ProofRequest r = base();
     r.mutable_bench()->set_log_size(0);
     bad.push_back({"no size", r, "size"});
   }

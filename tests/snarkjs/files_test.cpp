@@ -345,5 +345,16 @@ TEST(RealFiles, RoundTripsAndMalformedTable) {
   malformed_table(f);
 }
 
+// Issue 21: unprintable magic bytes print as two hex digits (they printed as "\x" + decimal).
+TEST(SnarkjsFiles, BadMagicPrintsUnprintableBytesInHex) {
+  const Bytes bytes = {0x00, 0xff, 'k', 0x7f, 1, 0, 0, 0, 0, 0, 0, 0};
+  try {
+    Witness::from_bytes(bytes, "w.wtns");
+    FAIL() << "accepted";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("magic \"\\x00\\xffk\\x7f\"; expected \"wtns\""), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::groth16::snarkjs

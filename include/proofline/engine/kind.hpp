@@ -163,6 +163,10 @@ std::shared_ptr<const ProofKind> make_porep_c2_kind();
 /// Helpers for kinds (also used by the built-ins): a required / optional string argument, and a
 /// size "2^k" / power of two as log2. Throw std::invalid_argument naming the argument.
 const std::string& require_arg(const ProofRequest& r, const std::string& name);
+/// Throws std::invalid_argument("kind 'K' has no argument 'X' (its arguments: …)") for the first key
+/// of r.args that `kind` does not declare (ProofKind::arguments). The engine checks every request
+/// with it before prepare(); the daemon also before it queues one (INVALID_ARGUMENT).
+void check_arguments(const ProofKind& kind, const ProofRequest& r);
 std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
 unsigned parse_log_size_arg(const std::string& name, const std::string& value);
 std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);

@@ -138,7 +138,9 @@ BinFile::BinFile(std::span<const std::uint8_t> bytes, std::string_view magic, st
     std::string found;
     for (int i = 0; i < 4; ++i) {
       char c = static_cast<char>(bytes[i]);
-      found += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : "\\x" + std::to_string(bytes[i]);
+      static constexpr char kHex[] = "0123456789abcdef";
+      found += (c >= 0x20 && c < 0x7f) ? std::string(1, c)
+                                       : std::string{'\\', 'x', kHex[bytes[i] >> 4], kHex[bytes[i] & 15]};
     }
     throw fail_file(FileError::BadMagic, 0, "magic \"" + found + "\"; expected \"" + std::string(magic) + "\"");
   }
