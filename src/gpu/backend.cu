@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "proofline/gpu/device.hpp"
@@ -468,7 +469,19 @@ void GpuBackend::recover_locked(const std::string& what) {
       }
       generation_ = device_generation_locked(device);
     }
-    auto fresh = std::make_unique<Impl>(cfg);
+    // The driver may still be tearing the faulted context down (the device then reports itself
+    // busy, cudaErrorDevicesUnavailable): retry for up to ~10 s before giving up on the device.
+    std::unique_ptr<Impl> fresh;
+    for (int attempt = 0;; ++attempt) {
+      try {
+        fresh = std::make_unique<Impl>(cfg);
+        break;
+      } catch (const CudaError& e) {
+        if (attempt >= 40) throw;
+        (void)cudaGetLastError();
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+    }
     (void)impl_.release();  // see above: not destroyed
     impl_ = std::move(fresh);
     ++recoveries_;
