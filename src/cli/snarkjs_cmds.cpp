@@ -39,11 +39,12 @@ std::string read_text(const std::string& path) {
 }
 
 /// read_text of a JSON file that can be at most `max_bytes` long for its contents to be valid:
-/// refused from its size (ProoflineError Malformed naming `what` and both sizes) before reading.
+/// refused from its size (ProoflineError Malformed naming `what` and both sizes; with_file adds the
+/// path) before reading.
 std::string read_json_text(const std::string& path, std::size_t max_bytes, const std::string& what) {
   const std::uintmax_t size = std::filesystem::file_size(path);
   if (size > max_bytes) {
-    throw ProoflineError(Error::Malformed, path + ": " + std::to_string(size) + " bytes, more than the " +
+    throw ProoflineError(Error::Malformed, std::to_string(size) + " bytes, more than the " +
                                                std::to_string(max_bytes) + " bytes " + what + " can take");
   }
   return read_text(path);

@@ -340,6 +340,9 @@ fi
 nest() { head -c "$1" /dev/zero | tr '\0' '['; printf '%s' "$2"; head -c "$1" /dev/zero | tr '\0' ']'; }
 nest 80000 '"1"' >nested_pub.json
 check "verify with public.json nested 80,000 deep" 3 "$P" verify --vk toy_vk.json --proof p.json --public nested_pub.json
+expect_in "  refused from its size (2 inputs cannot take 160 KB)" err.txt "nested_pub.json: 160003 bytes, more than the 320 bytes"
+nest 100 '"1"' >nested_pub_small.json
+check "verify with public.json nested 100 deep" 3 "$P" verify --vk toy_vk.json --proof p.json --public nested_pub_small.json
 expect_in "  the nesting is named" err.txt "nested deeper than 64 levels"
 python3 - "$W" <<'PY'
 import sys, json, re

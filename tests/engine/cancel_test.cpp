@@ -89,6 +89,9 @@ class LongSynthKind final : public ProofKind {
     void check(const Srs& s) const override { in_->check(s); }
     void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers& b) const override {
       try {
+        // LongCircuit is far larger than the bench parameters the job loads: keep the engine's cancel
+        // flag but lift the shape limits it set (r1cs::SynthesisLimits), so only cancellation stops it.
+        const r1cs::CancelScope unbounded(r1cs::CancelScope::current(), r1cs::SynthesisLimits{});
         synthesize_into(b, [&](r1cs::ProvingAssignment& cs) {  // cs takes the engine's CancelScope flag
           r1cs::synthesize(LongCircuit{hook_}, cs);
         });
