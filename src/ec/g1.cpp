@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "proofline/ec/curve_impl.hpp"
+#include "curve_impl.hpp"
 
 namespace proofline::ec {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "proofline/ec/curve_impl.hpp"
+#include "curve_impl.hpp"
 
 namespace proofline::ec {
 

@@ -1,4 +1,5 @@
-// The proving engine (include/proofline/engine/engine.hpp): queues, workers, cancel, status.
+// The proving engine (include/proofline/engine/engine.hpp): queues, workers, cancel, status. The
+// counters and histograms it keeps, and their Prometheus text, are in metrics.hpp / metrics.cpp.
 //
 // One mutex (`mu_`) guards the job table, both queues, the running counters and the metrics; the
 // memory budget, buffer pool, reclaimer and SRS manager have their own locks and are never called
@@ -9,17 +10,16 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
 
 #include "log.hpp"
+#include "metrics.hpp"
 #include "proofline/engine/kind.hpp"
 #include "proofline/engine/memory.hpp"
 #include "proofline/engine/srs.hpp"
@@ -69,35 +69,6 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 constexpr int kStages = 3;  // prepare, synthesis, prove
 constexpr const char* kStageNames[kStages] = {"prepare", "synthesis", "prove"};
 constexpr int kPriorities = 4;
-
-/// Prometheus histogram over seconds.
-struct Histogram {
-  static constexpr std::array<double, 16> kBounds = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
-                                                     1,     2.5,   5,    10,    30,   60,  120, 600};
-  std::array<std::uint64_t, kBounds.size()> buckets{};
-  std::uint64_t count = 0;
-  double sum = 0;
-  void observe_ms(double ms) {
-    const double s = ms / 1000.0;
-    for (std::size_t i = 0; i < kBounds.size(); ++i) {
-      if (s <= kBounds[i]) ++buckets[i];
-    }
-    ++count;
-    sum += s;
-  }
-  void write(std::ostringstream& o, const std::string& name, const std::string& labels) const {
-    for (std::size_t i = 0; i < kBounds.size(); ++i) {
-      o << name << "_bucket{" << labels << ",le=\"" << kBounds[i] << "\"} " << buckets[i] << "\n";
-    }
-    o << name << "_bucket{" << labels << ",le=\"+Inf\"} " << count << "\n";
-    o << name << "_sum{" << labels << "} " << sum << "\n";
-    o << name << "_count{" << labels << "} " << count << "\n";
-  }
-};
-
-constexpr const char* kPartitionTimers[] = {"queue_wait", "srs_load", "synthesis", "prove_wait",
-                                            "kernel",     "prover_call", "stage", "total"};
-constexpr const char* kProofTimers[] = {"queue_wait", "srs_load", "assemble", "verify", "total"};
 
 std::uint64_t default_budget() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -181,10 +152,7 @@ struct Engine::Impl {
   unsigned synth_workers = 0;
 
   // metrics (under mu)
-  std::uint64_t m_submitted = 0, m_duplicates = 0, m_done = 0, m_failed = 0, m_cancelled = 0, m_self_check_failures = 0,
-                m_partitions = 0;
-  std::array<Histogram, std::size(kPartitionTimers)> h_part;
-  std::array<Histogram, std::size(kProofTimers)> h_proof;
+  detail::Counters counters;
 
   std::vector<std::thread> threads;
 
@@ -292,11 +260,11 @@ struct Engine::Impl {
     r.partitions_done = j.proved;
     r.timings.total = ms_between(j.submitted, j.finished);
     if (state == JobState::Done) {
-      ++m_done;
+      ++counters.done;
     } else if (state == JobState::Failed) {
-      ++m_failed;
+      ++counters.failed;
     } else {
-      ++m_cancelled;
+      ++counters.cancelled;
     }
     j.req.payload.clear();
     j.req.payload.shrink_to_fit();
@@ -671,9 +639,9 @@ struct Engine::Impl {
         job->pt[item->k] = t;
         ++job->proved;
         ++backends[static_cast<std::size_t>(b)].proved;
-        ++m_partitions;
+        ++counters.partitions;
         const double vals[] = {t.queue_wait, t.srs_load, t.synthesis, t.prove_wait, t.kernel, t.prover_call, t.stage, t.total};
-        for (std::size_t i = 0; i < h_part.size(); ++i) h_part[i].observe_ms(vals[i]);
+        for (std::size_t i = 0; i < counters.partition.size(); ++i) counters.partition[i].observe_ms(vals[i]);
         if (job->proved == job->n) finish_q.push_back(job);
         logged = true;
       }
@@ -723,7 +691,7 @@ struct Engine::Impl {
       lk.lock();
       if (is_final(job->state)) continue;
       if (!ok) {
-        ++m_self_check_failures;
+        ++counters.self_check_failures;
         finalize_locked(*job, JobState::Failed, "self-check failed: " + why, leases);
       } else {
         ProofTimings& pt = job->result.timings;
@@ -744,7 +712,7 @@ struct Engine::Impl {
         job->result.srs_key = job->srs->key;
         finalize_locked(*job, JobState::Done, "", leases);
         const double vals[] = {pt.queue_wait, pt.srs_load, pt.assemble, pt.verify, pt.total};
-        for (std::size_t i = 0; i < h_proof.size(); ++i) h_proof[i].observe_ms(vals[i]);
+        for (std::size_t i = 0; i < counters.proof.size(); ++i) counters.proof[i].observe_ms(vals[i]);
         if (cfg.log_partitions) {
           log()->info("job id={} kind={} state=done partitions={} queue_wait_ms={:.2f} srs_load_ms={:.2f} "
                       "synthesis_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} assemble_ms={:.3f} "
@@ -781,7 +749,7 @@ SubmitResult Engine::submit(ProofRequest request) {
   }
   auto it = m.jobs.find(request.request_id);
   if (it != m.jobs.end()) {
-    ++m.m_duplicates;
+    ++m.counters.duplicates;
     return SubmitResult{request.request_id, true, it->second->state};
   }
   auto job = std::make_shared<Impl::Job>();
@@ -790,7 +758,7 @@ SubmitResult Engine::submit(ProofRequest request) {
   job->submitted = Clock::now();
   m.jobs.emplace(job->req.request_id, job);
   m.prep_q.emplace(Impl::Key{Impl::pri(*job), seq, -1}, job);
-  ++m.m_submitted;
+  ++m.counters.submitted;
   m.cv.notify_all();
   return SubmitResult{job->req.request_id, false, JobState::Queued};
 }
@@ -895,74 +863,20 @@ EngineStatus Engine::status() const {
 std::string Engine::metrics_text() const {
   const EngineStatus st = status();
   const Impl& m = *impl_;
-  std::ostringstream o;
-  auto head = [&](const char* name, const char* type, const char* help) {
-    o << "# HELP " << name << " " << help << "\n# TYPE " << name << " " << type << "\n";
-  };
+  detail::MetricsSnapshot snap;
   {
     std::lock_guard lk(m.mu);
-    head("proofline_engine_jobs_submitted_total", "counter", "Jobs accepted by submit (duplicates excluded).");
-    o << "proofline_engine_jobs_submitted_total " << m.m_submitted << "\n";
-    head("proofline_engine_jobs_duplicate_total", "counter", "Submits whose request id was already known.");
-    o << "proofline_engine_jobs_duplicate_total " << m.m_duplicates << "\n";
-    head("proofline_engine_jobs_finished_total", "counter", "Jobs that reached a final state.");
-    o << "proofline_engine_jobs_finished_total{state=\"done\"} " << m.m_done << "\n";
-    o << "proofline_engine_jobs_finished_total{state=\"failed\"} " << m.m_failed << "\n";
-    o << "proofline_engine_jobs_finished_total{state=\"cancelled\"} " << m.m_cancelled << "\n";
-    head("proofline_engine_self_check_failures_total", "counter", "Jobs whose proofs failed the verification before return.");
-    o << "proofline_engine_self_check_failures_total " << m.m_self_check_failures << "\n";
-    head("proofline_engine_partitions_proved_total", "counter", "Partitions proved, per backend.");
+    snap.counters = m.counters;
     for (std::size_t b = 0; b < m.backends.size(); ++b) {
-      o << "proofline_engine_partitions_proved_total{backend=\"" << b << "\",name=\"" << m.cfg.backends[b]->name()
-        << "\"} " << m.backends[b].proved << "\n";
-    }
-    head("proofline_engine_partition_seconds", "histogram", "Per-partition timers (see engine.hpp).");
-    for (std::size_t i = 0; i < m.h_part.size(); ++i) {
-      m.h_part[i].write(o, "proofline_engine_partition_seconds", std::string("timer=\"") + kPartitionTimers[i] + "\"");
-    }
-    head("proofline_engine_proof_seconds", "histogram", "Per-proof timers (see engine.hpp).");
-    for (std::size_t i = 0; i < m.h_proof.size(); ++i) {
-      m.h_proof[i].write(o, "proofline_engine_proof_seconds", std::string("timer=\"") + kProofTimers[i] + "\"");
+      snap.backend_names.emplace_back(m.cfg.backends[b]->name());
+      snap.backend_proved.push_back(m.backends[b].proved);
     }
   }
-  head("proofline_engine_queue_pending", "gauge", "Items waiting, per stage and priority.");
-  for (const auto& q : st.queues) {
-    o << "proofline_engine_queue_pending{stage=\"" << q.stage << "\",priority=\"" << to_string(q.priority) << "\"} "
-      << q.pending << "\n";
-  }
-  head("proofline_engine_queue_running", "gauge", "Items being worked on, per stage and priority.");
-  for (const auto& q : st.queues) {
-    o << "proofline_engine_queue_running{stage=\"" << q.stage << "\",priority=\"" << to_string(q.priority) << "\"} "
-      << q.running << "\n";
-  }
-  head("proofline_engine_jobs", "gauge", "Jobs retained, per state.");
-  o << "proofline_engine_jobs{state=\"queued\"} " << st.jobs_queued << "\n";
-  o << "proofline_engine_jobs{state=\"running\"} " << st.jobs_running << "\n";
-  o << "proofline_engine_jobs{state=\"done\"} " << st.jobs_done << "\n";
-  o << "proofline_engine_jobs{state=\"failed\"} " << st.jobs_failed << "\n";
-  o << "proofline_engine_jobs{state=\"cancelled\"} " << st.jobs_cancelled << "\n";
-  const auto& mem = st.memory;
-  head("proofline_engine_memory_bytes", "gauge", "Partition-buffer memory budget and its charges.");
-  o << "proofline_engine_memory_bytes{kind=\"budget\"} " << mem.budget_bytes << "\n";
-  o << "proofline_engine_memory_bytes{kind=\"used\"} " << mem.used_bytes << "\n";
-  o << "proofline_engine_memory_bytes{kind=\"reserved\"} " << mem.reserved_bytes << "\n";
-  o << "proofline_engine_memory_bytes{kind=\"pooled\"} " << mem.pooled_bytes << "\n";
-  o << "proofline_engine_memory_bytes{kind=\"reclaim_pending\"} " << mem.reclaim_pending_bytes << "\n";
-  head("proofline_engine_srs_bytes", "gauge", "Resident SRS bytes and the SRS budget (0 = unlimited).");
-  o << "proofline_engine_srs_bytes{kind=\"resident\"} " << mem.srs_bytes << "\n";
-  o << "proofline_engine_srs_bytes{kind=\"budget\"} " << mem.srs_budget_bytes << "\n";
-  head("proofline_engine_srs_loads_total", "counter", "Parameter sets loaded.");
-  o << "proofline_engine_srs_loads_total " << m.srs.loads_total() << "\n";
-  head("proofline_engine_srs_evictions_total", "counter", "Parameter sets evicted.");
-  o << "proofline_engine_srs_evictions_total " << m.srs.evictions_total() << "\n";
-  head("proofline_engine_reclaimer_freed_bytes_total", "counter", "Bytes freed by the reclaimer (or inline).");
-  o << "proofline_engine_reclaimer_freed_bytes_total " << mem.freed_bytes_total << "\n";
-  head("proofline_engine_reclaimer_free_seconds_total", "counter", "Time spent freeing buffers.");
-  o << "proofline_engine_reclaimer_free_seconds_total " << mem.free_ms_total / 1000.0 << "\n";
-  head("proofline_engine_pool_acquires_total", "counter", "Partition buffers taken from the pool (hit) or new (miss).");
-  o << "proofline_engine_pool_acquires_total{result=\"hit\"} " << m.pool.hits() << "\n";
-  o << "proofline_engine_pool_acquires_total{result=\"miss\"} " << m.pool.misses() << "\n";
-  return o.str();
+  snap.srs_loads = m.srs.loads_total();
+  snap.srs_evictions = m.srs.evictions_total();
+  snap.pool_hits = m.pool.hits();
+  snap.pool_misses = m.pool.misses();
+  return detail::metrics_text(snap, st);
 }
 
 SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::string, std::string>& args) {

@@ -37,16 +37,16 @@ Domain fr_domain(const Fr& f) {
   return d;
 }
 
-gadgets::AuthPath MerkleProof::auth_path() const {
-  auto conv = [](const std::vector<PathElement>& in, std::vector<gadgets::PathLevel>& out) {
+hash::AuthPath MerkleProof::auth_path() const {
+  auto conv = [](const std::vector<PathElement>& in, std::vector<hash::PathLevel>& out) {
     for (const auto& e : in) {
-      gadgets::PathLevel l;
+      hash::PathLevel l;
       l.index = e.index;
       for (const auto& h : e.hashes) l.hashes.push_back(domain_fr(h));
       out.push_back(std::move(l));
     }
   };
-  gadgets::AuthPath p;
+  hash::AuthPath p;
   conv(base, p.base);
   conv(sub, p.sub);
   conv(top, p.top);

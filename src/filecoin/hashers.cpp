@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "proofline/gadgets/poseidon.hpp"
+#include "proofline/hash/poseidon.hpp"
 
 namespace proofline::filecoin {
 
@@ -45,13 +45,13 @@ Sha256Domain fr_to_domain(const Fr& f) {
 }
 
 Fr poseidon_node(std::span<const Fr> children) {
-  return gadgets::poseidon_hash_native(gadgets::PoseidonConstants::merkle(children.size()), children);
+  return hash::poseidon_hash_native(hash::PoseidonConstants::merkle(children.size()), children);
 }
 
 Fr poseidon_hash_md(std::span<const Fr> elements) {
   constexpr std::size_t kArity = 36;
   if (elements.empty()) return Fr::zero();
-  const auto& c = gadgets::PoseidonConstants::merkle(kArity);
+  const auto& c = hash::PoseidonConstants::merkle(kArity);
   Fr acc = elements[0];
   std::vector<Fr> buf(kArity);
   for (std::size_t start = 1; start < elements.size(); start += kArity - 1) {
@@ -59,7 +59,7 @@ Fr poseidon_hash_md(std::span<const Fr> elements) {
     buf[0] = acc;
     const std::size_t n = std::min(kArity - 1, elements.size() - start);
     std::copy_n(elements.begin() + static_cast<std::ptrdiff_t>(start), n, buf.begin() + 1);
-    acc = gadgets::poseidon_hash_native(c, buf);
+    acc = hash::poseidon_hash_native(c, buf);
   }
   return acc;
 }

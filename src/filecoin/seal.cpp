@@ -27,7 +27,7 @@ MerkleProofKind rc_kind(const SectorShape& s) {
   return s.tree_rc.top ? MerkleProofKind::Top : s.tree_rc.sub ? MerkleProofKind::Sub : MerkleProofKind::Single;
 }
 
-std::vector<PathElement> to_elements(const std::vector<gadgets::PathLevel>& levels) {
+std::vector<PathElement> to_elements(const std::vector<hash::PathLevel>& levels) {
   std::vector<PathElement> out;
   for (const auto& l : levels) {
     PathElement e;
@@ -38,7 +38,7 @@ std::vector<PathElement> to_elements(const std::vector<gadgets::PathLevel>& leve
   return out;
 }
 
-MerkleProof to_merkle_proof(const gadgets::AuthPath& p, const Domain& root, const Domain& leaf, MerkleProofKind k) {
+MerkleProof to_merkle_proof(const hash::AuthPath& p, const Domain& root, const Domain& leaf, MerkleProofKind k) {
   MerkleProof m;
   m.kind = k;
   m.root = root;

@@ -18,7 +18,7 @@ constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
 
 // size, layers, tree R/C shape, partitions, challenges/partition, minimum challenges, NI partitions,
 // name, vanilla key (test sizes have no upstream key; proofline uses the same naming pattern).
-SectorShape make_shape(std::uint64_t bytes, std::size_t layers, gadgets::TreeShape t, std::size_t partitions,
+SectorShape make_shape(std::uint64_t bytes, std::size_t layers, hash::TreeShape t, std::size_t partitions,
                        std::size_t minimum, std::size_t ni_partitions, std::string_view name,
                        std::string_view key) {
   SectorShape s;

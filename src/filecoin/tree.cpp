@@ -42,10 +42,10 @@ std::vector<std::vector<Node>> build_levels(std::vector<Node> leaves, std::size_
 }
 
 template <class Node, class ToFr>
-void append_path(std::vector<gadgets::PathLevel>& out, const std::vector<std::vector<Node>>& levels, std::size_t arity,
+void append_path(std::vector<hash::PathLevel>& out, const std::vector<std::vector<Node>>& levels, std::size_t arity,
                  std::uint64_t index, ToFr to_fr) {
   for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
-    gadgets::PathLevel pl;
+    hash::PathLevel pl;
     pl.index = index % arity;
     const std::uint64_t first = index - pl.index;
     for (std::size_t j = 0; j < arity; ++j) {
@@ -56,8 +56,8 @@ void append_path(std::vector<gadgets::PathLevel>& out, const std::vector<std::ve
   }
 }
 
-gadgets::PathLevel group_level(std::span<const Fr> group, std::size_t pos) {
-  gadgets::PathLevel pl;
+hash::PathLevel group_level(std::span<const Fr> group, std::size_t pos) {
+  hash::PathLevel pl;
   pl.index = pos;
   for (std::size_t j = 0; j < group.size(); ++j) {
     if (j != pos) pl.hashes.push_back(group[j]);
@@ -76,13 +76,13 @@ Sha256Tree::Sha256Tree(std::vector<Sha256Domain> leaves, std::size_t arity) : ar
                          [](std::span<const Sha256Domain> ch) { return sha256_node(ch); });
 }
 
-gadgets::AuthPath Sha256Tree::proof(std::uint64_t index) const {
-  gadgets::AuthPath p;
+hash::AuthPath Sha256Tree::proof(std::uint64_t index) const {
+  hash::AuthPath p;
   append_path(p.base, levels_, arity_, index, [](const Sha256Domain& d) { return domain_to_fr(d); });
   return p;
 }
 
-PoseidonTree::PoseidonTree(std::vector<Fr> leaves, gadgets::TreeShape shape) : shape_(shape) {
+PoseidonTree::PoseidonTree(std::vector<Fr> leaves, hash::TreeShape shape) : shape_(shape) {
   const std::size_t groups = (shape.sub ? shape.sub : 1) * (shape.top ? shape.top : 1);
   if (leaves.empty() || leaves.size() % groups != 0 || !is_power_of(leaves.size() / groups, shape.base) ||
       (shape.top && !shape.sub)) {
@@ -109,8 +109,8 @@ PoseidonTree::PoseidonTree(std::vector<Fr> leaves, gadgets::TreeShape shape) : s
   root_ = shape.top ? poseidon_node(sub_roots_) : sub_roots_[0];
 }
 
-gadgets::AuthPath PoseidonTree::proof(std::uint64_t index) const {
-  gadgets::AuthPath p;
+hash::AuthPath PoseidonTree::proof(std::uint64_t index) const {
+  hash::AuthPath p;
   const std::size_t tree = index / base_leaves_;
   append_path(p.base, bases_[tree], shape_.base, index % base_leaves_, [](const Fr& f) { return f; });
   if (shape_.sub) {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "proofline/msm/msm_impl.hpp"
+#include "msm_impl.hpp"
 
 namespace proofline::msm {
 

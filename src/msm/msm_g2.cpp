@@ -1,6 +1,6 @@
 // msm: instantiation of the MSM templates for G2.
 #include "proofline/ec/g2.hpp"
-#include "proofline/msm/msm_impl.hpp"
+#include "msm_impl.hpp"
 
 namespace proofline::msm {
 

@@ -11,6 +11,7 @@
 #include "filecoin_test_util.hpp"
 #include "proofline/filecoin/hashers.hpp"
 #include "proofline/filecoin/tree.hpp"
+#include "proofline/gadgets/merkle.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/msm/msm.hpp"
-#include "proofline/msm/msm_impl.hpp"
+#include "msm/msm_impl.hpp"  // detail::g_window_tasks (src/ include path of the tests)
 
 namespace {
 

@@ -491,7 +491,7 @@ std::ostream& operator<<(std::ostream& os, const XyzzPoint<Cfg>& p) {
 namespace detail {
 /// Montgomery's trick over the Z (Jacobian) or ZZZ (XYZZ) coordinates: one field inversion for
 /// the whole batch. Identities (Z = 0) become Affine{infinity}. `scratch.size() >= in.size()`,
-/// `out.size() >= in.size()`. Defined in curve_impl.hpp, instantiated for G1/G2 in src/ec.
+/// `out.size() >= in.size()`. Defined in src/ec/curve_impl.hpp, instantiated for G1/G2 in src/ec.
 template <class Cfg>
 void batch_to_affine(std::span<const JacobianPoint<Cfg>> in, std::span<AffinePoint<Cfg>> out,
                      std::span<typename Cfg::Field> scratch);

@@ -51,7 +51,7 @@
 
 #include "proofline/ff/fr.hpp"
 #include "proofline/filecoin/sector.hpp"
-#include "proofline/gadgets/merkle.hpp"
+#include "proofline/hash/merkle.hpp"
 
 namespace proofline::filecoin {
 
@@ -82,7 +82,7 @@ struct MerkleProof {
   bool operator==(const MerkleProof&) const = default;
 
   /// The path as the PoR circuit takes it (siblings as little-endian Fr).
-  gadgets::AuthPath auth_path() const;
+  hash::AuthPath auth_path() const;
   /// The leaf index the positions spell: Σ index_k · Π_{j<k} arity_j, arities from the level sizes
   /// (hashes.size() + 1), base levels first, then sub, then top.
   std::uint64_t leaf_index() const;

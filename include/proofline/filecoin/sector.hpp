@@ -40,7 +40,7 @@
 #include <string_view>
 #include <vector>
 
-#include "proofline/gadgets/merkle.hpp"
+#include "proofline/hash/merkle.hpp"
 
 namespace proofline::filecoin {
 
@@ -86,7 +86,7 @@ struct SectorShape {
   std::uint64_t sector_bytes = 0;
   std::uint64_t nodes = 0;              ///< sector_bytes / 32
   std::size_t layers = 0;               ///< 2 or 11
-  gadgets::TreeShape tree_rc;           ///< arities of tree R and tree C (base, sub, top; 0 = absent)
+  hash::TreeShape tree_rc;           ///< arities of tree R and tree C (base, sub, top; 0 = absent)
   std::size_t tree_d_levels = 0;        ///< log2(nodes): path length in tree D
   std::size_t partitions = 0;           ///< interactive/synthetic partitions (1 or 10)
   std::size_t challenges_per_partition = 0;  ///< 2 or 18

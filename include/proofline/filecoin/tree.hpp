@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "proofline/filecoin/hashers.hpp"
-#include "proofline/gadgets/merkle.hpp"
+#include "proofline/hash/merkle.hpp"
 
 namespace proofline::filecoin {
 
@@ -28,7 +28,7 @@ class Sha256Tree {
   const Sha256Domain& root() const { return levels_.back()[0]; }
   std::size_t num_leaves() const { return levels_[0].size(); }
   /// Inclusion path of leaf `index` (siblings as Fr, little-endian bytes).
-  gadgets::AuthPath proof(std::uint64_t index) const;
+  hash::AuthPath proof(std::uint64_t index) const;
   const std::vector<std::vector<Sha256Domain>>& levels() const { return levels_; }
 
  private:
@@ -39,13 +39,13 @@ class Sha256Tree {
 class PoseidonTree {
  public:
   /// leaves.size() = sub·top (each factor counted only if nonzero) · base^k.
-  PoseidonTree(std::vector<Fr> leaves, gadgets::TreeShape shape);
+  PoseidonTree(std::vector<Fr> leaves, hash::TreeShape shape);
   const Fr& root() const { return root_; }
-  gadgets::AuthPath proof(std::uint64_t index) const;
+  hash::AuthPath proof(std::uint64_t index) const;
   std::size_t num_base_trees() const { return bases_.size(); }
 
  private:
-  gadgets::TreeShape shape_;
+  hash::TreeShape shape_;
   std::size_t base_leaves_ = 0;
   std::vector<std::vector<std::vector<Fr>>> bases_;  // per base tree: its levels
   std::vector<Fr> sub_roots_;                        // one per group of `sub` base trees (when sub > 0)

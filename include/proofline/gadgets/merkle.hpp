@@ -2,8 +2,8 @@
 //
 // Owns: `insert` (place the current node among its siblings by index bits: insert_2 / insert_4 /
 // insert_8 networks of `pick`s), `hash_multi_leaf_circuit` (a tree node: SHA-256 of the children's
-// bits, or Poseidon of the children), `AuthPath` / `synthesize_auth_path` (base levels, then one
-// sub level, then one top level), and `por_circuit` (storage-proofs-core PoRCircuit).
+// bits, or Poseidon of the children), `synthesize_auth_path` (base levels, then one sub level, then
+// one top level, of a hash::AuthPath), and `por_circuit` (storage-proofs-core PoRCircuit).
 //
 // Shapes (storage-proofs-core `gadgets/{insertion,por}.rs`, filecoin-hashers; reference §3.1–3.2):
 //  - per level of arity a = 2^k, in namespace "merkle tree hash i": k index bits ("index bit j",
@@ -25,29 +25,15 @@
 #include <vector>
 
 #include "proofline/gadgets/num.hpp"
+#include "proofline/hash/merkle.hpp"
 
 namespace proofline::gadgets {
 
-enum class TreeHash { Sha256, Poseidon };
-
-/// Arities of a tree's levels: `base` for every base level, then at most one level of `sub` and one
-/// of `top` (0 = absent), e.g. 8-0-0, 8-8-0, 8-8-2.
-struct TreeShape {
-  std::size_t base = 2, sub = 0, top = 0;
-};
-
-/// One level of an inclusion path: the arity − 1 siblings in order (the current node removed) and the
-/// current node's position among the arity children.
-struct PathLevel {
-  std::vector<Fr> hashes;
-  std::uint64_t index = 0;
-};
-
-struct AuthPath {
-  std::vector<PathLevel> base;
-  std::vector<PathLevel> sub;  // 0 or 1 levels
-  std::vector<PathLevel> top;  // 0 or 1 levels
-};
+// The tree shapes and paths are the hash layer's (proofline/hash/merkle.hpp), named here too.
+using hash::AuthPath;
+using hash::PathLevel;
+using hash::TreeHash;
+using hash::TreeShape;
 
 /// `element` inserted at position bits (LSB first) among `elements`; returns elements.size() + 1
 /// numbers. Sizes 2, 4 and 8 only.

@@ -1,7 +1,7 @@
 // proofline/msm/affine_ifma.hpp — batches of independent affine G1 / G2 additions, 8 lanes at a time
 // with AVX-512 IFMA (ff/fp_ifma.hpp).
 //
-// Used by the batch-affine bucket accumulator (msm_impl.hpp) when ff::ifma_enabled().
+// Used by the batch-affine bucket accumulator (src/msm/batch_affine.hpp) when ff::ifma_enabled().
 // Same formulas and same results, bit for bit, as the scalar flush: Montgomery's trick over
 // the batch (8 interleaved product chains, entry k in lane k mod 8, the 8 chain products inverted
 // together with one scalar Fp inversion; for G2 the chains run over the Fp norms

@@ -59,8 +59,9 @@
 //    Bucket reduction: running sums from the top bucket down (Σ_j j·B_j = Σ_j Σ_{i≥j} B_i).
 //    With affine buckets and 2^(c−1) >= 1024 the buckets are cut into S = clamp(2^(c−1)/8,
 //    512, 2048) segments whose running sums advance in step as batches of S affine additions
-//    (two per bucket), then Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k combines them (msm_impl.hpp,
-//    segmented_weighted_sum); otherwise XYZZ running sums (madd + add per bucket).
+//    (two per bucket), then Σ_j (j+1)·B_j = Σ_k T_k + L·Σ_k k·R_k combines them
+//    (src/msm/batch_affine.hpp, segmented_weighted_sum); otherwise XYZZ running sums (madd + add
+//    per bucket).
 //    Windows combine by Horner: R = Σ_w 2^(cw)·S_w with c doublings per window.
 //    With the automatic window and at most 3 such terms, each is a direct wNAF scalar
 //    multiplication (JacobianPoint::mul_limbs) instead.

@@ -1,4 +1,4 @@
-// proofline/ec/curve_impl.hpp — out-of-line template definitions for curve.hpp.
+// ec/curve_impl.hpp (private, src/ec/) — out-of-line template definitions for curve.hpp.
 //
 // Included only by src/ec/*.cpp, which instantiate them for G1 and G2 (`template struct ...`).
 // Users include g1.hpp / g2.hpp and link against those instantiations. Holds: ZCash encoders and
