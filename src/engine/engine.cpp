@@ -203,7 +203,11 @@ struct Engine::Impl {
     synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
     backends.resize(cfg.backends.size());
     budget.set_listener([this] { cv.notify_all(); });
-    if (cfg.on_srs_evict) srs.set_on_evict([f = cfg.on_srs_evict](const Srs& s) { f(s.params); });
+    // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
+    srs.set_on_evict([this](const Srs& s) {
+      for (const auto& b : cfg.backends) b->evict(s.params);
+      if (cfg.on_srs_evict) cfg.on_srs_evict(s.params);
+    });
     srs.set_on_load_done([this](const std::string& key) { unpark(key); });
     for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {

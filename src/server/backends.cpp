@@ -46,22 +46,4 @@ std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const DaemonC
   return out;
 }
 
-std::function<void(const groth16::Parameters&)> srs_evict_hook(
-    const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends) {
-#ifdef PROOFLINE_SERVER_GPU
-  std::vector<std::shared_ptr<gpu::GpuBackend>> gpus;
-  for (const auto& b : backends) {
-    if (auto g = std::dynamic_pointer_cast<gpu::GpuBackend>(b)) gpus.push_back(std::move(g));
-  }
-  if (!gpus.empty()) {
-    return [gpus](const groth16::Parameters& p) {
-      for (const auto& g : gpus) g->evict(p);
-    };
-  }
-#else
-  (void)backends;
-#endif
-  return {};
-}
-
 }  // namespace proofline::server

@@ -173,7 +173,6 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   ec.overlap = cfg_.overlap;
   ec.max_finished_jobs = cfg_.max_finished_jobs;
   ec.log_partitions = cfg_.log_partitions;
-  ec.on_srs_evict = srs_evict_hook(ec.backends);
   kinds_ = parts.kinds ? std::move(parts.kinds) : engine::KindRegistry::builtin();
   ec.kinds = kinds_;
   engine_ = std::make_unique<engine::Engine>(std::move(ec));

@@ -272,8 +272,9 @@ struct EngineConfig {
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
   bool log_partitions = true;
-  /// Called (on the evicting thread) when a parameter set leaves the SRS cache, e.g. to free a GPU
-  /// backend's device copy of it (gpu::GpuBackend::evict). Null: nothing.
+  /// Called (on the evicting thread) when a parameter set leaves the SRS cache, after the engine has
+  /// called ProverBackend::evict on every backend (which frees a GPU backend's device copy). For
+  /// observers (tests, logs). Null: nothing more.
   std::function<void(const groth16::Parameters&)> on_srs_evict;
 };
 

@@ -86,10 +86,6 @@ void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out);
 /// or no device is usable); auto → cuda when possible, else cpu. `note` receives one line on what
 /// was chosen and why.
 std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const DaemonConfig& cfg, std::string* note);
-/// The engine's on_srs_evict for these backends: frees each GPU backend's device copy of a parameter
-/// set that leaves the SRS cache (null when no backend keeps device copies).
-std::function<void(const groth16::Parameters&)> srs_evict_hook(
-    const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends);
 
 class ProvingService final : public pb::ProvingEngine::Service {
  public:
