@@ -18,13 +18,12 @@
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
+#include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
 #include "common.hpp"
-#include "proofline/server/config.hpp"
-#include "proofline/server/service.hpp"
 
 namespace proofline::cli {
 
@@ -165,17 +164,12 @@ int cmd_c2(PorepCli& p) {
   prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
   // The backend too: `--backend cuda` on a build without CUDA (or without a usable device) is a
   // usage error before the C1 is read, synthesized and the parameters are loaded.
-  server::DaemonConfig bcfg;
-  bcfg.backend = p.backend;
-  bcfg.cpu_threads = static_cast<unsigned>(p.threads);
   std::string backend_note;
   std::vector<std::shared_ptr<ProverBackend>> backends;
   try {
-    backends = server::make_backends(bcfg, &backend_note);
+    backends = groth16::make_backends(p.backend, BackendOptions{static_cast<unsigned>(p.threads), 1}, &backend_note);
   } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();  // "engine.backend = cuda: <why>" (the daemon's key)
-    const std::size_t colon = what.find(": ");
-    throw UsageError("--backend " + p.backend + ": " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+    throw UsageError(std::string("--backend ") + e.what());  // "--backend cuda: <why>"
   }
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);

@@ -13,7 +13,7 @@
 //       proving: a failing one names its partition, challenge (node) and part, and no proof is
 //       written (exit 3). Every proof is verified, with the public inputs a verifier derives from
 //       the C1 (graph parents, challenges), before the file is written. --backend: the prover
-//       backend (server::make_backends: cuda = the first usable CUDA device, auto = cuda when one is
+//       backend (groth16::make_backends: cuda = the first usable CUDA device, auto = cuda when one is
 //       usable, else cpu; default cpu). --partition K: only partition K is synthesized, proved,
 //       verified and written (one 192-byte proof; for benchmarks of one 32 GiB partition).
 //   proofline verify --vk V --c1 c1.json --proof proof.bin
