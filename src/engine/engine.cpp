@@ -16,6 +16,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -25,6 +26,8 @@
 #include "proofline/engine/srs.hpp"
 #include "proofline/groth16/prover.hpp"
 #include "proofline/groth16/random.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/util/error.hpp"
 #include "proofline/util/fault.hpp"
 
 namespace proofline::engine {
@@ -59,7 +62,33 @@ std::string_view to_string(JobState s) {
   return "queued";
 }
 
+std::string_view to_string(Failure f) {
+  switch (f) {
+    case Failure::None: return "none";
+    case Failure::BadInput: return "bad_input";
+    case Failure::SelfCheck: return "self_check";
+    case Failure::Internal: return "internal";
+    case Failure::Cancelled: return "cancelled";
+  }
+  return "internal";
+}
+
 namespace {
+
+/// The Failure class of what a kind or backend threw (engine.hpp, Failure).
+Failure classify(const std::exception& e) {
+  if (const auto* pe = dynamic_cast<const ProoflineError*>(&e)) {
+    if (pe->code() == Error::Cancelled) return Failure::Cancelled;
+    return pe->code() == Error::OutOfMemory ? Failure::Internal : Failure::BadInput;
+  }
+  if (const auto* se = dynamic_cast<const r1cs::SynthesisError*>(&e)) {
+    return se->code() == r1cs::SynthesisErrorCode::Cancelled ? Failure::Cancelled : Failure::BadInput;
+  }
+  if (dynamic_cast<const std::system_error*>(&e) || dynamic_cast<const std::invalid_argument*>(&e)) {
+    return Failure::BadInput;
+  }
+  return Failure::Internal;
+}
 
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
@@ -113,6 +142,7 @@ struct Engine::Impl {
     ProofRequest req;
     JobState state = JobState::Queued;
     std::string error;
+    Failure failure = Failure::Internal;  ///< the class of `error` when the job FAILS
     Clock::time_point submitted, first_synth, finished;
     bool started = false;
     std::shared_ptr<const KindJob> kjob;
@@ -292,6 +322,7 @@ struct Engine::Impl {
     r.priority = j.req.priority;
     r.state = state;
     r.error = error;
+    r.failure = state == JobState::Done ? Failure::None : state == JobState::Cancelled ? Failure::Cancelled : j.failure;
     r.num_partitions = j.n;
     r.partitions_done = j.proved;
     r.timings.total = ms_between(j.submitted, j.finished);
@@ -328,12 +359,13 @@ struct Engine::Impl {
   }
 
   /// Outside mu.
-  void fail_job(const JobPtr& job, const std::string& error) {
+  void fail_job(const JobPtr& job, const std::string& error, Failure failure) {
     std::vector<std::unique_ptr<ProveItem>> drop;
     std::vector<std::unique_ptr<SrsLease>> leases;
     {
       std::lock_guard lk(mu);
       if (is_final(job->state)) return;
+      job->failure = failure;
       finalize_locked(*job, JobState::Failed, error, leases, &drop);
     }
     for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
@@ -448,9 +480,9 @@ struct Engine::Impl {
       for (std::size_t k = 0; k < n; ++k) synth_q.emplace(Key{pri(*job), job->seq, static_cast<std::int64_t>(k)}, job);
       cv.notify_all();
     } catch (const LoadAbandoned& e) {
-      fail_job(job, std::string("SRS load abandoned: ") + e.what());  // the job is final already: no-op
+      fail_job(job, std::string("SRS load abandoned: ") + e.what(), Failure::Cancelled);  // the job is final already: no-op
     } catch (const std::exception& e) {
-      fail_job(job, std::string("bad request: ") + e.what());
+      fail_job(job, std::string("bad request: ") + e.what(), classify(e));
     }
   }
 
@@ -483,11 +515,11 @@ struct Engine::Impl {
       release_partition(std::move(buf), reserved_bytes);  // partly filled: its capacity goes back to the pool
       // Cancelled: the flag is only set once the job is final (fail_job is then a no-op).
       if (e.code() != r1cs::SynthesisErrorCode::Cancelled)
-        fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+        fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what(), Failure::BadInput);
       return;
     } catch (const std::exception& e) {
       release_partition(std::move(buf), reserved_bytes);
-      fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+      fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what(), classify(e));
       return;
     }
     const auto t1 = Clock::now();
@@ -618,7 +650,7 @@ struct Engine::Impl {
         lk.unlock();
         release_partition(std::move(item->buf), item->reserved);
         fail_job(job, "partition " + std::to_string(item->k) + ": no prover backend in service (backend " +
-                          std::to_string(b) + " (" + be_name + "): " + be.fault() + ")");
+                          std::to_string(b) + " (" + be_name + "): " + be.fault() + ")", Failure::Internal);
         item.reset();
         lk.lock();
         cv.notify_all();
@@ -640,6 +672,7 @@ struct Engine::Impl {
       t.backend = b;
       t.backend_name = be_name;
       std::string error;
+      Failure failure = Failure::Internal;
       groth16::Proof proof;
       try {
         const auto t_call = Clock::now();
@@ -653,6 +686,7 @@ struct Engine::Impl {
         t.backend_timings = res.timings;
       } catch (const std::exception& e) {
         error = e.what();
+        failure = classify(e);
       }
       release_partition(std::move(item->buf), item->reserved);
       const auto t_end = Clock::now();
@@ -661,7 +695,7 @@ struct Engine::Impl {
 
       if (!error.empty()) {
         fail_job(job, "partition " + std::to_string(item->k) + ": backend " + std::to_string(b) + " (" + be_name +
-                          ") failed: " + error);
+                          ") failed: " + error, failure);
         if (!be.fault().empty()) log()->warn("backend {} ({}): {}", b, be_name, be.fault());
       }
       lk.lock();
@@ -728,6 +762,7 @@ struct Engine::Impl {
       if (is_final(job->state)) continue;
       if (!ok) {
         ++m_self_check_failures;
+        job->failure = Failure::SelfCheck;
         finalize_locked(*job, JobState::Failed, "self-check failed: " + why, leases);
       } else {
         ProofTimings& pt = job->result.timings;

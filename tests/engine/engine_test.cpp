@@ -33,6 +33,7 @@ TEST(Engine, BenchProofsAreVerifiedWithTimings) {
   const ProofResult& r = a.result;
   ASSERT_EQ(r.state, JobState::Done) << r.error;
   EXPECT_EQ(r.num_partitions, 3u);
+  EXPECT_EQ(r.failure, Failure::None);
   EXPECT_EQ(r.proof_bytes.size(), 3u * 192);
   EXPECT_TRUE(verify_each(bench_vk(6), r));
   // Partition k proves SizedCircuit(2^6, input + k): public input x = 5 + k.
@@ -321,6 +322,7 @@ TEST(Engine, BadRequestsFailOnlyThatJob) {
   auto fail_msg = [&](ProofRequest r) {
     AwaitResult a = e.prove(std::move(r), 60s);
     EXPECT_EQ(a.result.state, JobState::Failed);
+    EXPECT_EQ(a.result.failure, Failure::BadInput) << a.result.error;  // the request's fault, not ours
     return a.result.error;
   };
   ProofRequest unknown;
@@ -381,6 +383,7 @@ TEST(Engine, SelfCheckFailureIsReportedNeverReturned) {
   AwaitResult a = e.prove(bench_request("bad", 6, 2, 1), 60s);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("self-check failed"), std::string::npos) << a.result.error;
+  EXPECT_EQ(a.result.failure, Failure::SelfCheck);
   EXPECT_TRUE(a.result.proofs.empty());
   EXPECT_TRUE(a.result.proof_bytes.empty());
   EXPECT_NE(e.metrics_text().find("proofline_engine_self_check_failures_total 1"), std::string::npos);
