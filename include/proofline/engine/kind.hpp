@@ -30,8 +30,10 @@
 //
 // Built-in kinds (args are strings; sizes "2^k" or a power of two):
 //   "bench"    SizedCircuit (circuits/bench): params=<.params>, size, partitions (default 1),
-//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`.
-//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11).
+//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`;
+//              checked=0|1 (default 0): subgroup-check every point of the file on load (else on-curve
+//              only; the SRS key then ends in "#subgroup-checked").
+//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11), checked.
 //   "snarkjs"  circom/snarkjs Groth16: zkey=<.zkey>, and wtns=<.wtns> or the .wtns bytes as the
 //              request payload. One partition. The zkey is converted once, on load, to bellperson
 //              Parameters (see src/engine/kinds.cpp for the math: rows permuted to the blst
