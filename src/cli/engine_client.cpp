@@ -43,11 +43,7 @@ void quiet_engine_log() {
 
 }  // namespace
 
-EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRequest request,
-                        const std::function<std::string(const std::string&)>& self_check_message) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  EngineRun run;
+LocalEngine::LocalEngine(const EngineOptions& o) {
   engine::EngineConfig cfg;
   try {
     cfg.memory_budget_bytes = engine::parse_bytes(o.memory_budget, "--memory-budget");
@@ -56,7 +52,7 @@ EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRe
   }
   const unsigned threads = static_cast<unsigned>(o.threads);
   try {
-    cfg.backends = groth16::make_backends(o.backend, groth16::BackendOptions{threads, 0}, &run.backend_note);
+    cfg.backends = groth16::make_backends(o.backend, groth16::BackendOptions{threads, 0}, &note_);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--backend ") + e.what());  // "--backend cuda: <why>"
   }
@@ -64,7 +60,23 @@ EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRe
   cfg.log_partitions = false;
   cfg.max_finished_jobs = 1;
   quiet_engine_log();
-  engine::Engine eng(std::move(cfg));
+  engine_ = std::make_unique<engine::Engine>(std::move(cfg));
+}
+
+LocalEngine::~LocalEngine() = default;
+
+EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRequest request,
+                        const std::function<std::string(const std::string&)>& self_check_message) {
+  return LocalEngine(o).run(cmd, std::move(request), self_check_message);
+}
+
+EngineRun LocalEngine::run(const char* cmd, engine::ProofRequest request,
+                           const std::function<std::string(const std::string&)>& self_check_message) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  EngineRun run;
+  run.backend_note = note_;
+  engine::Engine& eng = *engine_;
   const std::string id = eng.submit(std::move(request)).request_id;
   std::size_t shown = 0;
   engine::AwaitResult a;

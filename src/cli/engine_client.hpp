@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -43,10 +44,26 @@ struct EngineRun {
   std::string backend;       ///< the backend that proved partition 0 ("cpu", "cuda")
 };
 
-/// Starts an engine with `o` (std::invalid_argument → UsageError "--backend …" / "--memory-budget …"
-/// before any work), submits `request`, prints progress as "<cmd>: …" on stderr and waits.
-/// `self_check_message`: the message for a self-check failure (the engine's reason is appended).
-/// Returns only a DONE result; throws ExitError otherwise (see the header comment).
+/// An engine started in this process with `o`. The constructor makes the backends and parses the
+/// budget, so a bad --backend / --memory-budget is a UsageError ("--backend cuda: no usable CUDA
+/// device") before the command reads its inputs.
+class LocalEngine {
+ public:
+  explicit LocalEngine(const EngineOptions& o);
+  ~LocalEngine();
+  /// Submits `request`, prints progress as "<cmd>: …" on stderr and waits. `self_check_message`:
+  /// the message for a self-check failure (given the engine's reason). Returns only a DONE result;
+  /// throws ExitError otherwise (see the header comment).
+  EngineRun run(const char* cmd, engine::ProofRequest request,
+                const std::function<std::string(const std::string& reason)>& self_check_message);
+  const std::string& backend_note() const { return note_; }
+
+ private:
+  std::string note_;
+  std::unique_ptr<engine::Engine> engine_;
+};
+
+/// LocalEngine(o).run(cmd, request, self_check_message).
 EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRequest request,
                         const std::function<std::string(const std::string& reason)>& self_check_message);
 
