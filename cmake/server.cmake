@@ -34,10 +34,10 @@ endif()
 add_library(proofline_server STATIC ${PROOFLINE_SERVER_SOURCES})
 target_compile_options(proofline_server PRIVATE -Wall -Wextra)
 target_link_libraries(proofline_server PUBLIC proofline proofline_proto)
-# GPU hook: the daemon offers the CUDA backend when the build has it (src/server/backends.cpp).
+# The daemon offers the CUDA backend when the build has it: linking the GPU library registers it
+# with groth16::make_backends (src/gpu/register.cpp); server/ itself has no GPU code.
 if(TARGET proofline_gpu)
   target_link_libraries(proofline_server PUBLIC proofline_gpu)
-  target_compile_definitions(proofline_server PRIVATE PROOFLINE_HAVE_CUDA=1)
 endif()
 
 if(TARGET proofline_cli)

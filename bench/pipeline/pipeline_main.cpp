@@ -36,11 +36,11 @@
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/engine/engine.hpp"
 #include "proofline/engine/kind.hpp"
+#include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
 #if PROOFLINE_PIPELINE_CUDA
-#include "proofline/gpu/backend.hpp"
 #include "proofline/gpu/fixed_base.hpp"
 #endif
 
@@ -134,37 +134,26 @@ double mean(const std::vector<double>& v) {
   return v.empty() ? 0 : s / static_cast<double>(v.size());
 }
 
-std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const Args& a, unsigned gpus) {
+/// The backends of --backend (groth16::make_backends), `gpus` devices of them for cuda (0: all).
+std::vector<std::shared_ptr<groth16::ProverBackend>> bench_backends(const Args& a, unsigned gpus) {
   std::vector<std::shared_ptr<groth16::ProverBackend>> out;
-  if (a.backend == "cpu") {
-    out.push_back(std::make_shared<groth16::CpuBackend>());
-    return out;
+  try {
+    out = groth16::make_backends(a.backend, groth16::BackendOptions{0, a.backend == "cuda" ? gpus : 0});
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("--backend ") + e.what());
   }
-  if (a.backend == "cuda") {
-#if PROOFLINE_PIPELINE_CUDA
-    auto devices = gpu::make_gpu_backends();
-    for (auto& g : devices) {
-      if (gpus != 0 && out.size() == gpus) break;
-      out.push_back(std::shared_ptr<groth16::ProverBackend>(std::move(g)));
-    }
-    if (out.empty()) throw std::runtime_error("--backend cuda: no usable CUDA device");
-    if (gpus != 0 && out.size() < gpus) {
-      throw std::runtime_error("--gpus " + std::to_string(gpus) + ": only " + std::to_string(out.size()) +
-                               " usable CUDA device(s)");
-    }
-    return out;
-#else
-    throw std::runtime_error("--backend cuda: this build has no CUDA backend (configure with nvcc, PROOFLINE_CUDA=ON)");
-#endif
+  if (a.backend == "cuda" && gpus != 0 && out.size() < gpus) {
+    throw std::runtime_error("--gpus " + std::to_string(gpus) + ": only " + std::to_string(out.size()) +
+                             " usable CUDA device(s)");
   }
-  throw std::runtime_error("--backend must be cpu or cuda, got '" + a.backend + "'");
+  return out;
 }
 
 ModeResult run_mode(const Args& a, const RunSpec& spec, unsigned log, const std::shared_ptr<const Srs>& srs) {
   const std::string& mode = spec.mode;
   const unsigned gpus = spec.gpus;
   EngineConfig cfg;
-  cfg.backends = make_backends(a, gpus);
+  cfg.backends = bench_backends(a, gpus);
   auto kinds = KindRegistry::builtin();
   kinds->add(std::make_shared<MemBenchKind>(srs, log));
   cfg.kinds = kinds;

@@ -73,6 +73,13 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An outcome with its own exit code (e.g. a job of the in-process engine that failed): `rc`
+/// with the message as it is.
+struct ExitError : std::runtime_error {
+  ExitError(int code, const std::string& what) : std::runtime_error(what), rc(code) {}
+  int rc;
+};
+
 /// The word for an exit code in a JSON error object: "invalid", "usage", "bad_input", "internal",
 /// "unfinished", "unreachable".
 inline const char* exit_kind(int rc) {
@@ -97,7 +104,8 @@ inline void print_json_error(int rc, const std::string& message) {
 }
 
 /// Runs one command and maps what it throws to an exit code, printing "proofline <cmd>: <what>"
-/// on stderr (and, when `json`, the same message as a JSON error object on stdout): UsageError,
+/// on stderr (and, when `json`, the same message as a JSON error object on stdout): ExitError → its
+/// code; UsageError,
 /// CLI::Error (a flag's validator) and std::invalid_argument (a name or number taken from the
 /// command line) → 2; ProoflineError, r1cs::SynthesisError, std::system_error (a file that cannot
 /// be opened or read) → 3; anything else → 4 ("internal error").
@@ -113,6 +121,8 @@ int run_guarded(const char* cmd, F&& f, bool json = false) {
     return f();
   } catch (const UsageError& e) {
     return fail(kUsage, "", e.what());
+  } catch (const ExitError& e) {
+    return fail(e.rc, "", e.what());
   } catch (const CLI::Error& e) {
     return fail(kUsage, "", e.what());
   } catch (const std::invalid_argument& e) {

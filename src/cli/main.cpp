@@ -3,7 +3,9 @@
 //
 //   proofline setup  --circuit bench --size 2^16 --params P [--vk V] [--seed S]
 //   proofline prove  --circuit bench --size 2^16 --params P --proof F [--public J] [--snarkjs-dir D]
-//                    [--input X] [--partitions K] [--checked] [--no-verify]
+//                    [--input X] [--partitions K] [--checked] [--backend cpu|cuda|auto] [--memory-budget B]
+//                                          through an engine started in the process (engine_client.hpp):
+//                                          partitions streamed within the budget, every proof verified
 //   proofline prove  --zkey Z --wtns W --proof proof.json --public public.json [...]
 //                                          circom/snarkjs files (snarkjs_cmds.hpp); the flags of the
 //                                          two forms exclude each other (exit 2 when mixed)
@@ -31,6 +33,7 @@
 
 #include "common.hpp"
 #include "daemon_cmds.hpp"
+#include "engine_client.hpp"
 #include "filecoin_cmds.hpp"
 #include "params_cmds.hpp"
 #include "porep_cmds.hpp"
@@ -181,10 +184,18 @@ std::string public_json(const std::vector<std::vector<Fr>>& inputs) {
   return j.dump(1) + "\n";
 }
 
-int cmd_prove(const ProveArgs& a, const Common& c) {
+/// The built-in circuits through an engine started in this process (engine_client.hpp): kind
+/// "bench" or "mul", every partition synthesized and proved within --memory-budget and verified by
+/// the engine's self-check before anything is written.
+int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   Output out{Json::object(), c.json};
   const auto t_all = Clock::now();
+  if (a.no_verify) {
+    throw UsageError("--no-verify: the built-in circuits' proofs are always verified before they are written (it "
+                     "applies to --zkey only)");
+  }
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
+  const std::string description = circuits::bench::circuit_description(a.circuit, log);
   // Partition k proves input + k: the last one must not wrap past 2^64 - 1.
   if (a.input > kMaxU64 - (a.partitions - 1)) {
     throw UsageError("--input " + std::to_string(a.input) + " with --partitions " + std::to_string(a.partitions) +
@@ -198,67 +209,52 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   PendingOutput proof_file(a.proof), pub_file(a.pub);
   prepare_output_dir("--snarkjs-dir", a.snarkjs_dir);
 
+  engine::ProofRequest req;
+  req.kind = a.circuit;
+  req.args = {{"params", a.params},
+              {"partitions", std::to_string(a.partitions)},
+              {"input", std::to_string(a.input)},
+              {"checked", a.checked ? "1" : "0"}};
+  if (a.circuit == "bench") req.args["size"] = "2^" + std::to_string(log);
+  eo.threads = c.threads;
+  const EngineRun run = run_in_engine("prove", eo, std::move(req), [&](const std::string& reason) {
+    // With a consistent .params file this cannot happen; it does when the file's verifying key does
+    // not belong to its proving key (a spliced or wrong file).
+    return "the proof made with '" + a.params +
+           "' does not verify against that file's own verifying key (the .params file is inconsistent or "
+           "corrupt); no files written (" + reason + ")";
+  });
+  const engine::ProofResult& r = run.result;
+
   auto t0 = Clock::now();
-  Parameters params = Parameters::read_file(a.params, ReadOptions{a.checked ? Check::Subgroup : Check::OnCurveOnly});
-  const double load_ms = ms_since(t0);
-
-  t0 = Clock::now();
-  std::vector<circuits::bench::BuiltinCircuit> circuits;
-  for (unsigned k = 0; k < a.partitions; ++k) circuits.push_back(circuits::bench::make_circuit(a.circuit, log, a.input + k));
-  const double witness_ms = ms_since(t0);
-
-  t0 = Clock::now();
-  std::vector<r1cs::ProvingBuffers> parts(circuits.size());
-  for (std::size_t k = 0; k < circuits.size(); ++k) parts[k] = synthesize_for_proving(*circuits[k].circuit);
-  const double synth_ms = ms_since(t0);
-  std::vector<std::vector<Fr>> inputs;
-  for (const auto& p : parts) inputs.push_back(public_inputs(p));
-
-  CpuBackend backend(CpuBackendConfig{c.threads});
-  ProverResult r = prove_assignments(params, parts, {}, &backend);
-
-  double verify_ms = 0;
-  bool verified = true;
-  if (!a.no_verify) {
-    t0 = Clock::now();
-    PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
-    for (std::size_t k = 0; k < r.proofs.size(); ++k) verified = verified && verify_proof(pvk, r.proofs[k], inputs[k]);
-    verify_ms = ms_since(t0);
-  }
-  if (!verified) {
-    // Never write an unverified proof. With a consistent .params file this cannot happen; it does
-    // when the file's verifying key does not belong to its proving key (a spliced or wrong file).
-    throw ProoflineError(Error::ProofCheckFailed,
-                         "the proof made with '" + a.params +
-                             "' does not verify against that file's own verifying key (the .params file is "
-                             "inconsistent or corrupt); no files written");
-  }
-  t0 = Clock::now();
-  write_file_bytes(proof_file.temp_path(), encode_proofs(r.proofs));
-  if (!a.pub.empty()) write_text(pub_file.temp_path(), public_json(inputs));
+  write_file_bytes(proof_file.temp_path(), r.proof_bytes);
+  if (!a.pub.empty()) write_text(pub_file.temp_path(), public_json(r.public_inputs));
   if (!a.snarkjs_dir.empty()) {
     std::filesystem::create_directories(a.snarkjs_dir);
     const std::string d = a.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(params.vk));
+    write_text(d + "verification_key.json", snarkjs_vk_json(read_params_vk(a.params)));
     for (std::size_t k = 0; k < r.proofs.size(); ++k) {
       const std::string suffix = r.proofs.size() == 1 ? "" : "_" + std::to_string(k);
       write_text(d + "proof" + suffix + ".json", snarkjs_proof_json(r.proofs[k]));
-      write_text(d + "public" + suffix + ".json", snarkjs_public_json(inputs[k]));
+      write_text(d + "public" + suffix + ".json", snarkjs_public_json(r.public_inputs[k]));
     }
   }
   proof_file.commit();
   pub_file.commit();
   const double write_ms = ms_since(t0);
   const double total_ms = ms_since(t_all);
-  const StageTimings& t = r.timings;
+  // The backends' own stage times, summed over partitions (StageTimings::operator+=).
+  StageTimings t;
+  for (const auto& p : r.partitions) t += p.backend_timings;
+  t.total = r.timings.prover_call;
 
-  out.line("circuit        " + circuits[0].description);
+  out.line("circuit        " + description);
   out.line("partitions     " + std::to_string(a.partitions) + "   proof " + a.proof + " (" +
-           std::to_string(192 * r.proofs.size()) + " bytes)");
-  out.line("load params    " + fmt_ms(load_ms) + (a.checked ? "  (subgroup-checked)" : "  (on-curve only)"));
-  out.line("witness        " + fmt_ms(witness_ms));
-  out.line("synthesis      " + fmt_ms(synth_ms));
-  out.line("prover (cpu)   " + fmt_ms(t.total));
+           std::to_string(r.proof_bytes.size()) + " bytes)");
+  out.line("load params    " + fmt_ms(r.timings.srs_load) + (a.checked ? "  (subgroup-checked)" : "  (on-curve only)"));
+  out.line("synthesis      " + fmt_ms(r.timings.synthesis) + "  (witness + constraints, summed over partitions)");
+  out.line("prover (" + run.backend + ")" + std::string(run.backend.size() < 6 ? 6 - run.backend.size() : 0, ' ') +
+           fmt_ms(t.total));
   out.line("  ntt / H      " + fmt_ms(t.ntt));
   out.line("  msm H        " + fmt_ms(t.msm_h));
   out.line("  msm L        " + fmt_ms(t.msm_l));
@@ -266,22 +262,22 @@ int cmd_prove(const ProveArgs& a, const Common& c) {
   out.line("  msm B G1     " + fmt_ms(t.msm_b_g1));
   out.line("  msm B G2     " + fmt_ms(t.msm_b_g2));
   out.line("  assemble     " + fmt_ms(t.assemble));
-  out.line("verify         " + fmt_ms(verify_ms) + (a.no_verify ? "  (skipped)" : verified ? "  OK" : "  FAILED"));
+  out.line("verify         " + fmt_ms(r.timings.verify) + "  OK");
   out.line("write          " + fmt_ms(write_ms));
   out.line("total          " + fmt_ms(total_ms));
   out.j = Json{{"command", "prove"},
                {"circuit", a.circuit},
-               {"description", circuits[0].description},
+               {"description", description},
                {"partitions", a.partitions},
                {"proof", a.proof},
-               {"proof_bytes", 192 * r.proofs.size()},
-               {"verified", a.no_verify ? Json(nullptr) : Json(verified)},
+               {"proof_bytes", r.proof_bytes.size()},
+               {"verified", true},
+               {"backend", run.backend},
                {"timings_ms",
-                {{"load_params", load_ms},
-                 {"witness", witness_ms},
-                 {"synthesis", synth_ms},
+                {{"load_params", r.timings.srs_load},
+                 {"synthesis", r.timings.synthesis},
                  {"prover", timings_json(t)},
-                 {"verify", verify_ms},
+                 {"verify", r.timings.verify},
                  {"write", write_ms},
                  {"total", total_ms}}}};
   out.finish();
@@ -413,7 +409,13 @@ int main(int argc, char** argv) {
   builtin_opts.push_back(prove->add_flag("--checked", pa.checked,
                                          "subgroup-check every parameter point on load (default: on-curve only, as "
                                          "Filecoin loads its cache; every proof is verified before it is written anyway)"));
-  prove->add_flag("--no-verify", pa.no_verify, "do not verify the proofs before writing them");
+  prove->add_flag("--no-verify", pa.no_verify,
+                  "--zkey only: do not verify the proof before writing it (the built-in circuits' proofs are always "
+                  "verified)");
+  EngineOptions prove_engine;
+  add_engine_options(*prove, prove_engine);
+  builtin_opts.push_back(prove->get_option("--backend"));  // --zkey proves on its own CPU path (for now)
+  builtin_opts.push_back(prove->get_option("--memory-budget"));
   add_common(prove);
   // circom/snarkjs files: `proofline prove --zkey c.zkey --wtns w.wtns --proof proof.json --public public.json`.
   // Its own flags need --zkey; the built-in circuits' flags are refused next to it (exit 2), never ignored.
@@ -476,7 +478,7 @@ int main(int argc, char** argv) {
   if (prove->parsed()) {
     return run_guarded("prove", [&] {
       if (params_opt->count() == 0) throw UsageError("prove needs --params (bellperson .params) or --zkey (snarkjs)");
-      return cmd_prove(pa, common);
+      return cmd_prove(pa, common, prove_engine);
     }, common.json);
   }
   if (!va.vk.empty() && cli::is_snarkjs_json(va.vk)) return cli::run_snarkjs_verify({va.vk, va.pub, va.proof, common.json});

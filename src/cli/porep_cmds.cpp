@@ -18,13 +18,13 @@
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
+#include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
 #include "common.hpp"
-#include "proofline/server/config.hpp"
-#include "proofline/server/service.hpp"
+#include "engine_client.hpp"
 
 namespace proofline::cli {
 
@@ -152,6 +152,10 @@ int cmd_setup(PorepCli& p) {
 // ---- c2 ----------------------------------------------------------------------------------------
 std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" : "_" + std::to_string(k); }
 
+/// The C1's partitions through an engine started in this process (engine_client.hpp, kind
+/// "porep-c2"): synthesized and proved within --memory-budget (a 10-partition C1 never holds more
+/// partitions than the budget admits), every constraint checked, every proof verified with the
+/// inputs a verifier derives from the C1, before the file is written.
 int cmd_c2(PorepCli& p) {
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
@@ -163,20 +167,10 @@ int cmd_c2(PorepCli& p) {
   refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
   PendingOutput out_file(p.out), pub_file(p.pub);  // an unwritable output is refused before the work
   prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
-  // The backend too: `--backend cuda` on a build without CUDA (or without a usable device) is a
-  // usage error before the C1 is read, synthesized and the parameters are loaded.
-  server::DaemonConfig bcfg;
-  bcfg.backend = p.backend;
-  bcfg.cpu_threads = static_cast<unsigned>(p.threads);
-  std::string backend_note;
-  std::vector<std::shared_ptr<ProverBackend>> backends;
-  try {
-    backends = server::make_backends(bcfg, &backend_note);
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();  // "engine.backend = cuda: <why>" (the daemon's key)
-    const std::size_t colon = what.find(": ");
-    throw UsageError("--backend " + p.backend + ": " + (colon == std::string::npos ? what : what.substr(colon + 2)));
-  }
+  // The engine (and its backends) first: `--backend cuda` on a build without CUDA (or without a
+  // usable device) is a usage error before the C1 is read.
+  p.engine.threads = p.threads;
+  LocalEngine eng(p.engine);
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
@@ -186,12 +180,7 @@ int cmd_c2(PorepCli& p) {
     throw UsageError("--partition " + std::to_string(p.partition) + ": the C1 has " + std::to_string(n_all) +
                      " partition(s) (0 … " + std::to_string(n_all - 1) + ")");
   }
-  // --partition k: only partition k (ks = {k}); otherwise all of them in order.
-  std::vector<std::size_t> ks;
-  for (std::size_t k = 0; k < n_all; ++k) {
-    if (p.partition < 0 || static_cast<std::size_t>(p.partition) == k) ks.push_back(k);
-  }
-  const std::size_t n = ks.size();
+  const std::size_t n = p.partition >= 0 ? 1 : n_all;
   const std::string params_path = p.params.empty() ? default_param_path(cfg, ".params").string() : p.params;
   if (!fs::exists(params_path)) {
     // A missing input file, as for any file the command reads: exit 3, labelled as such.
@@ -202,94 +191,41 @@ int cmd_c2(PorepCli& p) {
   if (p.params.empty()) in_files.push_back({"parameter file (from the cache)", params_path});
   for (NamedFile& f : snarkjs_dir_outputs(p.snarkjs_dir, n)) out_files.push_back(std::move(f));
   check_output_paths(in_files, out_files);
-  // The parameter file's counts (its section headers, no points read) against this sector's
-  // circuit, before any synthesis: a file of another sector size is named as such at once.
-  {
-    const auto walk = groth16::walk_param_layout(params_path, groth16::ParamFileKind::Params, fs::file_size(params_path));
-    if (walk.counts.size() >= 3) {
-      circuits::porep::check_parameter_counts(circuits::porep::count_porep(shape), cfg.shape->name, params_path,
-                                              walk.counts[0], walk.counts[2]);
-    }
-  }
   const double read_c1_s = secs_since(t0);
   progress("c2", std::string(filecoin::to_string(c1.registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
                      shape.describe());
 
-  t0 = Clock::now();
-  std::vector<PoRepCircuit> circuits;
-  circuits.reserve(n);
-  for (std::size_t k : ks) circuits.emplace_back(shape, circuits::porep::partition_inputs(c1, k));
-  progress("c2", "synthesizing " + std::to_string(n) + " partition(s)");
-  std::vector<r1cs::ProvingBuffers> parts = synthesize_batch(std::span<const PoRepCircuit>(circuits));
-  const double synth_s = secs_since(t0);
-  progress("c2", "synthesized (" + fmt_s(synth_s) + "); checking every constraint");
+  engine::ProofRequest req;
+  req.kind = "porep-c2";
+  req.args = {{"c1", p.c1}, {"params", params_path}};
+  if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+  const EngineRun run = eng.run("c2", std::move(req), [](const std::string& reason) {
+    return "the proofs made here do not verify (" + reason + "); no proof written";
+  });
+  const engine::ProofResult& r = run.result;
 
-  // An unsatisfied circuit: name partition, challenge and part; write nothing.
-  const circuits::porep::PoRepCounts counts = circuits::porep::count_porep(shape);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto bad = circuits::porep::first_unsatisfied(parts[i].a, parts[i].b, parts[i].c);
-    if (!bad) continue;
-    std::vector<std::uint64_t> nodes;
-    for (const auto& v : c1.vanilla_proofs[ks[i]]) nodes.push_back(v.challenge());
-    std::string msg = "partition " + std::to_string(ks[i]) + ", constraint " + std::to_string(*bad) +
-                      " unsatisfied: " + circuits::porep::locate_constraint(counts, nodes, *bad);
-    const filecoin::VanillaCheck vc = filecoin::verify_vanilla(c1);
-    if (!vc.ok) msg += "; vanilla check: " + vc.what;
-    throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': " + msg + " (no proof written)");
-  }
-
-  // Parameters after the check, so a bad C1 fails fast.
-  t0 = Clock::now();
-  progress("c2", "loading " + params_path);
-  ReadOptions ro;
-  ro.check = ec::Check::OnCurveOnly;
-  const Parameters params = Parameters::read_file(params_path, ro);
-  const double load_s = secs_since(t0);
-
-  progress("c2", "proving " + std::to_string(n) + " partition(s) as one batch (" + backend_note + ")");
-  t0 = Clock::now();
-  const ProverResult r = prove_assignments(params, parts, {}, backends.front().get());
-  const double prove_s = secs_since(t0);
-
-  progress("c2", "proved (" + fmt_s(prove_s) + "); verifying with the inputs derived from the C1");
-  t0 = Clock::now();
-  const PreparedVerifyingKey pvk = prepare_verifying_key(params.vk);
-  const std::vector<std::vector<Fr>> all_inputs = verifier_inputs(c1);
-  std::vector<std::vector<Fr>> inputs;
-  for (std::size_t k : ks) inputs.push_back(all_inputs[k]);
-  for (std::size_t k = 0; k < n; ++k) {
-    if (inputs[k] != circuits[k].public_inputs()) {
-      throw ProoflineError(Error::BadC1Json, "C1 '" + p.c1 + "': partition " + std::to_string(ks[k]) +
-                                                 ": the challenged nodes or the paths' node indices differ from "
-                                                 "the challenges (from the seed) and graph parents a verifier "
-                                                 "derives (no proof written)");
-    }
-    if (!verify_proof(pvk, r.proofs[k], inputs[k])) {
-      throw std::runtime_error("partition " + std::to_string(ks[k]) +
-                               ": the proof made here does not verify; no proof written");
-    }
-  }
-  const double verify_s = secs_since(t0);
-
-  write_file_bytes(out_file.temp_path(), encode_proofs(r.proofs));
+  write_file_bytes(out_file.temp_path(), r.proof_bytes);
   out_file.commit();
   if (!p.pub.empty()) {
     Json j = Json::array();
-    for (const auto& in : inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
+    for (const auto& in : r.public_inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
     write_text(pub_file.temp_path(), (n == 1 ? j[0] : j).dump(1) + "\n");
     pub_file.commit();
   }
   if (!p.snarkjs_dir.empty()) {
     fs::create_directories(p.snarkjs_dir);
     const std::string d = p.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(params.vk));
+    write_text(d + "verification_key.json", snarkjs_vk_json(read_params_vk(params_path)));
     for (std::size_t k = 0; k < n; ++k) {
       write_text(d + "proof" + partition_suffix(k, n) + ".json", snarkjs_proof_json(r.proofs[k]));
-      write_text(d + "public" + partition_suffix(k, n) + ".json", snarkjs_public_json(inputs[k]));
+      write_text(d + "public" + partition_suffix(k, n) + ".json", snarkjs_public_json(r.public_inputs[k]));
     }
   }
   const double total_s = secs_since(t_all);
-  progress("c2", "wrote " + p.out + " (" + std::to_string(192 * n) + " bytes)");
+  const double load_s = r.timings.srs_load / 1000, synth_s = r.timings.synthesis / 1000,
+               prove_s = r.timings.prover_call / 1000, verify_s = r.timings.verify / 1000;
+  const circuits::porep::PoRepCounts counts = circuits::porep::count_porep(shape);
+  progress("c2", "wrote " + p.out + " (" + std::to_string(r.proof_bytes.size()) + " bytes)");
   if (p.json) {
     std::cout << Json{{"command", "c2"},
                       {"registered_proof", filecoin::to_string(c1.registered_proof)},
@@ -297,9 +233,9 @@ int cmd_c2(PorepCli& p) {
                       {"partitions_in_c1", n_all},
                       {"constraints_per_partition", counts.constraints},
                       {"proof", p.out},
-                      {"proof_bytes", 192 * n},
+                      {"proof_bytes", r.proof_bytes.size()},
                       {"verified", true},
-                      {"backend", std::string(backends.front()->name())},
+                      {"backend", run.backend},
                       {"timings_s",
                        {{"read_c1", read_c1_s},
                         {"load_params", load_s},
@@ -312,11 +248,11 @@ int cmd_c2(PorepCli& p) {
   } else {
     std::cout << "c2          " << filecoin::to_string(c1.registered_proof) << ", " << n << " partition(s) × "
               << counts.constraints << " constraints\n"
-              << "proof       " << p.out << " (" << 192 * n << " bytes), verified\n"
-              << "backend     " << backends.front()->name() << "\n"
+              << "proof       " << p.out << " (" << r.proof_bytes.size() << " bytes), verified\n"
+              << "backend     " << run.backend << "\n"
               << "load params " << fmt_s(load_s) << "\n"
-              << "synthesis   " << fmt_s(synth_s) << "\n"
-              << "prove       " << fmt_s(prove_s) << "\n"
+              << "synthesis   " << fmt_s(synth_s) << "  (summed over partitions)\n"
+              << "prove       " << fmt_s(prove_s) << "  (summed over partitions)\n"
               << "verify      " << fmt_s(verify_s) << "\n"
               << "total       " << fmt_s(total_s) << "\n";
   }
@@ -387,9 +323,7 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
                      "prove only this partition (0-based; the output then holds its one proof; for benchmarks)", 0,
                      kMaxPartitions - 1);
   add_threads_option(*p.c2, p.threads);
-  p.c2->add_option("--backend", p.backend, "prover backend: cpu | cuda | auto (cuda when a device is usable)")
-      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
-      ->capture_default_str();
+  add_engine_options(*p.c2, p.engine);
 }
 
 int run_porep_commands(PorepCli& p) {

@@ -6,16 +6,19 @@
 //       /var/tmp/filecoin-proof-parameters) / v28-stacked-proof-of-replication-…{.params,.vk}, the
 //       upstream file names (filecoin::parameter_file_name).
 //   proofline c2     --c1 c1.json [--params P] --out proof.bin [--public J] [--snarkjs-dir D]
-//                    [--backend cpu|cuda|auto] [--partition K]
-//       every partition of the C1 synthesized and proved as one batch (one 192-byte proof per
-//       partition, concatenated in partition order); parameters by upstream name from the cache
-//       when --params is not given. Each partition's circuit is checked (a·b = c on every row) before
-//       proving: a failing one names its partition, challenge (node) and part, and no proof is
-//       written (exit 3). Every proof is verified, with the public inputs a verifier derives from
-//       the C1 (graph parents, challenges), before the file is written. --backend: the prover
-//       backend (server::make_backends: cuda = the first usable CUDA device, auto = cuda when one is
-//       usable, else cpu; default cpu). --partition K: only partition K is synthesized, proved,
-//       verified and written (one 192-byte proof; for benchmarks of one 32 GiB partition).
+//                    [--backend cpu|cuda|auto] [--memory-budget B] [--partition K]
+//       every partition of the C1 proved by an engine started in the process (engine_client.hpp,
+//       kind "porep-c2"; one 192-byte proof per partition, concatenated in partition order):
+//       partitions are synthesized and proved as the memory budget admits them (a 32 GiB C1's 10
+//       partitions are never all in memory unless the budget holds them). Parameters by upstream
+//       name from the cache when --params is not given; their counts are checked against the
+//       sector's circuit before their points are read. Each partition's circuit is checked (a·b = c
+//       on every row): a failing one names its partition, challenge (node) and part, and no proof is
+//       written (exit 3). Every proof is verified by the engine, with the public inputs a verifier
+//       derives from the C1 (graph parents, challenges), before the file is written. --backend:
+//       groth16::make_backends (cuda = every usable CUDA device, auto = cuda when one is usable,
+//       else cpu; default cpu). --partition K: only partition K is synthesized, proved, verified and
+//       written (one 192-byte proof; for benchmarks of one 32 GiB partition).
 //   proofline verify --vk V --c1 c1.json --proof proof.bin
 //       public inputs of each partition from the C1 (filecoin::public_inputs), then Groth16 verify.
 // Progress lines go to stderr; results to stdout (text, or one JSON object with --json).
@@ -27,6 +30,8 @@
 #include <optional>
 #include <string>
 
+#include "engine_client.hpp"
+
 namespace proofline::cli {
 
 struct PorepCli {
@@ -36,7 +41,8 @@ struct PorepCli {
   // setup (the setup subcommand's own --circuit, --params, --vk, --seed are read back from it)
   std::string sector_size;
   // c2
-  std::string c1, params, out, pub, snarkjs_dir, backend = "cpu";
+  std::string c1, params, out, pub, snarkjs_dir;
+  EngineOptions engine;  ///< --backend, --memory-budget (engine_client.hpp)
   // verify
   std::string verify_c1;
   bool json = false;

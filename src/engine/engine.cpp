@@ -15,6 +15,7 @@
 #include <deque>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 
@@ -25,6 +26,8 @@
 #include "proofline/engine/srs.hpp"
 #include "proofline/groth16/prover.hpp"
 #include "proofline/groth16/random.hpp"
+#include "proofline/r1cs/error.hpp"
+#include "proofline/util/error.hpp"
 #include "proofline/util/fault.hpp"
 
 namespace proofline::engine {
@@ -59,7 +62,33 @@ std::string_view to_string(JobState s) {
   return "queued";
 }
 
+std::string_view to_string(Failure f) {
+  switch (f) {
+    case Failure::None: return "none";
+    case Failure::BadInput: return "bad_input";
+    case Failure::SelfCheck: return "self_check";
+    case Failure::Internal: return "internal";
+    case Failure::Cancelled: return "cancelled";
+  }
+  return "internal";
+}
+
 namespace {
+
+/// The Failure class of what a kind or backend threw (engine.hpp, Failure).
+Failure classify(const std::exception& e) {
+  if (const auto* pe = dynamic_cast<const ProoflineError*>(&e)) {
+    if (pe->code() == Error::Cancelled) return Failure::Cancelled;
+    return pe->code() == Error::OutOfMemory ? Failure::Internal : Failure::BadInput;
+  }
+  if (const auto* se = dynamic_cast<const r1cs::SynthesisError*>(&e)) {
+    return se->code() == r1cs::SynthesisErrorCode::Cancelled ? Failure::Cancelled : Failure::BadInput;
+  }
+  if (dynamic_cast<const std::system_error*>(&e) || dynamic_cast<const std::invalid_argument*>(&e)) {
+    return Failure::BadInput;
+  }
+  return Failure::Internal;
+}
 
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
@@ -84,6 +113,7 @@ struct Engine::Impl {
     ProofRequest req;
     JobState state = JobState::Queued;
     std::string error;
+    Failure failure = Failure::Internal;  ///< the class of `error` when the job FAILS
     Clock::time_point submitted, first_synth, finished;
     bool started = false;
     std::shared_ptr<const KindJob> kjob;
@@ -171,7 +201,11 @@ struct Engine::Impl {
     synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
     backends.resize(cfg.backends.size());
     budget.set_listener([this] { cv.notify_all(); });
-    if (cfg.on_srs_evict) srs.set_on_evict([f = cfg.on_srs_evict](const Srs& s) { f(s.params); });
+    // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
+    srs.set_on_evict([this](const Srs& s) {
+      for (const auto& b : cfg.backends) b->evict(s.params);
+      if (cfg.on_srs_evict) cfg.on_srs_evict(s.params);
+    });
     srs.set_on_load_done([this](const std::string& key) { unpark(key); });
     for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
@@ -256,6 +290,7 @@ struct Engine::Impl {
     r.priority = j.req.priority;
     r.state = state;
     r.error = error;
+    r.failure = state == JobState::Done ? Failure::None : state == JobState::Cancelled ? Failure::Cancelled : j.failure;
     r.num_partitions = j.n;
     r.partitions_done = j.proved;
     r.timings.total = ms_between(j.submitted, j.finished);
@@ -292,12 +327,13 @@ struct Engine::Impl {
   }
 
   /// Outside mu.
-  void fail_job(const JobPtr& job, const std::string& error) {
+  void fail_job(const JobPtr& job, const std::string& error, Failure failure) {
     std::vector<std::unique_ptr<ProveItem>> drop;
     std::vector<std::unique_ptr<SrsLease>> leases;
     {
       std::lock_guard lk(mu);
       if (is_final(job->state)) return;
+      job->failure = failure;
       finalize_locked(*job, JobState::Failed, error, leases, &drop);
     }
     for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
@@ -412,9 +448,9 @@ struct Engine::Impl {
       for (std::size_t k = 0; k < n; ++k) synth_q.emplace(Key{pri(*job), job->seq, static_cast<std::int64_t>(k)}, job);
       cv.notify_all();
     } catch (const LoadAbandoned& e) {
-      fail_job(job, std::string("SRS load abandoned: ") + e.what());  // the job is final already: no-op
+      fail_job(job, std::string("SRS load abandoned: ") + e.what(), Failure::Cancelled);  // the job is final already: no-op
     } catch (const std::exception& e) {
-      fail_job(job, std::string("bad request: ") + e.what());
+      fail_job(job, std::string("bad request: ") + e.what(), classify(e));
     }
   }
 
@@ -447,11 +483,11 @@ struct Engine::Impl {
       release_partition(std::move(buf), reserved_bytes);  // partly filled: its capacity goes back to the pool
       // Cancelled: the flag is only set once the job is final (fail_job is then a no-op).
       if (e.code() != r1cs::SynthesisErrorCode::Cancelled)
-        fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+        fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what(), Failure::BadInput);
       return;
     } catch (const std::exception& e) {
       release_partition(std::move(buf), reserved_bytes);
-      fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what());
+      fail_job(job, "partition " + std::to_string(k) + ": synthesis failed: " + e.what(), classify(e));
       return;
     }
     const auto t1 = Clock::now();
@@ -582,7 +618,7 @@ struct Engine::Impl {
         lk.unlock();
         release_partition(std::move(item->buf), item->reserved);
         fail_job(job, "partition " + std::to_string(item->k) + ": no prover backend in service (backend " +
-                          std::to_string(b) + " (" + be_name + "): " + be.fault() + ")");
+                          std::to_string(b) + " (" + be_name + "): " + be.fault() + ")", Failure::Internal);
         item.reset();
         lk.lock();
         cv.notify_all();
@@ -604,6 +640,7 @@ struct Engine::Impl {
       t.backend = b;
       t.backend_name = be_name;
       std::string error;
+      Failure failure = Failure::Internal;
       groth16::Proof proof;
       try {
         const auto t_call = Clock::now();
@@ -617,6 +654,7 @@ struct Engine::Impl {
         t.backend_timings = res.timings;
       } catch (const std::exception& e) {
         error = e.what();
+        failure = classify(e);
       }
       release_partition(std::move(item->buf), item->reserved);
       const auto t_end = Clock::now();
@@ -625,7 +663,7 @@ struct Engine::Impl {
 
       if (!error.empty()) {
         fail_job(job, "partition " + std::to_string(item->k) + ": backend " + std::to_string(b) + " (" + be_name +
-                          ") failed: " + error);
+                          ") failed: " + error, failure);
         if (!be.fault().empty()) log()->warn("backend {} ({}): {}", b, be_name, be.fault());
       }
       lk.lock();
@@ -692,6 +730,7 @@ struct Engine::Impl {
       if (is_final(job->state)) continue;
       if (!ok) {
         ++counters.self_check_failures;
+        job->failure = Failure::SelfCheck;
         finalize_locked(*job, JobState::Failed, "self-check failed: " + why, leases);
       } else {
         ProofTimings& pt = job->result.timings;

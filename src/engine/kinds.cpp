@@ -170,15 +170,19 @@ std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params,
 
 class BuiltinJob final : public KindJob {
  public:
-  BuiltinJob(std::string circuit, std::string path, unsigned log_rows, std::size_t n, std::uint64_t input)
-      : circuit_(std::move(circuit)), path_(std::move(path)), key_(path_ + file_version(path_)), log_(log_rows), n_(n),
-        input_(input) {}
+  /// `checked`: subgroup-check every point of the parameter file on load (else on-curve only).
+  BuiltinJob(std::string circuit, std::string path, unsigned log_rows, std::size_t n, std::uint64_t input,
+             bool checked = false)
+      : circuit_(std::move(circuit)), path_(std::move(path)),
+        key_(path_ + file_version(path_) + (checked ? "#subgroup-checked" : "")), log_(log_rows), n_(n), input_(input),
+        checked_(checked) {}
   std::size_t num_partitions() const override { return n_; }
   std::string srs_key() const override { return key_; }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
-    // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
-    groth16::Parameters p = groth16::Parameters::read_file(path_, groth16::ReadOptions{ec::Check::OnCurveOnly});
+    // On-curve checks only unless asked (as Filecoin loads its parameter cache): every proof is verified anyway.
+    groth16::Parameters p = groth16::Parameters::read_file(
+        path_, groth16::ReadOptions{checked_ ? ec::Check::Subgroup : ec::Check::OnCurveOnly});
     progress(1);
     return make_srs(key_, std::move(p), nullptr, 0);
   }
@@ -220,20 +224,21 @@ class BuiltinJob final : public KindJob {
   unsigned log_;
   std::size_t n_;
   std::uint64_t input_;
+  bool checked_;
 };
 
 class BuiltinKind final : public ProofKind {
  public:
   explicit BuiltinKind(std::string circuit) : circuit_(std::move(circuit)) {
     description_ = circuit_ == "bench"
-                       ? "built-in SizedCircuit of exactly 2^k rows; args params, size, partitions, input"
-                       : "built-in a*b = c circuit; args params, partitions, input";
+                       ? "built-in SizedCircuit of exactly 2^k rows; args params, size, partitions, input, checked"
+                       : "built-in a*b = c circuit; args params, partitions, input, checked";
   }
   std::string_view name() const override { return circuit_; }
   std::string_view description() const override { return description_; }
   std::vector<std::string_view> arguments() const override {
-    if (circuit_ == "bench") return {"params", "size", "partitions", "input"};
-    return {"params", "partitions", "input"};
+    if (circuit_ == "bench") return {"params", "size", "partitions", "input", "checked"};
+    return {"params", "partitions", "input", "checked"};
   }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string path = existing_file("parameter file", require_arg(r, "params"));
@@ -249,7 +254,11 @@ class BuiltinKind final : public ProofKind {
     const std::uint64_t n = parse_u64_arg("partitions", arg_or(r, "partitions", "1"));
     if (n == 0 || n > 4096) throw std::invalid_argument("argument 'partitions' must be 1 … 4096, got " + std::to_string(n));
     const std::uint64_t input = parse_u64_arg("input", arg_or(r, "input", "1"));
-    return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input);
+    const std::string checked = arg_or(r, "checked", "0");
+    if (checked != "0" && checked != "1") {
+      throw std::invalid_argument("argument 'checked' = '" + checked + "': expected 0 or 1");
+    }
+    return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1");
   }
   std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // the file alone
     return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1);

@@ -19,6 +19,8 @@
 #include "proofline/filecoin/graph.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/sector.hpp"
+#include "proofline/filecoin/vanilla.hpp"
+#include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
 
@@ -57,25 +59,35 @@ std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std
 
 class PoRepC2Job final : public KindJob {
  public:
-  PoRepC2Job(std::string source, filecoin::SealCommitPhase1Output c1, std::string params, bool check_constraints)
+  /// `ks`: the circuit partitions to prove, in order (engine partition i is circuit partition ks[i]).
+  PoRepC2Job(std::string source, filecoin::SealCommitPhase1Output c1, std::string params, bool check_constraints,
+             std::vector<std::size_t> ks)
       : source_(std::move(source)),
         c1_(std::move(c1)),
         cfg_(filecoin::porep_config(c1_.registered_proof)),
         shape_(porep::shape_for(cfg_)),
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
-        check_constraints_(check_constraints) {
+        check_constraints_(check_constraints),
+        ks_(std::move(ks)) {
     const filecoin::StackedGraph g(cfg_);
     for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
       inputs_.push_back(filecoin::public_inputs(cfg_, g, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
     }
   }
 
-  std::size_t num_partitions() const override { return c1_.vanilla_proofs.size(); }
+  std::size_t num_partitions() const override { return ks_.size(); }
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
+    // The file's section counts (headers only, no point read) against this sector's circuit first:
+    // a file of another sector size or circuit is named as such before GBs of points are read.
+    const auto walk = groth16::walk_param_layout(params_, groth16::ParamFileKind::Params, fs::file_size(params_));
+    if (walk.counts.size() >= 3) {
+      porep::check_parameter_counts(porep::count_porep(shape_), cfg_.shape->name, params_, walk.counts[0],
+                                    walk.counts[2]);
+    }
     // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
     groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
     progress(1);
@@ -94,7 +106,8 @@ class PoRepC2Job final : public KindJob {
                                   srs.params.num_aux());
   }
 
-  void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
+  void synthesize(std::size_t i, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
+    const std::size_t k = ks_[i];
     const porep::PoRepCircuit circuit(shape_, porep::partition_inputs(c1_, k));
     if (circuit.public_inputs() != inputs_[k]) {
       throw ProoflineError(Error::BadC1Json,
@@ -110,13 +123,16 @@ class PoRepC2Job final : public KindJob {
     if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
       std::vector<std::uint64_t> nodes;
       for (const auto& v : c1_.vanilla_proofs[k]) nodes.push_back(v.challenge());
-      throw ProoflineError(Error::BadC1Json, source_ + ": partition " + std::to_string(k) + ", constraint " +
-                                                 std::to_string(*bad) + " unsatisfied: " +
-                                                 porep::locate_constraint(porep::count_porep(shape_), nodes, *bad));
+      std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
+                        " unsatisfied: " + porep::locate_constraint(porep::count_porep(shape_), nodes, *bad);
+      // The vanilla proofs' own check says which Merkle path or label is wrong, where it can tell.
+      const filecoin::VanillaCheck vc = filecoin::verify_vanilla(c1_);
+      if (!vc.ok) msg += "; vanilla check: " + vc.what;
+      throw ProoflineError(Error::BadC1Json, msg);
     }
   }
 
-  std::vector<Fr> public_inputs(std::size_t k, const r1cs::ProvingBuffers&) const override { return inputs_[k]; }
+  std::vector<Fr> public_inputs(std::size_t i, const r1cs::ProvingBuffers&) const override { return inputs_[ks_[i]]; }
 
  private:
   std::string source_;
@@ -125,7 +141,8 @@ class PoRepC2Job final : public KindJob {
   porep::PoRepShape shape_;
   std::string params_, key_;  // key_: params_ + file_version(params_)
   bool check_constraints_;
-  std::vector<std::vector<Fr>> inputs_;  ///< per partition, as a verifier derives them
+  std::vector<std::vector<Fr>> inputs_;  ///< per circuit partition, as a verifier derives them
+  std::vector<std::size_t> ks_;          ///< the circuit partitions proved (all, or the one of 'partition')
 };
 
 class PoRepC2Kind final : public ProofKind {
@@ -133,10 +150,11 @@ class PoRepC2Kind final : public ProofKind {
   std::string_view name() const override { return "porep-c2"; }
   std::string_view description() const override {
     return "Filecoin PoRep commit phase 2 of one sector; args c1 (or the C1 JSON as payload), params or "
-           "param_cache, sector_id + prover_id (optional replica_id check), check_constraints";
+           "param_cache, sector_id + prover_id (optional replica_id check), check_constraints, partition (prove "
+           "only that one)";
   }
   std::vector<std::string_view> arguments() const override {
-    return {"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints"};
+    return {"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints", "partition"};
   }
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -180,7 +198,20 @@ class PoRepC2Kind final : public ProofKind {
     }
     params = fs::weakly_canonical(params, ec).string();
     const bool check = yes_no_arg(r, "check_constraints", "1") == "1";
-    return std::make_shared<PoRepC2Job>(std::move(source), std::move(c1), std::move(params), check);
+    std::vector<std::size_t> ks;
+    const std::string only = arg_or(r, "partition", "");
+    if (!only.empty()) {
+      const std::uint64_t k = parse_u64_arg("partition", only);
+      if (k >= c1.vanilla_proofs.size()) {
+        throw std::invalid_argument("argument 'partition' = " + only + ": " + source + " has " +
+                                    std::to_string(c1.vanilla_proofs.size()) + " partition(s) (0 … " +
+                                    std::to_string(c1.vanilla_proofs.size() - 1) + ")");
+      }
+      ks.push_back(static_cast<std::size_t>(k));
+    } else {
+      for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) ks.push_back(k);
+    }
+    return std::make_shared<PoRepC2Job>(std::move(source), std::move(c1), std::move(params), check, std::move(ks));
   }
 
  private:

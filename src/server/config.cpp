@@ -90,33 +90,6 @@ void no_check(const std::string&, const std::string&) {}
 
 }  // namespace
 
-std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
-  std::size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  std::string num = text.substr(0, i), unit = text.substr(i);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
-  double x = 0;
-  try {
-    std::size_t used = 0;
-    x = std::stod(num, &used);
-    if (used != num.size()) throw std::invalid_argument(num);
-  } catch (const std::exception&) {
-    bad(what, "'" + text + "' is not a byte size (expected e.g. 1048576, \"512MiB\", \"8GiB\", \"2GB\")");
-  }
-  static const std::pair<const char*, double> units[] = {
-      {"", 1},          {"B", 1},         {"K", 1024.0},     {"KiB", 1024.0},   {"KB", 1e3},
-      {"M", 1048576.0}, {"MiB", 1048576.0}, {"MB", 1e6},     {"G", 1073741824.0}, {"GiB", 1073741824.0},
-      {"GB", 1e9},      {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12}};
-  for (const auto& [name, mult] : units) {
-    if (unit == name) {
-      const double b = std::floor(x * mult);
-      if (b >= 1.8e19) bad(what, "'" + text + "' is too large");
-      return static_cast<std::uint64_t>(b);
-    }
-  }
-  bad(what, "'" + text + "': unknown unit '" + unit + "' (B, KiB, MiB, GiB, TiB, KB, MB, GB, TB)");
-}
-
 const std::vector<ConfigOption>& config_options() {
   static const std::vector<ConfigOption> opts = [] {
     std::vector<ConfigOption> o;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "proofline/filecoin/sector.hpp"
+#include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/server/service.hpp"
 #include "proofline/util/error.hpp"
@@ -159,7 +160,11 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
 
   engine::EngineConfig ec;
   if (parts.backends.empty()) {
-    ec.backends = make_backends(cfg_, &backend_note_);
+    try {
+      ec.backends = groth16::make_backends(cfg_.backend, groth16::BackendOptions{cfg_.cpu_threads, 0}, &backend_note_);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("engine.backend = ") + e.what());
+    }
   } else {
     ec.backends = std::move(parts.backends);
     backend_note_ = std::to_string(ec.backends.size()) + " backend(s) given by the host program";
@@ -173,7 +178,6 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   ec.overlap = cfg_.overlap;
   ec.max_finished_jobs = cfg_.max_finished_jobs;
   ec.log_partitions = cfg_.log_partitions;
-  ec.on_srs_evict = srs_evict_hook(ec.backends);
   kinds_ = parts.kinds ? std::move(parts.kinds) : engine::KindRegistry::builtin();
   ec.kinds = kinds_;
   engine_ = std::make_unique<engine::Engine>(std::move(ec));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "engine_test_util.hpp"
@@ -32,6 +33,7 @@ TEST(Engine, BenchProofsAreVerifiedWithTimings) {
   const ProofResult& r = a.result;
   ASSERT_EQ(r.state, JobState::Done) << r.error;
   EXPECT_EQ(r.num_partitions, 3u);
+  EXPECT_EQ(r.failure, Failure::None);
   EXPECT_EQ(r.proof_bytes.size(), 3u * 192);
   EXPECT_TRUE(verify_each(bench_vk(6), r));
   // Partition k proves SizedCircuit(2^6, input + k): public input x = 5 + k.
@@ -320,6 +322,7 @@ TEST(Engine, BadRequestsFailOnlyThatJob) {
   auto fail_msg = [&](ProofRequest r) {
     AwaitResult a = e.prove(std::move(r), 60s);
     EXPECT_EQ(a.result.state, JobState::Failed);
+    EXPECT_EQ(a.result.failure, Failure::BadInput) << a.result.error;  // the request's fault, not ours
     return a.result.error;
   };
   ProofRequest unknown;
@@ -380,6 +383,7 @@ TEST(Engine, SelfCheckFailureIsReportedNeverReturned) {
   AwaitResult a = e.prove(bench_request("bad", 6, 2, 1), 60s);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("self-check failed"), std::string::npos) << a.result.error;
+  EXPECT_EQ(a.result.failure, Failure::SelfCheck);
   EXPECT_TRUE(a.result.proofs.empty());
   EXPECT_TRUE(a.result.proof_bytes.empty());
   EXPECT_NE(e.metrics_text().find("proofline_engine_self_check_failures_total 1"), std::string::npos);
@@ -455,6 +459,48 @@ TEST(Engine, SrsPreloadEvictAndLru) {
   const std::string m = e.metrics_text();
   EXPECT_NE(m.find("proofline_engine_srs_loads_total 3"), std::string::npos) << m;
   EXPECT_NE(m.find("proofline_engine_srs_evictions_total 2"), std::string::npos) << m;
+}
+
+// SRS residency is part of the backend seam: a parameter set that leaves the engine's SRS cache is
+// evicted from every backend (a GPU's device copy), by the engine itself — no hook to wire.
+class ResidencyRecorder final : public groth16::ProverBackend {
+ public:
+  std::string_view name() const override { return "recorder"; }
+  groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> parts,
+                              std::span<const groth16::Randomizers> rs, const std::atomic<bool>* cancel) override {
+    return cpu_.prove(params, parts, rs, cancel);
+  }
+  void evict(const groth16::Parameters& params) override {
+    std::lock_guard lk(mu_);
+    evicted_.push_back(params.domain_size());
+  }
+  std::vector<std::size_t> evicted() const {
+    std::lock_guard lk(mu_);
+    return evicted_;
+  }
+
+ private:
+  groth16::CpuBackend cpu_{groth16::CpuBackendConfig{1}};
+  mutable std::mutex mu_;
+  std::vector<std::size_t> evicted_;  ///< domain size of each evicted set, in order
+};
+
+TEST(Engine, SrsEvictionReachesEveryBackend) {
+  auto a = std::make_shared<ResidencyRecorder>(), b = std::make_shared<ResidencyRecorder>();
+  EngineConfig cfg = test_config(a);
+  cfg.backends.push_back(b);
+  std::atomic<int> hook{0};
+  cfg.on_srs_evict = [&](const groth16::Parameters&) { ++hook; };
+  Engine e(std::move(cfg));
+  const SrsStatus s = e.preload_srs("bench", {{"params", bench_params(7)}});
+  ASSERT_EQ(e.prove(bench_request("r6", 6, 1, 1), 60s).result.state, JobState::Done);
+  EXPECT_TRUE(a->evicted().empty());  // unlimited SRS budget: nothing leaves on its own
+  EXPECT_TRUE(e.evict_srs(s.key));
+  EXPECT_EQ(a->evicted(), std::vector<std::size_t>{128});
+  EXPECT_EQ(b->evicted(), std::vector<std::size_t>{128});
+  EXPECT_EQ(hook.load(), 1);
+  EXPECT_EQ(a->resident_bytes(), 0u);  // the default of a backend that keeps no copy
+  EXPECT_EQ(a->preload(groth16::Parameters{}), 0.0);
 }
 
 TEST(Engine, ConcurrentClientsMixedPrioritiesAndCancels) {

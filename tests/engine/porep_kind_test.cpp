@@ -67,6 +67,27 @@ r1cs::ProvingBuffers synthesize0(const KindJob& job) {
   return buf;
 }
 
+// partition=k: one engine partition, circuit partition k (proofline c2 --partition k); k past the
+// C1's partitions is refused naming how many there are.
+TEST(PoRepKind, PartitionArgumentPicksOne) {
+  const auto& c1 = c1_2kib();
+  const std::string c1_path = write_text("porep-part.json", filecoin::to_json(c1));
+  const auto one = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}, {"partition", "0"}}));
+  EXPECT_EQ(one->num_partitions(), 1u);
+  const auto all = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}}));
+  EXPECT_EQ(one->public_inputs(0, {}), all->public_inputs(0, {}));
+  try {
+    prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}, {"partition", "1"}}));
+    ADD_FAILURE() << "partition 1 of a 1-partition C1 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("argument 'partition' = 1: C1 '" + c1_path + "' has 1 partition(s) (0 … 0)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}, {"partition", "-1"}})),
+               std::invalid_argument);
+}
+
 TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
   const auto& c1 = c1_2kib();
   const std::string c1_path = write_text("porep-ok.json", filecoin::to_json(c1));

@@ -324,7 +324,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     pb::ProofRequest r = base();
     (*r.mutable_args())["partitons"] = "2";  // issue 21: a misspelt argument is refused, not ignored
     bad.push_back({"unknown argument", r,
-                   "kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, input)"});
+                   "kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, input, checked)"});
   }
   {
     pb::ProofRequest r = base();

@@ -148,6 +148,16 @@ struct ProofTimings {
   double total = 0;        ///< wall: submit → result
 };
 
+/// Why a job did not end DONE, for callers that map outcomes to exit codes (the CLI): the request's
+/// inputs were refused (a kind's argument, a malformed or wrong-shaped parameter file, witness or
+/// C1, an unsatisfied constraint, a missing file: what ProoflineError, r1cs::SynthesisError,
+/// std::system_error and std::invalid_argument report), the proofs failed the self-check (the
+/// parameter file's verifying key does not match its proving key), something else broke (a backend
+/// or device fault, out of memory, none in service), or the job was cancelled / the engine shut down.
+enum class Failure : std::uint8_t { None, BadInput, SelfCheck, Internal, Cancelled };
+/// "none", "bad_input", "self_check", "internal", "cancelled".
+std::string_view to_string(Failure f);
+
 struct ProofResult {
   std::string request_id;
   std::string kind;
@@ -155,6 +165,8 @@ struct ProofResult {
   JobState state = JobState::Queued;
   /// FAILED / CANCELLED: why (empty otherwise).
   std::string error;
+  /// FAILED / CANCELLED: the class of `error` (None while queued, running or DONE).
+  Failure failure = Failure::None;
   std::size_t num_partitions = 0;    ///< 0 until the request was validated
   std::size_t partitions_done = 0;   ///< proved so far (progress)
   /// DONE only: one proof per partition, in partition order, all verified.
@@ -272,8 +284,9 @@ struct EngineConfig {
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
   bool log_partitions = true;
-  /// Called (on the evicting thread) when a parameter set leaves the SRS cache, e.g. to free a GPU
-  /// backend's device copy of it (gpu::GpuBackend::evict). Null: nothing.
+  /// Called (on the evicting thread) when a parameter set leaves the SRS cache, after the engine has
+  /// called ProverBackend::evict on every backend (which frees a GPU backend's device copy). For
+  /// observers (tests, logs). Null: nothing more.
   std::function<void(const groth16::Parameters&)> on_srs_evict;
 };
 

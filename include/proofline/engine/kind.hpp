@@ -30,8 +30,10 @@
 //
 // Built-in kinds (args are strings; sizes "2^k" or a power of two):
 //   "bench"    SizedCircuit (circuits/bench): params=<.params>, size, partitions (default 1),
-//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`.
-//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11).
+//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`;
+//              checked=0|1 (default 0): subgroup-check every point of the file on load (else on-curve
+//              only; the SRS key then ends in "#subgroup-checked").
+//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11), checked.
 //   "snarkjs"  circom/snarkjs Groth16: zkey=<.zkey>, and wtns=<.wtns> or the .wtns bytes as the
 //              request payload. One partition. The zkey is converted once, on load, to bellperson
 //              Parameters (see src/engine/kinds.cpp for the math: rows permuted to the blst
@@ -47,7 +49,10 @@
 //              /var/tmp/filecoin-proof-parameters)/<upstream name> (filecoin::parameter_file_name).
 //              prover_id=<64 hex digits> (+ sector_id=<u64>, default 0): the C1's replica_id must be
 //              theirs. check_constraints=0|1 (default 1): check every constraint after synthesis
-//              and name the failing challenge. Public inputs: derived as a verifier does (challenges
+//              and name the failing challenge (and what the vanilla proofs' check finds).
+//              partition=<k> (0-based, < the C1's partitions): prove only circuit partition k (one
+//              engine partition; `proofline c2 --partition k`). The parameter file's section counts
+//              are checked against the sector's circuit before its points are read. Public inputs: derived as a verifier does (challenges
 //              from the seed, parents from the graph); a C1 whose paths disagree fails.
 //              Errors: a malformed C1 names its JSON path (and the file); a missing parameter file
 //              is named; both fail only that job.

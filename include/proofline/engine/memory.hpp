@@ -26,12 +26,21 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "proofline/r1cs/proving_assignment.hpp"
 
 namespace proofline::engine {
+
+/// A byte size as a person writes it, for memory budgets (the daemon's config, the CLI's
+/// --memory-budget): a number of bytes ("1048576") or a number (decimals allowed) followed by a unit,
+/// optionally after blanks: B, K/KiB (1024), M/MiB, G/GiB, T/TiB (powers of 1024), KB, MB, GB, TB
+/// (powers of 1000), e.g. "512MiB", "1.5GiB", "2GB", "1 TiB"; rounded down to whole bytes.
+/// Throws ProoflineError(BadArgument, "<what>: '<text>' is not a byte size (…)" / "unknown unit …" /
+/// "is too large") for anything else.
+std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 
 class MemoryBudget {
  public:

@@ -115,14 +115,14 @@ class GpuBackend final : public groth16::ProverBackend {
   /// Uploads params' five queries (h, l, a, b_g1, b_g2) unless already resident and current;
   /// returns the milliseconds the upload took (0 if nothing was uploaded). ProoflineError
   /// (OutOfMemory) if they do not fit; nothing stays allocated for them then.
-  double preload(const groth16::Parameters& params);
+  double preload(const groth16::Parameters& params) override;
   /// Frees the device copy of params' SRS (no-op if not resident).
-  void evict(const groth16::Parameters& params);
-  void evict_all();
+  void evict(const groth16::Parameters& params) override;
+  void evict_all() override;
   /// True iff params' SRS is resident and its fingerprint matches.
   bool is_resident(const groth16::Parameters& params) const;
   /// Device bytes of all resident SRSs.
-  std::size_t resident_bytes() const;
+  std::size_t resident_bytes() const override;
   /// Frees the per-partition scratch (a, b, c, assignments, MSM scratch); resident SRSs stay.
   void release_scratch();
 

@@ -99,6 +99,26 @@ class ProverBackend {
   virtual std::string fault() const { return {}; }
   /// How many times the backend recreated its device state after a fault. Default: 0.
   virtual unsigned recoveries() const { return 0; }
+
+  // ---- SRS residency --------------------------------------------------------------------------
+  // A backend may keep its own copy of a parameter set (a GPU backend: the five queries in device
+  // memory, keyed by the Parameters object). prove() makes `params` resident when it needs to; these
+  // let the caller do it ahead of time and free it again (the engine evicts a parameter set from every
+  // backend when it leaves its SRS cache). The defaults (the CPU backend, which proves from the
+  // caller's host copy) hold nothing: preload returns 0, evict/evict_all do nothing, resident_bytes 0.
+
+  /// Makes params resident; returns the milliseconds the upload took (0 if nothing was uploaded).
+  /// ProoflineError(OutOfMemory) if it does not fit (nothing stays allocated for it then).
+  virtual double preload(const Parameters& params) {
+    (void)params;
+    return 0;
+  }
+  /// Frees the backend's copy of params (no-op if it holds none). Waits for a prove() that is using it.
+  virtual void evict(const Parameters& params) { (void)params; }
+  /// Frees every parameter set the backend holds.
+  virtual void evict_all() {}
+  /// Bytes the backend holds for resident parameter sets (device bytes on a GPU).
+  virtual std::size_t resident_bytes() const { return 0; }
 };
 
 /// Throws ProoflineError(Cancelled, "prove cancelled: partition k, before <stage>") if `cancel` is

@@ -26,6 +26,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "proofline/engine/memory.hpp"
+
 namespace proofline::server {
 
 struct DaemonConfig {
@@ -86,7 +88,7 @@ nlohmann::ordered_json config_to_json(const DaemonConfig& cfg);
 /// The options table as help text (key, type, default, help), for `proofline daemon --help`.
 std::string config_help();
 
-/// "8GiB", "512MiB", "2GB", "1024", "1.5TiB" → bytes. ProoflineError(BadArgument) otherwise.
-std::uint64_t parse_bytes(const std::string& text, const std::string& what);
+/// Byte sizes ("8GiB", …): engine::parse_bytes (engine/memory.hpp), shared with the CLI's --memory-budget.
+using engine::parse_bytes;
 
 }  // namespace proofline::server

@@ -1,8 +1,8 @@
 // proofline/server/service.hpp — the gRPC service proofline.v1.ProvingEngine over an
 // engine::Engine, and the `Daemon` that owns engine, backends and gRPC server.
 //
-// Owns: `ProvingService` (the RPC handlers), `Daemon`, `to_engine_request` (proto → engine request),
-// `make_backends` (the backend choice, with the GPU hook).
+// Owns: `ProvingService` (the RPC handlers), `Daemon`, `to_engine_request` (proto → engine request).
+// The backends come from groth16::make_backends (groth16/backend_factory.hpp, engine.backend).
 //
 // ---- Requests ------------------------------------------------------------------------------------
 // A proto ProofRequest becomes an engine::ProofRequest (engine/kind.hpp lists each kind's args):
@@ -81,15 +81,6 @@ pb::ProofStatus to_proto_status(engine::JobState s);
 /// engine result → proto (proofs, public inputs as decimal strings, timings).
 void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out);
 
-/// The prover backends the config asks for: engine.backend cpu → one groth16::CpuBackend;
-/// cuda → one gpu::GpuBackend per usable device (std::invalid_argument if the build has no CUDA
-/// or no device is usable); auto → cuda when possible, else cpu. `note` receives one line on what
-/// was chosen and why.
-std::vector<std::shared_ptr<groth16::ProverBackend>> make_backends(const DaemonConfig& cfg, std::string* note);
-/// The engine's on_srs_evict for these backends: frees each GPU backend's device copy of a parameter
-/// set that leaves the SRS cache (null when no backend keeps device copies).
-std::function<void(const groth16::Parameters&)> srs_evict_hook(
-    const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends);
 
 class ProvingService final : public pb::ProvingEngine::Service {
  public:
@@ -138,7 +129,7 @@ class ProvingService final : public pb::ProvingEngine::Service {
 
 /// What a host program (or a test) may hand the daemon instead of what the config would build.
 struct DaemonParts {
-  /// Empty: make_backends(cfg).
+  /// Empty: groth16::make_backends(engine.backend) (groth16/backend_factory.hpp).
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
   /// Null: engine::KindRegistry::builtin() (bench, mul, snarkjs). More kinds (Filecoin) are
   /// registered here before the daemon starts.

@@ -175,18 +175,27 @@ std::vector<Fr> SizedCircuit::public_inputs() const {
   return cached_inputs_;
 }
 
+std::string circuit_description(const std::string& name, unsigned log_rows) {
+  if (name == "mul") return "mul: a*b = c (1 constraint, 2 inputs incl. ONE, 2 aux)";
+  if (name == "bench") {
+    const SizedCircuit c(log_rows, Fr::one());
+    return "bench: 2^" + std::to_string(log_rows) + " rows (" + std::to_string(c.num_constraints()) +
+           " constraints + 3 input constraints), S-box rounds, bit decompositions, ANDs";
+  }
+  throw std::invalid_argument("unknown circuit '" + name + "'; built-in circuits: mul, bench");
+}
+
 BuiltinCircuit make_circuit(const std::string& name, unsigned log_rows, std::uint64_t seed) {
   BuiltinCircuit out;
   if (name == "mul") {
     auto c = std::make_unique<MulCircuit>(Fr::from_u64(seed + 3), Fr::from_u64(seed + 11));
     out.public_inputs = c->public_inputs();
-    out.description = "mul: a*b = c (1 constraint, 2 inputs incl. ONE, 2 aux)";
+    out.description = circuit_description(name, log_rows);
     out.circuit = std::move(c);
   } else if (name == "bench") {
     auto c = std::make_unique<SizedCircuit>(log_rows, Fr::from_u64(seed));
     out.public_inputs = c->public_inputs();
-    out.description = "bench: 2^" + std::to_string(log_rows) + " rows (" + std::to_string(c->num_constraints()) +
-                      " constraints + 3 input constraints), S-box rounds, bit decompositions, ANDs";
+    out.description = circuit_description(name, log_rows);
     out.circuit = std::move(c);
   } else {
     throw std::invalid_argument("unknown circuit '" + name + "'; built-in circuits: mul, bench");

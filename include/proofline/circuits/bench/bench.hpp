@@ -76,6 +76,9 @@ struct BuiltinCircuit {
   std::string description;
 };
 BuiltinCircuit make_circuit(const std::string& name, unsigned log_rows, std::uint64_t seed);
+/// The description make_circuit gives, without building the circuit or its witness.
+/// std::invalid_argument for an unknown name.
+std::string circuit_description(const std::string& name, unsigned log_rows);
 /// Names accepted by make_circuit.
 std::vector<std::string> circuit_names();
 
