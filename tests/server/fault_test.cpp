@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -15,6 +16,17 @@
 
 #include "proofline/util/fault.hpp"
 #include "server_test_util.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PL_SANITIZED 1
+#endif
+#endif
+#ifndef PL_SANITIZED
+#define PL_SANITIZED 0
+#endif
 
 namespace proofline::server::testing {
 namespace {
@@ -87,7 +99,14 @@ TEST(DaemonFaults, OneBadRequestNeverCostsOtherClientsTheirProofs) {
   const pb::StatusResponse st = h.status();
   EXPECT_EQ(st.jobs_running() + st.jobs_queued(), 0u);
   const std::uint64_t after = rss_bytes();
+#if PL_SANITIZED
+  // Under ASan freed blocks sit in its quarantine and TSan keeps shadow memory: RSS does not come
+  // back there by design, so only the plain build asserts it (make test).
+  std::printf("DaemonFaults: RSS idle %llu B, after the faults %llu B (not asserted under a sanitizer)\n",
+              static_cast<unsigned long long>(idle), static_cast<unsigned long long>(after));
+#else
   EXPECT_LT(after, idle + (std::uint64_t{64} << 20)) << "idle " << idle << " B, after the faults " << after << " B";
+#endif
 }
 
 }  // namespace
