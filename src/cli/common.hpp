@@ -226,25 +226,30 @@ struct NamedFile {
 
 /// Refuses (UsageError, exit 2), before any work, an output that is the same file as an input or
 /// as another output: writing it would destroy the input (`prove --proof c.zkey`) or the other
-/// output. Same file: the same normalized path (std::filesystem::weakly_canonical, so symlinks and
-/// "./" spellings match) or, for files that exist, the same device and inode (hard links). Empty
-/// paths (a flag not given) are skipped. The message names both flags and the path(s).
+/// output. Same file: the same normalized absolute path (std::filesystem::weakly_canonical, so
+/// symlinks and "./" spellings match) or, for files that exist, the same device and inode (hard
+/// links). An output that exists and is not a regular file (a socket such as the daemon's, a FIFO,
+/// a device) is refused too: the rename into place would replace it. Empty paths (a flag not given)
+/// are skipped. The message names both flags and the path(s).
 inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs) {
   struct Identity {
     const NamedFile* file;
     std::filesystem::path canonical;
     bool exists = false;
+    bool regular = false;
     dev_t dev = 0;
     ino_t ino = 0;
   };
   auto identify = [](const NamedFile& f) {
     Identity id{&f, {}};
     std::error_code ec;
-    id.canonical = std::filesystem::weakly_canonical(f.path, ec);
-    if (ec) id.canonical = std::filesystem::path(f.path).lexically_normal();
+    // Absolute first: "q1" and "./q1" that do not exist yet must compare equal too.
+    id.canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(f.path, ec), ec);
+    if (ec) id.canonical = std::filesystem::absolute(f.path).lexically_normal();
     struct stat st {};
     if (::stat(f.path.c_str(), &st) == 0) {
       id.exists = true;
+      id.regular = S_ISREG(st.st_mode);
       id.dev = st.st_dev;
       id.ino = st.st_ino;
     }
@@ -264,6 +269,12 @@ inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::
   for (const NamedFile& f : outputs) {
     if (f.path.empty()) continue;
     const Identity id = identify(f);
+    if (id.exists && !id.regular && !std::filesystem::is_directory(f.path)) {
+      // A socket (the daemon's), FIFO or device node would be replaced by the rename into place.
+      throw UsageError(f.flag + " '" + f.path +
+                       "' exists and is not a regular file (a socket, FIFO or device): refusing to replace it; give " +
+                       f.flag + " another path");
+    }
     for (const Identity& in : ins) {
       if (same(id, in)) {
         throw UsageError(f.flag + " '" + f.path + "' is the input " + in.file->flag + also(id, in) +

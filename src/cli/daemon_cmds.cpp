@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -30,6 +31,11 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 std::string read_all(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    // /dev/zero would be read without end (and sent to the daemon), a FIFO would block the open.
+    throw ProoflineError(Error::Malformed, "'" + path + "' is not a regular file");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::system_error(errno, std::generic_category(), "cannot read '" + path + "'");
   std::stringstream ss;

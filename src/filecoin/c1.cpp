@@ -453,9 +453,13 @@ std::string to_json(const SealCommitPhase1Output& c1) {
 }
 
 SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    // /dev/zero would be read without end, a FIFO would block the open.
+    throw ProoflineError(Error::BadC1Json, path.string() + ": not a regular file (a C1 output is a JSON file)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ProoflineError(Error::BadC1Json, path.string() + ": cannot open");
-  std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxC1JsonBytes) {
     throw ProoflineError(Error::BadC1Json, path.string() + ": " + std::to_string(size) + " bytes, more than the " +

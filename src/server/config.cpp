@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -255,6 +256,11 @@ Json parse_config_text(const std::string& text, const std::string& source) {
 }
 
 DaemonConfig load_config_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) &&
+      (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > (std::size_t{1} << 20))) {
+    bad("config file '" + path + "'", "not a regular file of at most 1 MiB");
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::system_error(errno, std::generic_category(), "config file '" + path + "'");
   std::stringstream ss;

@@ -367,5 +367,22 @@ python3 -c 'import sys; sys.stdout.write("[" + ",".join(["\"1\""] * 5000000) + "
 check "verify with a 5 M-entry public.json" 3 "$P" verify --vk toy_vk.json --proof p.json --public huge_pub.json
 expect_in "  refused from its size" err.txt "20000001 bytes, more than the [0-9]+ bytes the [0-9]+ public input\\(s\\) of the verification key can take"
 
+# --- the fresh-user tester's findings of this session (issue 21) ---
+# An output that is a socket (a daemon's), FIFO or device is refused: the rename would replace it.
+python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind("a.sock")'
+check "prove --proof onto a unix socket" 2 "$P" prove --circuit mul --params m.params --proof a.sock
+expect_in "  refused, not a regular file" err.txt "'a.sock' exists and is not a regular file"
+[[ -S a.sock ]] && echo "ok: the socket is still there" || { echo "FAIL: the socket was replaced"; fails=$((fails + 1)); }
+# Two outputs spelt differently ("q1", "./q1"), neither existing yet: refused before any work.
+check "prove --proof q1 --public ./q1" 2 "$P" prove --circuit mul --params m.params --proof q1 --public ./q1
+expect_in "  the clash is named" err.txt "name the same file"
+no_file "  nothing written" q1
+# Non-regular inputs are refused instead of read without end (or blocking on a FIFO).
+check "check-c1 --c1 /dev/zero" 3 timeout 20 "$P" check-c1 --c1 /dev/zero
+expect_in "  not a regular file" err.txt "not a regular file"
+mkfifo c1.fifo
+check "check-c1 --c1 <a FIFO>" 3 timeout 20 "$P" check-c1 --c1 c1.fifo
+expect_in "  not a regular file" err.txt "not a regular file"
+
 echo "failures: $fails"
 [[ $fails -eq 0 ]]
