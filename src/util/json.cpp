@@ -17,12 +17,24 @@ void check_limits(std::string_view text, const Limits& limits, std::string_view 
     if (ch == '"') {
       // Skip the string: up to the next quote not escaped by a backslash.
       ++p;
-      while (p < end && *p != '"') {
-        if (*p == '\\' && end - p < 2) return;  // an unterminated escape at the end: the parser says so
-        p += (*p == '\\') ? 2 : 1;
+      // A NUL byte ends the skip where it is, for the check below.
+      while (p < end && *p != '"' && *p != '\0') {
+        if (*p != '\\') {
+          ++p;
+        } else if (end - p < 2) {
+          return;  // an unterminated escape at the end: the parser says so
+        } else {
+          p += p[1] == '\0' ? 1 : 2;
+        }
       }
-      if (p < end) ++p;
+      if (p < end && *p == '"') ++p;
       continue;
+    }
+    if (ch == '\0') {
+      // Never valid in JSON text (inside a string it must be escaped); nlohmann's parser would stop
+      // there and accept whatever trailing bytes follow.
+      throw ProoflineError(code, std::string(source) + ": a NUL byte at byte " + std::to_string(p - text.data()) +
+                                     " (not valid in JSON text)");
     }
     if (ch == '[' || ch == '{') {
       if (++depth > limits.max_depth) {

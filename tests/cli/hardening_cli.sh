@@ -384,5 +384,10 @@ mkfifo c1.fifo
 check "check-c1 --c1 <a FIFO>" 3 timeout 20 "$P" check-c1 --c1 c1.fifo
 expect_in "  not a regular file" err.txt "not a regular file"
 
+# A NUL byte hid trailing garbage (the parser stopped at it): refused wherever it is.
+printf '["35","17"]\000garbage{{{' >nul_pub.json
+check "verify with a NUL byte and garbage after public.json" 3 "$P" verify --vk toy_vk.json --proof p.json --public nul_pub.json
+expect_in "  the NUL byte is named" err.txt "a NUL byte at byte 11"
+
 echo "failures: $fails"
 [[ $fails -eq 0 ]]

@@ -53,6 +53,15 @@ TEST(JsonLimits, TwoHundredThousandLevelsAreRefusedAtOnceWithoutRecursion) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
 }
 
+// The fresh-user tester: '["35","17"]\0garbage{{{' was accepted (the parser stops at the NUL).
+TEST(JsonLimits, NulBytesAreRefusedWhereverTheyAre) {
+  using namespace std::string_literals;
+  EXPECT_NE(error_of("[\"35\",\"17\"]\0garbage{{{"s, {1 << 20}).find("a NUL byte at byte 11 (not valid in JSON text)"),
+            std::string::npos);
+  EXPECT_NE(error_of("[\"3\0\"]"s, {1 << 20}).find("a NUL byte at byte 3"), std::string::npos);  // inside a string
+  EXPECT_EQ(error_of("[\"\\u0000\"]", {1 << 20}), "");  // the escaped form is valid JSON
+}
+
 TEST(JsonLimits, SizeIsCheckedBeforeAnything) {
   const std::string msg = error_of("[1,2,3]", {6});
   EXPECT_EQ(msg, "malformed input: doc.json: 7 bytes, more than the 6 bytes a valid document of this kind can have");

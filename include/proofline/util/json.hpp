@@ -35,7 +35,9 @@ struct Limits {
 };
 
 /// Checks `text` against `limits` without building anything: one pass over the bytes that tracks
-/// strings (with escapes) and counts '[' / '{' nesting outside them. O(n), no allocation.
+/// strings (with escapes) and counts '[' / '{' nesting outside them. O(n), no allocation. A NUL
+/// byte anywhere is refused too (never valid in JSON text; the parser would stop at it and ignore
+/// what follows).
 /// Throws ProoflineError(code) naming `source`, the byte offset and the limit when the text is
 /// larger than max_bytes or nests deeper than max_depth. Malformed JSON that stays within the limits
 /// passes (the parser reports it).
