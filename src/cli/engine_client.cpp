@@ -6,8 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <vector>
 #include <iostream>
 
 #include "common.hpp"
@@ -115,25 +113,6 @@ EngineRun LocalEngine::run(const char* cmd, engine::ProofRequest request,
     case engine::Failure::Cancelled: throw ExitError(kUnfinished, why);
     default: throw ExitError(kInternal, "internal error: " + why);
   }
-}
-
-groth16::VerifyingKey read_params_vk(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::vector<std::uint8_t> head(groth16::kVkFixedBytes);
-  if (!f.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()))) {
-    throw ProoflineError(Error::Malformed, "parameter file '" + path + "': shorter than a verifying key (" +
-                                              std::to_string(head.size()) + " bytes)");
-  }
-  const std::size_t at = groth16::kVkFixedBytes - 4;  // u32 BE count of ic points, then the points
-  const std::uint64_t n = (std::uint64_t{head[at]} << 24) | (std::uint64_t{head[at + 1]} << 16) |
-                          (std::uint64_t{head[at + 2]} << 8) | head[at + 3];
-  head.resize(groth16::kVkFixedBytes + groth16::kG1Uncompressed * n);
-  if (!f.read(reinterpret_cast<char*>(head.data()) + groth16::kVkFixedBytes,
-              static_cast<std::streamsize>(groth16::kG1Uncompressed * n))) {
-    throw ProoflineError(Error::Malformed, "parameter file '" + path + "': its verifying key's " + std::to_string(n) +
-                                              " ic points run past the end of the file");
-  }
-  return groth16::VerifyingKey::from_bytes(head, path);
 }
 
 }  // namespace proofline::cli

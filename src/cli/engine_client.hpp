@@ -67,8 +67,4 @@ class LocalEngine {
 EngineRun run_in_engine(const char* cmd, const EngineOptions& o, engine::ProofRequest request,
                         const std::function<std::string(const std::string& reason)>& self_check_message);
 
-/// The verifying key at the head of a bellperson .params file (its .vk bytes), read without the
-/// rest of the file: for the --snarkjs-dir export of what the engine proved with that file.
-groth16::VerifyingKey read_params_vk(const std::string& path);
-
 }  // namespace proofline::cli

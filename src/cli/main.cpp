@@ -232,7 +232,7 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   if (!a.snarkjs_dir.empty()) {
     std::filesystem::create_directories(a.snarkjs_dir);
     const std::string d = a.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(read_params_vk(a.params)));
+    write_text(d + "verification_key.json", snarkjs_vk_json(VerifyingKey::read_params_file_head(a.params)));
     for (std::size_t k = 0; k < r.proofs.size(); ++k) {
       const std::string suffix = r.proofs.size() == 1 ? "" : "_" + std::to_string(k);
       write_text(d + "proof" + suffix + ".json", snarkjs_proof_json(r.proofs[k]));

@@ -215,7 +215,7 @@ int cmd_c2(PorepCli& p) {
   if (!p.snarkjs_dir.empty()) {
     fs::create_directories(p.snarkjs_dir);
     const std::string d = p.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(read_params_vk(params_path)));
+    write_text(d + "verification_key.json", snarkjs_vk_json(VerifyingKey::read_params_file_head(params_path)));
     for (std::size_t k = 0; k < n; ++k) {
       write_text(d + "proof" + partition_suffix(k, n) + ".json", snarkjs_proof_json(r.proofs[k]));
       write_text(d + "public" + partition_suffix(k, n) + ".json", snarkjs_public_json(r.public_inputs[k]));

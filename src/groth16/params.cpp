@@ -309,6 +309,12 @@ VerifyingKey VerifyingKey::read_file(const std::string& path) {
   return from_bytes(f.bytes(), path);
 }
 
+VerifyingKey VerifyingKey::read_params_file_head(const std::string& path) {
+  MappedFile f(path);
+  Reader rd{f.bytes(), path, "params"};
+  return read_vk(rd, 0);
+}
+
 // ---- Parameters --------------------------------------------------------------------------------
 std::size_t Parameters::serialized_size() const noexcept {
   return vk.serialized_size() + 20 + kG1Uncompressed * (h.size() + l.size() + a.size() + b_g1.size()) +

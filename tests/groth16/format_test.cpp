@@ -85,6 +85,23 @@ TEST(Format, ParametersFileRoundTripParallel) {
   std::remove(vk_path.c_str());
 }
 
+// The vk at the head of a .params file (the --snarkjs-dir export of prove/c2): the file's own vk,
+// and an ic count larger than the file is refused from the count, before any allocation.
+TEST(Format, ParamsFileHeadIsItsVerifyingKey) {
+  std::mt19937_64 rng(8);
+  Parameters p = random_parameters(rng, 3, 63, 40, 30, 20);
+  std::string path = testing::temp_path("head.params");
+  p.write_file(path);
+  EXPECT_EQ(VerifyingKey::read_params_file_head(path), p.vk);
+  auto bytes = p.to_bytes();
+  bytes[864] = bytes[865] = bytes[866] = bytes[867] = 0xff;  // ic count 2^32 - 1
+  write_file_bytes(path, bytes);
+  const std::string msg = error_of([&] { VerifyingKey::read_params_file_head(path); });
+  EXPECT_NE(msg.find("section ic"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("count 4294967295"), std::string::npos) << msg;
+  std::remove(path.c_str());
+}
+
 TEST(Format, MissingFileIsSystemError) {
   EXPECT_THROW(Parameters::read_file("/nonexistent/dir/x.params"), std::system_error);
   try {

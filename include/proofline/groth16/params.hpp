@@ -95,6 +95,10 @@ struct VerifyingKey {
   static VerifyingKey from_bytes(std::span<const std::uint8_t> bytes, std::string_view source = "<memory>");
   /// Memory-maps and decodes a .vk file.
   static VerifyingKey read_file(const std::string& path);
+  /// The verifying key at the head of a bellperson .params file (the same bytes as its .vk),
+  /// memory-mapped: the queries after it are never touched, so a 44 GB file costs what its vk
+  /// costs. Errors as read_file (the ic count checked against the file's size before use).
+  static VerifyingKey read_params_file_head(const std::string& path);
 
   friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
 };
