@@ -321,7 +321,18 @@ std::size_t Parameters::serialized_size() const noexcept {
          kG2Uncompressed * b_g2.size();
 }
 
+namespace {
+void require_bellperson_h(const Parameters& p, const char* op) {
+  if (p.h_form != HForm::Bellperson) {
+    throw std::logic_error(std::string("Parameters::") + op +
+                           ": these parameters hold snarkjs' odd-coset H query (from a zkey); only bellperson's "
+                           "form has a .params encoding");
+  }
+}
+}  // namespace
+
 void Parameters::write(std::vector<std::uint8_t>& out) const {
+  require_bellperson_h(*this, "write");
   out.reserve(out.size() + serialized_size());
   write_vk(out, vk);
   put_section(out, h);
@@ -338,6 +349,7 @@ std::vector<std::uint8_t> Parameters::to_bytes() const {
 }
 
 void Parameters::write_file(const std::string& path) const {
+  require_bellperson_h(*this, "write_file");
   // One section at a time keeps the peak extra memory at the size of the largest section.
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
   if (!f) throw std::system_error(errno, std::generic_category(), "cannot create '" + path + "'");

@@ -134,20 +134,35 @@ enum class VkG1Extras {
 void validate_verifying_key(const VerifyingKey& vk, std::string_view source,
                             VkG1Extras g1_extras = VkG1Extras::Present);
 
+/// Which H query a Parameters holds, and so which scalars its H MSM takes (both backends honour it):
+///   Bellperson  h[i] = τ^i·Z(τ)/δ for i < m − 1 (bellperson/.params; Z(X) = X^m − 1): the scalars are
+///               the m − 1 coefficients of (A·B − C)/Z (poly::compute_h, coset g = 7).
+///   OddCoset    h[j] = the zkey's H section, L^(2m)_{2j+1}(τ)/δ for j < m (snarkjs: Lagrange basis of
+///               the 2m-th roots at the odd positions, ffjavascript's roots ω5): the scalars are
+///               A·B − C evaluated at σ·ω5_m^j (σ = ω5_{2m}), in snarkjs' order j, computed from the
+///               rows placed on the ω7 domain at J·c mod m (groth16/snarkjs/prover.hpp OddCosetH).
+/// Only Bellperson parameters have a .params encoding (write/to_bytes throw std::logic_error on
+/// OddCoset); readers of .params always produce Bellperson.
+enum class HForm : std::uint8_t { Bellperson, OddCoset };
+
 struct Parameters {
   VerifyingKey vk;
+  /// The H query: m − 1 points (Bellperson) or m points (OddCoset); see HForm.
   std::vector<G1Affine> h;
   std::vector<G1Affine> l;
   std::vector<G1Affine> a;
   std::vector<G1Affine> b_g1;
   std::vector<G2Affine> b_g2;
+  HForm h_form = HForm::Bellperson;
 
   /// Number of public inputs including ONE (= vk.ic.size()).
   std::size_t num_inputs() const noexcept { return vk.ic.size(); }
   /// Number of aux variables (= l.size()).
   std::size_t num_aux() const noexcept { return l.size(); }
-  /// Evaluation-domain size m (= h.size() + 1).
-  std::size_t domain_size() const noexcept { return h.size() + 1; }
+  /// Evaluation-domain size m (h.size() + 1 for Bellperson, h.size() for OddCoset).
+  std::size_t domain_size() const noexcept { return h_form == HForm::OddCoset ? h.size() : h.size() + 1; }
+  /// Number of H MSM scalars and points (m − 1 for Bellperson, m for OddCoset) = h.size().
+  std::size_t h_terms() const noexcept { return h.size(); }
 
   std::size_t serialized_size() const noexcept;
   /// Appends the .params encoding to `out` (points encoded in parallel for large sections).
