@@ -19,8 +19,8 @@
 #include <thread>
 #include <utility>
 
+#include "device_buffer.cuh"
 #include "proofline/gpu/device.hpp"
-#include "proofline/gpu/memory.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/fault.hpp"
@@ -47,12 +47,6 @@ std::string device_memory_note(int device) {
   }
   return "device " + std::to_string(device) + " has " + std::to_string(free_b) + " of " +
          std::to_string(total_b) + " bytes free";
-}
-
-int current_device() {
-  int d = -1;
-  if (cudaGetDevice(&d) != cudaSuccess) (void)cudaGetLastError();
-  return d;
 }
 
 struct Fr32 {
@@ -145,15 +139,10 @@ struct GpuBackend::Impl {
   std::unique_ptr<NttDomain> domain;
   GpuMsmG1 g1;  // scratch for the four G1 MSMs, bases pointed at the resident copies
   GpuMsmG2 g2;
-  DeviceMemory abc, aux, sa, sb, words, prefix;
+  DeviceBuffer abc{"a, b, c evaluations"}, aux{"aux assignment"}, sa{"A scalars"}, sb{"B scalars"},
+      words{"density bitmap"}, prefix{"density ranks"};
 
   explicit Impl(GpuBackendConfig c) : cfg(c) {
-    abc.set_what("a, b, c evaluations");
-    aux.set_what("aux assignment");
-    sa.set_what("A scalars");
-    sb.set_what("B scalars");
-    words.set_what("density bitmap");
-    prefix.set_what("density ranks");
     CUDA_CHECK(cudaSetDevice(cfg.device));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreate(&ev_start));
@@ -175,7 +164,11 @@ struct GpuBackend::Impl {
 
   void select() { CUDA_CHECK(cudaSetDevice(cfg.device)); }
 
-  /// Runs f; a CudaError for out-of-memory from the layers below becomes ProoflineError(OutOfMemory).
+  /// Runs f; a CudaError for out-of-memory from the layers below (every DeviceBuffer allocation, the
+  /// NTT tables, the MSM scratch) becomes ProoflineError(OutOfMemory) naming `what`, the allocation
+  /// (its bytes and buffer, in e.what()) and the device's free memory. Every allocation of a prove
+  /// call runs under one of these, so an out-of-memory never reaches GpuBackend::prove's CudaError
+  /// handler (which would treat it as a device fault).
   template <class F>
   auto translating_oom(const char* what, F&& f) {
     try {
@@ -295,7 +288,11 @@ struct GpuBackend::Impl {
   groth16::MsmResults prove_one(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
                                 groth16::StageTimings& t, const std::atomic<bool>* cancel, std::size_t k) {
     groth16::MsmResults out;
-    const std::size_t m = p.h.size() + 1;
+    // m: the domain (rows zero-padded to it); h_terms: the H MSM's scalars and points (m − 1 for
+    // Bellperson, m for OddCoset: groth16::HForm).
+    const std::size_t m = p.domain_size();
+    const std::size_t h_terms = p.h_terms();
+    const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.a.size();
     const std::size_t n_in = w.input_assignment.size();
     const std::size_t n_aux = w.aux_assignment.size();
@@ -304,19 +301,22 @@ struct GpuBackend::Impl {
 
     // ---- assignments: aux once, then the A and B scalar vectors by density ----
     auto t0 = Clock::now();
-    aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
-    upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr));
-    sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
-    upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr));
-    gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux);
-    std::vector<ff::Fr> b_inputs;
-    b_inputs.reserve(w.b_input_density.popcount());
-    for (std::size_t i = 0; i < n_in; ++i)
-      if (w.b_input_density.test(i)) b_inputs.push_back(w.input_assignment[i]);
-    sb.ensure(std::max<std::size_t>(b_len, 1) * sizeof(ff::Fr));
-    upload(sb.get(), b_inputs.data(), b_inputs.size() * sizeof(ff::Fr));
-    gather(sb.as<ff::Fr>(), b_inputs.size(), w.b_aux_density, n_aux);
-    CUDA_CHECK(cudaStreamSynchronize(stream));
+    translating_oom("uploading the assignments (aux, A and B scalars)", [&] {
+      aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
+      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr));
+      sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
+      upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr));
+      gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux);
+      std::vector<ff::Fr> b_inputs;
+      b_inputs.reserve(w.b_input_density.popcount());
+      for (std::size_t i = 0; i < n_in; ++i)
+        if (w.b_input_density.test(i)) b_inputs.push_back(w.input_assignment[i]);
+      sb.ensure(std::max<std::size_t>(b_len, 1) * sizeof(ff::Fr));
+      upload(sb.get(), b_inputs.data(), b_inputs.size() * sizeof(ff::Fr));
+      gather(sb.as<ff::Fr>(), b_inputs.size(), w.b_aux_density, n_aux);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      return 0;
+    });
     const double assign_ms = ms_since(t0);
 
     // ---- B_G2, on its own host thread (and stream) while the rest runs, when overlapping ----
@@ -340,7 +340,7 @@ struct GpuBackend::Impl {
     groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H ----
     t0 = Clock::now();
-    if (m > 1) {
+    if (h_terms > 0) {
       unsigned lg = 0;
       while ((std::size_t{1} << lg) < m) ++lg;
       if (!domain || domain->lg_size() != lg) {
@@ -350,7 +350,10 @@ struct GpuBackend::Impl {
           return 0;
         });
       }
-      abc.ensure(3 * m * sizeof(ff::Fr));
+      translating_oom("a, b, c evaluations", [&] {
+        abc.ensure(3 * m * sizeof(ff::Fr));
+        return 0;
+      });
       ff::Fr* d_a = abc.as<ff::Fr>();
       ff::Fr* d_b = d_a + m;
       ff::Fr* d_c = d_b + m;
@@ -358,7 +361,11 @@ struct GpuBackend::Impl {
         upload(d, h->data(), rows * sizeof(ff::Fr));
         if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
       }
-      domain->compute_h(d_a, d_b, d_c, stream);
+      if (odd_coset) {
+        domain->compute_h_odd_coset(d_a, d_b, d_c, stream);  // m scalars in d_a
+      } else {
+        domain->compute_h(d_a, d_b, d_c, stream);  // m − 1 scalars in d_a
+      }
       CUDA_CHECK(cudaStreamSynchronize(stream));
     }
     t.ntt += ms_since(t0);
@@ -369,9 +376,9 @@ struct GpuBackend::Impl {
       CUDA_CHECK(cudaStreamSynchronize(stream));
     }
     t0 = Clock::now();
-    if (m > 1) {
+    if (h_terms > 0) {
       g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
-      out.h = translating_oom("H MSM", [&] { return g1.run_device(abc.get(), m - 1, 0, cfg.msm); });
+      out.h = translating_oom("H MSM", [&] { return g1.run_device(abc.get(), h_terms, 0, cfg.msm); });
     } else {
       out.h = ec::G1Projective::identity();
     }
@@ -592,49 +599,7 @@ void GpuBackend::release_scratch() {
   I.g1.release_scratch();
   I.g2.release_scratch();
   I.domain.reset();
-  for (DeviceMemory* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix}) b->release();
-}
-
-std::pair<std::size_t, std::size_t> device_memory_info() {
-  size_t free_b = 0, total_b = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-  return {free_b, total_b};
-}
-
-DeviceMemory::DeviceMemory(std::size_t bytes, std::string what) : what_(std::move(what)) { ensure(bytes); }
-DeviceMemory::~DeviceMemory() { release(); }
-DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
-    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), what_(std::move(o.what_)) {}
-DeviceMemory& DeviceMemory::operator=(DeviceMemory&& o) noexcept {
-  if (this != &o) {
-    release();
-    ptr_ = std::exchange(o.ptr_, nullptr);
-    bytes_ = std::exchange(o.bytes_, 0);
-    what_ = std::move(o.what_);
-  }
-  return *this;
-}
-void DeviceMemory::ensure(std::size_t bytes) {
-  if (bytes <= bytes_) return;
-  release();
-  void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the error state: later calls must not see it
-    if (e == cudaErrorMemoryAllocation) {
-      throw ProoflineError(Error::OutOfMemory, "allocating " + what_ + ": " + std::to_string(bytes) +
-                                                   " bytes requested, " + device_memory_note(current_device()));
-    }
-    throw CudaError(static_cast<int>(e), "cudaMalloc(" + std::to_string(bytes) + " bytes for " + what_ + ")",
-                    __FILE__, __LINE__);
-  }
-  ptr_ = p;
-  bytes_ = bytes;
-}
-void DeviceMemory::release() noexcept {
-  if (ptr_) cudaFree(ptr_);
-  ptr_ = nullptr;
-  bytes_ = 0;
+  for (DeviceBuffer* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix}) b->release();
 }
 
 std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base) {
@@ -650,14 +615,11 @@ std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfi
   for (int d = 0; d < count; ++d) {
     try {
       CUDA_CHECK(cudaSetDevice(d));
-      int* flag = nullptr;
-      CUDA_CHECK(cudaMalloc(&flag, sizeof(int)));
+      DeviceBuffer flag(sizeof(int), "device probe flag");
       int got = 0;
-      probe_kernel<<<1, 1>>>(flag);
-      cudaError_t e = cudaGetLastError();
-      if (e == cudaSuccess) e = cudaMemcpy(&got, flag, sizeof(int), cudaMemcpyDeviceToHost);
-      cudaFree(flag);
-      CUDA_CHECK(e);
+      probe_kernel<<<1, 1>>>(flag.as<int>());
+      CUDA_CHECK(cudaGetLastError());
+      CUDA_CHECK(cudaMemcpy(&got, flag.get(), sizeof(int), cudaMemcpyDeviceToHost));
       if (got != 0x5eed) throw std::runtime_error("probe kernel wrote a wrong value");
       GpuBackendConfig cfg = base;
       cfg.device = d;

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "device_buffer.cuh"
+
 namespace proofline::gpu {
 
 namespace {
@@ -16,21 +18,6 @@ std::string describe(int code, const std::string& expression, const std::string&
          cudaGetErrorString(status) + ") from `" + expression + "` at " + file + ":" +
          std::to_string(line);
 }
-
-/// Device allocation of `count` u64 values, freed on scope exit (also when an exception unwinds).
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t count) {
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(std::uint64_t)));
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  std::uint64_t* get() const noexcept { return ptr_; }
-
- private:
-  std::uint64_t* ptr_ = nullptr;
-};
 
 __global__ void add_u64_kernel(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
                                std::size_t n) {
@@ -76,6 +63,12 @@ std::string device_name(int device) {
   return prop.name;
 }
 
+std::pair<std::size_t, std::size_t> device_memory_info() {
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return {free_b, total_b};
+}
+
 std::vector<std::uint64_t> gpu_add_u64(const std::vector<std::uint64_t>& a,
                                        const std::vector<std::uint64_t>& b) {
   if (a.size() != b.size()) {
@@ -87,14 +80,14 @@ std::vector<std::uint64_t> gpu_add_u64(const std::vector<std::uint64_t>& a,
   if (n == 0) return out;
   const std::size_t bytes = n * sizeof(std::uint64_t);
 
-  DeviceBuffer da(n), db(n), dout(n);
+  DeviceBuffer da(bytes, "gpu_add_u64 a"), db(bytes, "gpu_add_u64 b"), dout(bytes, "gpu_add_u64 out");
   CUDA_CHECK(cudaMemcpy(da.get(), a.data(), bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(db.get(), b.data(), bytes, cudaMemcpyHostToDevice));
 
   constexpr unsigned kThreads = 256;
   const std::size_t wanted = (n + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(wanted < 65535 ? wanted : 65535);
-  add_u64_kernel<<<blocks, kThreads>>>(da.get(), db.get(), dout.get(), n);
+  add_u64_kernel<<<blocks, kThreads>>>(da.as<std::uint64_t>(), db.as<std::uint64_t>(), dout.as<std::uint64_t>(), n);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
 

@@ -9,6 +9,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "device_buffer.cuh"
 #include "ec.cuh"
 #include "msm.cuh"  // msm_detail::DevFieldOf: the device field of a curve
 #include "proofline/ec/curve.hpp"
@@ -43,15 +44,6 @@ __global__ void fixed_base_kernel(DevXyzz<F>* __restrict__ out, const DevAffine<
   out[i] = acc;
 }
 
-/// Owns a device allocation.
-struct DevMem {
-  void* p = nullptr;
-  explicit DevMem(size_t bytes) { CUDA_CHECK(cudaMalloc(&p, bytes)); }
-  ~DevMem() { cudaFree(p); }
-  DevMem(const DevMem&) = delete;
-  DevMem& operator=(const DevMem&) = delete;
-};
-
 /// Owns a pinned host allocation.
 struct PinnedMem {
   void* p = nullptr;
@@ -85,11 +77,11 @@ std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table,
       std::memcpy(&packed[i].y, &tab[i].y, sizeof(F));
     }
   });
-  DevMem d_table(packed.size() * sizeof(DA));
-  CUDA_CHECK(cudaMemcpy(d_table.p, packed.data(), packed.size() * sizeof(DA), cudaMemcpyHostToDevice));
+  DeviceBuffer d_table(packed.size() * sizeof(DA), "fixed-base table");
+  CUDA_CHECK(cudaMemcpy(d_table.get(), packed.data(), packed.size() * sizeof(DA), cudaMemcpyHostToDevice));
 
   const size_t chunk = std::min<size_t>(scalars.size(), size_t{1} << 22);
-  DevMem d_scalars(chunk * 32), d_out(chunk * sizeof(DX));
+  DeviceBuffer d_scalars(chunk * 32, "fixed-base scalars"), d_out(chunk * sizeof(DX), "fixed-base results");
   PinnedMem h_scalars(chunk * 32), h_out(chunk * sizeof(DX));
   auto* hs = static_cast<std::array<uint64_t, 4>*>(h_scalars.p);
   const auto* hx = static_cast<const HostXyzz*>(h_out.p);
@@ -101,12 +93,12 @@ std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table,
         for (int k = 0; k < 4; ++k) hs[i][k] = c[k];
       }
     });
-    CUDA_CHECK(cudaMemcpy(d_scalars.p, hs, m * 32, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_scalars.get(), hs, m * 32, cudaMemcpyHostToDevice));
     fixed_base_kernel<F><<<static_cast<unsigned>((m + kThreads - 1) / kThreads), kThreads>>>(
-        static_cast<DX*>(d_out.p), static_cast<const DA*>(d_table.p), static_cast<const uint64_t*>(d_scalars.p),
+        d_out.as<DX>(), d_table.as<const DA>(), d_scalars.as<const uint64_t>(),
         static_cast<uint32_t>(m), table.window_bits(), table.windows());
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(h_out.p, d_out.p, m * sizeof(DX), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out.p, d_out.get(), m * sizeof(DX), cudaMemcpyDeviceToHost));
     tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096), [&](const auto& r) {
       std::vector<Field> scratch(r.size());
       ec::batch_to_affine(std::span<const HostXyzz>(hx + r.begin(), r.size()),

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "device_buffer.cuh"
 #include "ec.cuh"
 #include "proofline/ec/curve.hpp"
 #include "proofline/gpu/device.hpp"
@@ -300,41 +301,6 @@ __global__ void convert_affine_kernel(DevAffine<F>* __restrict__ out, const unsi
   out[i] = a;
 }
 
-// ---- device buffers ------------------------------------------------------------------------------
-/// cudaMalloc that reports out-of-memory as a recoverable CudaError (the error state is cleared).
-inline void* dev_alloc(size_t bytes, const char* what) {
-  void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    throw CudaError(static_cast<int>(e),
-                    "cudaMalloc(" + std::to_string(bytes) + " bytes for GPU MSM " + what + ")", __FILE__,
-                    __LINE__);
-  }
-  return p;
-}
-
-struct DevBuf {
-  void* ptr = nullptr;
-  size_t bytes = 0;
-  const char* what = "scratch";
-  void ensure(size_t need) {
-    if (need <= bytes) return;
-    release();
-    ptr = dev_alloc(need, what);
-    bytes = need;
-  }
-  void release() {
-    if (ptr) cudaFree(ptr);
-    ptr = nullptr;
-    bytes = 0;
-  }
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(ptr);
-  }
-};
-
 inline void check_launch() { CUDA_CHECK(cudaGetLastError()); }
 
 inline int sm_count() {
@@ -399,19 +365,18 @@ struct GpuMsm<Cfg>::Impl {
   static_assert(sizeof(ff::Fr) == sizeof(DevFr), "device Fr mirrors the host Fr");
 
   cudaStream_t stream = nullptr;
-  msm_detail::DevBuf bases_owned{nullptr, 0, "bases"};
+  DeviceBuffer bases_owned{"GPU MSM bases"};
   const DA* bases = nullptr;
   size_t nbases = 0;
-  msm_detail::DevBuf scalars{nullptr, 0, "scalars"}, keys{nullptr, 0, "digit keys"},
-      vals{nullptr, 0, "digit values"}, keys_alt{nullptr, 0, "sorted keys"}, vals_alt{nullptr, 0, "sorted values"},
-      buckets{nullptr, 0, "buckets"}, part[2], part_keys[2], red_p[2], red_q[2],
-      cub_temp{nullptr, 0, "sort temp"}, staging{nullptr, 0, "upload staging"}, flags{nullptr, 0, "0/1 flags"},
-      idx_tail{nullptr, 0, "tail indices"}, idx_ones{nullptr, 0, "one indices"}, counts{nullptr, 0, "counts"},
-      select_temp{nullptr, 0, "select temp"}, one_bucket{nullptr, 0, "ones sum"};
+  DeviceBuffer scalars{"GPU MSM scalars"}, keys{"GPU MSM digit keys"}, vals{"GPU MSM digit values"},
+      keys_alt{"GPU MSM sorted keys"}, vals_alt{"GPU MSM sorted values"}, buckets{"GPU MSM buckets"}, part[2],
+      part_keys[2], red_p[2], red_q[2], cub_temp{"GPU MSM sort temp"}, staging{"GPU MSM upload staging"},
+      flags{"GPU MSM 0/1 flags"}, idx_tail{"GPU MSM tail indices"}, idx_ones{"GPU MSM one indices"},
+      counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"};
 
   Impl() {
-    for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->what = "reduction";
-    for (auto* b : {&part[0], &part[1], &part_keys[0], &part_keys[1]}) b->what = "partial sums";
+    for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->set_what("GPU MSM reduction");
+    for (auto* b : {&part[0], &part[1], &part_keys[0], &part_keys[1]}) b->set_what("GPU MSM partial sums");
   }
   ~Impl() {
     release_scratch();
@@ -430,7 +395,7 @@ struct GpuMsm<Cfg>::Impl {
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
                     &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket})
-      s += b->bytes;
+      s += b->bytes();
     return s;
   }
   void ensure_stream() {
@@ -443,7 +408,7 @@ struct GpuMsm<Cfg>::Impl {
     staging.ensure(std::min(n, kChunk) * sizeof(Affine));
     for (size_t done = 0; done < n; done += kChunk) {
       const size_t m = std::min(kChunk, n - done);
-      CUDA_CHECK(cudaMemcpyAsync(staging.ptr, host + done, m * sizeof(Affine), cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(staging.get(), host + done, m * sizeof(Affine), cudaMemcpyHostToDevice, stream));
       convert_affine_kernel<F><<<(unsigned)((m + 255) / 256), 256, 0, stream>>>(
           bases_owned.as<DA>() + dst_offset + done, staging.as<unsigned char>(), m, sizeof(Affine),
           offsetof(Affine, x), offsetof(Affine, y), offsetof(Affine, infinity));
@@ -515,14 +480,14 @@ struct GpuMsm<Cfg>::Impl {
     CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, tb, iota, f_tail, idx_tail.as<uint32_t>(), counts.as<int64_t>(),
                                           (int64_t)n, stream));
     select_temp.ensure(std::max<size_t>(tb, 1));
-    tb = select_temp.bytes;
-    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.ptr, tb, iota, f_tail, idx_tail.as<uint32_t>(),
+    tb = select_temp.bytes();
+    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.get(), tb, iota, f_tail, idx_tail.as<uint32_t>(),
                                           counts.as<int64_t>(), (int64_t)n, stream));
-    tb = select_temp.bytes;
-    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.ptr, tb, iota, f_one, idx_ones.as<uint32_t>(),
+    tb = select_temp.bytes();
+    CUDA_CHECK(cub::DeviceSelect::Flagged(select_temp.get(), tb, iota, f_one, idx_ones.as<uint32_t>(),
                                           counts.as<int64_t>() + 1, (int64_t)n, stream));
     int64_t cnt[2] = {0, 0};
-    CUDA_CHECK(cudaMemcpyAsync(cnt, counts.ptr, sizeof(cnt), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(cnt, counts.get(), sizeof(cnt), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     const uint32_t n_tail = (uint32_t)cnt[0], n_ones = (uint32_t)cnt[1];
 
@@ -562,7 +527,7 @@ struct GpuMsm<Cfg>::Impl {
     // thread, level after level, until one thread remains
     if (nthreads > 1) {
       const uint32_t m0 = 2 * nthreads;
-      CUDA_CHECK(cudaMemcpyAsync(part_keys[1].ptr, part_keys[0].ptr, (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
+      CUDA_CHECK(cudaMemcpyAsync(part_keys[1].get(), part_keys[0].get(), (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
                                  stream));
       fold_short_kernel<F><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
                                                                  part_keys[0].as<uint32_t>(), part[0].as<DX>(), m0);
@@ -608,7 +573,7 @@ struct GpuMsm<Cfg>::Impl {
     off.on = false;
     accumulate_runs(one_bucket.as<DX>(), 1, keys_alt.as<uint32_t>(), idx, count, d_bases, off);
     HostXyzz h;
-    CUDA_CHECK(cudaMemcpyAsync(&h, one_bucket.ptr, sizeof(DX), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaMemcpyAsync(&h, one_bucket.get(), sizeof(DX), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     return h.to_projective();
   }
@@ -650,8 +615,8 @@ struct GpuMsm<Cfg>::Impl {
 
     prof.mark();  // digits
     for (int w = 0; w < W; ++w) {
-      size_t tb = cub_temp.bytes;
-      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.ptr, tb, keys.as<uint32_t>() + (size_t)w * n,
+      size_t tb = cub_temp.bytes();
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, keys.as<uint32_t>() + (size_t)w * n,
                                                  keys_alt.as<uint32_t>(), vals.as<uint32_t>() + (size_t)w * n,
                                                  vals_alt.as<uint32_t>(), n32, 0, c, stream));
       prof.mark();  // sort
@@ -751,7 +716,7 @@ typename GpuMsm<Cfg>::Projective GpuMsm<Cfg>::run(std::span<const ff::Fr> scalar
   impl_->ensure_stream();
   impl_->scalars.ensure(n * sizeof(ff::Fr));
   CUDA_CHECK(
-      cudaMemcpyAsync(impl_->scalars.ptr, scalars.data(), n * sizeof(ff::Fr), cudaMemcpyHostToDevice, impl_->stream));
+      cudaMemcpyAsync(impl_->scalars.get(), scalars.data(), n * sizeof(ff::Fr), cudaMemcpyHostToDevice, impl_->stream));
   return impl_->run(impl_->scalars.template as<DevFr>(), n, offset, cfg);
 }
 template <class Cfg>

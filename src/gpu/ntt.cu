@@ -17,9 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "device_buffer.cuh"
 #include "ff.cuh"
 #include "proofline/gpu/device.hpp"
 #include "proofline/gpu/ntt.hpp"
+#include "proofline/groth16/snarkjs/prover.hpp"
 
 namespace proofline::gpu {
 
@@ -32,7 +34,6 @@ constexpr unsigned kPowLoBits = 14;     // coset powers: lo table of 2^14, hi ta
 
 inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 inline DevFr* dev(ff::Fr* p) { return reinterpret_cast<DevFr*>(p); }
-inline const DevFr* dev(const ff::Fr* p) { return reinterpret_cast<const DevFr*>(p); }
 inline DevFr to_dev(const ff::Fr& f) {
   DevFr d;
   static_assert(sizeof(d) == sizeof(f));
@@ -172,12 +173,37 @@ __global__ void abc_kernel(DevFr* a, const DevFr* b, const DevFr* c, DevFr z_inv
   }
 }
 
+/// c[p] = a[p]·b[p] − c[p] (same position: each thread reads and writes only its own p).
+__global__ void ab_minus_c_kernel(DevFr* c, const DevFr* a, const DevFr* b, uint64_t n) {
+  for (uint64_t p = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; p < n;
+       p += uint64_t(gridDim.x) * blockDim.x) {
+    c[p] = a[p] * b[p] - c[p];
+  }
+}
+
+/// out[i] = in[j·i mod n] (n a power of two, j odd: a permutation; out and in do not overlap).
+__global__ void gather_mul_index_kernel(DevFr* __restrict__ out, const DevFr* __restrict__ in, uint64_t j,
+                                        uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    out[i] = in[(j * i) & (n - 1)];
+  }
+}
+
 unsigned grid_for(uint64_t n) {
   const uint64_t blocks = (n + kThreads - 1) / kThreads;
   return static_cast<unsigned>(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
 }
 
 }  // namespace
+
+/// The device tables (see ntt.hpp's private members for what each holds).
+struct NttDomain::Tables {
+  DeviceBuffer tw_fwd{"NTT forward twiddles"};  // n − 1 twiddles, stage b at offset 2^b − 1
+  DeviceBuffer tw_inv{"NTT inverse twiddles"};
+  DeviceBuffer gpow{"NTT coset powers"};        // [g^lo (2^14) | g^(hi·2^14) | g^-lo | g^-(hi·2^14)]
+  DeviceBuffer spow{"NTT odd-coset powers"};    // [σ^lo (2^14) | σ^(hi·2^14)]
+};
 
 NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
   if (lg_n > 31) throw std::invalid_argument("gpu::NttDomain: 2^" + std::to_string(lg_n) + " exceeds the supported 2^31");
@@ -196,60 +222,50 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
   z_inv_on_coset_ = (g.pow(std::array<ff::u64, 1>{n}) - ff::Fr::one()).inverse();
   n_lo_ = uint64_t{1} << kPowLoBits;
   n_hi_ = (n >> kPowLoBits) + 1;
+  odd_coset_j_ = groth16::snarkjs::snarkjs_root_exponent() & (n - 1);
 
-  DevFr* d_roots = nullptr;
-  try {
-    const uint64_t tw_count = n > 1 ? n - 1 : 1;
-    CUDA_CHECK(cudaMalloc(&d_tw_fwd_, tw_count * sizeof(ff::Fr)));
-    CUDA_CHECK(cudaMalloc(&d_tw_inv_, tw_count * sizeof(ff::Fr)));
-    CUDA_CHECK(cudaMalloc(&d_gpow_, 2 * (n_lo_ + n_hi_) * sizeof(ff::Fr)));
-    CUDA_CHECK(cudaMalloc(&d_roots, 2 * roots_fwd.size() * sizeof(DevFr)));
-    CUDA_CHECK(cudaMemcpy(d_roots, roots_fwd.data(), roots_fwd.size() * sizeof(DevFr), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_roots + roots_fwd.size(), roots_inv.data(), roots_inv.size() * sizeof(DevFr),
-                          cudaMemcpyHostToDevice));
-    if (n > 1) {
-      twiddle_kernel<<<grid_for(n - 1), kThreads>>>(dev(d_tw_fwd_), d_roots, n - 1);
-      CUDA_CHECK(cudaGetLastError());
-      twiddle_kernel<<<grid_for(n - 1), kThreads>>>(dev(d_tw_inv_), d_roots + roots_fwd.size(), n - 1);
-      CUDA_CHECK(cudaGetLastError());
-    }
-    const ff::Fr g_inv = g.inverse();
-    const ff::Fr g_step = g.pow(std::array<ff::u64, 1>{n_lo_});
-    const ff::Fr g_inv_step = g_inv.pow(std::array<ff::u64, 1>{n_lo_});
-    DevFr* p = dev(d_gpow_);
-    powers_kernel<<<grid_for(n_lo_), kThreads>>>(p, to_dev(g), n_lo_);
+  t_ = std::make_unique<Tables>();
+  const uint64_t tw_count = n > 1 ? n - 1 : 1;
+  t_->tw_fwd.ensure(tw_count * sizeof(ff::Fr));
+  t_->tw_inv.ensure(tw_count * sizeof(ff::Fr));
+  t_->gpow.ensure(2 * (n_lo_ + n_hi_) * sizeof(ff::Fr));
+  t_->spow.ensure((n_lo_ + n_hi_) * sizeof(ff::Fr));
+  DeviceBuffer d_roots(2 * roots_fwd.size() * sizeof(DevFr), "NTT stage roots");
+  DevFr* roots = d_roots.as<DevFr>();
+  CUDA_CHECK(cudaMemcpy(roots, roots_fwd.data(), roots_fwd.size() * sizeof(DevFr), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(roots + roots_fwd.size(), roots_inv.data(), roots_inv.size() * sizeof(DevFr),
+                        cudaMemcpyHostToDevice));
+  if (n > 1) {
+    twiddle_kernel<<<grid_for(n - 1), kThreads>>>(t_->tw_fwd.as<DevFr>(), roots, n - 1);
     CUDA_CHECK(cudaGetLastError());
-    powers_kernel<<<grid_for(n_hi_), kThreads>>>(p + n_lo_, to_dev(g_step), n_hi_);
+    twiddle_kernel<<<grid_for(n - 1), kThreads>>>(t_->tw_inv.as<DevFr>(), roots + roots_fwd.size(), n - 1);
     CUDA_CHECK(cudaGetLastError());
-    powers_kernel<<<grid_for(n_lo_), kThreads>>>(p + n_lo_ + n_hi_, to_dev(g_inv), n_lo_);
+  }
+  // Power tables base^i, read as lo[e & (2^14 − 1)]·hi[e >> 14]: g, g^{-1} (bellperson's coset) and
+  // σ = ffjavascript's ω_{2n} (snarkjs' odd coset, groth16/snarkjs/prover.hpp).
+  const ff::Fr g_inv = g.inverse();
+  const ff::Fr sigma = groth16::snarkjs::snarkjs_root_of_unity(lg_n + 1);
+  const std::pair<DevFr*, ff::Fr> tables[] = {{t_->gpow.as<DevFr>(), g},
+                                              {t_->gpow.as<DevFr>() + n_lo_ + n_hi_, g_inv},
+                                              {t_->spow.as<DevFr>(), sigma}};
+  for (const auto& [out, base] : tables) {
+    powers_kernel<<<grid_for(n_lo_), kThreads>>>(out, to_dev(base), n_lo_);
     CUDA_CHECK(cudaGetLastError());
-    powers_kernel<<<grid_for(n_hi_), kThreads>>>(p + 2 * n_lo_ + n_hi_, to_dev(g_inv_step), n_hi_);
+    powers_kernel<<<grid_for(n_hi_), kThreads>>>(out + n_lo_, to_dev(base.pow(std::array<ff::u64, 1>{n_lo_})),
+                                                n_hi_);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaFree(d_roots));
-    d_roots = nullptr;
-    for (auto kernel : {ntt_group_kernel<true>, ntt_group_kernel<false>}) {
-      CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      int(sizeof(DevFr) << (kMaxGroupBits + kMaxColBits))));
-    }
-  } catch (...) {
-    cudaFree(d_roots);
-    cudaFree(d_tw_fwd_);
-    cudaFree(d_tw_inv_);
-    cudaFree(d_gpow_);
-    cudaGetLastError();
-    throw;
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());  // d_roots is freed on return
+  for (auto kernel : {ntt_group_kernel<true>, ntt_group_kernel<false>}) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(sizeof(DevFr) << (kMaxGroupBits + kMaxColBits))));
   }
 }
 
-NttDomain::~NttDomain() {
-  cudaFree(d_tw_fwd_);
-  cudaFree(d_tw_inv_);
-  cudaFree(d_gpow_);
-}
+NttDomain::~NttDomain() = default;
 
 std::uint64_t NttDomain::table_bytes() const {
-  return (2 * (size() > 1 ? size() - 1 : 1) + 2 * (n_lo_ + n_hi_)) * sizeof(ff::Fr);
+  return t_->tw_fwd.bytes() + t_->tw_inv.bytes() + t_->gpow.bytes() + t_->spow.bytes();
 }
 
 void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
@@ -257,7 +273,7 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
   if (k == 0) return;
   const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
   const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
-  const DevFr* tw = dev(fwd ? d_tw_fwd_ : d_tw_inv_);
+  const DevFr* tw = (fwd ? t_->tw_fwd : t_->tw_inv).as<const DevFr>();
   const unsigned groups = (k + kMaxGroupBits - 1) / kMaxGroupBits;
   // Split k bits into `groups` nearly equal groups; DIF walks them top-down, DIT bottom-up.
   std::vector<std::pair<unsigned, unsigned>> spans;  // (lo, t)
@@ -292,9 +308,11 @@ void NttDomain::bit_reverse(ff::Fr* d_x, void* stream) const {
   CUDA_CHECK(cudaGetLastError());
 }
 
-void NttDomain::scale_powers(ff::Fr* d_x, bool inverse_gen, bool bitrev_positions, const ff::Fr& scale,
+void NttDomain::scale_powers(ff::Fr* d_x, Powers powers, bool bitrev_positions, const ff::Fr& scale,
                              void* stream) const {
-  const DevFr* base = dev(d_gpow_) + (inverse_gen ? n_lo_ + n_hi_ : 0);
+  const DevFr* base = powers == Powers::Sigma    ? t_->spow.as<const DevFr>()
+                      : powers == Powers::GenInv ? t_->gpow.as<const DevFr>() + n_lo_ + n_hi_
+                                                 : t_->gpow.as<const DevFr>();
   scale_powers_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(
       dev(d_x), base, base + n_lo_, to_dev(scale), lg_n_, kPowLoBits, bitrev_positions, size());
   CUDA_CHECK(cudaGetLastError());
@@ -334,14 +352,14 @@ void NttDomain::inverse(ff::Fr* d_x, NttOrder order, void* stream) const {
 
 void NttDomain::coset_forward(ff::Fr* d_x, void* stream) const {
   // coefficient i ·= g^i (natural positions), then DIF → bit-reversed, then permute.
-  scale_powers(d_x, /*inverse_gen=*/false, /*bitrev_positions=*/false, ff::Fr::one(), stream);
+  scale_powers(d_x, Powers::Gen, /*bitrev_positions=*/false, ff::Fr::one(), stream);
   forward(d_x, NttOrder::NN, stream);
 }
 
 void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
   // DIF with ω^{-1} → coefficients in bit-reversed positions; scale by g^{-i}/n there; permute.
   run_pass(d_x, Pass::DifInverse, stream);
-  scale_powers(d_x, /*inverse_gen=*/true, /*bitrev_positions=*/true, n_inv_, stream);
+  scale_powers(d_x, Powers::GenInv, /*bitrev_positions=*/true, n_inv_, stream);
   bit_reverse(d_x, stream);
 }
 
@@ -350,13 +368,31 @@ void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) c
   // g^i/n in place (bit-reversed positions), DIT (bit-reversed → natural evaluations on the coset).
   for (ff::Fr* d_x : {d_a, d_b, d_c}) {
     run_pass(d_x, Pass::DifInverse, stream);
-    scale_powers(d_x, /*inverse_gen=*/false, /*bitrev_positions=*/true, n_inv_, stream);
+    scale_powers(d_x, Powers::Gen, /*bitrev_positions=*/true, n_inv_, stream);
     run_pass(d_x, Pass::DitForward, stream);
   }
   abc_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
                                                                      to_dev(z_inv_on_coset_), size());
   CUDA_CHECK(cudaGetLastError());
   coset_inverse(d_a, stream);
+}
+
+void NttDomain::compute_h_odd_coset(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
+  // groth16::snarkjs::OddCosetH::compute on the device. For each of a, b, c: iNTT (DIF, natural →
+  // bit-reversed coefficients), coefficient i ·= σ^i/n (bit-reversed positions), DIT (bit-reversed →
+  // natural): the values at σ·ω7^p. Then h_i = (a·b − c) at p = J·i mod n, i.e. at snarkjs' point
+  // σ·ω5^i: first c[p] = a[p]·b[p] − c[p] in place, then the gather a[i] = c[J·i mod n] (a
+  // permutation, so it cannot be done in place; c is the scratch it reads from).
+  for (ff::Fr* d_x : {d_a, d_b, d_c}) {
+    run_pass(d_x, Pass::DifInverse, stream);
+    scale_powers(d_x, Powers::Sigma, /*bitrev_positions=*/true, n_inv_, stream);
+    run_pass(d_x, Pass::DitForward, stream);
+  }
+  ab_minus_c_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_c), dev(d_a), dev(d_b), size());
+  CUDA_CHECK(cudaGetLastError());
+  gather_mul_index_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_c), odd_coset_j_,
+                                                                                size());
+  CUDA_CHECK(cudaGetLastError());
 }
 
 void NttDomain::check_span(std::size_t len, const char* op) const {
@@ -367,23 +403,24 @@ void NttDomain::check_span(std::size_t len, const char* op) const {
 }
 
 namespace {
-/// RAII device buffer for the host convenience functions.
-struct DeviceBuffer {
-  ff::Fr* p = nullptr;
-  explicit DeviceBuffer(std::size_t n) { CUDA_CHECK(cudaMalloc(&p, n * sizeof(ff::Fr))); }
-  ~DeviceBuffer() { cudaFree(p); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-};
-
 template <class F>
 void host_round_trip(std::span<ff::Fr> x, F&& f) {
-  DeviceBuffer d(x.size());
-  CUDA_CHECK(cudaMemcpy(d.p, x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
-  f(d.p);
+  DeviceBuffer d(x.size_bytes(), "NTT host round trip");
+  CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+  f(d.as<ff::Fr>());
   CUDA_CHECK(cudaDeviceSynchronize());
-  CUDA_CHECK(cudaMemcpy(x.data(), d.p, x.size_bytes(), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(x.data(), d.get(), x.size_bytes(), cudaMemcpyDeviceToHost));
 }
+
+/// b and c on the device for the host forms of compute_h / compute_h_odd_coset.
+struct HostBc {
+  DeviceBuffer b, c;
+  HostBc(std::span<const ff::Fr> hb, std::span<const ff::Fr> hc)
+      : b(hb.size_bytes(), "NTT host b"), c(hc.size_bytes(), "NTT host c") {
+    CUDA_CHECK(cudaMemcpy(b.get(), hb.data(), hb.size_bytes(), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(c.get(), hc.data(), hc.size_bytes(), cudaMemcpyHostToDevice));
+  }
+};
 }  // namespace
 
 void NttDomain::forward_host(std::span<ff::Fr> x, NttOrder order) const {
@@ -406,10 +443,16 @@ void NttDomain::compute_h_host(std::span<ff::Fr> a, std::span<const ff::Fr> b, s
   check_span(a.size(), "compute_h_host(a)");
   check_span(b.size(), "compute_h_host(b)");
   check_span(c.size(), "compute_h_host(c)");
-  DeviceBuffer db(b.size()), dc(c.size());
-  CUDA_CHECK(cudaMemcpy(db.p, b.data(), b.size_bytes(), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(dc.p, c.data(), c.size_bytes(), cudaMemcpyHostToDevice));
-  host_round_trip(a, [&](ff::Fr* d) { compute_h(d, db.p, dc.p); });
+  HostBc bc(b, c);
+  host_round_trip(a, [&](ff::Fr* d) { compute_h(d, bc.b.as<ff::Fr>(), bc.c.as<ff::Fr>()); });
+}
+void NttDomain::compute_h_odd_coset_host(std::span<ff::Fr> a, std::span<const ff::Fr> b,
+                                         std::span<const ff::Fr> c) const {
+  check_span(a.size(), "compute_h_odd_coset_host(a)");
+  check_span(b.size(), "compute_h_odd_coset_host(b)");
+  check_span(c.size(), "compute_h_odd_coset_host(c)");
+  HostBc bc(b, c);
+  host_round_trip(a, [&](ff::Fr* d) { compute_h_odd_coset(d, bc.b.as<ff::Fr>(), bc.c.as<ff::Fr>()); });
 }
 
 }  // namespace proofline::gpu

@@ -3,7 +3,8 @@
 // (groth16 verifier, CPU). Circuits of 1, 2, 3, 2^k − 1, 2^k, 2^k + 1 rows with zero, one and r − 1
 // values, identity points in every query (parameters edited after setup), variables in C only (outside both
 // densities), inputs outside the B density; batches; SRS residency (preload, evict, a second SRS);
-// out-of-memory as a recoverable ProoflineError, then normal proving. Skipped without a device.
+// out-of-memory as a recoverable error (a DeviceBuffer's CudaError 2; the backend's ProoflineError
+// OutOfMemory), then normal proving. Skipped without a device.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -12,9 +13,9 @@
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/gpu/backend.hpp"
 #include "proofline/gpu/device.hpp"
-#include "require_device.hpp"
-#include "proofline/gpu/memory.hpp"
+#include "gpu/device_buffer.cuh"
 #include "proofline/groth16/groth16.hpp"
+#include "require_device.hpp"
 
 namespace {
 
@@ -271,12 +272,13 @@ TEST_F(GpuBackendTest, OutOfMemoryIsRecoverable) {
   std::vector<r1cs::ProvingBuffers> parts{groth16::synthesize_for_proving(circuit)};
   // an absurd allocation: 2^50 bytes
   try {
-    gpu::DeviceMemory huge(std::size_t{1} << 50, "an absurd test buffer");
+    gpu::DeviceBuffer huge(std::size_t{1} << 50, "an absurd test buffer");
     FAIL() << "2^50 bytes were allocated";
-  } catch (const ProoflineError& e) {
-    EXPECT_EQ(e.code(), Error::OutOfMemory);
-    EXPECT_NE(std::string(e.what()).find("1125899906842624 bytes requested"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("bytes free"), std::string::npos) << e.what();
+  } catch (const gpu::CudaError& e) {
+    EXPECT_EQ(e.code(), 2) << e.what();  // cudaErrorMemoryAllocation
+    EXPECT_NE(std::string(e.what()).find("cudaMalloc(1125899906842624 bytes for an absurd test buffer)"),
+              std::string::npos)
+        << e.what();
   }
   expect_same_proofs(*backend, params, parts, randomizers(1, 1), "after an absurd allocation");
 
@@ -289,16 +291,21 @@ TEST_F(GpuBackendTest, OutOfMemoryIsRecoverable) {
   {
     auto [free_b, total_b] = gpu::device_memory_info();
     ASSERT_GT(free_b, std::size_t{64} << 20);
-    gpu::DeviceMemory hog(free_b - (std::size_t{16} << 20), "filler");
+    gpu::DeviceBuffer hog(free_b - (std::size_t{16} << 20), "filler");
     try {
       backend->prove(big_params, big_parts, randomizers(1, 2));
       FAIL() << "proving 2^16 in 16 MiB of free device memory succeeded";
     } catch (const ProoflineError& e) {
       EXPECT_EQ(e.code(), Error::OutOfMemory) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bytes free"), std::string::npos) << e.what();
     }
     (void)total_b;
   }
   EXPECT_FALSE(backend->is_resident(big_params));
+  // an out-of-memory is not a device fault: no reset, no fault recorded
+  EXPECT_EQ(backend->recoveries(), 0u);
+  EXPECT_TRUE(backend->in_service());
+  EXPECT_EQ(backend->fault(), "");
   expect_same_proofs(*backend, params, parts, randomizers(1, 3), "after running out of device memory");
 }
 

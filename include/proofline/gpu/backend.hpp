@@ -6,13 +6,17 @@
 //
 // ---- What one prove() call does, per partition (groth16/backend.hpp has the contract and math) ----
 //  1. the SRS of `params` is made resident on the device if it is not already (see "Residency");
-//  2. a, b, c (rows each) are uploaded once and zero-padded to m = params.h.size() + 1 on the
-//     device; H = (a·b − c)/(X^m − 1) is computed there (NttDomain::compute_h, no host round trip);
+//  2. a, b, c (rows each) are uploaded once and zero-padded to m = params.domain_size() on the
+//     device; the H scalars are computed there in the form params.h_form says (groth16::HForm, no
+//     host round trip): Bellperson, the m − 1 coefficients of (a·b − c)/(X^m − 1)
+//     (NttDomain::compute_h); OddCoset, snarkjs' m values of a·b − c on the odd coset, rows placed
+//     at J·c mod m by the caller (NttDomain::compute_h_odd_coset);
 //  3. (first, in fact) the input and aux assignments are uploaded once; the A and B scalar vectors are gathered on
 //     the device from them by the density bitmaps (A: every input, then the aux with A-density;
 //     B: the inputs with B-density, then the aux with B-density — the order of params.a / b_g1 /
 //     b_g2, i.e. the order of msm::msm_query_a / msm_query_b);
-//  4. the five MSMs run on the device against the resident bases: H (m − 1 scalars), L (aux), A,
+//  4. the five MSMs run on the device against the resident bases: H (params.h_terms() scalars:
+//     m − 1 or m), L (aux), A,
 //     B_G1 (G1) and B_G2 (G2); each returns its window sums to the host, which finishes them;
 //  5. groth16::assemble_proof builds A, B, C from the five sums and (r, s) on the host.
 // Same inputs and randomizers ⇒ the same proof bytes as groth16::CpuBackend (tests/gpu/

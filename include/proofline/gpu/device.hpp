@@ -9,9 +9,11 @@
 // starts (and lists its tests) on machines without a driver or device.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace proofline::gpu {
@@ -45,6 +47,9 @@ int device_count();
 
 /// The name of device `device` (e.g. "NVIDIA H200"). Throws CudaError for a bad index.
 std::string device_name(int device);
+
+/// (free, total) bytes of the current device (cudaMemGetInfo). Throws CudaError on failure.
+std::pair<std::size_t, std::size_t> device_memory_info();
 
 /// Element-wise a[i] + b[i] mod 2^64 computed by a kernel on the current device. Sizes must match
 /// (std::invalid_argument otherwise); empty inputs return an empty vector without touching CUDA.

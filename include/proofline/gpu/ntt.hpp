@@ -1,5 +1,6 @@
 // proofline/gpu/ntt.hpp — number-theoretic transforms over Fr on a CUDA device, and the Groth16
-// H computation (bellperson's construction) entirely on the device.
+// H scalars entirely on the device, in both forms of groth16::HForm (groth16/params.hpp): bellperson's
+// coefficients of (A·B − C)/Z (compute_h) and snarkjs' A·B − C on the odd coset (compute_h_odd_coset).
 //
 // Conventions are those of the CPU layer (poly/domain.hpp, bellperson domain.rs): ω = 7^((r−1)/2^k)
 // a primitive 2^k-th root, coset generator g = 7; forward X[j] = Σ x[i]·ω^{ij}; inverse scales by
@@ -16,14 +17,16 @@
 // tables tw_b[j] = ω_{2^(b+1)}^j stored back to back (n − 1 elements per direction); coset powers
 // read as hi[i >> 14]·lo[i & (2^14 − 1)].
 //
-// Memory owned by an NttDomain: 2·n·32 bytes of twiddles plus ~2·(2^14 + n/2^14)·32 bytes of coset
-// powers, allocated once in the constructor on the current device and freed by the destructor.
+// Memory owned by an NttDomain: 2·n·32 bytes of twiddles plus ~3·(2^14 + n/2^14)·32 bytes of coset
+// powers (g, g^{-1}, σ), allocated once in the constructor on the current device and freed by the
+// destructor.
 // Errors: CudaError (device.hpp) for any failed CUDA call, including out of memory (the sticky
 // error state is cleared first, so later calls work); std::invalid_argument for lg_n > 31 or a
 // host span whose length is not n.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "proofline/ff/fr.hpp"
@@ -55,6 +58,15 @@ class NttDomain {
   /// (natural order, zero padded). On return d_a[0..n−2] hold the coefficients of
   /// H = (A·B − C)/Z, natural order; d_b and d_c are clobbered. No host round trip.
   void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream = nullptr) const;
+  /// snarkjs' H on the device (groth16::snarkjs::OddCosetH::compute, bit for bit): d_a, d_b, d_c
+  /// hold the n evaluations of A·w, B·w, C·w on the ω7 domain, natural order, each row at the
+  /// position J·c mod n of its snarkjs constraint c (J = snarkjs_root_exponent(), so that
+  /// ω7^(J·c) = ω5^c; zero elsewhere). Each is taken to the odd coset: inverse transform, coefficient
+  /// i ·= σ^i/n with σ = ffjavascript's ω_{2n} (snarkjs_root_of_unity(lg_n + 1)), forward transform.
+  /// On return d_a[0..n−1] hold h_i = (A·B − C)(σ·ω5^i) in snarkjs' order i (the scalars of the
+  /// zkey's n H points; no division by Z); d_b and d_c are clobbered (d_c is the scratch of the final
+  /// gather h_i = (a·b − c)[J·i mod n]). No host round trip.
+  void compute_h_odd_coset(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream = nullptr) const;
 
   // ---- host convenience (copies in, transforms, copies out; synchronous) --------------------------
   void forward_host(std::span<ff::Fr> x, NttOrder order = NttOrder::NN) const;
@@ -63,23 +75,29 @@ class NttDomain {
   void coset_inverse_host(std::span<ff::Fr> x) const;
   /// Host form of compute_h: a, b, c of n elements each; returns H's n − 1 coefficients in a.
   void compute_h_host(std::span<ff::Fr> a, std::span<const ff::Fr> b, std::span<const ff::Fr> c) const;
+  /// Host form of compute_h_odd_coset: a, b, c of n elements each; returns the n scalars h_i in a.
+  void compute_h_odd_coset_host(std::span<ff::Fr> a, std::span<const ff::Fr> b,
+                                std::span<const ff::Fr> c) const;
 
  private:
   enum class Pass { DifForward, DifInverse, DitForward, DitInverse };
   void run_pass(ff::Fr* d_x, Pass pass, void* stream) const;
   void bit_reverse(ff::Fr* d_x, void* stream) const;
-  /// x[p] *= (g or g^{-1})^{i(p)} · scale where i(p) = p or bitrev(p).
-  void scale_powers(ff::Fr* d_x, bool inverse_gen, bool bitrev_positions, const ff::Fr& scale,
+  enum class Powers { Gen, GenInv, Sigma };  // g = 7, g^{-1}, σ = ffjavascript's ω_{2n}
+  /// x[p] *= base^{i(p)} · scale where i(p) = p or bitrev(p), base chosen by `powers`.
+  void scale_powers(ff::Fr* d_x, Powers powers, bool bitrev_positions, const ff::Fr& scale,
                     void* stream) const;
   void check_span(std::size_t len, const char* op) const;
 
   unsigned lg_n_;
-  ff::Fr* d_tw_fwd_ = nullptr;   // n − 1 twiddles, stage b at offset 2^b − 1
-  ff::Fr* d_tw_inv_ = nullptr;
-  ff::Fr* d_gpow_ = nullptr;     // [g^lo (2^14) | g^(hi·2^14) | g^-lo | g^-(hi·2^14)]
+  /// Device tables (src/gpu/ntt.cu): twiddles per direction (n − 1, stage b at offset 2^b − 1) and
+  /// the power tables [base^lo (2^14) | base^(hi·2^14)] of g, g^{-1} and σ.
+  struct Tables;
+  std::unique_ptr<Tables> t_;
   std::uint64_t n_lo_ = 0, n_hi_ = 0;
   ff::Fr n_inv_;
   ff::Fr z_inv_on_coset_;        // (g^n − 1)^{-1}
+  std::uint64_t odd_coset_j_ = 0;  // snarkjs_root_exponent() mod n
 };
 
 }  // namespace proofline::gpu
