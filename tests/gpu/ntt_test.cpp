@@ -1,6 +1,7 @@
 // tests/gpu/ntt_test.cpp — the device NTT (gpu/ntt.hpp) equals the CPU EvaluationDomain
-// (poly/domain.hpp) bit for bit: every order, both directions, cosets, and the H computation.
-// Skipped (not failed) without a CUDA device.
+// (poly/domain.hpp) bit for bit: every order, both directions, cosets, and the H computation in both
+// forms (bellperson's against poly::compute_h, snarkjs' odd coset against
+// groth16::snarkjs::OddCosetH). Skipped (not failed) without a CUDA device.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -9,6 +10,7 @@
 #include "proofline/gpu/device.hpp"
 #include "require_device.hpp"
 #include "proofline/gpu/ntt.hpp"
+#include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/domain.hpp"
 #include "proofline/poly/quotient.hpp"
 
@@ -93,11 +95,36 @@ TEST(GpuNtt, ComputeHMatchesCpu) {
   }
 }
 
+TEST(GpuNtt, ComputeHOddCosetMatchesOddCosetH) {
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {1u, 5u, 10u, 16u}) {
+    const std::size_t n = std::size_t{1} << lg;
+    auto a = random_vec(n, 70 + lg), b = random_vec(n, 80 + lg), c = random_vec(n, 90 + lg);
+    const proofline::groth16::snarkjs::OddCosetH cpu(lg);
+    auto ca = a, cb = b, cc = c;
+    const std::vector<Fr> want = cpu.compute(ca, cb, cc);
+    NttDomain gpu(lg);
+    gpu.compute_h_odd_coset_host(a, b, c);
+    expect_same(a, want, "compute_h_odd_coset", lg);
+  }
+  // the same domain object serves both forms, in any order
+  NttDomain gpu(6);
+  auto a = random_vec(64, 1), b = random_vec(64, 2), c = random_vec(64, 3);
+  auto bell = a;
+  gpu.compute_h_host(bell, b, c);
+  auto odd = a;
+  gpu.compute_h_odd_coset_host(odd, b, c);
+  auto ca = a, cb = b, cc = c;
+  expect_same(odd, proofline::groth16::snarkjs::OddCosetH(6).compute(ca, cb, cc), "odd coset after bellperson", 6);
+}
+
 TEST(GpuNtt, RejectsWrongLength) {
   REQUIRE_CUDA_DEVICE();
   NttDomain gpu(4);
   std::vector<Fr> v(15);
   EXPECT_THROW(gpu.forward_host(v), std::invalid_argument);
+  std::vector<Fr> full(16);
+  EXPECT_THROW(gpu.compute_h_odd_coset_host(full, v, full), std::invalid_argument);
 }
 
 }  // namespace
