@@ -9,9 +9,9 @@
 // equal request keeps it); `as<T>()` views it typed.
 //
 // Errors: a failed allocation throws gpu::CudaError (device.hpp) with the CUDA status (for lack of
-// memory: cudaErrorMemoryAllocation, 2) and the expression "cudaMalloc(<N> bytes for <what>)"; the
-// thread's error state is consumed first, so later CUDA calls and allocations work, and the buffer
-// then holds nothing. GpuBackend turns that status into ProoflineError(OutOfMemory) with the device's
+// memory: cudaErrorMemoryAllocation, 2) and the expression "cudaMalloc(<N> bytes for <what>)"
+// (cudaMallocAsync with a stream); the thread's error state is consumed first, so later CUDA calls
+// and allocations work, and the buffer then holds nothing. GpuBackend turns that status into ProoflineError(OutOfMemory) with the device's
 // free memory (backend.cu, translating_oom). Freeing cannot throw (destructor, release()): a failed
 // free only happens on a context that is already broken, and its status is consumed so that the next
 // checked call reports the context's own error rather than this one.
@@ -64,7 +64,9 @@ class DeviceBuffer {
     const cudaError_t e = stream_ ? cudaMallocAsync(&p, bytes, stream_) : cudaMalloc(&p, bytes);
     if (e != cudaSuccess) {
       detail::throw_cuda_error(static_cast<int>(e),
-                               ("cudaMalloc(" + std::to_string(bytes) + " bytes for " + what_ + ")").c_str(),
+                               (std::string(stream_ ? "cudaMallocAsync(" : "cudaMalloc(") + std::to_string(bytes) +
+                                " bytes for " + what_ + ")")
+                                   .c_str(),
                                __FILE__, __LINE__);
     }
     ptr_ = p;
