@@ -41,7 +41,7 @@ if(TARGET proofline_gpu)
 endif()
 
 if(TARGET proofline_cli)
-  target_link_libraries(proofline_cli PRIVATE proofline_server)
+  target_link_libraries(proofline_cli_objects PUBLIC proofline_server)
   # The CLI as separate processes: daemon, submit, status, SIGTERM (tests/server/cli_daemon.sh).
   add_test(NAME server_cli COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cli_daemon.sh $<TARGET_FILE:proofline_cli>)
   set_tests_properties(server_cli PROPERTIES LABELS "server;cli" TIMEOUT 120)
