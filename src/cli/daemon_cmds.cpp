@@ -27,6 +27,7 @@
 namespace proofline::cli {
 
 namespace pb = ::proofline::v1;
+using Json = nlohmann::ordered_json;
 
 const engine::ArgSpec* KindDecl::find(const std::string& arg) const {
   for (const auto& a : args) {
@@ -34,7 +35,6 @@ const engine::ArgSpec* KindDecl::find(const std::string& arg) const {
   }
   return nullptr;
 }
-using Json = nlohmann::ordered_json;
 
 namespace {
 

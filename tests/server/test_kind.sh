@@ -49,6 +49,16 @@ grep -q '^test-product  A test kind: x·y = z' "$tmp/kinds.txt" || fail "kinds: 
 grep -Eq '^ +--x +INT +the first factor \(an integer 1 … 1073741824; required\)' "$tmp/kinds.txt" ||
   fail "kinds --x: $(cat "$tmp/kinds.txt")"
 grep -q '^bench  ' "$tmp/kinds.txt" || fail "kinds: the built-in kinds are missing"
+"$P" kinds "${A[@]}" --json >"$tmp/kinds.json" || fail "kinds --json"
+python3 -c '
+import json, sys
+k = {x["name"]: x for x in json.load(open(sys.argv[1]))["kinds"]}["test-product"]
+a = {x["name"]: x for x in k["arguments"]}
+assert [x["name"] for x in k["arguments"]] == ["params", "x", "y", "note"], k
+assert a["x"]["type"] == "int" and a["x"]["required"] and a["x"]["min"] == "1" and a["x"]["max"] == "1073741824", a["x"]
+assert a["params"]["type"] == "file" and a["params"]["srs"], a["params"]
+assert a["note"]["type"] == "string" and not a["note"]["required"], a["note"]
+' "$tmp/kinds.json" || fail "kinds --json: $(cat "$tmp/kinds.json")"
 "$P" status "${A[@]}" >"$tmp/status.txt" || fail "status"
 grep -q '^  test-product  --params FILE --x INT --y INT --note TEXT?$' "$tmp/status.txt" ||
   fail "status: $(cat "$tmp/status.txt")"
