@@ -215,7 +215,7 @@ class PoRepC2Kind final : public ProofKind {
     if (!fs::is_regular_file(params, ec)) {
       throw std::invalid_argument("kind 'porep-c2': parameter file '" + params + "' not found (make it with `proofline " +
                                   "setup --circuit porep --sector-size " + std::string(cfg.shape->name) +
-                                  "`, or name it in the request's params_path)");
+                                  "`, or give the argument 'params')");
     }
     params = fs::weakly_canonical(params, ec).string();
     const bool check = yes_no_arg(r, "check_constraints", "1") == "1";
