@@ -41,7 +41,7 @@ if(TARGET proofline_gpu)
 endif()
 
 if(TARGET proofline_cli)
-  target_link_libraries(proofline_cli PRIVATE proofline_server)
+  target_link_libraries(proofline_cli_objects PUBLIC proofline_server)
   # The CLI as separate processes: daemon, submit, status, SIGTERM (tests/server/cli_daemon.sh).
   add_test(NAME server_cli COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cli_daemon.sh $<TARGET_FILE:proofline_cli>)
   set_tests_properties(server_cli PROPERTIES LABELS "server;cli" TIMEOUT 120)
@@ -53,6 +53,15 @@ if(TARGET proofline_cli)
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(server_submit_kinds PROPERTIES LABELS "server;cli;oracle;slow" TIMEOUT 3600
                        RESOURCE_LOCK porep_heavy ENVIRONMENT "NODE=${NODE_EXECUTABLE}")
+  # A kind defined in a test file alone (tests/server/test_kind.cpp, kind "test-product"): linked
+  # into a `proofline` of its own (the command's objects + that file) whose daemon serves it, and
+  # submitted to with the ordinary `proofline` (tests/server/test_kind.sh).
+  add_executable(proofline_test_kind ${PROJECT_SOURCE_DIR}/tests/server/test_kind.cpp)
+  target_link_libraries(proofline_test_kind PRIVATE proofline_cli_objects)
+  add_test(NAME server_test_kind
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/test_kind.sh $<TARGET_FILE:proofline_cli>
+                   $<TARGET_FILE:proofline_test_kind>)
+  set_tests_properties(server_test_kind PROPERTIES LABELS "server;cli" TIMEOUT 120)
 endif()
 if(TARGET test_server)
   target_link_libraries(test_server PRIVATE proofline_server)

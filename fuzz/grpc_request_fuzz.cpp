@@ -1,9 +1,11 @@
 // libFuzzer target: the daemon's request decoding path (server/service.hpp) — the bytes of a
 // proofline.v1.ProofRequest as they arrive over gRPC, parsed by protobuf, translated by
-// `to_engine_request`, then validated by the kind's `prepare` (as ProvingService::validate does,
-// less its file-system checks: file arguments are dropped so no input can make the target open a
-// path). Refusals allowed: protobuf's parse failure, RequestError and ProoflineError from the
-// translation, any std::exception from prepare (validate turns those into INVALID_ARGUMENT).
+// `to_engine_request`, checked against the kind's declarations (engine::check_arguments) and
+// validated by the kind's `prepare` (as ProvingService::validate does, less its file-system checks:
+// the arguments the kind declares as files or folders are dropped so no input can make the target
+// open a path). Refusals allowed: protobuf's parse failure, RequestError and ProoflineError from
+// the translation, std::invalid_argument from check_arguments, any std::exception from prepare
+// (validate turns those into INVALID_ARGUMENT).
 // Properties: a translated request keeps request_id and kind; a prepared job is not null.
 #include <google/protobuf/stubs/logging.h>
 
@@ -30,9 +32,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   PL_FUZZ_CHECK(req.request_id == msg.request_id() && req.kind == msg.kind());
-  for (const char* file_arg : {"params", "zkey", "wtns"}) req.args.erase(file_arg);
   const engine::ProofKind* kind = kinds->find(req.kind);
   if (kind == nullptr) return 0;
+  for (const engine::ArgSpec& a : kind->arguments()) {
+    if (a.type == engine::ArgType::File || a.type == engine::ArgType::Dir) req.args.erase(a.name);
+  }
+  try {
+    engine::check_arguments(*kind, req);
+  } catch (const std::invalid_argument&) {
+    return 0;
+  }
   try {
     PL_FUZZ_CHECK(kind->prepare(req) != nullptr);
   } catch (const std::exception&) {

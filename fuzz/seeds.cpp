@@ -105,14 +105,14 @@ int main(int argc, char** argv) {
   put("c1", "2k", c1);
 
 #ifdef PROOFLINE_FUZZ_HAVE_SERVER
-  // gRPC ProofRequest messages (proto/proofline/v1/engine.proto) of each typed input.
+  // gRPC ProofRequest messages (proto/proofline/v1/engine.proto) of each built-in kind.
   {
     server::pb::ProofRequest bench;
     bench.set_request_id("seed-bench");
     bench.set_kind("bench");
-    bench.mutable_bench()->set_log_size(4);
-    bench.mutable_bench()->set_seed(7);
-    bench.mutable_bench()->set_partitions(2);
+    (*bench.mutable_args())["size"] = "2^4";
+    (*bench.mutable_args())["input"] = "7";
+    (*bench.mutable_args())["partitions"] = "2";
     put("grpc_request", "bench", bench.SerializeAsString());
     server::pb::ProofRequest mul;
     mul.set_kind("mul");
@@ -123,13 +123,13 @@ int main(int argc, char** argv) {
     sj.set_kind("snarkjs");
     sj.set_priority(server::pb::Priority(2));
     const auto wbytes = wit.to_bytes();
-    sj.mutable_snarkjs()->set_wtns(std::string(wbytes.begin(), wbytes.end()));
+    sj.set_payload(std::string(wbytes.begin(), wbytes.end()));
     put("grpc_request", "snarkjs", sj.SerializeAsString());
     server::pb::ProofRequest c2;
     c2.set_kind("porep-c2");
-    c2.mutable_porep_c2()->set_c1_json(c1);
-    c2.mutable_porep_c2()->set_sector_id(1);
-    c2.mutable_porep_c2()->set_prover_id(std::string(32, '\x01'));
+    c2.set_payload(c1);
+    (*c2.mutable_args())["sector_id"] = "1";
+    (*c2.mutable_args())["prover_id"] = std::string(64, '1');
     put("grpc_request", "porep_c2", c2.SerializeAsString());
   }
 #endif

@@ -117,7 +117,10 @@ class MemBenchKind final : public ProofKind {
   MemBenchKind(std::shared_ptr<const Srs> srs, unsigned log) : srs_(std::move(srs)), log_(log) {}
   std::string_view name() const override { return "bench-mem"; }
   std::string_view description() const override { return "bench circuit, parameters made in this process"; }
-  std::vector<std::string_view> arguments() const override { return {"partitions", "input"}; }
+  std::vector<ArgSpec> arguments() const override {
+    return {ArgSpec("partitions", ArgType::Int, "circuits proved").defaults_to("1").range(1, 4096),
+            ArgSpec("input", ArgType::Int, "witness seed of partition 0").defaults_to("1")};
+  }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     return std::make_shared<MemBenchJob>(srs_, log_, parse_u64_arg("partitions", arg_or(r, "partitions", "1")),
                                          parse_u64_arg("input", arg_or(r, "input", "1")));

@@ -4,6 +4,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +28,13 @@ namespace proofline::cli {
 
 namespace pb = ::proofline::v1;
 using Json = nlohmann::ordered_json;
+
+const engine::ArgSpec* KindDecl::find(const std::string& arg) const {
+  for (const auto& a : args) {
+    if (a.name == arg) return &a;
+  }
+  return nullptr;
+}
 
 namespace {
 
@@ -205,56 +213,90 @@ std::shared_ptr<grpc::Channel> client_channel(const std::string& address) {
   return server::make_channel(address);
 }
 
-pb::ProofRequest build_request(const DaemonCli& d) {
-  // Flags of another kind are refused rather than ignored (exit 2).
-  const bool snarkjs = d.kind == "snarkjs", porep = d.kind == "porep-c2", builtin = d.kind == "bench" || d.kind == "mul";
-  if (!snarkjs && (!d.zkey.empty() || !d.wtns.empty())) {
-    throw CLI::ValidationError("--zkey/--wtns", "only for --kind snarkjs (this request is --kind " + d.kind + ")");
+/// "--" + the argument's name with '-' for '_': the flag submit takes it as.
+std::string flag_of(const std::string& arg) {
+  std::string f = "--" + arg;
+  std::replace(f.begin(), f.end(), '_', '-');
+  return f;
+}
+
+const KindDecl* find_kind(const DaemonCli& d, const std::string& name) {
+  for (const auto& k : d.kinds) {
+    if (k.name == name) return &k;
   }
-  if (snarkjs && !d.zkey.empty() && !d.params.empty() && d.zkey != d.params) {
-    throw CLI::ValidationError("--zkey", "kind snarkjs takes the zkey once: --zkey or --params, not both");
+  return nullptr;
+}
+
+std::string kind_names(const DaemonCli& d) {
+  std::string out;
+  for (const auto& k : d.kinds) out += (out.empty() ? "" : ", ") + k.name;
+  return out;
+}
+
+/// The kind of this submit, or a usage error (2) naming the kinds; when the declarations are this
+/// binary's because the daemon did not answer, an unknown kind is the daemon's to judge: exit 6.
+const KindDecl& submit_kind(const DaemonCli& d) {
+  if (const KindDecl* k = find_kind(d, d.kind)) return *k;
+  if (!d.kinds_from_daemon) {
+    throw ExitError(kUnreachable, "cannot reach the daemon at " + d.address + " to learn the arguments of --kind " +
+                                      d.kind + " (" + d.kinds_note + ")");
   }
-  if (!porep && (!d.c1.empty() || !d.prover_id.empty())) {
-    throw CLI::ValidationError("--c1/--prover-id", "only for --kind porep-c2 (this request is --kind " + d.kind + ")");
-  }
-  if (!builtin && d.partitions > 1) {
-    throw CLI::ValidationError("--partitions", "only for --kind bench or mul (snarkjs: one circuit; porep-c2: the "
-                                               "C1's partitions)");
-  }
+  throw UsageError("--kind " + d.kind + ": the daemon at " + d.address + " proves " + kind_names(d) +
+                   " (proofline kinds --address " + d.address + " lists their arguments)");
+}
+
+/// The request from the kind's flags and --arg, checked against the kind's declarations: a payload
+/// argument's file is read here and sent as the payload; with the daemon's declarations, the
+/// request must also be complete (required arguments, arguments that need others).
+pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
   pb::ProofRequest r;
   r.set_request_id(d.request_id);
   r.set_kind(d.kind);
   r.set_priority(parse_priority(d.priority));
-  if (d.kind == "snarkjs") {
-    r.set_params_path(d.zkey.empty() ? d.params : d.zkey);
-    if (d.wtns.empty()) throw CLI::ValidationError("--wtns", "kind snarkjs needs --wtns (the witness file)");
-    r.mutable_snarkjs()->set_wtns(read_all(d.wtns));
-    if (r.snarkjs().wtns().empty()) throw ProoflineError(Error::Malformed, "--wtns '" + d.wtns + "': the file is empty");
-  } else if (d.kind == "porep-c2") {
-    // --params optional: the daemon looks the upstream file name up in its parameter cache.
-    r.set_params_path(d.params);
-    if (d.c1.empty()) throw CLI::ValidationError("--c1", "kind porep-c2 needs --c1 (the C1 JSON file)");
-    auto* p = r.mutable_porep_c2();
-    p->set_c1_json(read_all(d.c1));
-    if (p->c1_json().empty()) throw ProoflineError(Error::Malformed, "--c1 '" + d.c1 + "': the file is empty");
-    p->set_sector_id(d.sector_id);
-    if (!d.prover_id.empty()) (*r.mutable_args())["prover_id"] = d.prover_id;
-  } else {
-    r.set_params_path(d.params);
-    if (d.kind == "bench" || d.kind == "mul") {
-      auto* b = r.mutable_bench();
-      b->set_seed(d.input);
-      b->set_partitions(d.partitions);
+  for (const auto& [name, value] : d.kind_args) {
+    const engine::ArgSpec* a = k.find(name);
+    if (a == nullptr) continue;  // refused by its flag's check already
+    if (a->payload) {
+      r.set_payload(read_all(value));
+      if (r.payload().empty()) throw ProoflineError(Error::Malformed, flag_of(name) + " '" + value + "': the file is empty");
+    } else {
+      (*r.mutable_args())[name] = value;
     }
-    if (d.kind == "bench") (*r.mutable_args())["size"] = d.size;
   }
-  for (const auto& a : d.args) {
-    auto [k, v] = split_kv(a, "--arg");
-    // A key one of the flags above sets (or the files they name) would silently replace it.
-    if (r.args().count(k) != 0 || k == "zkey" || k == "wtns" || k == "params" || k == "c1") {
-      throw CLI::ValidationError("--arg", "'" + k + "' is set by its own flag; give it there");
+  for (const auto& s : d.args) {
+    auto [key, value] = split_kv(s, "--arg");
+    if (auto it = d.kind_flags.find(key); it != d.kind_flags.end()) {
+      throw CLI::ValidationError("--arg", "'" + key + "' is set by its own flag (" + it->second + "); give it once");
     }
-    (*r.mutable_args())[k] = v;
+    if (r.args().count(key) != 0) throw CLI::ValidationError("--arg", "'" + key + "' is given twice");
+    const engine::ArgSpec* a = k.find(key);
+    if (a == nullptr) {
+      std::string names;
+      for (const auto& x : k.args) names += (names.empty() ? "" : ", ") + x.name;
+      throw CLI::ValidationError("--arg", "kind '" + k.name + "' has no argument '" + key + "' (its arguments: " +
+                                              (names.empty() ? "none" : names) + ")");
+    }
+    if (const std::string why = engine::check_value(*a, value); !why.empty()) {
+      throw CLI::ValidationError("--arg", key + "=" + value + ": " + why);
+    }
+    (*r.mutable_args())[key] = value;
+  }
+  if (d.kinds_from_daemon) {
+    for (const auto& a : k.args) {
+      const bool given = r.args().count(a.name) != 0 || (a.payload && !r.payload().empty());
+      if (a.required && !given) {
+        throw UsageError("kind " + k.name + " needs " + flag_of(a.name) + " (" + a.help + ")");
+      }
+    }
+    engine::ProofRequest er;
+    er.kind = r.kind();
+    er.args.insert(r.args().begin(), r.args().end());
+    er.payload.assign(r.payload().begin(), r.payload().end());
+    try {
+      engine::check_arguments(k.name, k.args, er);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
   }
   return r;
 }
@@ -297,12 +339,12 @@ void print_result(const pb::ProofResult& r) {
             << ", total " << fmt("%.1f", r.total_ms()) << "\n";
 }
 
-/// kind snarkjs: --proof and --public as `proofline prove --zkey` writes them (snarkjs proof.json
-/// and public.json), from the daemon's 192-byte proof and decimal public inputs.
+/// Proof format "snarkjs": --proof and --public as `proofline prove --zkey` writes them (snarkjs
+/// proof.json and public.json), from the daemon's 192-byte proof and decimal public inputs.
 void write_snarkjs_outputs(const std::string& proof_path, const std::string& public_path, const pb::ProofResult& res) {
   namespace sj = groth16::snarkjs;
   if (res.proof().size() != groth16::Proof::kBytes || res.public_inputs_size() != 1) {
-    throw ProoflineError(Error::BadLength, "daemon reply for kind snarkjs: proof bytes got " +
+    throw ProoflineError(Error::BadLength, "daemon reply for kind " + res.kind() + " (snarkjs proof format): proof bytes got " +
                                                std::to_string(res.proof().size()) + ", expected " +
                                                std::to_string(groth16::Proof::kBytes) + " (one partition)");
   }
@@ -313,30 +355,42 @@ void write_snarkjs_outputs(const std::string& proof_path, const std::string& pub
   sj::write_proof_files(proof_path, public_path, r);
 }
 
-/// Writes the outputs asked for (--proof, --public; kind snarkjs: proof.json / public.json), prints
-/// the result (text or --json) and returns the exit code of its status.
 /// The --proof / --public files of submit and await, checked (created under a temporary name) before
 /// the request is sent, so an unwritable or doubly named path is a usage error (exit 2) before any
 /// proving; renamed into place only for a COMPLETED (daemon-verified) result.
-/// Inputs they must not overwrite: --wtns and --c1 (read here) and --params / --zkey when absolute
-/// (opened by the daemon, maybe on this machine; a relative one is the daemon's folder's).
+/// Inputs they must not overwrite: the files of the kind's arguments — those read here (payload
+/// arguments: --wtns, --c1) and, when absolute, those the daemon opens (maybe on this machine; a
+/// relative one is the daemon's folder's: --params, --zkey), from their flags or --arg.
 std::vector<NamedFile> local_inputs(const DaemonCli& d) {
-  std::vector<NamedFile> in{{"--wtns", d.wtns}, {"--c1", d.c1}};
-  if (!d.params.empty() && d.params.front() == '/') in.push_back({"--params", d.params});
-  if (!d.zkey.empty() && d.zkey.front() == '/') in.push_back({"--zkey", d.zkey});
+  std::vector<NamedFile> in;
+  const KindDecl* k = find_kind(d, d.kind);
+  if (k == nullptr) return in;
+  auto add = [&](const std::string& flag, const engine::ArgSpec& a, const std::string& path, bool from_flag) {
+    if (a.type != engine::ArgType::File || path.empty()) return;
+    if ((a.payload && from_flag) || path.front() == '/') in.push_back({flag, path});
+  };
+  for (const auto& [name, value] : d.kind_args) {
+    if (const engine::ArgSpec* a = k->find(name)) add(flag_of(name), *a, value, true);
+  }
+  for (const auto& s : d.args) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) continue;
+    if (const engine::ArgSpec* a = k->find(s.substr(0, eq))) add("--arg " + s.substr(0, eq), *a, s.substr(eq + 1), false);
+  }
   return in;
 }
 
 struct ResultOutputs {
   PendingOutput proof, pub;
-  explicit ResultOutputs(const DaemonCli& d)
-      : proof((check_output_paths(local_inputs(d), {{"--proof", d.proof_out}, {"--public", d.public_out}}),
-               d.proof_out)),
+  ResultOutputs(const DaemonCli& d, const std::vector<NamedFile>& inputs)
+      : proof((check_output_paths(inputs, {{"--proof", d.proof_out}, {"--public", d.public_out}}), d.proof_out)),
         pub(d.public_out) {}
 };
 
+/// Writes the outputs asked for (--proof, --public; a kind of proof format "snarkjs": proof.json /
+/// public.json), prints the result (text or --json) and returns the exit code of its status.
 int report_result(const DaemonCli& d, const pb::ProofResult& res, ResultOutputs& out) {
-  const bool snarkjs = res.kind() == "snarkjs";
+  const bool snarkjs = res.proof_format() == "snarkjs";
   if (snarkjs && res.status() == pb::PROOF_STATUS_COMPLETED) {
     if (!d.proof_out.empty() || !d.public_out.empty()) {
       write_snarkjs_outputs(out.proof.temp_path(), out.pub.temp_path(), res);
@@ -417,8 +471,9 @@ class InterruptibleWait {
 };
 
 int run_submit(const DaemonCli& d) {
-  pb::ProofRequest req = build_request(d);
-  ResultOutputs outputs(d);  // before anything is sent (--no-wait excludes --proof / --public)
+  const KindDecl& kind = submit_kind(d);
+  ResultOutputs outputs(d, local_inputs(d));  // before anything is read or sent (--no-wait excludes --proof / --public)
+  pb::ProofRequest req = build_request(d, kind);
   InterruptibleWait interrupt;  // before the channel: gRPC's threads inherit the blocked signals
   auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::SubmitProofRequest sreq;
@@ -470,7 +525,7 @@ int run_submit(const DaemonCli& d) {
 // ---- await / cancel ------------------------------------------------------------------------------
 
 int run_await(const DaemonCli& d) {
-  ResultOutputs outputs(d);
+  ResultOutputs outputs(d, {});
   InterruptibleWait interrupt;
   auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::AwaitProofRequest areq;
@@ -521,6 +576,218 @@ int run_cancel(const DaemonCli& d) {
   return kOk;
 }
 
+// ---- kinds ---------------------------------------------------------------------------------------
+
+KindDecl decl_of(const pb::KindInfo& k) {
+  return KindDecl{k.name(), k.description(), k.proof_format(), server::arguments_of(k)};
+}
+
+/// The kinds' declarations for submit's flags: the daemon's (ListKinds), else this binary's own.
+/// Never throws (a bad address is reported by the command itself).
+void learn_kinds(DaemonCli& d, const std::string& address) {
+  d.kinds.clear();
+  d.kinds_from_daemon = false;
+  try {
+    auto stub = pb::ProvingEngine::NewStub(client_channel(address));
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    pb::ListKindsResponse resp;
+    const grpc::Status st = stub->ListKinds(&ctx, pb::ListKindsRequest{}, &resp);
+    if (st.ok()) {
+      for (const auto& k : resp.kinds()) d.kinds.push_back(decl_of(k));
+      d.kinds_from_daemon = true;
+      return;
+    }
+    d.kinds_note = st.error_message();
+  } catch (const std::exception& e) {
+    d.kinds_note = e.what();
+  }
+  for (const auto& k : engine::KindRegistry::builtin()->all()) {
+    pb::KindInfo info;
+    server::to_proto_kind(*k, &info);
+    d.kinds.push_back(decl_of(info));
+  }
+}
+
+/// The value's word in --help: FILE, DIR, INT, SIZE, 0|1, HEX, TEXT.
+std::string type_word(const engine::ArgSpec& a) {
+  switch (a.type) {
+    case engine::ArgType::File: return "FILE";
+    case engine::ArgType::Dir: return "DIR";
+    case engine::ArgType::Int: return "INT";
+    case engine::ArgType::Size: return "SIZE";
+    case engine::ArgType::Bool: return "0|1";
+    case engine::ArgType::Hex: return "HEX";
+    case engine::ArgType::String: break;
+  }
+  return "TEXT";
+}
+
+/// help (where the value goes, its form; required or its default).
+std::string flag_help(const engine::ArgSpec& a) {
+  std::string where;
+  if (a.type == engine::ArgType::File) {
+    where = a.payload ? "a file read here and sent with the request" : "a file on the daemon's machine";
+  } else if (a.type == engine::ArgType::Dir) {
+    where = "a folder on the daemon's machine";
+  } else {
+    where = engine::describe_form(a);
+  }
+  std::string help = a.help + " (" + where;
+  if (a.required) help += "; required";
+  if (!a.default_value.empty()) help += "; default " + a.default_value;
+  if (!a.needs.empty()) {
+    help += "; with";
+    for (const auto& n : a.needs) help += " " + flag_of(n);
+  }
+  return help + ")";
+}
+
+/// One flag per argument of any kind: the chosen kind's as declared (value checks, needs), the other
+/// kinds' hidden and refused with the kinds that take them.
+void add_argument_flags(DaemonCli& d, const std::string& kind) {
+  const KindDecl* chosen = find_kind(d, kind);
+  std::map<std::string, std::vector<std::string>> takers;  // argument → kinds declaring it
+  for (const auto& k : d.kinds) {
+    for (const auto& a : k.args) takers[a.name].push_back(k.name);
+  }
+  const std::string group = "Arguments of --kind " + kind + " (declared by " +
+                            (d.kinds_from_daemon ? "the daemon" : "this binary: the daemon did not answer") + ")";
+  std::vector<std::string> order;  // the chosen kind's in its order (--help shows them so), then the rest
+  if (chosen != nullptr) {
+    for (const auto& a : chosen->args) order.push_back(a.name);
+  }
+  for (const auto& [name, kinds] : takers) {
+    if (chosen == nullptr || chosen->find(name) == nullptr) order.push_back(name);
+  }
+  std::map<std::string, CLI::Option*> opts;
+  for (const auto& name : order) {
+    const std::vector<std::string>& kinds = takers[name];
+    const std::string flag = flag_of(name);
+    if (d.submit->get_option_no_throw(flag) != nullptr) continue;  // one of submit's own: --arg gives it
+    const engine::ArgSpec* a = chosen ? chosen->find(name) : nullptr;
+    if (a == nullptr) {  // hidden; refused when given (a hidden option has no name in CLI11's own errors)
+      std::string who;
+      for (const auto& k : kinds) who += (who.empty() ? "" : " or ") + k;
+      const std::string why = "only for --kind " + who + " (this request is --kind " + kind + ")";
+      d.submit->add_option_function<std::string>(flag, [flag, why](const std::string&) {
+        throw CLI::ValidationError(flag, why);
+      })->group("");
+      continue;
+    }
+    auto store = [&d, name, flag](const std::string& v) {
+      d.kind_args[name] = v;
+      d.kind_flags[name] = flag;
+    };
+    CLI::Option* o = d.submit->add_option_function<std::string>(flag, store, flag_help(*a));
+    o->group(group)->type_name(type_word(*a));
+    if (a->payload) {
+      o->check(CLI::ExistingFile);  // read here
+    } else {
+      const engine::ArgSpec spec = *a;
+      o->check(CLI::Validator([spec](std::string& v) { return engine::check_value(spec, v); }, "", ""));
+    }
+    opts[name] = o;
+  }
+  if (chosen != nullptr) {
+    for (const auto& a : chosen->args) {
+      for (const auto& n : a.needs) {
+        if (opts.count(a.name) != 0 && opts.count(n) != 0) opts[a.name]->needs(opts[n]);
+      }
+    }
+  }
+  d.submit->get_option("--kind")->description("proof kind: " + kind_names(d) + " (" +
+                                               (d.kinds_from_daemon ? "the daemon's" : "this binary's") +
+                                               "; proofline kinds lists their arguments)");
+}
+
+/// `|` and line breaks out of a markdown table cell.
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+/// docs/kinds.md: the kinds' declarations as tables.
+std::string kinds_markdown(const std::vector<KindDecl>& kinds) {
+  std::ostringstream o;
+  o << "# Proof kinds\n\n"
+       "<!-- Generated by `proofline kinds --local --markdown` from the kinds' declarations (engine::ArgSpec,\n"
+       "     include/proofline/engine/kind.hpp). Do not edit: ctest cli_kinds_doc checks it is current. -->\n\n"
+       "Each kind declares its arguments; the daemon checks every request against them, sends them to\n"
+       "clients (`ListKinds`), and `proofline submit --kind K` takes each as a flag `--name` (`-` for `_`)\n"
+       "or as `--arg name=value`. `proofline kinds --address A` lists the kinds a daemon proves (a daemon\n"
+       "may link more than these built-in ones); `proofline submit --kind K --help` lists K's flags.\n\n"
+       "Types: `file` a path on the prover's (daemon's) machine — one marked *payload* may instead come\n"
+       "as the request's bytes, which `proofline submit` sends from a local file; `dir` a folder there;\n"
+       "`int` decimal digits; `size` `2^k` or a power of two; `bool` `0` or `1`; `hex` hex digits.\n"
+       "*srs*: the argument naming the parameter set (`engine.preload = [\"kind:path\"]`, PreloadSRS).\n";
+  for (const auto& k : kinds) {
+    o << "\n## " << k.name << "\n\n" << k.description << ".";
+    if (k.proof_format == "snarkjs") o << " Proof files: snarkjs proof.json and public.json.";
+    o << "\n\n| argument | type | required | default | meaning |\n|---|---|---|---|---|\n";
+    for (const auto& a : k.args) {
+      std::string type = std::string(engine::to_string(a.type));
+      const auto num = [](std::uint64_t x) { return x == ~std::uint64_t{0} ? std::string("2^64 - 1") : std::to_string(x); };
+      if (a.type == engine::ArgType::Int && (a.min != 0 || a.max != ~std::uint64_t{0})) {
+        type += ", " + num(a.min) + " … " + num(a.max);
+      } else if (a.type == engine::ArgType::Size && (a.min != 0 || a.max < 63)) {
+        type += ", k " + num(a.min) + " … " + num(std::min<std::uint64_t>(a.max, 63));
+      } else if (a.type == engine::ArgType::Hex && a.bytes != 0) {
+        type += ", " + std::to_string(a.bytes) + " bytes";
+      }
+      if (a.payload) type += ", *payload*";
+      if (a.srs) type += ", *srs*";
+      std::string meaning = a.help;
+      if (!a.needs.empty()) {
+        meaning += " (with";
+        for (const auto& n : a.needs) meaning += " `" + n + "`";
+        meaning += ")";
+      }
+      o << "| `" << a.name << "` | " << cell(type) << " | " << (a.required ? "yes" : "") << " | "
+        << cell(a.default_value) << " | " << cell(meaning) << " |\n";
+    }
+  }
+  return o.str();
+}
+
+void print_kinds(const std::vector<KindDecl>& kinds) {
+  for (const auto& k : kinds) {
+    std::cout << k.name << "  " << k.description << "\n";
+    for (const auto& a : k.args) {
+      char line[64];
+      std::snprintf(line, sizeof line, "    %-20s %-5s", (flag_of(a.name)).c_str(), type_word(a).c_str());
+      std::cout << line << " " << flag_help(a) << "\n";
+    }
+  }
+}
+
+int run_kinds(const DaemonCli& d) {
+  pb::ListKindsResponse resp;
+  if (d.local) {
+    for (const auto& k : engine::KindRegistry::builtin()->all()) server::to_proto_kind(*k, resp.add_kinds());
+  } else {
+    auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
+    grpc::ClientContext ctx;
+    const grpc::Status st = stub->ListKinds(&ctx, pb::ListKindsRequest{}, &resp);
+    if (!st.ok()) return rpc_failed("kinds", d.address, st, d.json);
+  }
+  std::vector<KindDecl> kinds;
+  for (const auto& k : resp.kinds()) kinds.push_back(decl_of(k));
+  if (d.json) {
+    std::cout << proto_json(resp).dump(2) << "\n";
+  } else if (d.markdown) {
+    std::cout << kinds_markdown(kinds);
+  } else {
+    print_kinds(kinds);
+  }
+  return kOk;
+}
+
 // ---- status --------------------------------------------------------------------------------------
 
 void print_status(const pb::StatusResponse& s) {
@@ -536,9 +803,17 @@ void print_status(const pb::StatusResponse& s) {
       std::cout << "              last fault (" << dv.recoveries() << " recoveries): " << dv.fault() << "\n";
     }
   }
-  std::cout << "kinds      ";
-  for (const auto& k : s.kinds()) std::cout << " " << k;
-  std::cout << "\njobs        queued " << s.jobs_queued() << ", running " << s.jobs_running() << ", completed "
+  std::cout << "kinds       " << s.kind_info_size() << " (proofline kinds lists their arguments)\n";
+  for (const auto& k : s.kind_info()) {
+    std::cout << "  " << k.name() << "  ";
+    std::string sep;
+    for (const auto& a : server::arguments_of(k)) {
+      std::cout << sep << flag_of(a.name) << " " << type_word(a) << (a.required ? "" : "?");
+      sep = " ";
+    }
+    std::cout << "\n";
+  }
+  std::cout << "jobs        queued " << s.jobs_queued() << ", running " << s.jobs_running() << ", completed "
             << s.jobs_completed() << ", failed " << s.jobs_failed() << ", cancelled " << s.jobs_cancelled() << "\n";
   std::cout << "queues      stage        pending  running   pending by priority (critical/high/normal/low)\n";
   for (const auto& q : s.queues()) {
@@ -603,15 +878,7 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   };
   d.submit = app.add_subcommand("submit", "send a proof request to the daemon, wait for it, print proof and timings");
   add_address(d.submit);
-  d.submit->add_option("--kind", d.kind, "proof kind: bench | mul | snarkjs | porep-c2 (proofline status lists them)")
-      ->capture_default_str();
-  d.submit->add_option("--params", d.params, "parameter file on the daemon's machine (.params; snarkjs: the .zkey)");
-  d.submit->add_option("--size", d.size, "bench: constraint rows, 2^k or a power of two (must match --params)")
-      ->capture_default_str();
-  add_integer_option(*d.submit, "--input", d.input,
-                     "witness seed (bench/mul; partition k uses input + k; 0: the kind's default)", 0, kMaxU64);
-  add_integer_option(*d.submit, "--partitions", d.partitions, "partitions (circuits) in this request (0: 1)", 0,
-                     kMaxPartitions);
+  d.submit->add_option("--kind", d.kind, "proof kind (proofline kinds lists the daemon's)")->capture_default_str();
   d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
   d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
   CLI::Option* submit_timeout = add_integer_option(
@@ -619,22 +886,12 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
       "stop waiting after this long (0, or more than 2^40 (35 years): wait until done); the job goes on (status "
       "TIMEOUT, exit 5; await/cancel --id)",
       0, kMaxU64);
-  d.submit->add_option("--zkey", d.zkey, "snarkjs: the .zkey on the daemon's machine");
-  d.submit->add_option("--wtns", d.wtns, "snarkjs: the .wtns file (read here, sent in the request)")
-      ->check(CLI::ExistingFile);
-  d.submit->add_option("--c1", d.c1, "porep-c2: the C1 JSON (read here, sent in the request)")->check(CLI::ExistingFile);
-  // The two go together (the daemon checks replica_id only with both).
-  CLI::Option* sector_opt = add_integer_option(
-      *d.submit, "--sector-id", d.sector_id, "porep-c2: sector number (needs --prover-id: replica_id checked)", 0,
-      kMaxU64);
-  CLI::Option* prover_opt = d.submit->add_option(
-      "--prover-id", d.prover_id, "porep-c2: prover id, 64 hex digits (needs --sector-id; the C1's replica_id must be its)");
-  sector_opt->needs(prover_opt);
-  prover_opt->needs(sector_opt);
-  d.submit->add_option("--arg", d.args, "extra engine argument of the kind: key=value (repeatable)");
+  d.submit->add_option("--arg", d.args,
+                       "an argument of the kind as name=value, sent as is (a file: a path on the daemon's machine; "
+                       "repeatable)");
   CLI::Option* submit_proof = d.submit->add_option("--proof", d.proof_out,
-                       "write the proof here: 192 bytes per partition (porep-c2: concatenated as `proofline c2` "
-                       "writes them); snarkjs: proof.json");
+                       "write the proof here: 192 bytes per partition, concatenated (a kind of snarkjs proof format: "
+                       "proof.json)");
   CLI::Option* submit_public =
       d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
   d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id (for await / cancel --id)")
@@ -642,8 +899,11 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
       ->excludes(submit_public)
       ->excludes(submit_timeout);
   d.submit->footer(d.submit->get_footer() +
-                   "\nCtrl-C while waiting cancels the job (exit 5), unless the request id was already known: then "
-                   "it only stops waiting.");
+                   "\nThe kind's own flags (--params, --size, --zkey, --wtns, --c1, …) are its declared arguments, as "
+                   "the daemon at --address declares them (ListKinds; this binary's kinds when it does not answer): "
+                   "`proofline submit --kind K --help` lists K's, `proofline kinds` every kind's.\nCtrl-C while "
+                   "waiting cancels the job (exit 5), unless the request id was already known: then it only stops "
+                   "waiting.");
 
   d.await_cmd = app.add_subcommand("await", "wait for a request sent with `submit --no-wait`; print it as submit does");
   add_address(d.await_cmd);
@@ -665,6 +925,42 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   add_address(d.status);
   d.status->add_flag("--metrics", d.metrics, "print the Prometheus metrics text instead")
       ->excludes(d.status->get_option("--json"));
+
+  d.kinds_cmd = app.add_subcommand("kinds", "list the proof kinds the daemon proves, with their arguments");
+  add_address(d.kinds_cmd);
+  d.kinds_cmd->add_flag("--local", d.local, "this binary's own kinds instead of the daemon's (no daemon needed)")
+      ->excludes(d.kinds_cmd->get_option("--address"));
+  d.kinds_cmd->add_flag("--markdown", d.markdown,
+                        "print docs/kinds.md: a table of arguments per kind (proofline kinds --local --markdown)")
+      ->excludes(d.kinds_cmd->get_option("--json"));
+}
+
+void add_kind_flags(DaemonCli& d, int argc, char** argv) {
+  if (argc < 2 || std::string_view(argv[1]) != d.submit->get_name()) return;
+  // Blocked from here on in this thread and every thread started later (gRPC's, by the channel
+  // below): submit's InterruptibleWait takes them with sigtimedwait, and a signal that reached a
+  // gRPC thread would end the process without cancelling the job.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+
+  // --address and --kind first (the real parse, later, reports any error of the command line).
+  CLI::App pre;
+  pre.allow_extras();
+  pre.set_help_flag();
+  std::string address = d.address, kind = d.kind;
+  pre.add_option("--address", address);
+  pre.add_option("--kind", kind);
+  std::vector<std::string> rest(argv + 2, argv + argc);
+  std::reverse(rest.begin(), rest.end());  // CLI11 takes a vector of arguments last first
+  try {
+    pre.parse(rest);
+  } catch (const CLI::Error&) {
+  }
+  learn_kinds(d, address);
+  add_argument_flags(d, kind);
 }
 
 int run_daemon_commands(const DaemonCli& d) {
@@ -673,6 +969,7 @@ int run_daemon_commands(const DaemonCli& d) {
                     : d.await_cmd->parsed()  ? "await"
                     : d.cancel_cmd->parsed() ? "cancel"
                     : d.status->parsed()     ? "status"
+                    : d.kinds_cmd->parsed()  ? "kinds"
                                              : nullptr;
   if (!cmd) return -1;
   return run_guarded(cmd, [&] {
@@ -681,6 +978,7 @@ int run_daemon_commands(const DaemonCli& d) {
       if (d.submit->parsed()) return run_submit(d);
       if (d.await_cmd->parsed()) return run_await(d);
       if (d.cancel_cmd->parsed()) return run_cancel(d);
+      if (d.kinds_cmd->parsed()) return run_kinds(d);
       return run_status(d);
     } catch (const server::ListenError& e) {
       throw UsageError(e.what());  // an address in use or not allowed: exit 2, like any bad flag

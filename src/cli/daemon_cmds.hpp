@@ -2,11 +2,10 @@
 //
 //   proofline daemon [--config FILE] [--unix PATH] [--tcp HOST:PORT] [--backend cpu|cuda|auto]
 //                    [--set section.key=value]... [--print-config]
-//   proofline submit [--address A] --kind bench --params P --size 2^k [--input N] [--partitions K]
+//   proofline submit [--address A] [--kind K] [--<argument of K> VALUE]... [--arg name=value]...
 //                    [--priority low|normal|high|critical] [--request-id ID] [--timeout-ms T]
-//                    [--zkey Z --wtns W] [--c1 C1 [--sector-id N --prover-id HEX]] [--arg key=value]...
-//                    [--proof OUT] [--public OUT]
-//                    [--no-wait] [--json]
+//                    [--proof OUT] [--public OUT] [--no-wait] [--json] [--help]
+//   proofline kinds  [--address A | --local] [--markdown] [--json]
 //   proofline await  [--address A] --id ID [--timeout-ms T] [--proof OUT] [--public OUT] [--json]
 //   proofline cancel [--address A] --id ID [--json]
 //   proofline status [--address A] [--metrics] [--json]
@@ -16,10 +15,22 @@
 // submits and prints the id. `await` waits for such an id and reports it as submit does (Ctrl-C stops
 // waiting only: exit 5, the job goes on); `cancel` cancels one (queued partitions dropped, running
 // ones stop at their next cancellation poll, promptly; exit 3 if the daemon does not know the id).
-// --proof: the proof bytes (192 per partition; kind porep-c2: the concatenated C2 proof, as
-// `proofline c2 --out` writes it; --params optional, the daemon then looks the upstream file name up
-// in its $FIL_PROOFS_PARAMETER_CACHE); kind snarkjs: --proof and --public are snarkjs proof.json and
-// public.json, as `proofline prove --zkey` writes them.
+//
+// Kinds: this file knows none. Before the command line is parsed, `submit` asks the daemon at
+// --address for the kinds' declared arguments (ListKinds; when it does not answer, the kinds built
+// into this binary stand in) and adds one flag per argument: --<name> with '-' for '_' (--params,
+// --size, --zkey, --wtns, --c1, --prover-id, …), value-checked as declared (a file argument that
+// may be the payload is read here and sent as the request's bytes: --wtns, --c1; another file
+// argument is a path on the daemon's machine: --params, --zkey); another kind's argument is refused
+// naming the kinds that take it; `submit --kind K --help` lists K's flags. --arg name=value passes
+// any declared argument as is (a file argument then as a path on the daemon's machine). With the
+// declarations from the daemon, a required argument missing is a usage error before anything is
+// sent; without (daemon unreachable) the flags are still checked and submit then exits 6. `kinds`
+// prints every kind with its arguments (--markdown: docs/kinds.md, which a test keeps current).
+// Outputs: --proof writes the proof bytes (192 per partition, concatenated; kind porep-c2: as
+// `proofline c2 --out` writes them) and --public the public inputs (public.json); a kind whose
+// proof format is "snarkjs" (kind snarkjs) gets snarkjs proof.json and public.json instead, as
+// `proofline prove --zkey` writes them.
 //
 // Exit codes (as main.cpp, plus two): 0 ok (submit: proof COMPLETED and verified by the daemon);
 // 2 usage; 3 bad request or input (INVALID_ARGUMENT, job FAILED); 4 internal; 5 the job did not
@@ -33,7 +44,16 @@
 #include <string>
 #include <vector>
 
+#include "proofline/engine/kind.hpp"
+
 namespace proofline::cli {
+
+/// One kind as a client sees it (from the daemon's ListKinds, or this binary's own registry).
+struct KindDecl {
+  std::string name, description, proof_format;
+  std::vector<engine::ArgSpec> args;
+  const engine::ArgSpec* find(const std::string& arg) const;
+};
 
 struct DaemonCli {
   CLI::App* daemon = nullptr;
@@ -41,6 +61,7 @@ struct DaemonCli {
   CLI::App* await_cmd = nullptr;   // proofline await --id
   CLI::App* cancel_cmd = nullptr;  // proofline cancel --id
   CLI::App* status = nullptr;
+  CLI::App* kinds_cmd = nullptr;   // proofline kinds
 
   // daemon
   std::string config, unix_socket, tcp, backend;
@@ -48,17 +69,28 @@ struct DaemonCli {
   bool print_config = false;
   // submit / status
   std::string address = "unix:/tmp/proofline.sock";
-  std::string kind = "bench", params, size = "2^10", priority = "normal", request_id, zkey, wtns, proof_out, public_out;
-  std::string c1, prover_id;
-  std::uint64_t input = 0, sector_id = 0;
-  unsigned partitions = 0;
+  std::string kind = "bench", priority = "normal", request_id, proof_out, public_out;
   std::uint64_t timeout_ms = 0;
-  std::vector<std::string> args;
+  std::vector<std::string> args;  // --arg name=value
   bool no_wait = false, metrics = false, json = false;
+  // kinds
+  bool local = false, markdown = false;
+
+  // The kinds' declarations submit's flags were made from (add_kind_flags), and where they came
+  // from: the daemon (kinds_from_daemon), else this binary (kinds_note says why).
+  std::vector<KindDecl> kinds;
+  bool kinds_from_daemon = false;
+  std::string kinds_note;
+  /// Values of the kind's argument flags, by argument name, and the flag that gave each.
+  std::map<std::string, std::string> kind_args, kind_flags;
 };
 
-/// Adds the daemon, submit and status subcommands to `app`.
+/// Adds the daemon, submit, await, cancel, status and kinds subcommands to `app`.
 void add_daemon_commands(CLI::App& app, DaemonCli& d);
+/// Before app.parse: when the command line is `proofline submit …`, learns the kinds' declarations
+/// (header comment) and adds submit's flags for their arguments. Blocks SIGINT and SIGTERM in the
+/// calling thread first (submit's wait takes them; gRPC's threads, started here, inherit the mask).
+void add_kind_flags(DaemonCli& d, int argc, char** argv);
 /// Runs the one of them that was parsed; returns its exit code, or -1 if none was.
 int run_daemon_commands(const DaemonCli& d);
 

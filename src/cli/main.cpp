@@ -12,7 +12,7 @@
 //   proofline verify (--vk V | --params P) --proof F --public J
 //   proofline setup --circuit porep --sector-size S | c2 --c1 C1 --out F | verify --vk V --c1 C1 --proof F
 //                                          Filecoin PoRep C2 (porep_cmds.hpp)
-//   proofline daemon | submit | status     the proving daemon and its clients (daemon_cmds.hpp)
+//   proofline daemon | submit | status | kinds   the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
 //   proofline params check                 the parameter cache against the published digests (params_cmds.hpp)
 // Every command takes --json (one JSON object on stdout instead of text) and --threads N (0 … 4096).
@@ -437,6 +437,7 @@ int main(int argc, char** argv) {
 
   cli::DaemonCli daemon_cli;
   cli::add_daemon_commands(app, daemon_cli);
+  cli::add_kind_flags(daemon_cli, argc, argv);  // submit: a flag per argument of the daemon's kinds
   cli::FilecoinCli filecoin_cli;
   cli::add_filecoin_commands(app, filecoin_cli);
   cli::ParamsCli params_cli;

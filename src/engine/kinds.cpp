@@ -1,4 +1,4 @@
-// Proof kinds: registry, helpers and the built-in kinds (include/proofline/engine/kind.hpp).
+// Proof kinds: the registry, helpers for kinds, and the "snarkjs" kind (include/proofline/engine/kind.hpp).
 //
 // snarkjs zkey → bellperson Parameters (the "snarkjs" kind), n = domainSize, k = log2 n, ω5_n and
 // σ = ω5_{2n} ffjavascript's roots (groth16/snarkjs/prover.hpp), ω7_n the blst root poly/ uses:
@@ -22,7 +22,6 @@
 
 #include <tbb/parallel_for.h>
 
-#include "proofline/circuits/bench/bench.hpp"
 #include "proofline/engine/kind.hpp"
 #include "proofline/groth16/prover.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
@@ -47,17 +46,6 @@ std::uint64_t partition_buffer_bytes(const groth16::Parameters& p) {
   return sizeof(Fr) * (3 * m + vars) + 8 * ((p.num_aux() + 63) / 64 * 2 + (p.num_inputs() + 63) / 64);
 }
 
-void check_arguments(const ProofKind& kind, const ProofRequest& r) {
-  const std::vector<std::string_view> declared = kind.arguments();
-  for (const auto& [key, value] : r.args) {
-    if (std::find(declared.begin(), declared.end(), key) != declared.end()) continue;
-    std::string list;
-    for (const auto& d : declared) list += (list.empty() ? "" : ", ") + std::string(d);
-    throw std::invalid_argument("kind '" + std::string(kind.name()) + "' has no argument '" + key +
-                                "' (its arguments: " + (list.empty() ? "none" : list) + ")");
-  }
-}
-
 std::vector<Fr> KindJob::public_inputs(std::size_t, const r1cs::ProvingBuffers& buf) const {
   return groth16::public_inputs(buf);
 }
@@ -67,10 +55,29 @@ bool KindJob::verify(const Srs& srs, const std::vector<groth16::Proof>& proofs,
   return groth16::verify_proofs_batch(srs.pvk, proofs, inputs);
 }
 
+namespace detail {
+/// Defined in the generated kind_files.cpp (CMakeLists.txt): reads the link anchor of every
+/// src/engine/*_kind.cpp, so that a static link keeps those files and their registrars.
+int kind_files_linked();
+}  // namespace detail
+
+namespace {
+/// The kinds KindRegistrars added, in registration order (static initialization: one thread).
+std::vector<std::shared_ptr<const ProofKind>>& registered_kinds() {
+  static std::vector<std::shared_ptr<const ProofKind>> kinds;
+  return kinds;
+}
+}  // namespace
+
+KindRegistrar::KindRegistrar(std::initializer_list<std::shared_ptr<const ProofKind>> kinds) {
+  for (const auto& k : kinds) registered_kinds().push_back(k);
+}
+
 void KindRegistry::add(std::shared_ptr<const ProofKind> kind) {
   if (!kind || kind->name().empty()) throw std::invalid_argument("KindRegistry::add: a kind needs a name");
   const std::string name(kind->name());
   if (kinds_.count(name) != 0) throw std::invalid_argument("KindRegistry::add: kind '" + name + "' registered twice");
+  check_declarations(name, kind->arguments());
   kinds_.emplace(name, std::move(kind));
 }
 
@@ -79,18 +86,30 @@ const ProofKind* KindRegistry::find(std::string_view name) const {
   return it == kinds_.end() ? nullptr : it->second.get();
 }
 
+std::shared_ptr<const ProofKind> KindRegistry::get(std::string_view name) const {
+  auto it = kinds_.find(name);
+  if (it != kinds_.end()) return it->second;
+  std::string known;
+  for (const auto& [k, v] : kinds_) known += (known.empty() ? "" : ", ") + k;
+  throw std::invalid_argument("unknown proof kind '" + std::string(name) + "' (known: " + known + ")");
+}
+
 std::vector<std::string> KindRegistry::names() const {
   std::vector<std::string> out;
   for (const auto& [k, v] : kinds_) out.push_back(k);
   return out;
 }
 
+std::vector<std::shared_ptr<const ProofKind>> KindRegistry::all() const {
+  std::vector<std::shared_ptr<const ProofKind>> out;
+  for (const auto& [k, v] : kinds_) out.push_back(v);
+  return out;
+}
+
 std::shared_ptr<KindRegistry> KindRegistry::builtin() {
+  (void)detail::kind_files_linked();
   auto r = std::make_shared<KindRegistry>();
-  r->add(make_bench_kind());
-  r->add(make_mul_kind());
-  r->add(make_snarkjs_kind());
-  r->add(make_porep_c2_kind());
+  for (const auto& k : registered_kinds()) r->add(k);
   return r;
 }
 
@@ -141,12 +160,13 @@ std::string file_version(const std::string& path) {
   const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                       std::chrono::file_clock::to_sys(mtime).time_since_epoch())
                       .count();  // ns since 1970 (file_clock's own epoch is not)
-  return "#" + std::to_string(bytes) + "-" + std::to_string(ns);
+  std::string v = "#";  // appended piecewise: GCC 12's -Wrestrict misfires on "#" + to_string(…) here
+  v += std::to_string(bytes);
+  v += '-';
+  v += std::to_string(ns);
+  return v;
 }
 
-namespace {
-
-/// Absolute canonical path of an existing regular file, or a clear error.
 std::string existing_file(const std::string& what, const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -166,107 +186,7 @@ std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params,
   return srs;
 }
 
-// ---- built-in circuits (bench, mul) ---------------------------------------------------------------
-
-class BuiltinJob final : public KindJob {
- public:
-  /// `checked`: subgroup-check every point of the parameter file on load (else on-curve only).
-  BuiltinJob(std::string circuit, std::string path, unsigned log_rows, std::size_t n, std::uint64_t input,
-             bool checked = false)
-      : circuit_(std::move(circuit)), path_(std::move(path)),
-        key_(path_ + file_version(path_) + (checked ? "#subgroup-checked" : "")), log_(log_rows), n_(n), input_(input),
-        checked_(checked) {}
-  std::size_t num_partitions() const override { return n_; }
-  std::string srs_key() const override { return key_; }
-  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    progress(0);
-    // On-curve checks only unless asked (as Filecoin loads its parameter cache): every proof is verified anyway.
-    groth16::Parameters p = groth16::Parameters::read_file(
-        path_, groth16::ReadOptions{checked_ ? ec::Check::Subgroup : ec::Check::OnCurveOnly});
-    progress(1);
-    return make_srs(key_, std::move(p), nullptr, 0);
-  }
-  void check(const Srs& srs) const override {
-    if (circuit_ == "bench" && srs.params.domain_size() != (std::size_t{1} << log_)) {
-      throw ProoflineError(Error::BadLength, "kind 'bench' size 2^" + std::to_string(log_) +
-                                                 " does not match the parameter file '" + path_ + "': domain got " +
-                                                 std::to_string(std::size_t{1} << log_) + ", expected " +
-                                                 std::to_string(srs.params.domain_size()));
-    }
-    const std::size_t want_inputs = circuit_ == "bench" ? circuits::bench::SizedCircuit::kNumInputs : 2;
-    if (srs.params.num_inputs() != want_inputs) {
-      throw ProoflineError(Error::BadLength, "kind '" + circuit_ + "': parameter file '" + path_ +
-                                                 "' has the wrong number of public inputs (incl. ONE): got " +
-                                                 std::to_string(srs.params.num_inputs()) + ", expected " +
-                                                 std::to_string(want_inputs));
-    }
-  }
-  void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
-    // The circuits of circuits::bench::make_circuit(circuit_, log_, input_ + k), without its native
-    // computation of the public inputs (the prover's buffers hold them).
-    const std::uint64_t seed = input_ + k;
-    std::unique_ptr<r1cs::CircuitInterface> circuit;
-    if (circuit_ == "bench") {
-      circuit = std::make_unique<circuits::bench::SizedCircuit>(log_, Fr::from_u64(seed));
-    } else {
-      circuit = std::make_unique<circuits::bench::MulCircuit>(Fr::from_u64(seed + 3), Fr::from_u64(seed + 11));
-    }
-    const auto& p = srs.params;
-    const std::size_t rows = circuit_ == "bench" ? (std::size_t{1} << log_) : p.domain_size();
-    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
-      cs.reserve(rows, p.num_inputs(), p.num_aux());
-      r1cs::synthesize(*circuit, cs);
-    });
-  }
-
- private:
-  std::string circuit_, path_, key_;  // key_: path_ + file_version(path_)
-  unsigned log_;
-  std::size_t n_;
-  std::uint64_t input_;
-  bool checked_;
-};
-
-class BuiltinKind final : public ProofKind {
- public:
-  explicit BuiltinKind(std::string circuit) : circuit_(std::move(circuit)) {
-    description_ = circuit_ == "bench"
-                       ? "built-in SizedCircuit of exactly 2^k rows; args params, size, partitions, input, checked"
-                       : "built-in a*b = c circuit; args params, partitions, input, checked";
-  }
-  std::string_view name() const override { return circuit_; }
-  std::string_view description() const override { return description_; }
-  std::vector<std::string_view> arguments() const override {
-    if (circuit_ == "bench") return {"params", "size", "partitions", "input", "checked"};
-    return {"params", "partitions", "input", "checked"};
-  }
-  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
-    const std::string path = existing_file("parameter file", require_arg(r, "params"));
-    unsigned log = 0;
-    if (circuit_ == "bench") {
-      log = parse_log_size_arg("size", require_arg(r, "size"));
-      if (log < circuits::bench::SizedCircuit::kMinLog || log > circuits::bench::SizedCircuit::kMaxLog) {
-        throw std::invalid_argument("argument 'size' = 2^" + std::to_string(log) + ": the bench circuit takes 2^" +
-                                    std::to_string(circuits::bench::SizedCircuit::kMinLog) + " … 2^" +
-                                    std::to_string(circuits::bench::SizedCircuit::kMaxLog));
-      }
-    }
-    const std::uint64_t n = parse_u64_arg("partitions", arg_or(r, "partitions", "1"));
-    if (n == 0 || n > 4096) throw std::invalid_argument("argument 'partitions' must be 1 … 4096, got " + std::to_string(n));
-    const std::uint64_t input = parse_u64_arg("input", arg_or(r, "input", "1"));
-    const std::string checked = arg_or(r, "checked", "0");
-    if (checked != "0" && checked != "1") {
-      throw std::invalid_argument("argument 'checked' = '" + checked + "': expected 0 or 1");
-    }
-    return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1");
-  }
-  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // the file alone
-    return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1);
-  }
-
- private:
-  std::string circuit_, description_;
-};
+namespace {
 
 // ---- snarkjs zkey + wtns --------------------------------------------------------------------------
 
@@ -412,9 +332,17 @@ class SnarkjsKind final : public ProofKind {
  public:
   std::string_view name() const override { return "snarkjs"; }
   std::string_view description() const override {
-    return "circom/snarkjs Groth16 (BLS12-381); args zkey, wtns (or the .wtns bytes as payload)";
+    return "A circom/snarkjs Groth16 circuit (BLS12-381) from its .zkey and a witness; one partition";
   }
-  std::vector<std::string_view> arguments() const override { return {"zkey", "wtns"}; }
+  std::vector<ArgSpec> arguments() const override {
+    return {ArgSpec("zkey", ArgType::File, "the circuit's .zkey (snarkjs groth16 setup, BLS12-381)")
+                .require()
+                .names_srs(),
+            ArgSpec("wtns", ArgType::File, "the witness .wtns (snarkjs wtns calculate)")
+                .require()
+                .or_payload()};
+  }
+  std::string_view proof_format() const override { return "snarkjs"; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string zkey = existing_file("zkey file", require_arg(r, "zkey"));
     const std::string wtns = arg_or(r, "wtns", "");
@@ -435,8 +363,6 @@ class SnarkjsKind final : public ProofKind {
 
 }  // namespace
 
-std::shared_ptr<const ProofKind> make_bench_kind() { return std::make_shared<BuiltinKind>("bench"); }
-std::shared_ptr<const ProofKind> make_mul_kind() { return std::make_shared<BuiltinKind>("mul"); }
-std::shared_ptr<const ProofKind> make_snarkjs_kind() { return std::make_shared<SnarkjsKind>(); }
+PROOFLINE_REGISTER_KIND(kinds, std::make_shared<SnarkjsKind>());
 
 }  // namespace proofline::engine

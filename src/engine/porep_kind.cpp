@@ -1,4 +1,5 @@
-// The "porep-c2" kind: Filecoin PoRep commit phase 2 in the engine (include/proofline/engine/kind.hpp).
+// The "porep-c2" kind: Filecoin PoRep commit phase 2 in the engine (include/proofline/engine/kind.hpp;
+// arguments: docs/kinds.md).
 //
 // One job per sector (one C1 JSON), one engine partition per circuit partition of the registered
 // proof (1 for 2 KiB … 512 MiB interactive, 10 for 32/64 GiB). Each partition is synthesized from the
@@ -149,12 +150,32 @@ class PoRepC2Kind final : public ProofKind {
  public:
   std::string_view name() const override { return "porep-c2"; }
   std::string_view description() const override {
-    return "Filecoin PoRep commit phase 2 of one sector; args c1 (or the C1 JSON as payload), params or "
-           "param_cache, sector_id + prover_id (optional replica_id check), check_constraints, partition (prove "
-           "only that one)";
+    return "Filecoin PoRep commit phase 2 of one sector: one partition per circuit partition of the C1's proof "
+           "(1 up to 512 MiB, 10 for 32/64 GiB), proofs concatenated in partition order as `proofline c2` writes them";
   }
-  std::vector<std::string_view> arguments() const override {
-    return {"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints", "partition"};
+  std::vector<ArgSpec> arguments() const override {
+    return {ArgSpec("c1", ArgType::File,
+                    "the sector's C1 output JSON (SealCommitPhase1Output, as filecoin-proofs or `proofline gen-c1` "
+                    "write it)")
+                .require()
+                .or_payload(),
+            ArgSpec("params", ArgType::File,
+                    "the PoRep .params file (default: param_cache / the upstream file name of the C1's proof)")
+                .names_srs(),
+            ArgSpec("param_cache", ArgType::Dir,
+                    "the folder holding the parameters under their upstream names, when params is not given")
+                .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
+            ArgSpec("prover_id", ArgType::Hex, "the prover id; the C1's replica_id must be the one it and sector_id derive")
+                .of_bytes(32)
+                .needing("sector_id"),
+            ArgSpec("sector_id", ArgType::Int, "the sector number").needing("prover_id"),
+            ArgSpec("check_constraints", ArgType::Bool,
+                    "check every constraint after synthesis and name the failing challenge")
+                .defaults_to("1"),
+            ArgSpec("partition", ArgType::Int,
+                    "prove only this circuit partition (0-based, below the C1's partitions), as `proofline c2 "
+                    "--partition`")
+                .defaults_to("all")};
   }
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -194,7 +215,7 @@ class PoRepC2Kind final : public ProofKind {
     if (!fs::is_regular_file(params, ec)) {
       throw std::invalid_argument("kind 'porep-c2': parameter file '" + params + "' not found (make it with `proofline " +
                                   "setup --circuit porep --sector-size " + std::string(cfg.shape->name) +
-                                  "`, or name it in the request's params_path)");
+                                  "`, or give the argument 'params')");
     }
     params = fs::weakly_canonical(params, ec).string();
     const bool check = yes_no_arg(r, "check_constraints", "1") == "1";
@@ -234,6 +255,6 @@ class PoRepC2Kind final : public ProofKind {
 
 }  // namespace
 
-std::shared_ptr<const ProofKind> make_porep_c2_kind() { return std::make_shared<PoRepC2Kind>(); }
+PROOFLINE_REGISTER_KIND(porep_kind, std::make_shared<PoRepC2Kind>());
 
 }  // namespace proofline::engine

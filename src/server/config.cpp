@@ -136,8 +136,8 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(bool_opt("engine.log_partitions", "log one structured line per partition and per job",
                          &DaemonConfig::log_partitions));
     o.push_back({"engine.preload", "string list",
-                 "parameter files loaded at start: \"kind:path\" (bench, mul, snarkjs) or a path (.zkey: snarkjs, "
-                 "else bench)",
+                 "parameter files loaded at start, each \"kind:path\" (e.g. bench:/p/b12.params, "
+                 "snarkjs:/p/c.zkey): the path fills the kind's parameter-file argument",
                  [](DaemonConfig& c, const Json& v, const std::string& w) { c.preload = want_strings(v, w); },
                  [](const DaemonConfig& c) { return Json(c.preload); }});
     o.push_back(u64_opt("server.max_message_bytes", "largest gRPC message accepted or sent",

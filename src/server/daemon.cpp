@@ -7,6 +7,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -182,16 +183,22 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   ec.kinds = kinds_;
   engine_ = std::make_unique<engine::Engine>(std::move(ec));
 
+  // "kind:path": the path fills the argument the kind declares as naming its parameter set.
   for (const std::string& entry : cfg_.preload) {
-    std::string kind, path = entry;
     const auto colon = entry.find(':');
-    if (colon != std::string::npos && kinds_->find(entry.substr(0, colon))) {
-      kind = entry.substr(0, colon);
-      path = entry.substr(colon + 1);
-    } else {
-      kind = path.size() > 5 && path.compare(path.size() - 5, 5, ".zkey") == 0 ? "snarkjs" : "bench";
+    const std::string kind = colon == std::string::npos ? std::string() : entry.substr(0, colon);
+    const engine::ProofKind* k = kinds_->find(kind);
+    if (k == nullptr) {
+      std::string known;
+      for (const auto& n : kinds_->names()) known += (known.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("engine.preload: '" + entry + "': expected kind:path with one of the kinds " + known);
     }
-    engine_->preload_srs(kind, {{kind == "snarkjs" ? "zkey" : "params", path}});
+    const std::vector<engine::ArgSpec> args = k->arguments();
+    const auto srs = std::find_if(args.begin(), args.end(), [](const engine::ArgSpec& a) { return a.srs; });
+    if (srs == args.end()) {
+      throw std::invalid_argument("engine.preload: '" + entry + "': kind '" + kind + "' declares no parameter file");
+    }
+    engine_->preload_srs(kind, {{srs->name, entry.substr(colon + 1)}});
   }
 
   service_ = std::make_unique<ProvingService>(*engine_, kinds_, cfg_);

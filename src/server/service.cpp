@@ -23,8 +23,8 @@ namespace {
 constexpr std::size_t kMaxRequestIdLength = 128;
 
 const char* method_name(int m) {
-  static const char* names[] = {"SubmitProof", "AwaitProof", "Prove",      "CancelProof",
-                                "GetStatus",   "GetMetrics", "PreloadSRS", "EvictSRS"};
+  static const char* names[] = {"SubmitProof", "AwaitProof", "Prove",    "CancelProof", "GetStatus",
+                                "GetMetrics",  "PreloadSRS", "EvictSRS", "ListKinds"};
   return names[m];
 }
 
@@ -47,16 +47,6 @@ const char* code_name(int c) {
                                 "DATA_LOSS",
                                 "UNAUTHENTICATED"};
   return c >= 0 && c < 17 ? names[c] : "UNKNOWN";
-}
-
-std::string hex(std::string_view bytes) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += d[c >> 4];
-    out += d[c & 15];
-  }
-  return out;
 }
 
 /// FNV-1a over the request's meaning (kind, priority, args, payload): a retry has the same one.
@@ -92,11 +82,8 @@ void check_request_id(const std::string& id) {
   }
 }
 
-/// Which proto field an engine argument came from, for messages.
-std::string field_of(const std::string& arg) {
-  if (arg == "params" || arg == "zkey") return "request.params_path ('" + arg + "')";
-  return "request.args['" + arg + "']";
-}
+/// The proto field of an engine argument, for messages.
+std::string field_of(const std::string& arg) { return "request.args['" + arg + "']"; }
 
 void fill_srs(const engine::SrsStatus& e, pb::SrsEntry* o) {
   o->set_key(e.key);
@@ -157,38 +144,46 @@ engine::ProofRequest to_engine_request(const pb::ProofRequest& r) {
                                                          " is not a priority (0 … 4)");
   }
   out.priority = to_engine_priority(r.priority());
-  const bool snarkjs = out.kind == "snarkjs";
-  if (!r.params_path().empty()) out.args[snarkjs ? "zkey" : "params"] = r.params_path();
-  switch (r.inputs_case()) {
-    case pb::ProofRequest::kBench: {
-      const auto& b = r.bench();
-      if (out.kind == "bench" && b.log_size() != 0) out.args["size"] = "2^" + std::to_string(b.log_size());
-      if (b.seed() != 0) out.args["input"] = std::to_string(b.seed());
-      if (b.partitions() != 0) out.args["partitions"] = std::to_string(b.partitions());
-      break;
-    }
-    case pb::ProofRequest::kSnarkjs:
-      out.payload.assign(r.snarkjs().wtns().begin(), r.snarkjs().wtns().end());
-      break;
-    case pb::ProofRequest::kPorepC2: {
-      const auto& p = r.porep_c2();
-      out.payload.assign(p.c1_json().begin(), p.c1_json().end());
-      if (!p.c1_path().empty()) out.args["c1"] = p.c1_path();
-      out.args["sector_id"] = std::to_string(p.sector_id());
-      if (!p.prover_id().empty()) {
-        if (p.prover_id().size() != 32) {
-          throw RequestError(StatusCode::INVALID_ARGUMENT, "request.porep_c2.prover_id: " +
-                                                               std::to_string(p.prover_id().size()) +
-                                                               " bytes, expected 32");
-        }
-        out.args["prover_id"] = hex(p.prover_id());
-      }
-      break;
-    }
-    case pb::ProofRequest::INPUTS_NOT_SET: break;
+  out.args.insert(r.args().begin(), r.args().end());
+  out.payload.assign(r.payload().begin(), r.payload().end());
+  return out;
+}
+
+void to_proto_kind(const engine::ProofKind& k, pb::KindInfo* out) {
+  out->set_name(std::string(k.name()));
+  out->set_description(std::string(k.description()));
+  out->set_proof_format(std::string(k.proof_format()));
+  for (const engine::ArgSpec& a : k.arguments()) {
+    pb::ArgumentInfo* o = out->add_arguments();
+    o->set_name(a.name);
+    o->set_type(std::string(engine::to_string(a.type)));
+    o->set_required(a.required);
+    o->set_help(a.help);
+    o->set_default_value(a.default_value);
+    o->set_min(a.min);
+    o->set_max(a.max);
+    o->set_bytes(static_cast<std::uint32_t>(a.bytes));
+    o->set_payload(a.payload);
+    o->set_srs(a.srs);
+    for (const auto& n : a.needs) o->add_needs(n);
+    o->set_form(engine::describe_form(a));
   }
-  for (const auto& [k, v] : r.args()) out.args[k] = v;
-  if (out.payload.empty() && !r.payload().empty()) out.payload.assign(r.payload().begin(), r.payload().end());
+}
+
+std::vector<engine::ArgSpec> arguments_of(const pb::KindInfo& k) {
+  std::vector<engine::ArgSpec> out;
+  for (const pb::ArgumentInfo& o : k.arguments()) {
+    engine::ArgSpec a(o.name(), engine::arg_type_from_string(o.type()).value_or(engine::ArgType::String), o.help());
+    a.required = o.required();
+    a.default_value = o.default_value();
+    a.min = o.min();
+    a.max = o.max();
+    a.bytes = o.bytes();
+    a.payload = o.payload() && a.type == engine::ArgType::File;
+    a.srs = o.srs();
+    a.needs.assign(o.needs().begin(), o.needs().end());
+    out.push_back(std::move(a));
+  }
   return out;
 }
 
@@ -268,32 +263,52 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     throw RequestError(StatusCode::INVALID_ARGUMENT,
                        "request.kind: '" + r.kind + "' is not a kind this daemon proves (known: " + known + ")");
   }
-  // Files the daemon must read: exist, regular, readable — checked here so the client hears it now.
-  for (const char* arg : {"params", "zkey", "wtns"}) {
-    auto it = r.args.find(arg);
-    if (it == r.args.end()) continue;
+  const std::vector<engine::ArgSpec> args = kind->arguments();
+  const std::string prefix = "kind '" + r.kind + "'";
+  try {
+    engine::check_arguments(r.kind, args, r);
+  } catch (const std::exception& e) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, e.what());  // names the kind
+  }
+  // The files and folders the daemon must read (declared as such): exist, are of their kind,
+  // readable — checked here so the client hears it now.
+  for (const engine::ArgSpec& a : args) {
+    if (a.type != engine::ArgType::File && a.type != engine::ArgType::Dir) continue;
+    auto it = r.args.find(a.name);
+    if (it == r.args.end() || it->second.empty()) continue;
+    const std::string& path = it->second;
     std::error_code ec;
-    const auto st = std::filesystem::status(it->second, ec);
+    const auto st = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(st)) {
       throw RequestError(StatusCode::INVALID_ARGUMENT,
-                         field_of(arg) + ": '" + it->second + "': no such file on the daemon's machine");
+                         field_of(a.name) + ": '" + path + "': no such " +
+                             (a.type == engine::ArgType::Dir ? "folder" : "file") + " on the daemon's machine");
+    }
+    if (a.type == engine::ArgType::Dir) {
+      if (!std::filesystem::is_directory(st)) {
+        throw RequestError(StatusCode::INVALID_ARGUMENT, field_of(a.name) + ": '" + path + "' is not a folder");
+      }
+      continue;
     }
     if (!std::filesystem::is_regular_file(st)) {
-      throw RequestError(StatusCode::INVALID_ARGUMENT, field_of(arg) + ": '" + it->second + "' is not a regular file");
+      throw RequestError(StatusCode::INVALID_ARGUMENT, field_of(a.name) + ": '" + path + "' is not a regular file");
     }
-    if (!std::ifstream(it->second, std::ios::binary)) {
-      throw RequestError(StatusCode::INVALID_ARGUMENT,
-                         field_of(arg) + ": '" + it->second + "' cannot be read by the daemon");
+    if (!std::ifstream(path, std::ios::binary)) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT, field_of(a.name) + ": '" + path + "' cannot be read by the daemon");
     }
   }
   try {
-    engine::check_arguments(*kind, r);
     kind->prepare(r);
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.
-    const std::string what = e.what(), prefix = "kind '" + r.kind + "'";
+    const std::string what = e.what();
     throw RequestError(StatusCode::INVALID_ARGUMENT, what.rfind(prefix, 0) == 0 ? what : prefix + ": " + what);
   }
+}
+
+std::string ProvingService::proof_format(const std::string& kind) const {
+  const engine::ProofKind* k = kinds_->find(kind);
+  return k ? std::string(k->proof_format()) : std::string();
 }
 
 engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req, bool* created) {
@@ -370,6 +385,7 @@ Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& id,
     engine::AwaitResult r = eng_.await(id, slice);
     if (r.status == engine::AwaitStatus::Ready) {
       to_proto_result(r.result, resp);
+      resp->set_proof_format(proof_format(r.result.kind));
       return Status::OK;
     }
     if (r.status == engine::AwaitStatus::NotFound) {
@@ -385,6 +401,7 @@ Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& id,
     }
     if (timeout_ms > 0 && Clock::now() - t0 >= std::chrono::milliseconds(timeout_ms)) {
       to_proto_result(r.result, resp);
+      resp->set_proof_format(proof_format(r.result.kind));
       resp->set_status(pb::PROOF_STATUS_TIMEOUT);
       return Status::OK;
     }
@@ -502,7 +519,10 @@ Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusReques
     m->set_srs_bytes(s.memory.srs_bytes);
     m->set_srs_budget_bytes(s.memory.srs_budget_bytes);
     m->set_reclaimer_enabled(s.memory.reclaimer_enabled);
-    for (const auto& k : kinds_->names()) resp->add_kinds(k);
+    for (const auto& k : kinds_->all()) {
+      resp->add_kinds(std::string(k->name()));
+      to_proto_kind(*k, resp->add_kind_info());
+    }
     resp->set_jobs_queued(static_cast<std::uint32_t>(s.jobs_queued));
     resp->set_jobs_running(static_cast<std::uint32_t>(s.jobs_running));
     resp->set_jobs_completed(static_cast<std::uint32_t>(s.jobs_done));
@@ -574,6 +594,13 @@ Status ProvingService::EvictSRS(grpc::ServerContext*, const pb::EvictSRSRequest*
     } else {
       resp->set_reason(!known ? "not loaded" : "in use by " + std::to_string(users) + " job(s)");
     }
+    return Status::OK;
+  }));
+}
+
+Status ProvingService::ListKinds(grpc::ServerContext*, const pb::ListKindsRequest*, pb::ListKindsResponse* resp) {
+  return finish(kListKinds, guarded([&] {
+    for (const auto& k : kinds_->all()) to_proto_kind(*k, resp->add_kinds());
     return Status::OK;
   }));
 }

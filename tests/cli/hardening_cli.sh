@@ -257,7 +257,7 @@ check "setup --help" 0 "$P" setup --help
 expect_in "  --seed's range in --help" out.txt "^ +--seed UINT +derive the toxic waste.*\(0 … 2\^64 - 1\)"
 check "submit --help" 0 "$P" submit --help
 expect_in "  --timeout-ms's range in --help" out.txt "until done.*\(0 … 2\^64 - 1\)"
-expect_in "  --partitions' range in --help" out.txt "0 … 4096"
+expect_in "  --partitions' range in --help (bench's declaration)" out.txt "^ +--partitions INT .*an integer 1 … 4096"
 
 # --- issue 21: --rs "" is refused, not read as "random r, s" ---
 check "prove --rs ''" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof rs0.json --public rs0.pub.json --rs ""

@@ -72,7 +72,7 @@ class LongSynthKind final : public ProofKind {
   explicit LongSynthKind(SynthHook* hook) : hook_(hook) {}
   std::string_view name() const override { return "long-synth"; }
   std::string_view description() const override { return "a synthesis that waits for the test (tests)"; }
-  std::vector<std::string_view> arguments() const override { return make_bench_kind()->arguments(); }
+  std::vector<ArgSpec> arguments() const override { return bench_->arguments(); }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = "bench";
@@ -109,7 +109,7 @@ class LongSynthKind final : public ProofKind {
     SynthHook* hook_;
   };
   SynthHook* hook_;
-  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+  std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
 };
 
 std::size_t running(const EngineStatus& s, const std::string& stage) {

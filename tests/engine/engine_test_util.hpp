@@ -153,8 +153,12 @@ class SlowBenchKind final : public ProofKind {
  public:
   std::string_view name() const override { return "slow-bench"; }
   std::string_view description() const override { return "bench with an artificial synthesis delay (tests)"; }
-  std::vector<std::string_view> arguments() const override {
-    return {"params", "size", "partitions", "input", "inner", "synth_ms"};
+  std::vector<ArgSpec> arguments() const override {
+    std::vector<ArgSpec> a = bench_->arguments();
+    for (auto& x : a) x.required = x.name == "params";  // size: not for inner = mul
+    a.push_back(ArgSpec("inner", ArgType::String, "bench or mul").defaults_to("bench"));
+    a.push_back(ArgSpec("synth_ms", ArgType::Int, "synthesis delay of each partition (ms)").defaults_to("0"));
+    return a;
   }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
@@ -180,8 +184,8 @@ class SlowBenchKind final : public ProofKind {
     std::shared_ptr<const KindJob> in_;
     std::chrono::milliseconds d_;
   };
-  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
-  std::shared_ptr<const ProofKind> mul_ = make_mul_kind();
+  std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
+  std::shared_ptr<const ProofKind> mul_ = KindRegistry::builtin()->get("mul");
 };
 
 /// "overrun": a job under the parameters of bench 2^size (args params, size, partitions, input) whose
@@ -193,8 +197,10 @@ class OverrunKind final : public ProofKind {
  public:
   std::string_view name() const override { return "overrun"; }
   std::string_view description() const override { return "a synthesis larger than its parameters (tests)"; }
-  std::vector<std::string_view> arguments() const override {
-    return {"params", "size", "partitions", "input", "synth_size"};
+  std::vector<ArgSpec> arguments() const override {
+    std::vector<ArgSpec> a = bench_->arguments();
+    a.push_back(ArgSpec("synth_size", ArgType::Size, "rows of the circuit synthesized").defaults_to("2^17"));
+    return a;
   }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest small = r, big = r;
@@ -219,7 +225,7 @@ class OverrunKind final : public ProofKind {
    private:
     std::shared_ptr<const KindJob> small_, big_;
   };
-  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+  std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
 };
 
 inline std::shared_ptr<KindRegistry> test_registry() {

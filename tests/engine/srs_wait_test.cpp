@@ -56,7 +56,11 @@ class LatchKind final : public ProofKind {
   explicit LatchKind(std::shared_ptr<Latch> l) : latch_(std::move(l)) {}
   std::string_view name() const override { return "latch-bench"; }
   std::string_view description() const override { return "bench whose SRS load waits on a latch (tests)"; }
-  std::vector<std::string_view> arguments() const override { return {"params", "size", "partitions", "input", "spin"}; }
+  std::vector<ArgSpec> arguments() const override {
+    std::vector<ArgSpec> a = bench_->arguments();
+    a.push_back(ArgSpec("spin", ArgType::Bool, "report progress every millisecond while the latch is closed"));
+    return a;
+  }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = "bench";
@@ -111,7 +115,7 @@ class LatchKind final : public ProofKind {
     std::shared_ptr<Latch> latch_;
     bool spin_;
   };
-  std::shared_ptr<const ProofKind> bench_ = make_bench_kind();
+  std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
   std::shared_ptr<Latch> latch_;
 };
 
@@ -243,7 +247,7 @@ TEST(EngineSrsWait, ZkeyLoadReportsTheHConversion) {
   ProofRequest r;
   r.kind = "snarkjs";
   r.args = {{"zkey", files.zkey}, {"wtns", files.wtns}};
-  auto kj = make_snarkjs_kind()->prepare(r);
+  auto kj = KindRegistry::builtin()->get("snarkjs")->prepare(r);
   std::vector<double> seen;
   auto srs = kj->load_srs([&](double p) { seen.push_back(p); });
   ASSERT_TRUE(srs);

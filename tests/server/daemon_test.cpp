@@ -39,16 +39,16 @@ TEST(Daemon, ConcurrentMixedJobsOnUnixAndTcpAllVerify) {
   pb::ProofRequest mul;
   mul.set_request_id("mixed-mul");
   mul.set_kind("mul");
-  mul.set_params_path(mul_params());
-  mul.mutable_bench()->set_partitions(2);
-  mul.mutable_bench()->set_seed(4);
+  (*mul.mutable_args())["params"] = mul_params();
+  (*mul.mutable_args())["partitions"] = "2";
+  (*mul.mutable_args())["input"] = "4";
   cases.push_back({mul, 2, &mul_vk});
   pb::ProofRequest snark;
   snark.set_request_id("mixed-snarkjs");
   snark.set_kind("snarkjs");
   snark.set_priority(pb::PRIORITY_HIGH);
-  snark.set_params_path(sj.zkey);
-  snark.mutable_snarkjs()->set_wtns(std::string(sj.wtns_bytes.begin(), sj.wtns_bytes.end()));
+  (*snark.mutable_args())["zkey"] = sj.zkey;
+  snark.set_payload(std::string(sj.wtns_bytes.begin(), sj.wtns_bytes.end()));
   cases.push_back({snark, 1, &sj.vk});
 
   std::vector<pb::ProofResult> results(cases.size());
@@ -248,7 +248,7 @@ TEST(Daemon, DuplicateRequestIds) {
   EXPECT_EQ(b.request_id(), "dup");
   // The same id with other contents is refused, naming the id.
   pb::ProofRequest other = req;
-  other.mutable_bench()->set_seed(10);
+  (*other.mutable_args())["input"] = "10";
   grpc::Status st = submit(s, other);
   EXPECT_EQ(st.error_code(), StatusCode::ALREADY_EXISTS);
   EXPECT_NE(st.error_message().find("'dup'"), std::string::npos) << st.error_message();
@@ -317,8 +317,8 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   }
   {
     pb::ProofRequest r = base();
-    r.clear_params_path();
-    bad.push_back({"no params", r, "needs the argument 'params'"});
+    r.mutable_args()->erase("params");
+    bad.push_back({"no params", r, "kind 'bench' needs the argument 'params'"});
   }
   {
     pb::ProofRequest r = base();
@@ -328,18 +328,18 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   }
   {
     pb::ProofRequest r = base();
-    r.mutable_bench()->set_log_size(0);
-    bad.push_back({"no size", r, "size"});
+    r.mutable_args()->erase("size");
+    bad.push_back({"no size", r, "kind 'bench' needs the argument 'size' (constraint rows; must match the parameter file)"});
   }
   {
     pb::ProofRequest r = base();
-    r.mutable_bench()->set_log_size(3);
-    bad.push_back({"size too small", r, "2^3"});
+    (*r.mutable_args())["size"] = "2^3";
+    bad.push_back({"size too small", r, "kind 'bench': argument 'size' = '2^3': expected 2^k or a power of two, k 4 … 27"});
   }
   {
     pb::ProofRequest r = base();
-    r.mutable_bench()->set_log_size(40);
-    bad.push_back({"size too large", r, "2^40"});
+    (*r.mutable_args())["size"] = "2^40";
+    bad.push_back({"size too large", r, "argument 'size' = '2^40'"});
   }
   {
     pb::ProofRequest r = base();
@@ -349,23 +349,24 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   {
     pb::ProofRequest r = base();
     (*r.mutable_args())["partitions"] = "many";
-    bad.push_back({"partitions not a number", r, "partitions"});
+    bad.push_back({"partitions not a number", r, "argument 'partitions' = 'many': expected an integer 1 … 4096"});
   }
   {
     pb::ProofRequest r = base();
-    r.set_params_path((server_dir() / "missing.params").string());
-    bad.push_back({"missing params file", r, "missing.params': no such file"});
+    (*r.mutable_args())["params"] = (server_dir() / "missing.params").string();
+    bad.push_back({"missing params file", r, "request.args['params']: '" + (server_dir() / "missing.params").string() +
+                                                 "': no such file on the daemon's machine"});
   }
   {
     pb::ProofRequest r = base();
-    r.set_params_path(server_dir().string());
+    (*r.mutable_args())["params"] = server_dir().string();
     bad.push_back({"params is a folder", r, "is not a regular file"});
   }
   {
     pb::ProofRequest r;
     r.set_kind("snarkjs");
-    r.set_params_path(engine::testing::snarkjs_chain(10, 2, "server-chain10").zkey);
-    bad.push_back({"snarkjs without witness", r, "wtns"});
+    (*r.mutable_args())["zkey"] = engine::testing::snarkjs_chain(10, 2, "server-chain10").zkey;
+    bad.push_back({"snarkjs without witness", r, "kind 'snarkjs' needs the argument 'wtns'"});
   }
   {
     pb::ProofRequest r = base();
@@ -384,8 +385,32 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   }
   {
     pb::ProofRequest r = base();
-    r.mutable_porep_c2()->set_prover_id("short");
-    bad.push_back({"prover id length", r, "prover_id: 5 bytes, expected 32"});
+    r.set_kind("porep-c2");
+    r.clear_args();
+    r.set_payload("{}");
+    (*r.mutable_args())["prover_id"] = "0102";
+    (*r.mutable_args())["sector_id"] = "1";
+    bad.push_back({"prover id length", r, "kind 'porep-c2': argument 'prover_id' = '0102': expected 64 hex digits (32 bytes)"});
+  }
+  {
+    pb::ProofRequest r = base();
+    r.set_payload("bytes");
+    bad.push_back({"a payload for a kind that takes none", r, "kind 'bench' takes no request payload (got 5 bytes)"});
+  }
+  {
+    pb::ProofRequest r;
+    r.set_kind("porep-c2");
+    r.set_payload("{}");
+    (*r.mutable_args())["sector_id"] = "7";
+    bad.push_back({"sector_id without prover_id", r, "kind 'porep-c2': argument 'sector_id' needs 'prover_id' too"});
+  }
+  {
+    pb::ProofRequest r;
+    r.set_kind("porep-c2");
+    r.set_payload("{}");
+    (*r.mutable_args())["param_cache"] = (server_dir() / "no-such-cache").string();
+    bad.push_back({"param_cache missing", r, "request.args['param_cache']: '" + (server_dir() / "no-such-cache").string() +
+                                                 "': no such folder on the daemon's machine"});
   }
   for (const auto& b : bad) {
     grpc::Status st = submit(s, b.req);
@@ -412,7 +437,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   // Accepted, then FAILED once the parameters are read: a size that does not match the file, a
   // truncated parameter file.
   pb::ProofRequest mismatch = bench_req("mismatch", 5, 1, 1);
-  mismatch.set_params_path(p4);
+  (*mismatch.mutable_args())["params"] = p4;
   const pb::ProofResult m = prove(s, mismatch);
   EXPECT_EQ(m.status(), pb::PROOF_STATUS_FAILED);
   EXPECT_NE(m.error_message().find("does not match"), std::string::npos) << m.error_message();
@@ -423,7 +448,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     std::ofstream(trunc, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   }
   pb::ProofRequest tr = bench_req("truncated", 4, 1, 1);
-  tr.set_params_path(trunc);
+  (*tr.mutable_args())["params"] = trunc;
   const pb::ProofResult t = prove(s, tr);
   EXPECT_EQ(t.status(), pb::PROOF_STATUS_FAILED);
   EXPECT_FALSE(t.error_message().empty());
@@ -501,7 +526,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   grpc::ClientContext c2;
   pb::PreloadSRSRequest bad;
   *bad.mutable_request() = bench_req("", 5, 1, 1);
-  bad.mutable_request()->set_params_path("/nonexistent/x.params");
+  (*bad.mutable_request()->mutable_args())["params"] = "/nonexistent/x.params";
   pb::PreloadSRSResponse br;
   EXPECT_EQ(s.PreloadSRS(&c2, bad, &br).error_code(), StatusCode::INVALID_ARGUMENT);
 
@@ -514,6 +539,9 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
   EXPECT_EQ(st.kinds_size(), 6);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs
+  ASSERT_EQ(st.kind_info_size(), 6);
+  EXPECT_EQ(st.kind_info(0).name(), "bench");
+  EXPECT_EQ(st.kind_info(0).arguments_size(), 5);
   std::set<std::string> stages;
   for (const auto& q : st.queues()) stages.insert(q.stage());
   EXPECT_EQ(stages, (std::set<std::string>{"prepare", "synthesis", "prove"}));
@@ -624,6 +652,88 @@ TEST(Daemon, ListenRules) {
   c.tcp = "";
   EXPECT_THROW(Daemon{c}, std::runtime_error);
   EXPECT_TRUE(std::filesystem::exists(regular));
+}
+
+// ListKinds: every kind of the registry with its declarations as the engine holds them, and the
+// client-side conversion back (server::arguments_of) loses nothing a client checks with.
+TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
+  Harness h(1);
+  grpc::ClientContext ctx;
+  pb::ListKindsResponse resp;
+  ASSERT_TRUE(h.stub(true).ListKinds(&ctx, pb::ListKindsRequest{}, &resp).ok());
+  std::vector<std::string> names;
+  for (const auto& k : resp.kinds()) names.push_back(k.name());
+  EXPECT_EQ(names, (std::vector<std::string>{"bench", "mul", "overrun", "porep-c2", "slow-bench", "snarkjs"}));
+  const pb::KindInfo& bench = resp.kinds(0);
+  EXPECT_EQ(bench.proof_format(), "bellperson");
+  ASSERT_EQ(bench.arguments_size(), 5);
+  const pb::ArgumentInfo& size = bench.arguments(1);
+  EXPECT_EQ(size.name(), "size");
+  EXPECT_EQ(size.type(), "size");
+  EXPECT_TRUE(size.required());
+  EXPECT_EQ(size.min(), 4u);
+  EXPECT_EQ(size.max(), 27u);
+  EXPECT_EQ(size.form(), "2^k or a power of two, k 4 … 27");
+  EXPECT_TRUE(bench.arguments(0).srs());
+  EXPECT_EQ(bench.arguments(0).type(), "file");
+  EXPECT_EQ(bench.arguments(2).default_value(), "1");
+  const pb::KindInfo& sj = resp.kinds(5);
+  EXPECT_EQ(sj.proof_format(), "snarkjs");
+  ASSERT_EQ(sj.arguments_size(), 2);
+  EXPECT_TRUE(sj.arguments(1).payload());
+  const pb::KindInfo& c2 = resp.kinds(3);
+  const std::vector<engine::ArgSpec> args = arguments_of(c2);
+  const auto registry = engine::testing::test_registry();
+  const std::vector<engine::ArgSpec> engine_args = registry->get("porep-c2")->arguments();
+  ASSERT_EQ(args.size(), engine_args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    EXPECT_EQ(args[i].name, engine_args[i].name);
+    EXPECT_EQ(args[i].type, engine_args[i].type);
+    EXPECT_EQ(args[i].required, engine_args[i].required);
+    EXPECT_EQ(args[i].payload, engine_args[i].payload);
+    EXPECT_EQ(args[i].bytes, engine_args[i].bytes);
+    EXPECT_EQ(args[i].needs, engine_args[i].needs);
+    EXPECT_EQ(args[i].min, engine_args[i].min);
+    EXPECT_EQ(args[i].max, engine_args[i].max);
+  }
+  // A type this client does not know reads as a string (a newer daemon's type is not refused).
+  pb::KindInfo future;
+  auto* a = future.add_arguments();
+  a->set_name("when");
+  a->set_type("timestamp");
+  EXPECT_EQ(arguments_of(future).at(0).type, engine::ArgType::String);
+}
+
+// engine.preload = ["kind:path"]: the path fills the argument the kind declares as its parameter
+// set (bench: params, snarkjs: zkey); a bare path (the kind was guessed from the extension before)
+// or an unknown kind refuses the start, naming the kinds.
+TEST(Daemon, PreloadEntriesNameTheirKind) {
+  const auto sj = engine::testing::snarkjs_chain(12, 2, "server-preload-chain12");
+  {
+    DaemonConfig cfg;
+    cfg.preload = {"bench:" + bench_params(4), "snarkjs:" + sj.zkey};
+    Harness h(1, {}, cfg);
+    const pb::StatusResponse st = h.status();
+    ASSERT_EQ(st.srs_size(), 2);
+    std::set<std::string> keys;
+    for (const auto& e : st.srs()) keys.insert(e.key().substr(0, e.key().find('#')));
+    EXPECT_EQ(keys, (std::set<std::string>{std::filesystem::canonical(bench_params(4)).string(),
+                                           "snarkjs:" + std::filesystem::canonical(sj.zkey).string()}));
+  }
+  for (const std::string& entry : {bench_params(4), "nosuch:" + bench_params(4)}) {
+    DaemonConfig cfg;
+    cfg.preload = {entry};
+    try {
+      Harness h(1, {}, cfg);
+      ADD_FAILURE() << "started with engine.preload = " << entry;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("engine.preload: '" + entry +
+                                           "': expected kind:path with one of the kinds bench, mul, overrun, porep-c2, "
+                                           "slow-bench, snarkjs"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -76,8 +76,8 @@ TEST(DaemonFaults, OneBadRequestNeverCostsOtherClientsTheirProofs) {
   pb::ProofRequest nested;
   nested.set_request_id("nested-c1");
   nested.set_kind("porep-c2");
-  nested.mutable_porep_c2()->set_c1_json("{\"registered_proof\": \"StackedDrg2KiBV1_1\", \"comm_r\": " +
-                                         std::string(200000, '[') + std::string(200000, ']') + "}");
+  nested.set_payload("{\"registered_proof\": \"StackedDrg2KiBV1_1\", \"comm_r\": " + std::string(200000, '[') +
+                     std::string(200000, ']') + "}");
   pb::ProofRequest throws = bench_req("throws-mid-partition", 7, 3, 5);
   fault::arm("prove", "throws-mid-partition");
   pb::ProofRequest overrun = bench_req("overrun", 10, 1, 5);

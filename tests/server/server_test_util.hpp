@@ -85,10 +85,11 @@ inline pb::ProofRequest bench_req(const std::string& id, unsigned log, unsigned 
   r.set_request_id(id);
   r.set_kind("bench");
   r.set_priority(pri);
-  r.set_params_path(bench_params(log));
-  r.mutable_bench()->set_log_size(log);
-  r.mutable_bench()->set_seed(seed);
-  r.mutable_bench()->set_partitions(partitions);
+  auto& a = *r.mutable_args();
+  a["params"] = bench_params(log);
+  a["size"] = "2^" + std::to_string(log);
+  a["input"] = std::to_string(seed);
+  a["partitions"] = std::to_string(partitions);
   return r;
 }
 
@@ -97,7 +98,6 @@ inline pb::ProofRequest slow_req(const std::string& id, unsigned log, unsigned p
                                  unsigned synth_ms, pb::Priority pri = pb::PRIORITY_NORMAL) {
   pb::ProofRequest r = bench_req(id, log, partitions, seed, pri);
   r.set_kind("slow-bench");
-  (*r.mutable_args())["size"] = "2^" + std::to_string(log);
   (*r.mutable_args())["synth_ms"] = std::to_string(synth_ms);
   return r;
 }

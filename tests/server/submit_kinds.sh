@@ -73,9 +73,14 @@ check "submit porep-c2 with a wrong sector id" 3 "$P" submit "${A[@]}" --kind po
   --prover-id "$prover" --sector-id 78
 expect_in "wrong sector id named" err.txt 'replica_id is not the one of prover_id'
 expect_in "wrong sector id is an argument error, not a malformed C1" err.txt 'unsupported argument: '
+mkdir -p "$tmp/empty"
 check "submit porep-c2 with missing parameters" 3 "$P" submit "${A[@]}" --kind porep-c2 --c1 gen.json \
   --arg param_cache="$tmp/empty"
 expect_in "missing parameters named" err.txt "$tmp/empty/$(basename "$params")' not found"
+# param_cache is declared a folder: one that does not exist is named before the C1 is read.
+check "submit porep-c2 with a missing --param-cache" 3 "$P" submit "${A[@]}" --kind porep-c2 --c1 gen.json \
+  --param-cache "$tmp/none"
+expect_in "missing folder named" err.txt "request.args\['param_cache'\]: '$tmp/none': no such folder on the daemon's machine"
 check "submit porep-c2 without --c1" 2 "$P" submit "${A[@]}" --kind porep-c2
 
 # ---- snarkjs: proof.json / public.json like prove --zkey ---------------------------------------------

@@ -104,11 +104,10 @@ enum class JobState : std::uint8_t { Queued, Running, Done, Failed, Cancelled };
 std::string_view to_string(JobState s);
 inline bool is_final(JobState s) { return s == JobState::Done || s == JobState::Failed || s == JobState::Cancelled; }
 
-/// One proof request. What `args` and `payload` mean depends on the kind (kind.hpp lists the
-/// built-in kinds and their arguments), e.g.
+/// One proof request. What `args` and `payload` mean depends on the kind: each kind declares its
+/// arguments (ProofKind::arguments, kind.hpp; the built-in kinds' are listed in docs/kinds.md), e.g.
 ///   kind "bench":   args params=<.params path>, size=2^k (or a power of two), partitions=N (default 1),
 ///                   input=<u64 seed, default 1: partition k proves SizedCircuit(size, input + k)>
-///   kind "mul":     args params=<.params path>, partitions, input (as proofline prove --circuit mul)
 ///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`)
 struct ProofRequest {
   /// Caller-chosen id; submit is idempotent on it. Empty: the engine assigns "job-<n>".
@@ -280,7 +279,7 @@ struct EngineConfig {
   bool overlap = true;
   /// Finished jobs kept for await/status (oldest dropped first beyond this).
   std::size_t max_finished_jobs = 4096;
-  /// Kinds; null: KindRegistry::builtin() (bench, mul, snarkjs).
+  /// Kinds; null: KindRegistry::builtin() (every kind registered in the program).
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
   bool log_partitions = true;

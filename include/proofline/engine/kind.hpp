@@ -2,10 +2,12 @@
 // the registry the engine looks kinds up in by name.
 //
 // Owns: `Srs` (a loaded parameter set as the engine holds it), `KindJob` (one validated request),
-// `ProofKind` (the factory of KindJobs for one kind), `KindRegistry`, the built-in kinds
-// (`make_bench_kind`, `make_mul_kind`, `make_snarkjs_kind`, `make_porep_c2_kind`) and `partition_buffer_bytes`.
+// `ArgSpec` (one declared argument) and `check_arguments`, `ProofKind` (the factory of KindJobs for
+// one kind), `KindRegistry` with self-registration (`KindRegistrar`, PROOFLINE_REGISTER_KIND), the
+// helpers kinds share, and `partition_buffer_bytes`.
 //
 // A kind's job, in the engine's order of calls:
+//   0. check_arguments(kind, request)   the request against the kind's declared arguments (below).
 //   1. ProofKind::prepare(request)      validate args/payload (cheap; may read small input files);
 //                                       throws ProoflineError / std::invalid_argument /
 //                                       std::system_error with a message for the client.
@@ -28,41 +30,30 @@
 //   8. KindJob::verify(srs, proofs, inputs)   the self-check (default: groth16::verify_proofs_batch
 //                                       with srs.pvk over all partitions).
 //
-// Built-in kinds (args are strings; sizes "2^k" or a power of two):
-//   "bench"    SizedCircuit (circuits/bench): params=<.params>, size, partitions (default 1),
-//              input (u64, default 1; partition k uses input + k) — as `proofline prove --circuit bench`;
-//              checked=0|1 (default 0): subgroup-check every point of the file on load (else on-curve
-//              only; the SRS key then ends in "#subgroup-checked").
-//   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11), checked.
-//   "snarkjs"  circom/snarkjs Groth16: zkey=<.zkey>, and wtns=<.wtns> or the .wtns bytes as the
-//              request payload. One partition. The zkey is converted once, on load, to bellperson
-//              Parameters (see src/engine/kinds.cpp for the math: rows permuted to the blst
-//              ω-domain, zkey H Lagrange points turned into τ^i·Z(τ)/δ by a size-n transform over
-//              G1, costing (n/2)·log2 n G1 scalar multiplications), so every backend proves it;
-//              the proof is a valid snarkjs proof under the zkey's verifying key.
-//   "porep-c2" Filecoin PoRep commit phase 2 (src/engine/porep_kind.cpp): one job per sector, one
-//              partition per circuit partition of the C1's registered proof (1 for 2 KiB … 512 MiB,
-//              10 for 32/64 GiB; proofs concatenated in partition order as `proofline c2` writes them).
-//              c1=<C1 JSON path>, or the C1 JSON bytes as the payload (SealCommitPhase1Output as
-//              filecoin-proofs / `proofline gen-c1` write it). Parameters: params=<.params path>, else
-//              param_cache=<dir>/<upstream file name>, else $FIL_PROOFS_PARAMETER_CACHE (default
-//              /var/tmp/filecoin-proof-parameters)/<upstream name> (filecoin::parameter_file_name).
-//              prover_id=<64 hex digits> (+ sector_id=<u64>, default 0): the C1's replica_id must be
-//              theirs. check_constraints=0|1 (default 1): check every constraint after synthesis
-//              and name the failing challenge (and what the vanilla proofs' check finds).
-//              partition=<k> (0-based, < the C1's partitions): prove only circuit partition k (one
-//              engine partition; `proofline c2 --partition k`). The parameter file's section counts
-//              are checked against the sector's circuit before its points are read. Public inputs: derived as a verifier does (challenges
-//              from the seed, parents from the graph); a C1 whose paths disagree fails.
-//              Errors: a malformed C1 names its JSON path (and the file); a missing parameter file
-//              is named; both fail only that job.
+// Declaring and registering a kind (one file, src/engine/<name>_kind.cpp, plus its circuit/data
+// files and tests; nothing in server/, cli/ or proto/):
+//   - arguments() returns one `ArgSpec` per ProofRequest::args key the kind reads: name, type (its
+//     value's form), required, help, default, and for a file whether it may arrive as the request
+//     payload instead (`payload`) and whether it names the parameter set (`srs`). check_arguments
+//     enforces them before prepare() (engine and daemon); the daemon's request decoding and file
+//     checks, ListKinds/GetStatus, `proofline submit --<arg>` flags and --help, `proofline status`,
+//     `proofline kinds` and docs/kinds.md (`proofline kinds --local --markdown`) all come from them.
+//   - PROOFLINE_REGISTER_KIND(<file stem>, std::make_shared<MyKind>()…) at namespace scope (outside
+//     any unnamed namespace) adds the kind to every KindRegistry::builtin() of a program that links
+//     the file. CMake lists src/engine/*_kind.cpp into a generated reference to each file's anchor
+//     (the macro's first argument must be the file's stem), so a static link keeps every kind file;
+//     a file linked directly (a test's kind) needs no listing.
+// The built-in kinds' arguments: docs/kinds.md. Their files: bench_kind.cpp ("bench", "mul"),
+// kinds.cpp ("snarkjs"), porep_kind.cpp ("porep-c2").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -127,16 +118,96 @@ class KindJob {
                       const std::vector<std::vector<ff::Fr>>& inputs) const;
 };
 
+// ---- arguments -------------------------------------------------------------------------------------
+
+/// The form of an argument's value (every ProofRequest::args value is a string).
+enum class ArgType : std::uint8_t {
+  String,  ///< any text
+  File,    ///< the path of a regular file on the prover's machine (the daemon's), opened there
+  Dir,     ///< the path of a folder on the prover's machine
+  Int,     ///< a decimal integer in [min, max]: digits only (no sign, blank, "0x", exponent)
+  Size,    ///< a power of two 2^k, k in [min, max]: "2^k" or its decimal value
+  Bool,    ///< "0" or "1"
+  Hex,     ///< hex digits (either case); bytes > 0: exactly 2·bytes of them
+};
+/// "string", "file", "dir", "int", "size", "bool", "hex" (the names ListKinds carries).
+std::string_view to_string(ArgType t);
+/// Inverse of to_string; nullopt for anything else.
+std::optional<ArgType> arg_type_from_string(std::string_view s);
+
+/// One argument a kind reads: a ProofRequest::args key and what its value must be. Declared with
+/// the chainable setters, e.g.
+///   ArgSpec("size", ArgType::Size, "constraint rows").require().range(4, 27)
+struct ArgSpec {
+  /// [a-z][a-z0-9_]*; `proofline submit` takes it as --<name> with '-' for '_'.
+  std::string name;
+  ArgType type = ArgType::String;
+  /// The request must give it (a `payload` argument: it, or the payload bytes).
+  bool required = false;
+  /// One line for --help, `proofline kinds` and docs/kinds.md.
+  std::string help;
+  /// What the kind uses when it is absent, as text for people ("" when none or when required).
+  std::string default_value;
+  /// Int: the value's range; Size: the range of k. Defaults: no limit (Size: k ≤ 63).
+  std::uint64_t min = 0;
+  std::uint64_t max = ~std::uint64_t{0};
+  /// Hex: the exact byte count (0: any even number of digits).
+  std::size_t bytes = 0;
+  /// File: the file's bytes may come as the request payload instead of its path; a client such as
+  /// `proofline submit --<name> F` reads F where it runs and sends the bytes. At most one per kind.
+  bool payload = false;
+  /// File: names the parameter set (engine.preload's "kind:path" and PreloadSRS fill this one).
+  bool srs = false;
+  /// Arguments that must be given together with this one.
+  std::vector<std::string> needs;
+
+  ArgSpec() = default;
+  ArgSpec(std::string name_, ArgType type_, std::string help_)
+      : name(std::move(name_)), type(type_), help(std::move(help_)) {}
+  ArgSpec& require() { required = true; return *this; }
+  ArgSpec& defaults_to(std::string v) { default_value = std::move(v); return *this; }
+  ArgSpec& range(std::uint64_t lo, std::uint64_t hi) { min = lo; max = hi; return *this; }
+  ArgSpec& of_bytes(std::size_t n) { bytes = n; return *this; }
+  ArgSpec& or_payload() { payload = true; return *this; }
+  ArgSpec& names_srs() { srs = true; return *this; }
+  ArgSpec& needing(std::string other) { needs.push_back(std::move(other)); return *this; }
+};
+
+/// Words for people: the form a value of `a` must have ("an integer 1 … 4096", "2^k, k 4 … 27",
+/// "64 hex digits (32 bytes)", "0 or 1", "a file path", …).
+std::string describe_form(const ArgSpec& a);
+/// "" if `value` has the form of `a`, else "expected <describe_form(a)>" (nothing is opened: a
+/// File or Dir is only checked to be a non-empty path).
+std::string check_value(const ArgSpec& a, std::string_view value);
+/// Throws std::invalid_argument for declarations that cannot be used: an empty or malformed or
+/// repeated name, more than one payload argument, a payload or srs flag on a non-File argument,
+/// min > max, a `needs` naming an undeclared argument. KindRegistry::add checks every kind with it.
+void check_declarations(std::string_view kind, const std::vector<ArgSpec>& args);
+
+/// The request against declared arguments; throws std::invalid_argument, naming the kind, the
+/// argument and what was expected, for (in this order) a key that is not declared ("kind 'K' has no
+/// argument 'X' (its arguments: …)"), a payload when no argument takes one, a payload together with
+/// the path of its argument, a value not of its form ("kind 'K': argument 'A' = 'V': expected …"),
+/// a required argument missing ("kind 'K' needs the argument 'A' (<help>)"), an argument given
+/// without one it needs. An empty value counts as absent. The engine checks every request with it
+/// before prepare(); the daemon also before it queues one (INVALID_ARGUMENT).
+void check_arguments(std::string_view kind, const std::vector<ArgSpec>& args, const ProofRequest& r);
+
+// ---- kinds -----------------------------------------------------------------------------------------
+
 class ProofKind {
  public:
   virtual ~ProofKind() = default;
   virtual std::string_view name() const = 0;
-  /// One line: what the kind proves and its args (for errors and `status`).
+  /// One line: what the kind proves (for errors, `status`, `proofline kinds`, docs/kinds.md).
   virtual std::string_view description() const = 0;
-  /// The names of every argument the kind reads (ProofRequest::args keys). The engine refuses a
-  /// request with any other key before prepare() (std::invalid_argument naming the key and this list),
-  /// so a misspelt argument is never silently ignored.
-  virtual std::vector<std::string_view> arguments() const = 0;
+  /// Every argument the kind reads (ProofRequest::args keys), in the order people should see them.
+  /// The engine refuses a request that does not fit them before prepare() (check_arguments), so a
+  /// misspelt argument is never silently ignored.
+  virtual std::vector<ArgSpec> arguments() const = 0;
+  /// How clients write the proofs to files: "bellperson" (192 bytes per partition, public inputs
+  /// as snarkjs public.json) or "snarkjs" (one proof as snarkjs proof.json + public.json).
+  virtual std::string_view proof_format() const { return "bellperson"; }
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
   /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
   /// these parameter arguments would use, without the rest of a request (witness, size, C1).
@@ -144,34 +215,54 @@ class ProofKind {
   virtual std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& request) const { return prepare(request); }
 };
 
+/// check_arguments(kind.name(), kind.arguments(), r).
+void check_arguments(const ProofKind& kind, const ProofRequest& r);
+
 /// Kinds by name. Registration happens before the registry is handed to an Engine.
 class KindRegistry {
  public:
-  /// Throws std::invalid_argument for an empty or duplicate name.
+  /// Throws std::invalid_argument for an empty or duplicate name, or declarations that
+  /// check_declarations refuses.
   void add(std::shared_ptr<const ProofKind> kind);
   /// Null if unknown.
   const ProofKind* find(std::string_view name) const;
+  /// The kind, or std::invalid_argument naming the known ones.
+  std::shared_ptr<const ProofKind> get(std::string_view name) const;
   std::vector<std::string> names() const;
+  /// Every kind, by name.
+  std::vector<std::shared_ptr<const ProofKind>> all() const;
 
-  /// A registry holding the built-in kinds (bench, mul, snarkjs, porep-c2).
+  /// A registry of every kind registered in this program (KindRegistrar): the built-in kinds of
+  /// src/engine (bench, mul, porep-c2, snarkjs) and any a host program or test links in. Throws
+  /// std::invalid_argument if two registered kinds share a name.
   static std::shared_ptr<KindRegistry> builtin();
 
  private:
   std::map<std::string, std::shared_ptr<const ProofKind>, std::less<>> kinds_;
 };
 
-std::shared_ptr<const ProofKind> make_bench_kind();
-std::shared_ptr<const ProofKind> make_mul_kind();
-std::shared_ptr<const ProofKind> make_snarkjs_kind();
-std::shared_ptr<const ProofKind> make_porep_c2_kind();
+/// Registers kinds for KindRegistry::builtin() from a static object's constructor (static
+/// initialization, before main). Use it through PROOFLINE_REGISTER_KIND.
+struct KindRegistrar {
+  KindRegistrar(std::initializer_list<std::shared_ptr<const ProofKind>> kinds);
+};
 
-/// Helpers for kinds (also used by the built-ins): a required / optional string argument, and a
-/// size "2^k" / power of two as log2. Throw std::invalid_argument naming the argument.
+/// PROOFLINE_REGISTER_KIND(file_stem, kind…): registers the kinds (shared_ptr<ProofKind>
+/// expressions) and defines the file's link anchor proofline_kind_file_<file_stem>, which the
+/// generated list of src/engine/*_kind.cpp references (header comment). At namespace scope, once per
+/// file, outside unnamed namespaces.
+#define PROOFLINE_REGISTER_KIND(file_stem, ...)                                                        \
+  extern "C" {                                                                                       \
+  extern const char proofline_kind_file_##file_stem;                                                 \
+  const char proofline_kind_file_##file_stem = 0;                                                    \
+  }                                                                                                  \
+  static const ::proofline::engine::KindRegistrar proofline_kind_registrar_##file_stem { __VA_ARGS__ }
+
+// ---- helpers for kinds -----------------------------------------------------------------------------
+
+/// A required / optional string argument, and a size "2^k" / power of two as log2. Throw
+/// std::invalid_argument naming the argument.
 const std::string& require_arg(const ProofRequest& r, const std::string& name);
-/// Throws std::invalid_argument("kind 'K' has no argument 'X' (its arguments: …)") for the first key
-/// of r.args that `kind` does not declare (ProofKind::arguments). The engine checks every request
-/// with it before prepare(); the daemon also before it queues one (INVALID_ARGUMENT).
-void check_arguments(const ProofKind& kind, const ProofRequest& r);
 std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
 unsigned parse_log_size_arg(const std::string& name, const std::string& value);
 std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
@@ -180,5 +271,11 @@ std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
 /// .params) is loaded as a new SRS instead of the cached old one (whose proofs would not verify
 /// under the new key). "" if the file cannot be stat'ed (the load then reports it).
 std::string file_version(const std::string& path);
+/// The absolute canonical path of an existing regular file; std::invalid_argument
+/// ("<what> '<path>' not found (or not a regular file)") otherwise.
+std::string existing_file(const std::string& what, const std::string& path);
+/// An Srs of `params` (its prepared verifying key, bytes = parameters_bytes + extra_bytes).
+std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,
+                                    std::uint64_t extra_bytes);
 
 }  // namespace proofline::engine

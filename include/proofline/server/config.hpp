@@ -11,7 +11,7 @@
 //              unix = "/tmp/p.sock"      # comments with '#'
 //              [engine]
 //              memory_budget = "8GiB"
-//              preload = ["a.params", "b.params"]
+//              preload = ["bench:/p/a.params", "snarkjs:/p/b.zkey"]
 //              Values are JSON values (strings in double quotes, numbers, true/false, arrays).
 // Byte sizes take a number of bytes or a string with a suffix: "512MiB", "8GiB", "2GB", "1.5TiB".
 // Unknown keys and values of the wrong type are errors (ProoflineError BadArgument naming the file,

@@ -1,20 +1,21 @@
 // proofline/server/service.hpp — the gRPC service proofline.v1.ProvingEngine over an
 // engine::Engine, and the `Daemon` that owns engine, backends and gRPC server.
 //
-// Owns: `ProvingService` (the RPC handlers), `Daemon`, `to_engine_request` (proto → engine request).
+// Owns: `ProvingService` (the RPC handlers), `Daemon`, `to_engine_request` (proto → engine request),
+// `to_proto_kind` / `arguments_of` (a kind's declarations ↔ proto KindInfo).
 // The backends come from groth16::make_backends (groth16/backend_factory.hpp, engine.backend).
 //
 // ---- Requests ------------------------------------------------------------------------------------
-// A proto ProofRequest becomes an engine::ProofRequest (engine/kind.hpp lists each kind's args):
-//   bench/mul: params_path → args["params"], BenchInputs.log_size → "size" = "2^k" (bench, when ≠ 0),
-//              .seed → "input" (when non-zero), .partitions → "partitions" (when non-zero);
-//   snarkjs:   params_path → args["zkey"], SnarkjsInputs.wtns → payload;
-//   porep_c2:  c1_json → payload, sector_id → "sector_id", prover_id → "prover_id" (hex);
-//   then ProofRequest.args (verbatim, they win) and ProofRequest.payload (when no typed input set it).
+// A proto ProofRequest becomes an engine::ProofRequest as it is: kind, priority, request_id, args,
+// payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
+// arguments (engine::ArgSpec, engine/kind.hpp), which ListKinds and GetStatus send to clients
+// (to_proto_kind).
 // Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously — request_id
-// (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the kind's own prepare()
-// (arguments, sizes, payload), and that a named parameter file exists and is a readable regular
-// file — and answer INVALID_ARGUMENT with the kind's message on failure; nothing is queued then.
+// (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the request against the
+// kind's declarations (engine::check_arguments: names, value forms, required ones, payload), every
+// declared file argument naming a readable regular file (a folder argument a folder) on the
+// daemon's machine, then the kind's own prepare() — and answer INVALID_ARGUMENT with the message
+// (naming the kind and the argument) on failure; nothing is queued then.
 // Problems only visible once the parameters are loaded (a size that does not match the file, a
 // malformed file) fail the job: ProofResult.status FAILED with the engine's message.
 //
@@ -72,8 +73,13 @@ struct RequestError : std::runtime_error {
 };
 
 /// proto → engine request (header comment). Throws RequestError(INVALID_ARGUMENT) for a request
-/// that cannot be translated (no kind, bad request_id, a prover_id that is not 32 bytes, …).
+/// that cannot be translated (no kind, a bad request_id or priority).
 engine::ProofRequest to_engine_request(const pb::ProofRequest& r);
+/// A kind's name, description, proof format and declared arguments (each with its form in words).
+void to_proto_kind(const engine::ProofKind& k, pb::KindInfo* out);
+/// The declared arguments of a KindInfo, for clients that check a request before sending it (an
+/// unknown type reads as String, so a newer daemon's types are not refused here).
+std::vector<engine::ArgSpec> arguments_of(const pb::KindInfo& k);
 
 engine::Priority to_engine_priority(pb::Priority p);
 pb::Priority to_proto_priority(engine::Priority p);
@@ -97,13 +103,15 @@ class ProvingService final : public pb::ProvingEngine::Service {
   grpc::Status PreloadSRS(grpc::ServerContext* ctx, const pb::PreloadSRSRequest* req,
                           pb::PreloadSRSResponse* resp) override;
   grpc::Status EvictSRS(grpc::ServerContext* ctx, const pb::EvictSRSRequest* req, pb::EvictSRSResponse* resp) override;
+  grpc::Status ListKinds(grpc::ServerContext* ctx, const pb::ListKindsRequest* req,
+                         pb::ListKindsResponse* resp) override;
 
   /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
   void stop() { stopping_ = true; }
   void set_listen(std::vector<std::string> addrs) { listen_ = std::move(addrs); }
 
  private:
-  enum Method : int { kSubmit, kAwait, kProve, kCancel, kStatus, kMetrics, kPreload, kEvict, kMethods };
+  enum Method : int { kSubmit, kAwait, kProve, kCancel, kStatus, kMetrics, kPreload, kEvict, kListKinds, kMethods };
   /// Validates and submits; fills `created` (false when the id was known).
   engine::SubmitResult submit_checked(const pb::ProofRequest& req, bool* created);
   /// Waits in slices, watching the client; see the header comment.
@@ -111,6 +119,8 @@ class ProvingService final : public pb::ProvingEngine::Service {
                         bool cancel_on_disconnect, pb::ProofResult* resp);
   grpc::Status finish(Method m, grpc::Status s);
   void validate(const engine::ProofRequest& r) const;
+  /// The kind's ProofKind::proof_format ("" for a kind not in the registry).
+  std::string proof_format(const std::string& kind) const;
 
   engine::Engine& eng_;
   std::shared_ptr<const engine::KindRegistry> kinds_;
@@ -131,8 +141,8 @@ class ProvingService final : public pb::ProvingEngine::Service {
 struct DaemonParts {
   /// Empty: groth16::make_backends(engine.backend) (groth16/backend_factory.hpp).
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
-  /// Null: engine::KindRegistry::builtin() (bench, mul, snarkjs). More kinds (Filecoin) are
-  /// registered here before the daemon starts.
+  /// Null: engine::KindRegistry::builtin() (every kind registered in the program: the built-in
+  /// kinds and any the host program links in). A host program may add kinds here instead.
   std::shared_ptr<engine::KindRegistry> kinds;
 };
 
