@@ -35,11 +35,14 @@
 //              only; the SRS key then ends in "#subgroup-checked").
 //   "mul"      MulCircuit: params, partitions, input (a = input + k + 3, b = input + k + 11), checked.
 //   "snarkjs"  circom/snarkjs Groth16: zkey=<.zkey>, and wtns=<.wtns> or the .wtns bytes as the
-//              request payload. One partition. The zkey is converted once, on load, to bellperson
-//              Parameters (see src/engine/kinds.cpp for the math: rows permuted to the blst
-//              ω-domain, zkey H Lagrange points turned into τ^i·Z(τ)/δ by a size-n transform over
-//              G1, costing (n/2)·log2 n G1 scalar multiplications), so every backend proves it;
-//              the proof is a valid snarkjs proof under the zkey's verifying key.
+//              request payload; checked=0|1 (default 0): subgroup-check every zkey point on load (else
+//              on-curve only; the SRS key then ends in "#subgroup-checked"). One partition. The zkey
+//              becomes Parameters once, on load, without curve arithmetic (groth16/snarkjs/circuit.hpp:
+//              its H section kept as snarkjs' odd-coset Lagrange points, HForm::OddCoset, which every
+//              backend honours; rows permuted to the blst ω-domain); the proof is the one snarkjs
+//              makes for the same r, s, valid under the zkey's verifying key. A witness of the wrong
+//              length is refused by name (FormatError Mismatch) before synthesis; one that does not
+//              satisfy the circuit fails the self-check (Failure::SelfCheck).
 //   "porep-c2" Filecoin PoRep commit phase 2 (src/engine/porep_kind.cpp): one job per sector, one
 //              partition per circuit partition of the C1's registered proof (1 for 2 KiB … 512 MiB,
 //              10 for 32/64 GiB; proofs concatenated in partition order as `proofline c2` writes them).
