@@ -110,7 +110,8 @@ inline bool is_final(JobState s) { return s == JobState::Done || s == JobState::
 ///   kind "bench":   args params=<.params path>, size=2^k (or a power of two), partitions=N (default 1),
 ///                   input=<u64 seed, default 1: partition k proves SizedCircuit(size, input + k)>
 ///   kind "mul":     args params=<.params path>, partitions, input (as proofline prove --circuit mul)
-///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`)
+///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`),
+///                   checked=0|1 (subgroup-check the zkey's points on load; default 0)
 struct ProofRequest {
   /// Caller-chosen id; submit is idempotent on it. Empty: the engine assigns "job-<n>".
   std::string request_id;
