@@ -47,7 +47,7 @@ Fixture& fixture(unsigned k) {
   if (std::filesystem::exists(file)) {
     try {
       f.params = Parameters::read_file(file.string(), ReadOptions{Check::OnCurveOnly});
-      loaded = f.params.h.size() + 1 == (std::size_t{1} << k) && f.params.vk.ic.size() == 3;
+      loaded = f.params.domain_size() == (std::size_t{1} << k) && f.params.vk.ic.size() == 3;
     } catch (const std::exception&) {
       loaded = false;
     }

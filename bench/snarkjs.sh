@@ -79,7 +79,7 @@ for size in ${SIZES//,/ }; do
     done
     sjm=$(printf '%s\n' "${sj[@]}" | median); plm=$(printf '%s\n' "${pl[@]}" | median)
     sjcm=$(printf '%s\n' "${sjc[@]}" | median); plcm=$(printf '%s\n' "${plc[@]}" | median)
-    stages=$(node -e 'const t=require(process.argv[1]).timings_ms;console.log(["read_zkey","evaluations","ntt","msm_a","msm_b1","msm_b2","msm_c","msm_h"].map(k=>k+" "+(t[k]/1000).toFixed(2)).join(", "))' "$out/pl_prove.json")
+    stages=$(node -e 'const t=require(process.argv[1]).timings_ms,p=t.prover;console.log([["load_zkey",t.load_zkey],["synthesis",t.synthesis],...["ntt","msm_a","msm_b_g1","msm_b_g2","msm_l","msm_h"].map(k=>[k,p[k]])].map(([k,v])=>k+" "+(v/1000).toFixed(2)).join(", "))' "$out/pl_prove.json")
     ROWS+=("$(printf '| 2^%s | %-8s | %7s | %6.2f s (cpu %.2f) | %6.2f s (cpu %.2f) | %5.1fx (cpu %.1fx) | %s |' "$size" "$kind" "$cons" \
       "$sjm" "$sjcm" "$plm" "$plcm" "$(echo "$sjm / $plm" | bc -l)" "$(echo "$sjcm / $plcm" | bc -l)" "$stages")")
   done

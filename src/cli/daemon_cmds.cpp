@@ -348,11 +348,11 @@ void write_snarkjs_outputs(const std::string& proof_path, const std::string& pub
                                                std::to_string(res.proof().size()) + ", expected " +
                                                std::to_string(groth16::Proof::kBytes) + " (one partition)");
   }
-  sj::ProveResult r;
-  r.proof = groth16::Proof::from_bytes(std::span<const std::uint8_t, groth16::Proof::kBytes>(
+  const groth16::Proof proof = groth16::Proof::from_bytes(std::span<const std::uint8_t, groth16::Proof::kBytes>(
       reinterpret_cast<const std::uint8_t*>(res.proof().data()), groth16::Proof::kBytes));
-  for (const auto& v : res.public_inputs(0).values()) r.public_inputs.push_back(groth16::fr_from_decimal(v, "public input"));
-  sj::write_proof_files(proof_path, public_path, r);
+  std::vector<ff::Fr> inputs;
+  for (const auto& v : res.public_inputs(0).values()) inputs.push_back(groth16::fr_from_decimal(v, "public input"));
+  sj::write_proof_files(proof_path, public_path, proof, inputs);
 }
 
 /// The --proof / --public files of submit and await, checked (created under a temporary name) before

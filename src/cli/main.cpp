@@ -7,8 +7,9 @@
 //                                          through an engine started in the process (engine_client.hpp):
 //                                          partitions streamed within the budget, every proof verified
 //   proofline prove  --zkey Z --wtns W --proof proof.json --public public.json [...]
-//                                          circom/snarkjs files (snarkjs_cmds.hpp); the flags of the
-//                                          two forms exclude each other (exit 2 when mixed)
+//                                          circom/snarkjs files (snarkjs_cmds.hpp), through the same
+//                                          in-process engine; the circuit flags of the two forms
+//                                          exclude each other (exit 2 when mixed)
 //   proofline verify (--vk V | --params P) --proof F --public J
 //   proofline setup --circuit porep --sector-size S | c2 --c1 C1 --out F | verify --vk V --c1 C1 --proof F
 //                                          Filecoin PoRep C2 (porep_cmds.hpp)
@@ -190,10 +191,7 @@ std::string public_json(const std::vector<std::vector<Fr>>& inputs) {
 int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   Output out{Json::object(), c.json};
   const auto t_all = Clock::now();
-  if (a.no_verify) {
-    throw UsageError("--no-verify: the built-in circuits' proofs are always verified before they are written (it "
-                     "applies to --zkey only)");
-  }
+  if (a.no_verify) throw UsageError("--no-verify: every proof is verified before it is written (the engine's self-check)");
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
   const std::string description = circuits::bench::circuit_description(a.circuit, log);
   // Partition k proves input + k: the last one must not wrap past 2^64 - 1.
@@ -410,12 +408,9 @@ int main(int argc, char** argv) {
                                          "subgroup-check every parameter point on load (default: on-curve only, as "
                                          "Filecoin loads its cache; every proof is verified before it is written anyway)"));
   prove->add_flag("--no-verify", pa.no_verify,
-                  "--zkey only: do not verify the proof before writing it (the built-in circuits' proofs are always "
-                  "verified)");
+                  "refused: every proof is verified before it is written (the engine's self-check)");
   EngineOptions prove_engine;
-  add_engine_options(*prove, prove_engine);
-  builtin_opts.push_back(prove->get_option("--backend"));  // --zkey proves on its own CPU path (for now)
-  builtin_opts.push_back(prove->get_option("--memory-budget"));
+  add_engine_options(*prove, prove_engine);  // both forms prove through the in-process engine
   add_common(prove);
   // circom/snarkjs files: `proofline prove --zkey c.zkey --wtns w.wtns --proof proof.json --public public.json`.
   // Its own flags need --zkey; the built-in circuits' flags are refused next to it (exit 2), never ignored.
@@ -474,6 +469,7 @@ int main(int argc, char** argv) {
     sj.no_verify = pa.no_verify;
     sj.json = common.json;
     sj.threads = common.threads;
+    sj.engine = prove_engine;
     return cli::run_snarkjs_prove(sj);
   }
   if (prove->parsed()) {

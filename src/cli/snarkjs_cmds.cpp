@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common.hpp"
+#include "engine_client.hpp"
 
+#include "proofline/engine/engine.hpp"
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
@@ -79,103 +81,129 @@ void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
   prove.add_flag("--checked-points", a.checked_points, "subgroup-check every zkey point on load (default: on-curve only)");
 }
 
+namespace {
+
+/// --rs "R,S" → one (r, s); given but empty (--rs "") is refused, never read as "random r, s".
+groth16::Randomizers parse_rs(const std::string& rs) {
+  auto comma = rs.find(',');
+  if (comma == std::string::npos) {
+    throw std::invalid_argument("--rs takes \"R,S\" (two decimal integers), got '" + rs + "'");
+  }
+  // A value typed on the command line: anything but decimal digits is a usage error (exit 2);
+  // digits >= r stay fr_from_decimal's "not canonical" (exit 3).
+  auto decimal = [](const std::string& v, const char* what) {
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+      throw std::invalid_argument(std::string(what) + " '" + v + "' is not a decimal integer");
+    }
+    return groth16::fr_from_decimal(v, what);
+  };
+  return groth16::Randomizers{decimal(rs.substr(0, comma), "--rs r"), decimal(rs.substr(comma + 1), "--rs s")};
+}
+
+Json prover_timings_json(const groth16::StageTimings& t) {
+  return Json{{"ntt", t.ntt},           {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
+              {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},
+              {"assemble", t.assemble}, {"total", t.total}};
+}
+
+}  // namespace
+
 int run_snarkjs_prove(const SnarkjsProveArgs& a) {
   return run_guarded("prove", [&] {
     if (a.zkey.empty() || a.wtns.empty()) throw std::invalid_argument("--zkey and --wtns are both required");
     if (a.proof.empty()) throw std::invalid_argument("--proof is required");
     if (a.check && a.r1cs.empty()) throw std::invalid_argument("--check needs --r1cs");
-    sj::ProveOptions opts;
-    opts.threads = a.threads;
-    opts.verify = !a.no_verify;
-    if (a.rs) {
-      // Given but empty (--rs ""): refused, never read as "no --rs" (random r, s).
-      const std::string& rs = *a.rs;
-      auto comma = rs.find(',');
-      if (comma == std::string::npos) {
-        throw std::invalid_argument("--rs takes \"R,S\" (two decimal integers), got '" + rs + "'");
-      }
-      // A value typed on the command line: anything but decimal digits is a usage error (exit 2);
-      // digits >= r stay fr_from_decimal's "not canonical" (exit 3).
-      auto decimal = [](const std::string& v, const char* what) {
-        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
-          throw std::invalid_argument(std::string(what) + " '" + v + "' is not a decimal integer");
-        }
-        return groth16::fr_from_decimal(v, what);
-      };
-      opts.randomizers = groth16::Randomizers{decimal(rs.substr(0, comma), "--rs r"),
-                                              decimal(rs.substr(comma + 1), "--rs s")};
+    if (a.no_verify) {
+      throw UsageError("--no-verify: every proof is verified before it is written (the engine's self-check), --zkey "
+                       "included");
     }
+    std::vector<groth16::Randomizers> randomizers;
+    if (a.rs) randomizers.push_back(parse_rs(*a.rs));
     check_output_paths({{"--zkey", a.zkey}, {"--wtns", a.wtns}, {"--r1cs", a.r1cs}},
                        {{"--proof", a.proof}, {"--public", a.pub}});
     PendingOutput proof_file(a.proof), pub_file(a.pub);
     const auto t_all = Clock::now();
-    auto t0 = Clock::now();
-    sj::ZkeyReadOptions zopts;
-    zopts.check = a.checked_points ? ec::Check::Subgroup : ec::Check::OnCurveOnly;
     const auto limit = limit_threads(a.threads);
-    sj::Zkey zkey = sj::Zkey::read_file(a.zkey, zopts);
-    const double zkey_ms = ms_since(t0);
-    t0 = Clock::now();
-    sj::Witness w = sj::Witness::read_file(a.wtns);
-    sj::check_witness_matches(zkey, w, a.zkey, a.wtns);
-    const double wtns_ms = ms_since(t0);
+    EngineOptions eo = a.engine;
+    eo.threads = a.threads;
+    // The backends first: a bad --backend / --memory-budget is a usage error before any input is read.
+    LocalEngine local(eo);
+
+    // The zkey's header (counts only, memory-mapped): for the report and the --check of the files
+    // against each other. The engine reads the whole zkey.
+    auto t0 = Clock::now();
+    const sj::Zkey head = sj::Zkey::read_header_file(a.zkey);
     double check_ms = 0;
     if (a.check) {
-      t0 = Clock::now();
+      sj::Witness w = sj::Witness::read_file(a.wtns);
+      sj::check_witness_matches(head, w, a.zkey, a.wtns);
       sj::R1cs r1cs = sj::R1cs::read_file(a.r1cs);
-      sj::check_r1cs_matches(zkey, r1cs, a.zkey, a.r1cs);
+      sj::check_r1cs_matches(head, r1cs, a.zkey, a.r1cs);
       sj::check_witness(r1cs, w, a.wtns);
       check_ms = ms_since(t0);
     }
-    sj::ProveResult r = sj::prove(zkey, w, opts);
+
+    engine::ProofRequest req;
+    req.kind = "snarkjs";
+    req.args = {{"zkey", a.zkey}, {"wtns", a.wtns}, {"checked", a.checked_points ? "1" : "0"}};
+    req.randomizers = std::move(randomizers);
+    const EngineRun run = local.run("prove", std::move(req), [&](const std::string& reason) {
+      return "proof does not verify: the proof made with '" + a.zkey + "' and '" + a.wtns +
+             "' does not verify with the zkey's verifying key (a witness that does not satisfy the circuit: check it "
+             "with --check --r1cs; or a zkey point off the subgroup: try --checked-points); no files written (" +
+             reason + ")";
+    });
+    const engine::ProofResult& r = run.result;
+    if (r.proofs.size() != 1 || r.public_inputs.size() != 1) {
+      throw std::runtime_error("the engine returned " + std::to_string(r.proofs.size()) +
+                               " proofs for kind snarkjs; expected 1");
+    }
+
     t0 = Clock::now();
-    sj::write_proof_files(proof_file.temp_path(), pub_file.temp_path(), r);
+    sj::write_proof_files(proof_file.temp_path(), pub_file.temp_path(), r.proofs[0], r.public_inputs[0]);
     proof_file.commit();
     pub_file.commit();
     const double write_ms = ms_since(t0);
     const double total_ms = ms_since(t_all);
-    const auto& t = r.timings;
+    // The backend's own stage times (one partition); total = the backend call as the engine saw it.
+    groth16::StageTimings t;
+    for (const auto& p : r.partitions) t += p.backend_timings;
+    t.total = r.timings.prover_call;
+    const std::string points = a.checked_points ? "subgroup-checked" : "on-curve only";
     if (a.json) {
       Json j{{"command", "prove"},
              {"format", "snarkjs"},
              {"zkey", a.zkey},
-             {"n_vars", zkey.n_vars},
-             {"n_public", zkey.n_public},
-             {"domain_size", zkey.domain_size},
-             {"verified", opts.verify ? Json(true) : Json(nullptr)},
+             {"n_vars", head.n_vars},
+             {"n_public", head.n_public},
+             {"domain_size", head.domain_size},
+             {"verified", true},
+             {"backend", run.backend},
              {"timings_ms",
-              {{"read_zkey", zkey_ms},
-               {"read_wtns", wtns_ms},
+              {{"load_zkey", r.timings.srs_load},
                {"check", check_ms},
-               {"evaluations", t.evaluations},
-               {"ntt", t.ntt},
-               {"msm_a", t.msm_a},
-               {"msm_b1", t.msm_b1},
-               {"msm_b2", t.msm_b2},
-               {"msm_c", t.msm_c},
-               {"msm_h", t.msm_h},
-               {"assemble", t.assemble},
-               {"verify", t.verify},
-               {"prover", t.total},
+               {"synthesis", r.timings.synthesis},
+               {"prover", prover_timings_json(t)},
+               {"verify", r.timings.verify},
                {"write", write_ms},
                {"total", total_ms}}}};
       std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << "zkey           " << a.zkey << " (nVars " << zkey.n_vars << ", nPublic " << zkey.n_public
-                << ", domain " << zkey.domain_size << ")\n";
-      std::cout << "read zkey      " << fmt_ms(zkey_ms) << "\n";
-      std::cout << "read wtns      " << fmt_ms(wtns_ms) << "\n";
+      std::cout << "zkey           " << a.zkey << " (nVars " << head.n_vars << ", nPublic " << head.n_public
+                << ", domain " << head.domain_size << ")\n";
+      std::cout << "load zkey      " << fmt_ms(r.timings.srs_load) << "  (" << points << ")\n";
       if (a.check) std::cout << "r1cs check     " << fmt_ms(check_ms) << "  OK\n";
-      std::cout << "prover         " << fmt_ms(t.total) << "\n";
-      std::cout << "  evaluations  " << fmt_ms(t.evaluations) << "\n";
-      std::cout << "  ntt / h      " << fmt_ms(t.ntt) << "\n";
-      std::cout << "  msm A        " << fmt_ms(t.msm_a) << "\n";
-      std::cout << "  msm B1       " << fmt_ms(t.msm_b1) << "\n";
-      std::cout << "  msm B2 (G2)  " << fmt_ms(t.msm_b2) << "\n";
-      std::cout << "  msm C        " << fmt_ms(t.msm_c) << "\n";
+      std::cout << "synthesis      " << fmt_ms(r.timings.synthesis) << "  (witness → a, b, c)\n";
+      std::cout << "prover (" << run.backend << ")" << std::string(run.backend.size() < 6 ? 6 - run.backend.size() : 0, ' ')
+                << fmt_ms(t.total) << "\n";
+      std::cout << "  ntt / H      " << fmt_ms(t.ntt) << "\n";
       std::cout << "  msm H        " << fmt_ms(t.msm_h) << "\n";
+      std::cout << "  msm L (C)    " << fmt_ms(t.msm_l) << "\n";
+      std::cout << "  msm A        " << fmt_ms(t.msm_a) << "\n";
+      std::cout << "  msm B G1     " << fmt_ms(t.msm_b_g1) << "\n";
+      std::cout << "  msm B G2     " << fmt_ms(t.msm_b_g2) << "\n";
       std::cout << "  assemble     " << fmt_ms(t.assemble) << "\n";
-      std::cout << "  verify       " << fmt_ms(t.verify) << (opts.verify ? "  OK" : "  (skipped)") << "\n";
+      std::cout << "verify         " << fmt_ms(r.timings.verify) << "  OK\n";
       std::cout << "write          " << fmt_ms(write_ms) << "\n";
       std::cout << "total          " << fmt_ms(total_ms) << "\n";
     }
@@ -243,9 +271,10 @@ int snarkjs_main(int argc, char** argv) {
   prove->get_option("--wtns")->required();
   prove->add_option("--proof", pa.proof, "output proof.json")->required();
   prove->add_option("--public", pa.pub, "output public.json");
-  prove->add_flag("--no-verify", pa.no_verify, "do not verify the proof before writing it");
+  prove->add_flag("--no-verify", pa.no_verify, "refused: every proof is verified before it is written");
   prove->add_flag("--json", pa.json, "print one JSON object (timings) instead of text");
   add_threads_option(*prove, pa.threads);
+  add_engine_options(*prove, pa.engine);
 
   SnarkjsVerifyArgs va;
   CLI::App* verify = app.add_subcommand("verify", "verify a snarkjs proof.json (snarkjs groth16 verify)");

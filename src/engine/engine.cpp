@@ -397,6 +397,10 @@ struct Engine::Impl {
       std::shared_ptr<const KindJob> kj = prepare_kind_job(*job, std::move(kept));
       const std::size_t n = kj->num_partitions();
       if (n == 0) throw std::invalid_argument("the request has no partitions");
+      if (!job->req.randomizers.empty() && job->req.randomizers.size() != n) {
+        throw std::invalid_argument("fixed randomizers (r, s): got " + std::to_string(job->req.randomizers.size()) +
+                                    " pairs, expected " + std::to_string(n) + " (one per partition) or none");
+      }
       const std::string key = kj->srs_key();
       double load_ms = 0;
       bool busy = false;
@@ -478,7 +482,7 @@ struct Engine::Impl {
       }
       groth16::check_partition_shape(job->srs->params, buf, k);
       inputs = job->kjob->public_inputs(k, buf);
-      rs = groth16::draw_randomizers(1, rng).front();
+      rs = job->req.randomizers.empty() ? groth16::draw_randomizers(1, rng).front() : job->req.randomizers[k];
     } catch (const r1cs::SynthesisError& e) {
       release_partition(std::move(buf), reserved_bytes);  // partly filled: its capacity goes back to the pool
       // Cancelled: the flag is only set once the job is final (fail_job is then a no-op).

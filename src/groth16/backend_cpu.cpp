@@ -1,10 +1,13 @@
 // The prover backend seam's shared pieces and the CPU backend (include/proofline/groth16/backend.hpp).
+#include <bit>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include <tbb/task_arena.h>
 
 #include "proofline/groth16/backend.hpp"
+#include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/quotient.hpp"
 #include "proofline/util/fault.hpp"
 
@@ -63,7 +66,7 @@ void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, s
   if (w.b_aux_density.size() != n_aux) shape_error(index, "b_aux_density bits", w.b_aux_density.size(), n_aux);
   if (w.b.size() != w.a.size()) shape_error(index, "rows of b", w.b.size(), w.a.size());
   if (w.c.size() != w.a.size()) shape_error(index, "rows of c", w.c.size(), w.a.size());
-  const std::size_t m = p.h.size() + 1;
+  const std::size_t m = p.domain_size();
   if (next_pow2(w.a.size()) != m) {
     shape_error(index, "domain size (next power of two >= " + std::to_string(w.a.size()) + " constraint rows)",
                 next_pow2(w.a.size()), m);
@@ -119,8 +122,16 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
     msm::MsmConfig mc = cfg_.msm;
     mc.threads = 0;  // the arena we run in
     mc.cancel = cancel;  // each MSM polls it between its windows / chunks
-    const std::size_t m = params.h.size() + 1;
-    const poly::EvaluationDomain domain(m);
+    const std::size_t m = params.domain_size();
+    const bool odd_coset = params.h_form == HForm::OddCoset;
+    // Bellperson: the m − 1 coefficients of (a·b − c)/Z; OddCoset: a·b − c on snarkjs' odd coset, m scalars.
+    std::optional<poly::EvaluationDomain> domain;
+    std::optional<snarkjs::OddCosetH> odd;
+    if (odd_coset) {
+      odd.emplace(static_cast<unsigned>(std::countr_zero(m)));
+    } else {
+      domain.emplace(m);
+    }
     for (std::size_t k = 0; k < partitions.size(); ++k) {
       r1cs::ProvingBuffers& w = partitions[k];
       StageTimings t;
@@ -131,12 +142,20 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       w.a.resize(m, Fr::zero());
       w.b.resize(m, Fr::zero());
       w.c.resize(m, Fr::zero());
-      poly::compute_h(w.a, w.b, w.c, domain);
+      // The H scalars: in w.a (Bellperson, m − 1 of them) or gathered into w.b (OddCoset, m).
+      std::span<const Fr> h_scalars;
+      if (odd_coset) {
+        odd->compute_into(w.b, w.a, w.b, w.c);
+        h_scalars = std::span<const Fr>(w.b.data(), m);
+      } else {
+        poly::compute_h(w.a, w.b, w.c, *domain);
+        h_scalars = std::span<const Fr>(w.a.data(), m - 1);
+      }
       t.ntt = ms_since(t0);
 
       check_prove_cancel(cancel, k, "the H MSM");
       t0 = Clock::now();
-      r.h = msm::msm_g1(params.h, std::span<const Fr>(w.a.data(), m - 1), mc);
+      r.h = msm::msm_g1(params.h, h_scalars, mc);
       t.msm_h = ms_since(t0);
 
       check_prove_cancel(cancel, k, "the L MSM");

@@ -11,6 +11,7 @@
 #   - a proof file of the wrong size is refused from its size, without reading it (a 6 GB sparse
 #     file under a 2.5 GB address-space limit);
 #   - `daemon` on an address it cannot use exits 2 with the reason.
+# prove --zkey takes the engine's options (--backend, --memory-budget, --threads), refuses --no-verify (2).
 # And the next tester's: c2 --backend cuda without CUDA refused first (2); verify --c1 refuses
 # --public (2); c2's missing parameter file labelled as such (3); --rs non-decimal (2); an unknown
 # command named (2); setup/prove --help name porep and proof_k.json; submit's --sector-id needs
@@ -66,6 +67,24 @@ expect_in "  --wtns needs --zkey" err.txt "requires --zkey|--wtns.*--zkey"
 check "--check without --zkey" 2 "$P" prove --circuit mul --params m.params --proof y.proof --check
 no_file "nothing written for --wtns / --check without --zkey" y.proof
 check "--zkey without --public" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof x.json
+# --- prove --zkey through the in-process engine (issue 15): its options, progress on stderr, no --no-verify ---
+check "snarkjs prove --backend cpu --memory-budget 64MiB --threads 1" 0 "$P" prove --zkey toy.zkey --wtns toy.wtns \
+  --proof e.json --public e.pub.json --backend cpu --memory-budget 64MiB --threads 1
+expect_in "  progress on stderr" err.txt "^prove: 1/1 partition\(s\) proved and verified"
+check "  its proof verifies" 0 "$P" verify --vk toy_vk.json --proof e.json --public e.pub.json
+check "snarkjs prove --no-verify" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof nv.json --public nv.pub.json --no-verify
+expect_in "  refused: every proof is verified" err.txt "--no-verify: every proof is verified before it is written"
+check "snarkjs prove --memory-budget 1KiB" 3 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof mb.json --public mb.pub.json --memory-budget 1KiB
+expect_in "  the budget is named" err.txt "memory budget is 1024 bytes"
+no_file "nothing written for --no-verify or a budget too small" nv.json nv.pub.json mb.json mb.pub.json
+"$P" prove --zkey toy.zkey --wtns toy.wtns --proof cu.json --public cu.pub.json --backend cuda >out.txt 2>err.txt; rc=$?
+if grep -q "no usable CUDA device\|no CUDA backend" err.txt; then
+  [[ $rc -eq 2 ]] && echo "ok: prove --zkey --backend cuda without CUDA (exit 2)" || { echo "FAIL: prove --zkey --backend cuda without CUDA: exit $rc"; fails=$((fails + 1)); }
+  no_file "  nothing written for --backend cuda" cu.json cu.pub.json
+else
+  [[ $rc -eq 0 ]] && echo "ok: prove --zkey --backend cuda (exit 0)" || { echo "FAIL: prove --zkey --backend cuda: exit $rc"; fails=$((fails + 1)); }
+  check "  the CUDA proof verifies" 0 "$P" verify --vk toy_vk.json --proof cu.json --public cu.pub.json
+fi
 check "prove --help" 0 "$P" prove --help
 expect_in "prove --help names the exclusions" out.txt "Excludes:.*--params"
 expect_in "prove --help names the two forms" out.txt "exclude each other"

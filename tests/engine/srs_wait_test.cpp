@@ -1,6 +1,6 @@
 // Jobs waiting for an SRS that another job is loading hold no synthesis worker (they are parked and
 // re-queued when the load ends); a load nobody wants any more (cancel, shutdown) is abandoned at its
-// next progress report; the snarkjs zkey load reports the H conversion's progress between 0.4 and 1.
+// next progress report; the snarkjs zkey load keeps the zkey's H points as they are (no conversion).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -242,8 +242,12 @@ TEST(EngineSrsWait, UnwantedLoadIsAbandoned) {
   EXPECT_LT(Clock::now() - t0, 10s);
 }
 
-TEST(EngineSrsWait, ZkeyLoadReportsTheHConversion) {
-  const auto files = snarkjs_chain(200, 7, "progress200");  // domain 256: 8 butterfly stages
+// The zkey becomes parameters without any curve arithmetic: its H section as it is (snarkjs' odd-coset
+// form, one point per row of the domain), rows permuted to the blst domain; progress 0 → 1.
+TEST(EngineSrsWait, ZkeyLoadKeepsTheOddCosetH) {
+  const auto files = snarkjs_chain(200, 7, "progress200");  // domain 256
+  const groth16::snarkjs::Zkey z = groth16::snarkjs::Zkey::read_file(files.zkey);
+  ASSERT_EQ(z.domain_size, 256u);
   ProofRequest r;
   r.kind = "snarkjs";
   r.args = {{"zkey", files.zkey}, {"wtns", files.wtns}};
@@ -251,19 +255,31 @@ TEST(EngineSrsWait, ZkeyLoadReportsTheHConversion) {
   std::vector<double> seen;
   auto srs = kj->load_srs([&](double p) { seen.push_back(p); });
   ASSERT_TRUE(srs);
+  EXPECT_EQ(srs->params.h_form, groth16::HForm::OddCoset);
+  EXPECT_EQ(srs->params.h.size(), 256u);
+  EXPECT_EQ(srs->params.domain_size(), 256u);
+  EXPECT_EQ(srs->params.h, z.h);  // not transformed
+  EXPECT_EQ(srs->params.l, z.c);
+  EXPECT_EQ(srs->params.vk, z.verifying_key());
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.front(), 0.0);
   EXPECT_EQ(seen.back(), 1.0);
   EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
-  const auto inside = std::count_if(seen.begin(), seen.end(), [](double p) { return p > 0.4 && p < 1.0; });
-  EXPECT_EQ(inside, 8);  // one report per butterfly stage
-  // A throwing callback abandons the conversion.
-  int calls = 0;
+  // The partition estimate covers a, b, c over the whole domain.
+  EXPECT_GE(kj->partition_bytes(*srs), 3u * 256u * sizeof(Fr));
+  // A throwing callback abandons the load.
   EXPECT_THROW(kj->load_srs([&](double p) {
-    if (p > 0.4 && ++calls == 2) throw std::runtime_error("stop");
+    if (p > 0) throw std::runtime_error("stop");
   }),
                std::runtime_error);
-  EXPECT_EQ(calls, 2);
+  // And the synthesis fills a, b, c over the domain with the witness' assignments.
+  r1cs::ProvingBuffers buf;
+  kj->check(*srs);
+  kj->synthesize(0, *srs, buf);
+  EXPECT_EQ(buf.a.size(), 256u);
+  EXPECT_EQ(buf.input_assignment.size(), 3u);  // ONE, out, x
+  EXPECT_EQ(buf.input_assignment[2], Fr::from_u64(7));
+  groth16::check_partition_shape(srs->params, buf);
 }
 
 }  // namespace

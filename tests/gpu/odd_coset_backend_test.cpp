@@ -1,12 +1,10 @@
 // tests/gpu/odd_coset_backend_test.cpp — the CUDA backend with snarkjs-form Parameters
 // (groth16::HForm::OddCoset: h = the zkey's m H points, rows placed at J·c mod m, as the engine's
 // snarkjs kind hands them over) gives the proof of the CPU references for the same (r, s), bit for
-// bit: groth16::snarkjs::prove (OddCosetH scalars, CPU MSMs, its own assembly) and the proof computed
-// from the toxic waste (tests/snarkjs/toy_setup.hpp); groth16::CpuBackend's bytes too.
+// bit: the proof computed from the toxic waste (tests/snarkjs/toy_setup.hpp) and groth16::CpuBackend's.
 //   GpuOddCoset.*: the device pieces on real rows (H scalars, H MSM, assembled with the CPU's other
 //     MSMs), independent of the CPU backend's OddCoset support;
-//   GpuBackendOddCoset.*: GpuBackend::prove end to end; skipped (saying why) where
-//     groth16::check_partition_shape does not yet size the domain by Parameters::domain_size().
+//   GpuBackendOddCoset.*: GpuBackend::prove end to end.
 // The zkeys: the hand-written toy (domain 8) and circom-shaped chains filling domains 512 (no
 // padding) and 1024, each read back through the .zkey encoding; then a Bellperson and an OddCoset
 // proof of the same domain size in turn on one backend (one NttDomain, both forms). Skipped without
@@ -22,6 +20,7 @@
 #include "proofline/gpu/msm.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/groth16/groth16.hpp"
+#include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/msm/msm.hpp"
 #include "require_device.hpp"
@@ -71,9 +70,8 @@ sj::Witness chain_witness(std::uint32_t links, std::uint64_t z) {
   return sj::Witness::from_fr(w);
 }
 
-/// What the engine's snarkjs kind hands a backend for a zkey and a witness (src/engine/kinds.cpp
-/// load_zkey and SnarkjsJob::synthesize), in the OddCoset form: h = the zkey's H section; a and b
-/// evaluated per constraint c at the ω7-domain position J·c mod m; c = a·b row by row.
+/// What the engine's snarkjs kind hands a backend for a zkey and a witness: the conversion of
+/// groth16/snarkjs/circuit.hpp (h = the zkey's H section, HForm::OddCoset; rows at J·c mod m).
 struct OddCosetCase {
   Parameters params;
   r1cs::ProvingBuffers buf;
@@ -81,43 +79,9 @@ struct OddCosetCase {
 
 OddCosetCase odd_coset_case(const sj::Zkey& z, const sj::Witness& wit) {
   OddCosetCase out;
-  Parameters& p = out.params;
-  r1cs::ProvingBuffers& buf = out.buf;
-  const std::size_t n = z.domain_size, n_in = std::size_t{z.n_public} + 1, n_aux = z.n_vars - n_in;
-  const std::uint64_t J = sj::snarkjs_root_exponent();
-  std::vector<char> in_a(z.n_vars, 0), in_b(z.n_vars, 0);
-  for (const auto& c : z.coeffs) (c.matrix == 0 ? in_a : in_b)[c.signal] = 1;
-  p.vk = z.verifying_key();
-  p.h = z.h;
-  p.h_form = groth16::HForm::OddCoset;
-  p.l = z.c;
-  for (std::size_t i = 0; i < n_in; ++i) {
-    p.a.push_back(z.a[i]);
-    buf.b_input_density.push_back(in_b[i] != 0);
-    if (in_b[i]) {
-      p.b_g1.push_back(z.b1[i]);
-      p.b_g2.push_back(z.b2[i]);
-    }
-  }
-  for (std::size_t j = 0; j < n_aux; ++j) {
-    const std::size_t s = n_in + j;
-    buf.a_aux_density.push_back(in_a[s] != 0);
-    buf.b_aux_density.push_back(in_b[s] != 0);
-    if (in_a[s]) p.a.push_back(z.a[s]);
-    if (in_b[s]) {
-      p.b_g1.push_back(z.b1[s]);
-      p.b_g2.push_back(z.b2[s]);
-    }
-  }
-  std::vector<Fr> w(z.n_vars);
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = wit.fr(i);
-  buf.a.assign(n, Fr::zero());
-  buf.b.assign(n, Fr::zero());
-  buf.c.resize(n);
-  for (const auto& c : z.coeffs) (c.matrix == 0 ? buf.a : buf.b)[(J * c.constraint) & (n - 1)] += c.value * w[c.signal];
-  for (std::size_t i = 0; i < n; ++i) buf.c[i] = buf.a[i] * buf.b[i];
-  buf.input_assignment.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(n_in));
-  buf.aux_assignment.assign(w.begin() + static_cast<std::ptrdiff_t>(n_in), w.end());
+  sj::ZkeyParameters zp = sj::zkey_parameters(z);
+  sj::synthesize(zp.circuit, wit, out.buf, "zkey", "wtns");
+  out.params = std::move(zp.params);
   return out;
 }
 
@@ -208,9 +172,6 @@ TEST(GpuOddCoset, ScalarsAndHMsmOfSnarkjsZkeys) {
     m.b_g2 = msm::msm_query_b<ec::G2Config>(p.b_g2, in, w.b_input_density, aux, w.b_aux_density, {});
     const Randomizers rs{Fr::from_u64(31337), Fr::from_u64(271828)};
     const Proof got = groth16::assemble_proof(p.vk, m, rs);
-    sj::ProveOptions opts;
-    opts.randomizers = rs;
-    EXPECT_EQ(got.to_bytes(), sj::prove(zc.zkey, zc.wit, opts).proof.to_bytes());
     EXPECT_EQ(got.to_bytes(), sj::testing::expected_proof(zc.key, zc.wit, rs.r, rs.s).to_bytes());
   }
 }
@@ -222,13 +183,6 @@ TEST(GpuBackendOddCoset, SameProofAsTheSnarkjsCpuReferences) {
   ASSERT_FALSE(all.empty()) << "a device is visible but make_gpu_backends found none usable";
   gpu::GpuBackend& backend = *all.front();
   std::vector<ZkCase> cases = zk_cases();
-  try {
-    groth16::check_partition_shape(cases[0].oc.params, cases[0].oc.buf, 0);
-  } catch (const ProoflineError& e) {
-    GTEST_SKIP() << "groth16::check_partition_shape does not take OddCoset Parameters in this build (it needs the "
-                    "CPU-side change that sizes the domain by Parameters::domain_size()): "
-                 << e.what();
-  }
 
   for (const ZkCase& zc : cases) {
     SCOPED_TRACE(zc.name);
@@ -242,13 +196,9 @@ TEST(GpuBackendOddCoset, SameProofAsTheSnarkjsCpuReferences) {
       const Proof& gp = got.proofs[0];
       EXPECT_EQ(parts[0].a, oc.buf.a) << what << ": the caller's buffers are untouched";
 
-      sj::ProveOptions opts;
-      opts.randomizers = rs;
-      const sj::ProveResult cpu = sj::prove(zc.zkey, zc.wit, opts);  // verifies its proof too
-      EXPECT_EQ(gp.to_bytes(), cpu.proof.to_bytes()) << what << ": GPU vs snarkjs::prove";
       const Proof oracle = sj::testing::expected_proof(zc.key, zc.wit, rs.r, rs.s);
       EXPECT_EQ(gp.to_bytes(), oracle.to_bytes()) << what << ": GPU vs the toxic-waste proof";
-      EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(oc.params.vk), gp, cpu.public_inputs)) << what;
+      EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(oc.params.vk), gp, zc.wit.public_inputs(zc.zkey.n_public))) << what;
 
       std::vector<r1cs::ProvingBuffers> for_cpu{oc.buf};
       groth16::CpuBackend cpu_backend;

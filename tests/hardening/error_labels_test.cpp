@@ -3,9 +3,9 @@
 //     input"), never BadLength; numbers >= r keep NotCanonical;
 //   - snarkjs binary containers: a bad magic or a wrong curve is Malformed, a truncated file and a
 //     witness of the wrong length are BadLength;
-//   - a witness that does not satisfy the circuit makes the snarkjs prover throw
-//     ProoflineError(ProofCheckFailed) (the CLI's exit 3, bad input), not a bare std::runtime_error
-//     (which the CLI reports as an internal error, exit 4).
+//   - a witness that does not satisfy the circuit fails the engine's self-check (Failure::SelfCheck,
+//     which `proofline prove --zkey` reports as "proof does not verify: …" with exit 3, bad input;
+//     tests/cli/hardening_cli.sh), never an internal error, and no proof comes back.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "../snarkjs/engine_prove.hpp"
 #include "../snarkjs/toy_setup.hpp"
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
@@ -81,26 +82,35 @@ TEST(ErrorLabels, SnarkjsContainerStructureIsMalformedTruncationIsBadLength) {
 
   sj::Witness w = sj::testing::toy_witness(3, 4);
   w.values.pop_back();
-  std::tie(code, what) = refusal([&] { sj::prove(key.zkey, w); });
+  std::tie(code, what) = refusal([&] { sj::check_witness_matches(key.zkey, w); });
   EXPECT_EQ(code, Error::BadLength) << what;  // FileError::Mismatch: a length
+  // Through the engine (what `proofline prove --zkey` runs): bad input, with the same label.
+  const engine::ProofResult res = sj::testing::engine_prove(key.zkey, w);
+  EXPECT_EQ(res.state, engine::JobState::Failed);
+  EXPECT_EQ(res.failure, engine::Failure::BadInput) << res.error;
+  EXPECT_NE(res.error.find("bad length: "), std::string::npos) << res.error;
+  EXPECT_NE(res.error.find("witness has 7 values"), std::string::npos) << res.error;
 }
 
-TEST(ErrorLabels, UnsatisfiedWitnessIsProofCheckFailed) {
+TEST(ErrorLabels, UnsatisfiedWitnessFailsTheSelfCheck) {
   const sj::R1cs r = sj::testing::toy_r1cs();
   const sj::testing::ToyKey key =
       sj::testing::toy_setup(r, {Fr::from_u64(31), Fr::from_u64(32), Fr::from_u64(33), Fr::from_u64(34)});
   sj::Witness good = sj::testing::toy_witness(3, 17);
-  EXPECT_NO_THROW(sj::prove(key.zkey, good));
+  const engine::ProofResult ok = sj::testing::engine_prove(key.zkey, good);
+  EXPECT_EQ(ok.state, engine::JobState::Done) << ok.error;
   sj::Witness bad = good;
   bad.values[1][0] ^= 1;  // y changed: no longer the circuit's output
-  const auto [code, what] = refusal([&] { sj::prove(key.zkey, bad); });
-  EXPECT_EQ(code, Error::ProofCheckFailed) << what;
-  EXPECT_EQ(what.rfind("proof does not verify: ", 0), 0u) << what;
-  EXPECT_NE(what.find("witness"), std::string::npos) << what;
-  // Without the self-check the (invalid) proof is returned, as documented.
-  sj::ProveOptions no_check;
-  no_check.verify = false;
-  EXPECT_NO_THROW(sj::prove(key.zkey, bad, no_check));
+  const engine::ProofResult res = sj::testing::engine_prove(key.zkey, bad);
+  EXPECT_EQ(res.state, engine::JobState::Failed);
+  EXPECT_EQ(res.failure, engine::Failure::SelfCheck) << res.error;  // the CLI: exit 3, "proof does not verify"
+  EXPECT_EQ(res.error.rfind("self-check failed: ", 0), 0u) << res.error;
+  // Never an unverified proof: nothing comes back (there is no way to skip the self-check).
+  EXPECT_TRUE(res.proofs.empty());
+  EXPECT_TRUE(res.proof_bytes.empty());
+  EXPECT_TRUE(res.public_inputs.empty());
+  // The label the CLI's message carries.
+  EXPECT_EQ(to_string(Error::ProofCheckFailed), "proof does not verify");
 }
 
 }  // namespace

@@ -7,7 +7,8 @@
 //   - proofs: a coordinate >= p, a cleared compression flag, an infinity with stray bits, refused
 //     with the element's name and offset;
 //   - truncated .vk, proofs and C1 JSON refused with the place named;
-//   - a wtns longer or shorter than the zkey's variables refused before proving.
+//   - a wtns longer or shorter than the zkey's variables refused before proving (snarkjs proofs go
+//     through the engine's "snarkjs" kind, as `proofline prove --zkey` runs them).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "../groth16/test_util.hpp"
+#include "../snarkjs/engine_prove.hpp"
 #include "../snarkjs/toy_setup.hpp"
 #include "proofline/filecoin/c1.hpp"
 #include "proofline/filecoin/seal.hpp"
@@ -118,12 +120,13 @@ TEST(EmptyInputs, SnarkjsCircuitWithoutConstraintsOrPublicInputs) {
   EXPECT_EQ(z.n_public, 0u);
   const sj::Witness w = sj::Witness::from_fr(std::vector<Fr>{Fr::one(), Fr::from_u64(4)});
   sj::check_witness(r, w);
-  sj::ProveOptions opts;
-  opts.randomizers = Randomizers{Fr::from_u64(2), Fr::from_u64(3)};
-  const sj::ProveResult res = sj::prove(z, w, opts);
-  EXPECT_TRUE(res.public_inputs.empty());
-  EXPECT_EQ(res.proof, sj::testing::expected_proof(key, w, Fr::from_u64(2), Fr::from_u64(3)));
-  EXPECT_TRUE(verify_proof(prepare_verifying_key(z.verifying_key()), res.proof, std::vector<Fr>{}));
+  const engine::ProofResult res = sj::testing::engine_prove(z, w, Randomizers{Fr::from_u64(2), Fr::from_u64(3)});
+  ASSERT_EQ(res.state, engine::JobState::Done) << res.error;
+  ASSERT_EQ(res.public_inputs.size(), 1u);
+  EXPECT_TRUE(res.public_inputs[0].empty());
+  ASSERT_EQ(res.proofs.size(), 1u);
+  EXPECT_EQ(res.proofs[0], sj::testing::expected_proof(key, w, Fr::from_u64(2), Fr::from_u64(3)));
+  EXPECT_TRUE(verify_proof(prepare_verifying_key(z.verifying_key()), res.proofs[0], std::vector<Fr>{}));
 }
 
 // ---- snarkjs JSON values ----------------------------------------------------------------------------
@@ -288,12 +291,19 @@ TEST(WitnessLength, LongerOrShorterThanZkeyRefusedByName) {
     if (delta < 0) bad.values.pop_back();
     else bad.values.push_back(Fr::one().to_canonical());
     try {
-      sj::prove(key.zkey, bad);
+      sj::check_witness_matches(key.zkey, bad, "toy.zkey", "toy.wtns");
       ADD_FAILURE() << "witness of " << bad.size() << " values accepted for " << key.zkey.n_vars << " variables";
     } catch (const sj::FormatError& e) {
       EXPECT_EQ(e.kind(), sj::FileError::Mismatch) << e.what();
       EXPECT_NE(std::string(e.what()).find(std::to_string(bad.size())), std::string::npos) << e.what();
     }
+    // The engine (`proofline prove --zkey`) refuses it before synthesis, naming both counts.
+    const engine::ProofResult res = sj::testing::engine_prove(key.zkey, bad);
+    EXPECT_EQ(res.state, engine::JobState::Failed);
+    EXPECT_EQ(res.failure, engine::Failure::BadInput) << res.error;
+    EXPECT_NE(res.error.find("witness has " + std::to_string(bad.size()) + " values"), std::string::npos) << res.error;
+    EXPECT_NE(res.error.find("nVars = " + std::to_string(key.zkey.n_vars)), std::string::npos) << res.error;
+    EXPECT_TRUE(res.proofs.empty());
     EXPECT_FALSE(thrown([&] { sj::check_witness(r, bad); }).what.empty());
   }
 }

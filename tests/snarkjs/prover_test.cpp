@@ -1,10 +1,14 @@
-// snarkjs prover: ffjavascript's roots, the odd-coset H scalars against direct polynomial evaluation,
-// and whole proofs against the points computed from known toxic waste (no node needed).
+// snarkjs proofs: ffjavascript's roots, the odd-coset H scalars against direct polynomial evaluation,
+// the zkey → parameters conversion, and whole proofs (through the engine's snarkjs kind and the CPU
+// backend) against the points computed from known toxic waste (no node needed).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <random>
 
+#include "engine_prove.hpp"
 #include "proofline/groth16/snarkjs.hpp"
+#include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/verifier.hpp"
 #include "toy_setup.hpp"
 
@@ -82,61 +86,197 @@ class ToyProof : public ::testing::Test {
   }
 };
 
+std::string fail_text(const engine::ProofResult& r) { return std::string(engine::to_string(r.failure)) + ": " + r.error; }
+
+// Through the engine (kind "snarkjs", CPU backend), as `proofline prove --zkey --rs` runs it: the proof
+// equals the one computed from the toxic waste's scalars, byte for byte.
 TEST_F(ToyProof, MatchesScalarsFromToxicWaste) {
   const R1cs r1cs = testing::toy_r1cs();
   const auto key = testing::toy_setup(r1cs, toxic());
   const Witness w = testing::toy_witness(3, 17);
   ASSERT_FALSE(first_unsatisfied(r1cs, w).has_value());
   for (auto rs : {std::pair<std::uint64_t, std::uint64_t>{0, 0}, {5, 0}, {0, 9}, {31337, 271828}}) {
-    ProveOptions opts;
-    opts.randomizers = Randomizers{Fr::from_u64(rs.first), Fr::from_u64(rs.second)};
-    ProveResult res = prove(key.zkey, w, opts);  // verifies internally too
-    const Proof want = testing::expected_proof(key, w, opts.randomizers->r, opts.randomizers->s);
-    EXPECT_EQ(res.proof.a, want.a) << "r = " << rs.first << ", s = " << rs.second;
-    EXPECT_EQ(res.proof.b, want.b);
-    EXPECT_EQ(res.proof.c, want.c);
-    ASSERT_EQ(res.public_inputs.size(), 2u);
-    EXPECT_EQ(res.public_inputs[0], Fr::from_u64(27 + 3 + 5));
-    EXPECT_EQ(res.public_inputs[1], Fr::from_u64(17));
+    const Randomizers fixed{Fr::from_u64(rs.first), Fr::from_u64(rs.second)};
+    const engine::ProofResult res = testing::engine_prove(key.zkey, w, fixed);  // verified by the engine too
+    ASSERT_EQ(res.state, engine::JobState::Done) << fail_text(res);
+    ASSERT_EQ(res.proofs.size(), 1u);
+    const Proof want = testing::expected_proof(key, w, fixed.r, fixed.s);
+    EXPECT_EQ(res.proofs[0].a, want.a) << "r = " << rs.first << ", s = " << rs.second;
+    EXPECT_EQ(res.proofs[0].b, want.b);
+    EXPECT_EQ(res.proofs[0].c, want.c);
+    EXPECT_EQ(proof_json(res.proofs[0]), proof_json(want));
+    ASSERT_EQ(res.public_inputs.size(), 1u);
+    ASSERT_EQ(res.public_inputs[0].size(), 2u);
+    EXPECT_EQ(res.public_inputs[0][0], Fr::from_u64(27 + 3 + 5));
+    EXPECT_EQ(res.public_inputs[0][1], Fr::from_u64(17));
   }
+}
+
+// The CPU backend alone with the zkey's parameters (HForm::OddCoset, H section as it is): the same
+// proof for fixed r, s, also for several partitions in one call.
+TEST_F(ToyProof, CpuBackendWithOddCosetParameters) {
+  const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
+  const ZkeyParameters zp = zkey_parameters(key.zkey);
+  const Parameters& p = zp.params;
+  EXPECT_EQ(p.h_form, HForm::OddCoset);
+  EXPECT_EQ(p.h, key.zkey.h);  // no transform of the points
+  EXPECT_EQ(p.domain_size(), key.zkey.domain_size);
+  EXPECT_EQ(p.h_terms(), std::size_t{key.zkey.domain_size});
+  EXPECT_EQ(p.l, key.zkey.c);
+  EXPECT_EQ(p.vk, key.zkey.verifying_key());
+  const Witness w1 = testing::toy_witness(3, 17), w2 = testing::toy_witness(4, 2);
+  std::vector<r1cs::ProvingBuffers> parts(2);
+  synthesize(zp.circuit, w1, parts[0]);
+  synthesize(zp.circuit, w2, parts[1]);
+  ASSERT_EQ(parts[0].a.size(), key.zkey.domain_size);
+  const std::vector<Randomizers> rs = {{Fr::from_u64(7), Fr::from_u64(8)}, {Fr::from_u64(0), Fr::from_u64(0)}};
+  CpuBackend cpu(CpuBackendConfig{2});
+  const ProverResult res = cpu.prove(p, parts, rs);
+  ASSERT_EQ(res.proofs.size(), 2u);
+  EXPECT_EQ(res.proofs[0], testing::expected_proof(key, w1, rs[0].r, rs[0].s));
+  EXPECT_EQ(res.proofs[1], testing::expected_proof(key, w2, rs[1].r, rs[1].s));
+  EXPECT_GT(res.timings.msm_h, 0.0);
+  // A partition of another domain size is refused by the shape check, naming the domain.
+  r1cs::ProvingBuffers big;
+  synthesize(zp.circuit, w1, big);
+  big.a.resize(2 * key.zkey.domain_size, Fr::zero());
+  big.b.resize(big.a.size(), Fr::zero());
+  big.c.resize(big.a.size(), Fr::zero());
+  try {
+    cpu.prove(p, std::span<r1cs::ProvingBuffers>(&big, 1), std::span<const Randomizers>(rs.data(), 1));
+    FAIL() << "a partition of twice the domain was proved";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("domain size"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected " + std::to_string(key.zkey.domain_size)), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ToyProof, OddCosetParametersHaveNoParamsEncoding) {
+  const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
+  const Parameters p = zkey_parameters(key.zkey).params;
+  std::vector<std::uint8_t> out;
+  EXPECT_THROW(p.write(out), std::logic_error);
+  EXPECT_THROW(p.to_bytes(), std::logic_error);
+  const std::string path = (std::filesystem::temp_directory_path() / "proofline-oddcoset-refused.params").string();
+  std::filesystem::remove(path);
+  EXPECT_THROW(p.write_file(path), std::logic_error);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// The conversion: rows moved to J·c mod n, densities and query lengths from the coefficients.
+TEST_F(ToyProof, ZkeyConversionShapes) {
+  const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
+  const Zkey& z = key.zkey;
+  const ZkeyParameters zp = zkey_parameters(z);
+  const ZkeyCircuit& c = zp.circuit;
+  EXPECT_EQ(c.n_vars, 8u);
+  EXPECT_EQ(c.n_public, 2u);
+  EXPECT_EQ(c.domain_size, z.domain_size);
+  ASSERT_EQ(c.coeffs.size(), z.coeffs.size());
+  const OddCosetH h(z.log_domain_size());
+  for (std::size_t i = 0; i < c.coeffs.size(); ++i) {
+    EXPECT_EQ(c.coeffs[i].constraint, h.permute(z.coeffs[i].constraint)) << i;
+    EXPECT_EQ(c.coeffs[i].signal, z.coeffs[i].signal);
+    EXPECT_EQ(c.coeffs[i].value, z.coeffs[i].value);
+  }
+  // toy circuit: A uses x (3), x2 (4), x3 (5), z (2), ONE (0), and each public input's padding row;
+  // B uses x (3), ONE (0), z (2). Private signals: 3 x, 4 x2, 5 x3, 6 zz, 7 unused.
+  EXPECT_EQ(c.b_input_density.size(), 3u);
+  EXPECT_TRUE(c.b_input_density.test(0));
+  EXPECT_FALSE(c.b_input_density.test(1));
+  EXPECT_TRUE(c.b_input_density.test(2));
+  EXPECT_EQ(c.a_aux_density.size(), 5u);
+  EXPECT_EQ(c.a_aux_density.popcount(), 3u);  // x, x2, x3
+  EXPECT_EQ(c.b_aux_density.popcount(), 1u);  // x
+  EXPECT_EQ(zp.params.a.size(), 3u + 3u);
+  EXPECT_EQ(zp.params.b_g1.size(), 2u + 1u);
+  EXPECT_EQ(zp.params.b_g2.size(), 3u);
+  EXPECT_EQ(zp.params.b_g1[2], z.b1[3]);
+  EXPECT_EQ(zp.params.a[5], z.a[5]);
+  EXPECT_GE(c.bytes(), sizeof(ZkeyCoeff) * c.coeffs.size());
 }
 
 TEST_F(ToyProof, RandomizedProofVerifiesAndThroughZkeyBytes) {
   const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
   const Zkey z = Zkey::from_bytes(key.zkey.to_bytes(), {ec::Check::Subgroup}, "toy.zkey");
   const Witness w = Witness::from_bytes(testing::toy_witness(5, 2).to_bytes(), "toy.wtns");
-  ProveResult res = prove(z, w);
+  const engine::ProofResult res = testing::engine_prove(z, w, std::nullopt, /*checked_points=*/true);
+  ASSERT_EQ(res.state, engine::JobState::Done) << fail_text(res);
+  const Proof& proof = res.proofs.at(0);
+  const std::vector<Fr>& inputs = res.public_inputs.at(0);
   PreparedVerifyingKey pvk = prepare_verifying_key(z.verifying_key());
-  EXPECT_TRUE(verify_proof(pvk, res.proof, res.public_inputs));
+  EXPECT_TRUE(verify_proof(pvk, proof, inputs));
   // Through snarkjs JSON, as `proofline verify` reads it.
   const VerifyingKey vk = vk_from_snarkjs_json(snarkjs_vk_json(z.verifying_key()));
-  const Proof p = proof_from_snarkjs_json(proof_json(res.proof));
-  const auto pub = public_from_snarkjs_json(public_json(res.public_inputs));
+  const Proof p = proof_from_snarkjs_json(proof_json(proof));
+  const auto pub = public_from_snarkjs_json(public_json(inputs));
   EXPECT_TRUE(verify_proof(prepare_verifying_key(vk), p, pub));
   auto bad = pub;
   bad[1] += Fr::one();
   EXPECT_FALSE(verify_proof(prepare_verifying_key(vk), p, bad));
+  // Two random proofs of the same statement differ (fresh r, s per request).
+  const engine::ProofResult again = testing::engine_prove(z, w);
+  ASSERT_EQ(again.state, engine::JobState::Done) << fail_text(again);
+  EXPECT_NE(again.proofs.at(0), proof);
+  EXPECT_TRUE(verify_proof(pvk, again.proofs.at(0), again.public_inputs.at(0)));
 }
 
+// A witness that does not satisfy the circuit: the engine proves it, its self-check refuses the
+// proof, and no proof comes back.
 TEST_F(ToyProof, UnsatisfiedWitnessIsRefusedAfterProving) {
   const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
   Witness w = testing::toy_witness(3, 17);
   w.values[1][0] += 1;  // y off by one
-  EXPECT_THROW(prove(key.zkey, w), std::runtime_error);
+  const engine::ProofResult res = testing::engine_prove(key.zkey, w, Randomizers{Fr::from_u64(1), Fr::from_u64(2)});
+  EXPECT_EQ(res.state, engine::JobState::Failed);
+  EXPECT_EQ(res.failure, engine::Failure::SelfCheck) << res.error;
+  EXPECT_NE(res.error.find("self-check failed"), std::string::npos) << res.error;
+  EXPECT_TRUE(res.proofs.empty());
+  EXPECT_TRUE(res.proof_bytes.empty());
 }
 
 TEST_F(ToyProof, WrongWitnessLengthNamesBothCounts) {
   const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
   Witness w = testing::toy_witness(3, 17);
   w.values.pop_back();
+  const engine::ProofResult res = testing::engine_prove(key.zkey, w);
+  EXPECT_EQ(res.state, engine::JobState::Failed);
+  EXPECT_EQ(res.failure, engine::Failure::BadInput) << res.error;
+  EXPECT_NE(res.error.find("bad length: files do not match: request payload (.wtns): witness has 7 values"),
+            std::string::npos)
+      << res.error;
+  EXPECT_NE(res.error.find("nVars = 8"), std::string::npos) << res.error;
+  EXPECT_TRUE(res.proofs.empty());
+  // The same check and message where the synthesis runs on its own.
+  const ZkeyParameters zp = zkey_parameters(key.zkey);
+  r1cs::ProvingBuffers buf;
   try {
-    prove(key.zkey, w);
+    synthesize(zp.circuit, w, buf, "toy.zkey", "toy.wtns");
     FAIL() << "no error";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.kind(), FileError::Mismatch);
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("toy.wtns"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("7 values"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("nVars = 8"), std::string::npos) << e.what();
   }
+}
+
+// The engine takes one (r, s) per partition or none.
+TEST_F(ToyProof, WrongRandomizerCountIsRefused) {
+  const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
+  const std::string zkey = testing::write_temp_zkey(key.zkey);
+  engine::ProofRequest r;
+  r.kind = "snarkjs";
+  r.args = {{"zkey", zkey}};
+  r.payload = testing::toy_witness(3, 17).to_bytes();
+  r.randomizers = {Randomizers{Fr::one(), Fr::one()}, Randomizers{Fr::one(), Fr::one()}};
+  const engine::ProofResult res = testing::test_engine().prove(r, std::chrono::minutes(1)).result;
+  EXPECT_EQ(res.state, engine::JobState::Failed);
+  EXPECT_EQ(res.failure, engine::Failure::BadInput);
+  EXPECT_NE(res.error.find("randomizers (r, s): got 2 pairs, expected 1"), std::string::npos) << res.error;
 }
 
 TEST(SnarkjsJson, ExactBytes) {
@@ -179,11 +319,12 @@ TEST_F(ToyProof, CircomO2HeaderWithMorePrivateInputsThanWiresProvesAndVerifies) 
   // What `proofline prove --r1cs o2.r1cs --check` runs before proving.
   check_r1cs_matches(z, r, "o2.zkey", "o2.r1cs");
   check_witness(r, w, "o2.wtns");
-  ProveResult res = prove(z, w);
-  ASSERT_EQ(res.public_inputs, (std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(100)}));
+  const engine::ProofResult res = testing::engine_prove(z, w);
+  ASSERT_EQ(res.state, engine::JobState::Done) << fail_text(res);
+  ASSERT_EQ(res.public_inputs.at(0), (std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(100)}));
   const PreparedVerifyingKey pvk = prepare_verifying_key(z.verifying_key());
-  EXPECT_TRUE(verify_proof(pvk, res.proof, res.public_inputs));
-  EXPECT_FALSE(verify_proof(pvk, res.proof, std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(101)}));
+  EXPECT_TRUE(verify_proof(pvk, res.proofs.at(0), res.public_inputs.at(0)));
+  EXPECT_FALSE(verify_proof(pvk, res.proofs.at(0), std::vector<Fr>{Fr::from_u64(142), Fr::from_u64(101)}));
   // A witness that breaks the constraint is still named.
   auto bad = wf;
   bad[1] += Fr::one();

@@ -12,8 +12,9 @@
 //   partitions, names its parameter file; the SRS manager loads that file once (shared by every job
 //   that names it) ──► N partition items enter the SYNTHESIS queue ──► a synthesis worker admits the
 //   head item when its estimated buffer bytes fit the memory budget, synthesizes partition k into
-//   r1cs::ProvingBuffers (recycled from the buffer pool), draws (r, s) ──► PROVE queue ──► a prover
-//   worker of some backend calls ProverBackend::prove on that one partition ──► buffers go back to
+//   r1cs::ProvingBuffers (recycled from the buffer pool), draws (r, s) (or takes the request's
+//   ProofRequest::randomizers[k]) ──► PROVE queue ──► a prover worker of some backend calls
+//   ProverBackend::prove on that one partition ──► buffers go back to
 //   the pool or to the Reclaimer (still charged to the budget until really freed) ──► when all N
 //   proofs are in: batch verification with the groth16 verifier (one multi-pairing for the N
 //   partitions) ──► DONE with the proofs, or FAILED with the reason. Never an unverified proof.
@@ -31,7 +32,7 @@
 // queued jobs proceed while partitions wait for memory).
 // A job whose parameter set another job is loading right now does not wait on a worker: it is
 // parked (status counts it as a pending "prepare" item) and goes back to the prepare queue when that
-// load ends, so jobs of other kinds keep flowing while a long load (a snarkjs zkey's H conversion)
+// load ends, so jobs of other kinds keep flowing while a long load (a PoRep .params of tens of GB)
 // runs. A load is abandoned at its next progress report when the engine shuts down, or when its job
 // was cancelled and no other job waits for it.
 //
@@ -108,7 +109,8 @@ inline bool is_final(JobState s) { return s == JobState::Done || s == JobState::
 /// arguments (ProofKind::arguments, kind.hpp; the built-in kinds' are listed in docs/kinds.md), e.g.
 ///   kind "bench":   args params=<.params path>, size=2^k (or a power of two), partitions=N (default 1),
 ///                   input=<u64 seed, default 1: partition k proves SizedCircuit(size, input + k)>
-///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`)
+///   kind "snarkjs": args zkey=<.zkey path>, wtns=<.wtns path> (or the .wtns bytes in `payload`),
+///                   checked=0|1 (subgroup-check the zkey's points on load; default 0)
 struct ProofRequest {
   /// Caller-chosen id; submit is idempotent on it. Empty: the engine assigns "job-<n>".
   std::string request_id;
@@ -116,6 +118,12 @@ struct ProofRequest {
   Priority priority = Priority::Normal;
   std::map<std::string, std::string> args;
   std::vector<std::uint8_t> payload;
+  /// Fixed (r, s) per partition, in partition order, for reproducible proofs (the CLI's --rs, tests
+  /// against outside oracles): same inputs, parameters and (r, s) ⇒ the same proof bytes. Empty (the
+  /// default, and always for the daemon's requests): drawn per partition from OpenSSL's CSPRNG. A
+  /// proof with known r, s is not zero-knowledge. Any other count than the job's number of
+  /// partitions fails the job as bad input ("got N, expected M").
+  std::vector<groth16::Randomizers> randomizers;
 };
 
 struct PartitionTimings {
@@ -151,7 +159,8 @@ struct ProofTimings {
 /// inputs were refused (a kind's argument, a malformed or wrong-shaped parameter file, witness or
 /// C1, an unsatisfied constraint, a missing file: what ProoflineError, r1cs::SynthesisError,
 /// std::system_error and std::invalid_argument report), the proofs failed the self-check (the
-/// parameter file's verifying key does not match its proving key), something else broke (a backend
+/// parameter file's verifying key does not match its proving key; for kind snarkjs also a witness
+/// that does not satisfy the circuit, which the zkey alone cannot tell), something else broke (a backend
 /// or device fault, out of memory, none in service), or the job was cancelled / the engine shut down.
 enum class Failure : std::uint8_t { None, BadInput, SelfCheck, Internal, Cancelled };
 /// "none", "bad_input", "self_check", "internal", "cancelled".

@@ -3,7 +3,7 @@
 //
 // Owns: `Randomizers` (r, s), `StageTimings`, `ProverResult`, the abstract `ProverBackend`, the
 // shape check every backend applies (`check_partition_shape`), the proof assembly shared by all
-// backends (`assemble_proof`), and `CpuBackend` (poly::compute_h + msm/).
+// backends (`assemble_proof`), and `CpuBackend` (poly::compute_h or snarkjs::OddCosetH + msm/).
 //
 // Input of a backend call: the SRS (`Parameters`, loaded once, shared by the batch) and a batch of
 // synthesized partitions (r1cs::ProvingBuffers after finalize(): a, b, c evaluations of n rows, the
@@ -11,16 +11,21 @@
 // partition of a batch must match the parameters' shape (checked first; ProoflineError BadLength
 // with "got N, expected M"):
 //   input_assignment.size() == vk.ic.size(),  aux_assignment.size() == l.size() (density bitmaps
-//   of the same lengths), rows a.size() == b.size() == c.size() with m = h.size() + 1 the smallest
-//   power of two >= rows, query a.size() == vk.ic.size() + a_aux_density.popcount(),
+//   of the same lengths), rows a.size() == b.size() == c.size() with m = params.domain_size() (h.size()
+//   + 1 for HForm::Bellperson, h.size() for OddCoset) the smallest power of two >= rows,
+//   query a.size() == vk.ic.size() + a_aux_density.popcount(),
 //   query b_g1.size() == b_g2.size() == b_input_density.popcount() + b_aux_density.popcount().
 // The backend MAY resize a, b, c to m and overwrite them (the CPU backend runs the H computation in
-// place in them); it does not touch the assignments or densities.
+// place in them); it does not touch the assignments or densities. Every backend honours
+// params.h_form (params.hpp HForm): which H scalars it computes and how many points its H MSM takes.
 //
 // Output: one Proof per partition, in order, and the stage timings of the whole call.
 //
 // The math (../shared/reference/formats-and-circuits.md §2.5, §2.6), all scalars Fr:
 //   H  = Σ_{i<m−1} h_i·h[i],  h = coefficients of (a(X)·b(X) − c(X)) / (X^m − 1)   (compute_h)
+//        for params.h_form == Bellperson; for OddCoset (a snarkjs zkey, snarkjs/circuit.hpp)
+//        H  = Σ_{i<m} h_i·h[i],  h = a·b − c at snarkjs' odd coset points, in snarkjs' order
+//        (snarkjs::OddCosetH, the rows of a, b, c placed at J·c mod m). Both give h(τ)·Z(τ)/δ.
 //   L  = Σ_j aux_j·l[j]
 //   A' = Σ_i in_i·a[i] + Σ_{aux j with A-density} aux_j·a[#inputs + rank(j)]
 //   B1', B2' = Σ_{inputs with B-density} in_i·b[rank(i)] + Σ_{aux with B-density} aux_j·b[#B-inputs + rank(j)]
@@ -147,7 +152,8 @@ struct CpuBackendConfig {
   msm::MsmConfig msm{};
 };
 
-/// The CPU backend: poly::compute_h and msm/ (Pippenger with density filtering).
+/// The CPU backend: poly::compute_h (Bellperson) or snarkjs::OddCosetH (OddCoset) and msm/
+/// (Pippenger with density filtering).
 class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(CpuBackendConfig cfg = {}) : cfg_(cfg) {}

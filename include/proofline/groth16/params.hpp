@@ -140,7 +140,8 @@ void validate_verifying_key(const VerifyingKey& vk, std::string_view source,
 ///   OddCoset    h[j] = the zkey's H section, L^(2m)_{2j+1}(τ)/δ for j < m (snarkjs: Lagrange basis of
 ///               the 2m-th roots at the odd positions, ffjavascript's roots ω5): the scalars are
 ///               A·B − C evaluated at σ·ω5_m^j (σ = ω5_{2m}), in snarkjs' order j, computed from the
-///               rows placed on the ω7 domain at J·c mod m (groth16/snarkjs/prover.hpp OddCosetH).
+///               rows placed on the ω7 domain at J·c mod m (groth16/snarkjs/prover.hpp OddCosetH;
+///               such parameters come from a zkey: groth16/snarkjs/circuit.hpp zkey_parameters).
 /// Only Bellperson parameters have a .params encoding (write/to_bytes throw std::logic_error on
 /// OddCoset); readers of .params always produce Bellperson.
 enum class HForm : std::uint8_t { Bellperson, OddCoset };

@@ -476,10 +476,10 @@ VerifyingKey Zkey::verifying_key() const {
   return vk;
 }
 
-Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions& opts, std::string_view source) {
-  static constexpr std::uint32_t kVersions[] = {1};
-  BinFile f(bytes, "zkey", kVersions, std::string(source), section_name_zkey);
-  Zkey z;
+namespace {
+
+/// Sections 1 (protocol) and 2 (curve, counts, the six fixed points, on the curve) into `z`.
+void read_zkey_header(const BinFile& f, Zkey& z) {
   {
     SectionReader rd(f, f.require(1));
     const std::uint32_t protocol = rd.u32("protocol");
@@ -530,6 +530,15 @@ Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions
     z.delta2 = read_g2(rd, "delta2", on_curve);
     rd.expect_end();
   }
+}
+
+}  // namespace
+
+Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions& opts, std::string_view source) {
+  static constexpr std::uint32_t kVersions[] = {1};
+  BinFile f(bytes, "zkey", kVersions, std::string(source), section_name_zkey);
+  Zkey z;
+  read_zkey_header(f, z);
   z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::OnCurveOnly,
                                g1_from_lem);
   validate_verifying_key(z.verifying_key(), "zkey '" + std::string(source) + "'");
@@ -590,6 +599,15 @@ Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions
 Zkey Zkey::read_file(const std::string& path, const ZkeyReadOptions& opts) {
   auto m = MappedFile::open(path);
   return from_bytes(m.bytes(), opts, path);
+}
+
+Zkey Zkey::read_header_file(const std::string& path) {
+  static constexpr std::uint32_t kVersions[] = {1};
+  auto m = MappedFile::open(path);
+  BinFile f(m.bytes(), "zkey", kVersions, path, section_name_zkey);
+  Zkey z;
+  read_zkey_header(f, z);
+  return z;
 }
 
 std::vector<std::uint8_t> Zkey::to_bytes() const {
@@ -656,10 +674,15 @@ void Zkey::write_file(const std::string& path) const { write_file_bytes(path, to
 // =================================================================================================
 
 void check_witness_matches(const Zkey& zkey, const Witness& w, std::string_view zkey_name, std::string_view wtns_name) {
-  if (w.size() != zkey.n_vars) {
+  check_witness_matches(zkey.n_vars, w, zkey_name, wtns_name);
+}
+
+void check_witness_matches(std::uint32_t n_vars, const Witness& w, std::string_view zkey_name,
+                           std::string_view wtns_name) {
+  if (w.size() != n_vars) {
     throw FormatError(FileError::Mismatch, std::string(wtns_name), std::nullopt, std::nullopt,
                       "witness has " + std::to_string(w.size()) + " values; the zkey " + std::string(zkey_name) +
-                          " has nVars = " + std::to_string(zkey.n_vars) + " (witness and zkey of different circuits?)");
+                          " has nVars = " + std::to_string(n_vars) + " (witness and zkey of different circuits?)");
   }
   if (w.size() > 0 && w.values[0] != ScalarLimbs{1, 0, 0, 0}) {
     throw FormatError(FileError::Mismatch, std::string(wtns_name), 2, std::nullopt,

@@ -1,24 +1,16 @@
-// Groth16 prover for snarkjs zkeys (include/proofline/groth16/snarkjs/prover.hpp).
+// snarkjs' roots, the odd-coset H scalars and proof.json / public.json (include/proofline/groth16/snarkjs/prover.hpp).
 #include "proofline/groth16/snarkjs/prover.hpp"
 
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_group.h>
-#include <tbb/task_arena.h>
 
-#include <chrono>
 #include <stdexcept>
 
-#include "proofline/groth16/random.hpp"
 #include "proofline/groth16/snarkjs.hpp"
-#include "proofline/groth16/verifier.hpp"
 
 namespace proofline::groth16::snarkjs {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 /// (r − 1) / 2^32, the odd part of the group order of Fr^*.
 constexpr std::array<ff::u64, 4> kOddPart = {0xfffe5bfeffffffffULL, 0x09a1d80553bda402ULL, 0x299d7d483339d808ULL,
@@ -36,16 +28,6 @@ std::uint32_t bitrev(std::uint32_t x, unsigned k) {
   x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
   x = __builtin_bswap32(x);
   return x >> (32 - k);
-}
-
-template <class F>
-void run_with_threads(int threads, F&& f) {
-  if (threads > 0) {
-    tbb::task_arena arena(threads);
-    arena.execute(f);
-  } else {
-    f();
-  }
 }
 
 }  // namespace
@@ -115,128 +97,27 @@ void OddCosetH::to_odd_coset(std::span<Fr> v, const poly::NttConfig& cfg) const 
 }
 
 std::vector<Fr> OddCosetH::compute(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const poly::NttConfig& cfg) const {
-  for (auto s : {a, b, c}) {
+  std::vector<Fr> h(n_);
+  compute_into(h, a, b, c, cfg);
+  return h;
+}
+
+void OddCosetH::compute_into(std::span<Fr> out, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c,
+                             const poly::NttConfig& cfg) const {
+  for (auto s : {out, a, b, c}) {
     if (s.size() != n_) {
       throw poly::DomainError("OddCosetH: buffer of " + std::to_string(s.size()) + " elements; expected " + std::to_string(n_));
     }
   }
+  if (out.data() == a.data()) throw std::invalid_argument("OddCosetH::compute_into: `out` must not be `a`");
   tbb::parallel_invoke([&] { to_odd_coset(a, cfg); }, [&] { to_odd_coset(b, cfg); }, [&] { to_odd_coset(c, cfg); });
-  std::vector<Fr> h(n_);
+  // a·b − c on the odd points (into a, in the 7-domain's order), then gathered into snarkjs' order.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      const std::size_t j = permute(i);
-      h[i] = a[j] * b[j] - c[j];
-    }
+    for (std::size_t j = r.begin(); j != r.end(); ++j) a[j] = a[j] * b[j] - c[j];
   });
-  return h;
-}
-
-// ---- prove --------------------------------------------------------------------------------------
-
-ProveResult prove(const Zkey& zkey, const Witness& witness, const ProveOptions& opts) {
-  check_witness_matches(zkey, witness);
-  if (zkey.delta1.infinity || zkey.delta2.infinity) {
-    throw ProoflineError(Error::UnexpectedInfinity, "zkey: delta1 or delta2 is the point at infinity");
-  }
-  ProveResult res;
-  ProveTimings& t = res.timings;
-  const auto t_all = Clock::now();
-  Randomizers rs;
-  if (opts.randomizers) {
-    rs = *opts.randomizers;
-  } else {
-    OsRandom rng;
-    rs.r = random_fr(rng);
-    rs.s = random_fr(rng);
-  }
-  msm::MsmConfig mcfg = opts.msm;
-  mcfg.threads = 0;  // inside the arena below
-  poly::NttConfig ncfg;
-
-  run_with_threads(opts.threads, [&] {
-    const std::size_t n = zkey.domain_size, nv = zkey.n_vars;
-    const unsigned k = zkey.log_domain_size();
-    // 3a. The four witness MSMs do not depend on h: they start now as TBB tasks, concurrent with
-    // steps 1–2 and the H MSM (each MSM is itself parallel; work stealing keeps every core busy,
-    // and two MSMs side by side use two cores better than one MSM on two threads). Their
-    // timings, like those of steps 1–2, are each task's own wall time and overlap.
-    const msm::Scalars w(std::span<const ScalarLimbs>(witness.values));
-    const std::size_t priv0 = std::size_t{zkey.n_public} + 1;
-    ec::G1Projective m_a, m_b1, m_c, m_h;
-    ec::G2Projective m_b2;
-    auto timed = [](double& ms, auto&& f) {
-      const auto start = Clock::now();
-      f();
-      ms = ms_since(start);
-    };
-    tbb::task_group msms;
-    msms.run([&] { timed(t.msm_b2, [&] { m_b2 = msm::msm_g2(zkey.b2, w, mcfg); }); });  // the longest first
-    msms.run([&] { timed(t.msm_a, [&] { m_a = msm::msm_g1(zkey.a, w, mcfg); }); });
-    msms.run([&] { timed(t.msm_b1, [&] { m_b1 = msm::msm_g1(zkey.b1, w, mcfg); }); });
-    msms.run([&] { timed(t.msm_c, [&] { m_c = msm::msm_g1(zkey.c, w.subspan(priv0, nv - priv0), mcfg); }); });
-    try {
-      // 1. a, b, c on the domain, placed at the 7-domain's index of each snarkjs point.
-      auto t0 = Clock::now();
-      OddCosetH hctx(k);
-      std::vector<Fr> wf(nv);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) wf[i] = witness.fr(i);
-      });
-      std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
-      for (const ZkeyCoeff& e : zkey.coeffs) {
-        Fr& dst = (e.matrix == 0 ? a : b)[hctx.permute(e.constraint)];
-        dst += e.value * wf[e.signal];
-      }
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) c[i] = a[i] * b[i];
-      });
-      wf = {};
-      t.evaluations = ms_since(t0);
-
-      // 2. h on the odd coset.
-      t0 = Clock::now();
-      std::vector<Fr> h = hctx.compute(a, b, c, ncfg);
-      a = {};
-      b = {};
-      c = {};
-      t.ntt = ms_since(t0);
-
-      // 3b. The H MSM, then the witness MSMs' results.
-      timed(t.msm_h, [&] { m_h = msm::msm_g1(zkey.h, msm::Scalars(h), mcfg); });
-    } catch (...) {
-      msms.wait();  // the tasks reference this frame
-      throw;
-    }
-    msms.wait();
-
-    // 4. Assembly.
-    const auto t0 = Clock::now();
-    const ec::G1Projective d1 = zkey.delta1.to_projective();
-    ec::G1Projective pa = m_a + zkey.alpha1 + d1.mul(rs.r);
-    ec::G2Projective pb = m_b2 + zkey.beta2 + zkey.delta2.to_projective().mul(rs.s);
-    ec::G1Projective pb1 = m_b1 + zkey.beta1 + d1.mul(rs.s);
-    ec::G1Projective pc = m_c + m_h + pa.mul(rs.s) + pb1.mul(rs.r) - d1.mul(rs.r * rs.s);
-    res.proof.a = pa.to_affine();
-    res.proof.b = pb.to_affine();
-    res.proof.c = pc.to_affine();
-    res.public_inputs = witness.public_inputs(zkey.n_public);
-    t.assemble = ms_since(t0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) out[i] = a[permute(i)];
   });
-
-  if (opts.verify) {
-    const auto t0 = Clock::now();
-    PreparedVerifyingKey pvk = prepare_verifying_key(zkey.verifying_key());
-    const bool ok = verify_proof(pvk, res.proof, res.public_inputs);
-    t.verify = ms_since(t0);
-    if (!ok) {
-      throw ProoflineError(
-          Error::ProofCheckFailed,
-          "the proof just made does not verify with the zkey's verifying key (a zkey point off the subgroup, or a "
-          "witness that does not satisfy the circuit: check it against the r1cs)");
-    }
-  }
-  t.total = ms_since(t_all);
-  return res;
 }
 
 // ---- JSON ---------------------------------------------------------------------------------------
@@ -258,9 +139,10 @@ std::string public_json(std::span<const Fr> public_inputs) {
   return strip_newline(snarkjs_public_json(public_inputs));
 }
 
-void write_proof_files(const std::string& proof_path, const std::string& public_path, const ProveResult& r) {
-  if (!proof_path.empty()) put_text(proof_path, proof_json(r.proof));
-  if (!public_path.empty()) put_text(public_path, public_json(r.public_inputs));
+void write_proof_files(const std::string& proof_path, const std::string& public_path, const Proof& proof,
+                       std::span<const Fr> public_inputs) {
+  if (!proof_path.empty()) put_text(proof_path, proof_json(proof));
+  if (!public_path.empty()) put_text(public_path, public_json(public_inputs));
 }
 
 }  // namespace proofline::groth16::snarkjs

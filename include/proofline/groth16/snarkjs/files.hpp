@@ -165,6 +165,12 @@ struct Zkey {
   static Zkey from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions& opts = {},
                          std::string_view source = "<memory>");
   static Zkey read_file(const std::string& path, const ZkeyReadOptions& opts = {});
+  /// Sections 1 and 2 only (protocol, curve, nVars, nPublic, domainSize, the six fixed points, on the
+  /// curve), memory-mapped: the rest of the file is not read, so a multi-GB zkey costs what its
+  /// header costs. ic, coeffs and the point sections stay empty and the verifying key is NOT
+  /// validated: for checking files against each other (check_witness_matches, check_r1cs_matches)
+  /// before a prover loads the whole zkey. Errors as read_file's for those sections.
+  static Zkey read_header_file(const std::string& path);
   /// snarkjs' section order 1, 2, 4, 3, 9, 8, 5, 6, 7, then 10 if `contributions` is non-empty
   /// (a zkey read from snarkjs is rewritten byte for byte).
   std::vector<std::uint8_t> to_bytes() const;
@@ -174,6 +180,10 @@ struct Zkey {
 /// Sizes of the files that belong together: throws FormatError(Mismatch) naming both files unless
 /// witness.size() == zkey.n_vars.
 void check_witness_matches(const Zkey& zkey, const Witness& w, std::string_view zkey_name = "zkey",
+                           std::string_view wtns_name = "witness");
+/// The same check against a zkey's nVars alone (FormatError(Mismatch) naming both files; also when
+/// w[0] ≠ 1).
+void check_witness_matches(std::uint32_t n_vars, const Witness& w, std::string_view zkey_name = "zkey",
                            std::string_view wtns_name = "witness");
 /// r1cs ↔ zkey: n_wires == n_vars, n_public equal, n_constraints + n_public + 1 <= domain_size.
 void check_r1cs_matches(const Zkey& zkey, const R1cs& r1cs, std::string_view zkey_name = "zkey",

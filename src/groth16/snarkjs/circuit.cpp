@@ -1,0 +1,104 @@
+// A snarkjs zkey as the prover backends take it (include/proofline/groth16/snarkjs/circuit.hpp).
+#include "proofline/groth16/snarkjs/circuit.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <string>
+#include <utility>
+
+#include "proofline/groth16/snarkjs/prover.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::groth16::snarkjs {
+
+std::uint64_t ZkeyCircuit::bytes() const noexcept {
+  const auto bits = [](const r1cs::DensityTracker& d) { return std::uint64_t{8} * d.words().size(); };
+  return sizeof(ZkeyCoeff) * coeffs.size() + bits(a_aux_density) + bits(b_input_density) + bits(b_aux_density);
+}
+
+ZkeyParameters zkey_parameters(Zkey z) {
+  if (z.domain_size < 2 || (z.domain_size & (z.domain_size - 1)) != 0) {
+    throw ProoflineError(Error::BadLength, "zkey: domainSize = " + std::to_string(z.domain_size) +
+                                               "; expected a power of two >= 2");
+  }
+  ZkeyParameters out;
+  ZkeyCircuit& c = out.circuit;
+  Parameters& p = out.params;
+  c.n_vars = z.n_vars;
+  c.n_public = z.n_public;
+  c.domain_size = z.domain_size;
+  const std::size_t n_in = std::size_t{z.n_public} + 1, n_aux = z.n_vars - n_in;
+
+  // Which signals have an A / B coefficient; rows to the ω7 domain.
+  const std::uint64_t J = snarkjs_root_exponent();
+  const std::uint64_t mask = z.domain_size - 1;
+  std::vector<char> in_a(z.n_vars, 0), in_b(z.n_vars, 0);
+  c.coeffs = std::move(z.coeffs);
+  for (ZkeyCoeff& e : c.coeffs) {
+    (e.matrix == 0 ? in_a : in_b)[e.signal] = 1;
+    e.constraint = static_cast<std::uint32_t>((J * e.constraint) & mask);
+  }
+
+  p.vk = z.verifying_key();
+  p.h = std::move(z.h);
+  p.h_form = HForm::OddCoset;
+  p.l = std::move(z.c);
+  std::size_t n_a = n_in, n_b = 0;
+  for (std::size_t s = 0; s < z.n_vars; ++s) {
+    n_a += s >= n_in && in_a[s];
+    n_b += in_b[s] != 0;
+  }
+  p.a.reserve(n_a);
+  p.b_g1.reserve(n_b);
+  p.b_g2.reserve(n_b);
+  c.b_input_density.reserve(n_in);
+  c.a_aux_density.reserve(n_aux);
+  c.b_aux_density.reserve(n_aux);
+  for (std::size_t i = 0; i < n_in; ++i) {
+    p.a.push_back(z.a[i]);
+    c.b_input_density.push_back(in_b[i] != 0);
+    if (in_b[i]) {
+      p.b_g1.push_back(z.b1[i]);
+      p.b_g2.push_back(z.b2[i]);
+    }
+  }
+  for (std::size_t j = 0; j < n_aux; ++j) {
+    const std::size_t s = n_in + j;
+    c.a_aux_density.push_back(in_a[s] != 0);
+    c.b_aux_density.push_back(in_b[s] != 0);
+    if (in_a[s]) p.a.push_back(z.a[s]);
+    if (in_b[s]) {
+      p.b_g1.push_back(z.b1[s]);
+      p.b_g2.push_back(z.b2[s]);
+    }
+  }
+  return out;
+}
+
+void synthesize(const ZkeyCircuit& circuit, const Witness& witness, r1cs::ProvingBuffers& buf,
+                std::string_view zkey_name, std::string_view wtns_name) {
+  check_witness_matches(circuit.n_vars, witness, zkey_name, wtns_name);
+  const std::size_t n = circuit.domain_size, n_in = std::size_t{circuit.n_public} + 1, nv = circuit.n_vars;
+  // The assignments: the witness as Fr (Montgomery form), ONE and the public signals first.
+  buf.input_assignment.resize(n_in);
+  buf.aux_assignment.resize(nv - n_in);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      (i < n_in ? buf.input_assignment[i] : buf.aux_assignment[i - n_in]) = witness.fr(i);
+    }
+  });
+  auto w = [&](std::uint32_t s) -> const Fr& { return s < n_in ? buf.input_assignment[s] : buf.aux_assignment[s - n_in]; };
+  // a, b at rows J·c mod n (already in the coefficients), then c = a·b row by row.
+  buf.a.assign(n, Fr::zero());
+  buf.b.assign(n, Fr::zero());
+  buf.c.resize(n);
+  for (const ZkeyCoeff& e : circuit.coeffs) (e.matrix == 0 ? buf.a : buf.b)[e.constraint] += e.value * w(e.signal);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) buf.c[i] = buf.a[i] * buf.b[i];
+  });
+  buf.a_aux_density = circuit.a_aux_density;
+  buf.b_input_density = circuit.b_input_density;
+  buf.b_aux_density = circuit.b_aux_density;
+}
+
+}  // namespace proofline::groth16::snarkjs
