@@ -679,8 +679,10 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
   EXPECT_EQ(bench.arguments(2).default_value(), "1");
   const pb::KindInfo& sj = resp.kinds(5);
   EXPECT_EQ(sj.proof_format(), "snarkjs");
-  ASSERT_EQ(sj.arguments_size(), 2);
+  ASSERT_EQ(sj.arguments_size(), 3);
   EXPECT_TRUE(sj.arguments(1).payload());
+  EXPECT_EQ(sj.arguments(2).name(), "checked");
+  EXPECT_EQ(sj.arguments(2).default_value(), "0");
   const pb::KindInfo& c2 = resp.kinds(3);
   const std::vector<engine::ArgSpec> args = arguments_of(c2);
   const auto registry = engine::testing::test_registry();
