@@ -287,7 +287,7 @@ SetupResult generate_parameters_with(r1cs::FunctionRef<void(r1cs::ConstraintSyst
       r1cs::ShapeCounter counter;
       synthesize(counter);
       counter.finalize();
-      shape = {counter.num_constraints(), counter.num_inputs(), counter.num_aux()};
+      shape = counter.shape();
     }
     Progress progress(shape.constraints >= opts.progress_min_constraints, 10);
     if (progress.on()) {

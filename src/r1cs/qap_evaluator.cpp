@@ -29,13 +29,18 @@ const Term* first_unknown(std::span<const Term> terms, std::size_t n) noexcept {
   return nullptr;
 }
 
-}  // namespace
-
-std::size_t CircuitShape::domain_size() const noexcept {
-  std::size_t m = 1;
-  while (m < constraints) m <<= 1;
-  return m;
+/// Resizes both to n entries, all zero, written in parallel (first touch spread over the cores).
+template <class T, class F>
+void zeroed(T& terms, F& flags, std::size_t n) {
+  terms.resize(n);
+  flags.resize(n);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 16), [&](const auto& r) {
+    std::fill(terms.begin() + r.begin(), terms.begin() + r.end(), QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
+    std::fill(flags.begin() + r.begin(), flags.begin() + r.end(), std::uint8_t{0});
+  });
 }
+
+}  // namespace
 
 QapEvaluator::QapEvaluator(const Fr& tau, const CircuitShape& shape) : m_(shape.domain_size()), tau_(tau) {
   const poly::EvaluationDomain domain(m_);
@@ -46,29 +51,19 @@ QapEvaluator::QapEvaluator(const Fr& tau, const CircuitShape& shape) : m_(shape.
                                 " (Z(tau) = 0)");
   }
   zm_ = z_tau_ * domain.size_inv();
-  inputs_.reserve(shape.inputs);
-  input_flags_.reserve(shape.inputs);
-  aux_.reserve(shape.aux);
-  aux_flags_.reserve(shape.aux);
-  // ONE, allocated by the base class's constructor (no on_alloc_input call for it).
-  inputs_.push_back(QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
-  input_flags_.push_back(0);
+  // ONE is allocated by the base class's constructor (no on_alloc_input call for it).
+  zeroed(inputs_, input_flags_, std::max<std::size_t>(shape.inputs, 1));
+  zeroed(aux_, aux_flags_, shape.aux);
 }
 
-void QapEvaluator::release() noexcept {
-  std::vector<QapTerms>().swap(inputs_);
-  std::vector<QapTerms>().swap(aux_);
-  std::vector<std::uint8_t>().swap(input_flags_);
-  std::vector<std::uint8_t>().swap(aux_flags_);
-  std::vector<Fr>().swap(chunk_);
-}
-
-void QapEvaluator::on_alloc(Name, ValueFn, std::size_t) {
+void QapEvaluator::on_alloc(Name, ValueFn, std::size_t index) {
+  if (index < aux_.size()) return;  // zeroed at construction
   aux_.push_back(QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
   aux_flags_.push_back(0);
 }
 
-void QapEvaluator::on_alloc_input(Name, ValueFn, std::size_t) {
+void QapEvaluator::on_alloc_input(Name, ValueFn, std::size_t index) {
+  if (index < inputs_.size()) return;
   inputs_.push_back(QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
   input_flags_.push_back(0);
 }

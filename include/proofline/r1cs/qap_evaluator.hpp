@@ -1,8 +1,8 @@
 // proofline/r1cs/qap_evaluator.hpp — setup mode at scale: the QAP of every variable at τ, computed
 // while the circuit is synthesized; no matrix is stored.
 //
-// Owns: `CircuitShape` (the counts setup needs before synthesis), `QapTerms` (u, v, w of one
-// variable), `QapEvaluator` (the ConstraintSystem that accumulates them).
+// Owns: `QapTerms` (u, v, w of one variable) and `QapEvaluator` (the ConstraintSystem that
+// accumulates them, sized by an r1cs::CircuitShape: shape_counter.hpp).
 //
 // What (reference §1.3; the same numbers as evaluating KeypairAssembly's columns): with m the
 // domain size (the smallest power of two >= the constraints, input constraints included), ω its
@@ -17,7 +17,8 @@
 // Lagrange coefficients are made ahead of the rows in chunks of kLagrangeChunk (one batch inversion
 // per block of 4096, blocks in parallel with oneTBB): rows must arrive in order (they do: the base
 // class numbers them). Cost per term: one multiplication (none for a coefficient ±1) and one
-// addition. Memory: 97 bytes per variable (3 Fr + flags; reserved from the shape) plus one chunk.
+// addition. Memory: 97 bytes per variable (3 Fr + flags; zeroed for the shape's counts up front,
+// in parallel) plus one chunk.
 //
 // The shape must be known first (a ShapeCounter pass, or counts the circuit knows: circuits::porep::
 // count_porep): m fixes every L_i. A circuit that enforces more rows than the domain holds throws
@@ -37,18 +38,10 @@
 #include <vector>
 
 #include "proofline/r1cs/constraint_system.hpp"
+#include "proofline/r1cs/proving_buffers.hpp"
+#include "proofline/r1cs/shape_counter.hpp"
 
 namespace proofline::r1cs {
-
-/// Counts of a finalized circuit: constraints including the input constraints, inputs including ONE.
-struct CircuitShape {
-  std::size_t constraints = 0;
-  std::size_t inputs = 1;
-  std::size_t aux = 0;
-  /// The Groth16 domain size: the smallest power of two >= max(constraints, 1).
-  std::size_t domain_size() const noexcept;
-  friend bool operator==(const CircuitShape&, const CircuitShape&) = default;
-};
 
 /// u_j(τ), v_j(τ), w_j(τ) of one variable (Montgomery form).
 struct QapTerms {
@@ -62,8 +55,8 @@ class QapEvaluator final : public ConstraintSystem {
   /// Rows per Lagrange chunk (computed when the first row of the chunk is enforced).
   static constexpr std::size_t kLagrangeChunk = std::size_t{1} << 16;
 
-  /// Evaluates at `tau` over the domain of `shape.domain_size()`; reserves room for shape.inputs
-  /// and shape.aux variables (a circuit may still allocate more).
+  /// Evaluates at `tau` over the domain of `shape.domain_size()`; makes room for shape.inputs and
+  /// shape.aux variables (a circuit may still allocate more).
   QapEvaluator(const Fr& tau, const CircuitShape& shape);
 
   bool computes_values() const noexcept override { return false; }
@@ -73,17 +66,14 @@ class QapEvaluator final : public ConstraintSystem {
   const Fr& z_tau() const noexcept { return z_tau_; }
 
   /// One entry per input (ONE first) / aux variable allocated so far.
-  std::span<const QapTerms> inputs() const noexcept { return inputs_; }
-  std::span<const QapTerms> aux() const noexcept { return aux_; }
-  std::span<const std::uint8_t> input_flags() const noexcept { return input_flags_; }
-  std::span<const std::uint8_t> aux_flags() const noexcept { return aux_flags_; }
+  std::span<const QapTerms> inputs() const noexcept { return {inputs_.data(), num_inputs()}; }
+  std::span<const QapTerms> aux() const noexcept { return {aux_.data(), num_aux()}; }
+  std::span<const std::uint8_t> input_flags() const noexcept { return {input_flags_.data(), num_inputs()}; }
+  std::span<const std::uint8_t> aux_flags() const noexcept { return {aux_flags_.data(), num_aux()}; }
 
   /// Called with the number of rows enforced so far, once per Lagrange chunk (every
   /// kLagrangeChunk rows) and at finalize(); for progress reports. Null: none.
   void set_progress(std::function<void(std::size_t rows)> fn) { progress_ = std::move(fn); }
-
-  /// Releases the per-variable arrays (they are the bulk of the memory).
-  void release() noexcept;
 
  protected:
   void on_alloc(Name, ValueFn, std::size_t) override;
@@ -98,8 +88,10 @@ class QapEvaluator final : public ConstraintSystem {
   std::size_t m_;
   Fr tau_, z_tau_, zm_;  // zm = Z(τ)/m
   Fr omega_;
-  std::vector<QapTerms> inputs_, aux_;
-  std::vector<std::uint8_t> input_flags_, aux_flags_;
+  // Zeroed up to the shape's counts at construction (in parallel: the first touch of ~13 GB at
+  // 2^27 would otherwise be page faults on the synthesis thread), grown past them by push_back.
+  std::vector<QapTerms, UninitAllocator<QapTerms>> inputs_, aux_;
+  std::vector<std::uint8_t, UninitAllocator<std::uint8_t>> input_flags_, aux_flags_;
   std::size_t chunk_base_ = 0;  // first row of chunk_
   std::vector<Fr> chunk_;       // L_i(τ) for rows chunk_base_ … chunk_base_ + chunk_.size() − 1
   std::function<void(std::size_t)> progress_;
