@@ -119,6 +119,7 @@ std::string read_text(const std::string& path) {
 struct SetupArgs {
   std::string circuit = "bench", size = "2^10", params, vk, backend = "cpu";
   std::optional<std::uint64_t> seed;
+  bool discard = false;
 };
 
 /// The built-in circuit for setup (no witness: its public inputs are never computed) and its shape.
@@ -156,6 +157,8 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--backend ") + e.what());
   }
+  if (a.discard && (!a.params.empty() || !a.vk.empty())) throw UsageError("--discard writes no files: drop --params and --vk");
+  if (!a.discard && a.params.empty()) throw UsageError("--params is required (or --discard)");
   // The output paths are checked (distinct, created under a temporary name) before the setup runs.
   check_output_paths({}, {{"--params", a.params}, {"--vk", a.vk}});
   PendingOutput params_file(a.params), vk_file(a.vk);
@@ -171,20 +174,24 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
   SetupResult r;
   std::uint64_t params_bytes = 0;
   {
-    ParamsWriter w(params_file.temp_path());
-    r = generate_parameters(*built.circuit, draw_toxic_waste(*rng), w, opts);
-    params_bytes = w.bytes_written();
+    auto w = a.discard ? std::make_unique<ParamsWriter>(ParamsWriter::Discard{})
+                       : std::make_unique<ParamsWriter>(params_file.temp_path());
+    r = generate_parameters(*built.circuit, draw_toxic_waste(*rng), *w, opts);
+    params_bytes = w->bytes_written();
   }
   if (!a.vk.empty()) r.vk.write_file(vk_file.temp_path());
-  params_file.commit();
+  if (!a.discard) params_file.commit();
   vk_file.commit();
   const double setup_ms = ms_since(t0);
+  const std::uint64_t rss = peak_rss_bytes();
   out.line("circuit     " + description);
-  out.line("parameters  " + a.params + " (" + std::to_string(params_bytes) + " bytes; h " + std::to_string(r.h) +
+  out.line("parameters  " + (a.discard ? std::string("(discarded)") : a.params) + " (" + std::to_string(params_bytes) +
+           " bytes; h " + std::to_string(r.h) +
            ", l " + std::to_string(r.l) + ", a " + std::to_string(r.a) + ", b " + std::to_string(r.b) + ", ic " +
            std::to_string(r.vk.ic.size()) + ")");
   if (!a.vk.empty()) out.line("vk          " + a.vk + " (" + std::to_string(r.vk.serialized_size()) + " bytes)");
   out.line("setup       " + fmt_ms(setup_ms) + "  (synthesis, queries and the streamed write)");
+  out.line("peak RSS    " + std::to_string(rss >> 20) + " MiB");
   out.line("NOTE: development parameters; NOT secure (see the warning above).");
   out.j = Json{{"command", "setup"},
                {"circuit", a.circuit},
@@ -197,6 +204,7 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
                {"num_aux", r.l},
                {"secure", false},
                {"fixed_base", device_note},
+               {"peak_rss_bytes", rss},
                {"timings_ms", {{"setup", setup_ms}}}};
   out.finish();
   return kOk;
@@ -410,10 +418,13 @@ int main(int argc, char** argv) {
   setup->add_option("--circuit", sa.circuit, "circuit: mul | bench | porep (porep needs --sector-size)")
       ->capture_default_str();
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
-  setup->add_option("--params", sa.params, "output .params file")->required();
+  setup->add_option("--params", sa.params, "output .params file (required unless --discard)");
   setup->add_option("--vk", sa.vk, "also write the .vk file");
   add_integer_option(*setup, "--seed", sa.seed,
                      "derive the toxic waste from this seed (reproducible; default: OpenSSL CSPRNG)", 0, kMaxU64);
+  setup->add_flag("--discard", sa.discard,
+                  "write no file: make the parameters, count their bytes and drop them (timing runs of sizes whose "
+                  ".params does not fit the disk: bench 2^27 is 74 GB)");
   setup->add_option("--backend", sa.backend,
                     "where the fixed-base multiplications run: cpu | cuda | auto (cuda: GPU 0; the same bytes)")
       ->capture_default_str();

@@ -89,9 +89,11 @@ int cmd_setup(PorepCli& p) {
   const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
   std::string params = option_value<std::string>(app, "--params", "");
   std::string vk = option_value<std::string>(app, "--vk", "");
-  if (params.empty()) params = default_param_path(cfg, ".params").string();
+  const bool discard = flag_set(app, "--discard");
+  if (discard && (!params.empty() || !vk.empty())) throw UsageError("--discard writes no files: drop --params and --vk");
+  if (!discard && params.empty()) params = default_param_path(cfg, ".params").string();
   const bool vk_given = !vk.empty();
-  if (vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
+  if (!discard && vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
   check_output_paths({}, {{"--params", params}, {vk_given ? "--vk" : "--vk (default: --params with .vk)", vk}});
   if (fs::path(params).has_parent_path()) fs::create_directories(fs::path(params).parent_path());
   if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
@@ -124,15 +126,19 @@ int cmd_setup(PorepCli& p) {
   SetupResult r;
   std::uint64_t params_bytes = 0;
   {
-    ParamsWriter w(params_file.temp_path());
-    r = generate_parameters(circuit, draw_toxic_waste(*rng), w, opts);
-    params_bytes = w.bytes_written();
+    auto w = discard ? std::make_unique<ParamsWriter>(ParamsWriter::Discard{})
+                     : std::make_unique<ParamsWriter>(params_file.temp_path());
+    r = generate_parameters(circuit, draw_toxic_waste(*rng), *w, opts);
+    params_bytes = w->bytes_written();
   }
   const double setup_s = secs_since(t0);
-  r.vk.write_file(vk_file.temp_path());
-  params_file.commit();
-  vk_file.commit();
-  progress("setup", "wrote " + params + " and " + vk);
+  const std::uint64_t rss = peak_rss_bytes();
+  if (!discard) {
+    r.vk.write_file(vk_file.temp_path());
+    params_file.commit();
+    vk_file.commit();
+    progress("setup", "wrote " + params + " and " + vk);
+  }
   const double total_s = secs_since(t0);
   if (p.json) {
     std::cout << Json{{"command", "setup"},
@@ -146,15 +152,17 @@ int cmd_setup(PorepCli& p) {
                       {"params_bytes", params_bytes},
                       {"secure", false},
                       {"fixed_base", device_note},
+                      {"peak_rss_bytes", rss},
                       {"timings_s", {{"setup", setup_s}, {"total", total_s}}}}
                      .dump(2)
               << "\n";
   } else {
     std::cout << "circuit     PoRep " << cfg.shape->name << " partition: " << counts.constraints << " constraints, "
               << counts.inputs << " inputs\n"
-              << "parameters  " << params << " (" << params_bytes << " bytes)\n"
-              << "vk          " << vk << "\n"
+              << "parameters  " << (discard ? std::string("(discarded)") : params) << " (" << params_bytes << " bytes)\n"
+              << "vk          " << (discard ? std::string("(discarded)") : vk) << "\n"
               << "setup       " << fmt_s(setup_s) << "\n"
+              << "peak RSS    " << (rss >> 20) << " MiB\n"
               << "NOTE: development parameters; NOT secure (see the warning above).\n";
   }
   return kOk;
@@ -344,7 +352,9 @@ int run_porep_commands(PorepCli& p) {
     p.threads = option_value<int>(*p.setup, "--threads", 0);
     if (option_value<std::string>(*p.setup, "--circuit", "") == "porep") return run_guarded("setup", cmd_setup, p);
     if (!p.sector_size.empty()) return usage_error("setup", "--sector-size is for --circuit porep", p.json);
-    if (!flag_set(*p.setup, "--params")) return usage_error("setup", "--params is required", p.json);
+    if (!flag_set(*p.setup, "--params") && !flag_set(*p.setup, "--discard")) {
+      return usage_error("setup", "--params is required (or --discard)", p.json);
+    }
     return -1;
   }
   if (p.verify != nullptr && p.verify->parsed()) {

@@ -470,7 +470,7 @@ ParamsWriter::~ParamsWriter() {
 void ParamsWriter::emit(std::span<const std::uint8_t> bytes) {
   if (out_ != nullptr) {
     out_->insert(out_->end(), bytes.begin(), bytes.end());
-  } else if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+  } else if (file_ != nullptr && !bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
     throw std::system_error(errno, std::generic_category(), "cannot write '" + path_ + "'");
   }
   written_ += bytes.size();

@@ -1,6 +1,8 @@
 // Development / test parameter generation (include/proofline/groth16/setup.hpp).
 #include "proofline/groth16/setup.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -420,7 +422,12 @@ SetupResult generate_parameters_with(r1cs::FunctionRef<void(r1cs::ConstraintSyst
     res.l = n_aux;
     res.a = n_a;
     res.b = n_b;
-    if (progress.on()) std::fprintf(stderr, "setup: done in %.2f s\n", progress.total_seconds());
+    if (progress.on()) {
+      struct rusage ru {};
+      ::getrusage(RUSAGE_SELF, &ru);
+      std::fprintf(stderr, "setup: done in %.2f s (peak RSS of the process so far %.2f GiB)\n", progress.total_seconds(),
+                   double(ru.ru_maxrss) / (1024.0 * 1024.0));
+    }
   });
   return res;
 }

@@ -227,12 +227,15 @@ class ParamsSink {
 
 /// Writes the .params encoding as it is streamed in (vk, then each section's u32 count and points,
 /// encoded in parallel chunk by chunk): to a file (created or truncated; std::system_error naming
-/// the path on failure) or appended to a byte vector. Memory: one appended chunk's encoding.
+/// the path on failure), appended to a byte vector, or encoded and dropped (Discard: only counted,
+/// for timing runs whose file would not fit the disk). Memory: one appended chunk's encoding.
 /// Parameters::write / write_file use it, so a streamed file and a whole one are the same bytes.
 class ParamsWriter final : public ParamsSink {
  public:
+  struct Discard {};
   explicit ParamsWriter(const std::string& path);
   explicit ParamsWriter(std::vector<std::uint8_t>& out);
+  explicit ParamsWriter(Discard) {}
   ~ParamsWriter() override;
   ParamsWriter(const ParamsWriter&) = delete;
   ParamsWriter& operator=(const ParamsWriter&) = delete;
