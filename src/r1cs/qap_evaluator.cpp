@@ -2,13 +2,13 @@
 #include "proofline/r1cs/qap_evaluator.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "proofline/poly/domain.hpp"
 
 namespace proofline::r1cs {
 
@@ -43,14 +43,17 @@ void zeroed(T& terms, F& flags, std::size_t n) {
 }  // namespace
 
 QapEvaluator::QapEvaluator(const Fr& tau, const CircuitShape& shape) : m_(shape.domain_size()), tau_(tau) {
-  const poly::EvaluationDomain domain(m_);
-  omega_ = domain.omega();
-  z_tau_ = domain.z_at(tau);
+  // The domain of poly::EvaluationDomain (bellperson's): ω = ROOT_OF_UNITY^(2^(32 − k)), m = 2^k.
+  const unsigned k = static_cast<unsigned>(std::countr_zero(m_));
+  if (k > 32) throw std::invalid_argument("QapEvaluator: domain size 2^" + std::to_string(k) + " exceeds 2^32");
+  omega_ = Fr::root_of_unity();
+  for (unsigned i = k; i < 32; ++i) omega_ = omega_.square();
+  z_tau_ = tau.pow(static_cast<std::uint64_t>(m_)) - Fr::one();
   if (z_tau_.is_zero()) {
     throw std::invalid_argument("QapEvaluator: tau lies in the evaluation domain of size " + std::to_string(m_) +
                                 " (Z(tau) = 0)");
   }
-  zm_ = z_tau_ * domain.size_inv();
+  zm_ = z_tau_ * Fr::from_u64(m_).inverse();
   // ONE is allocated by the base class's constructor (no on_alloc_input call for it).
   zeroed(inputs_, input_flags_, std::max<std::size_t>(shape.inputs, 1));
   zeroed(aux_, aux_flags_, shape.aux);

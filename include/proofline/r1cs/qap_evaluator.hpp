@@ -6,7 +6,7 @@
 //
 // What (reference §1.3; the same numbers as evaluating KeypairAssembly's columns): with m the
 // domain size (the smallest power of two >= the constraints, input constraints included), ω its
-// root (poly::EvaluationDomain) and L_i(τ) = Z(τ)/m · ω^i/(τ − ω^i), Z(τ) = τ^m − 1,
+// root (ROOT_OF_UNITY^(2^32/m), poly::EvaluationDomain's) and L_i(τ) = Z(τ)/m · ω^i/(τ − ω^i), Z(τ) = τ^m − 1,
 //   u_j = Σ_i A[i][j]·L_i(τ),  v_j = Σ_i B[i][j]·L_i(τ),  w_j = Σ_i C[i][j]·L_i(τ)
 // for every input and aux variable j. Each enforce() of row i adds coeff·L_i(τ) to the u (v, w) of
 // each variable with a nonzero coefficient in its A (B, C) side, and sets that variable's flag
