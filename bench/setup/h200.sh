@@ -28,7 +28,7 @@ timed() {  # name command… : /usr/bin/time -v when the machine has it, else ba
   echo "== $name: $* (rc=$rc)"
   grep -E "^setup|WARNING|error|Error" "$OUT/$name.err" | grep -v WARNING | tail -40
   cat "$OUT/$name.txt"
-  grep -E "Elapsed|Maximum resident|User time|System time|real|user|sys" "$OUT/$name.time"
+  grep -E "Elapsed|Maximum resident|User time|System time|^real|^user|^sys" "$OUT/$name.time"
   return $rc
 }
 {
