@@ -75,7 +75,7 @@ row "gen-c1" "$(secs "$t0" "$(now)")" "C1 $(stat -c %s "$W/c1.json") bytes" "$(c
 
 # 2. setup (cached)
 t0=$(now) && cpu c0
-params=$(bash "$ROOT/scripts/porep_params.sh" "$P" "$PARAM_CACHE" "$SECTOR" 2>"$W/setup.txt")
+params=$(SETUP_BACKEND="$BACKEND" bash "$ROOT/scripts/porep_params.sh" "$P" "$PARAM_CACHE" "$SECTOR" 2>"$W/setup.txt")
 cpu c1
 if grep -q '^porep params: cached' "$W/setup.txt"; then
   note="cached"

@@ -22,6 +22,7 @@
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -326,6 +327,13 @@ inline void refuse_zkey_as_params(std::string_view flag, const std::string& path
 /// expensive work: UsageError naming the path and the reason (exit 2). Destroyed without commit()
 /// (an error, an unverified proof), it removes the temporary file: the final name never holds a
 /// partial or unverified file.
+/// The process's peak resident set size so far (getrusage), in bytes; 0 if unknown.
+inline std::uint64_t peak_rss_bytes() {
+  struct rusage ru {};
+  if (::getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+  return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+
 class PendingOutput {
  public:
   explicit PendingOutput(std::string path) : path_(std::move(path)) {

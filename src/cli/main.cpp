@@ -116,16 +116,50 @@ std::string read_text(const std::string& path) {
   return std::string(b.begin(), b.end());
 }
 
-// ---- setup -------------------------------------------------------------------------------------
+// ---- setup ----------------------------------------------------------------------------------------
 struct SetupArgs {
-  std::string circuit = "bench", size = "2^10", params, vk;
+  std::string circuit = "bench", size = "2^10", params, vk, backend = "cpu";
   std::optional<std::uint64_t> seed;
+  bool discard = false;
 };
+
+/// The built-in circuit for setup (no witness: its public inputs are never computed) and its shape.
+struct SetupCircuit {
+  std::unique_ptr<r1cs::CircuitInterface> circuit;
+  std::optional<r1cs::CircuitShape> shape;
+};
+
+SetupCircuit setup_circuit(const std::string& name, unsigned log) {
+  SetupCircuit c;
+  if (name == "bench") {
+    auto sized = std::make_unique<circuits::bench::SizedCircuit>(log, Fr::one());
+    c.shape = sized->shape();
+    c.circuit = std::move(sized);
+  } else if (name == "mul") {
+    c.circuit = std::make_unique<circuits::bench::MulCircuit>();
+  } else {
+    throw UsageError("--circuit " + name + ": expected mul, bench or porep");
+  }
+  return c;
+}
 
 int cmd_setup(const SetupArgs& a, const Common& c) {
   Output out{Json::object(), c.json};
   const unsigned log = a.circuit == "bench" ? parse_log_size(a.size) : 0;
-  auto built = circuits::bench::make_circuit(a.circuit, log, 1);
+  const std::string description = circuits::bench::circuit_description(a.circuit, log);
+  const SetupCircuit built = setup_circuit(a.circuit, log);
+  SetupOptions opts;
+  opts.threads = c.threads;
+  opts.progress_min_constraints = c.json ? ~std::size_t{0} : (std::size_t{1} << 16);
+  opts.shape = built.shape;
+  std::string device_note;
+  try {
+    use_device_for_setup(a.backend, opts, &device_note);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--backend ") + e.what());
+  }
+  if (a.discard && (!a.params.empty() || !a.vk.empty())) throw UsageError("--discard writes no files: drop --params and --vk");
+  if (!a.discard && a.params.empty()) throw UsageError("--params is required (or --discard)");
   // The output paths are checked (distinct, created under a temporary name) before the setup runs.
   check_output_paths({}, {{"--params", a.params}, {"--vk", a.vk}});
   PendingOutput params_file(a.params), vk_file(a.vk);
@@ -136,36 +170,43 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
   } else {
     rng = std::make_unique<OsRandom>();
   }
-  SetupOptions opts;
-  opts.threads = c.threads;
-  opts.progress_min_constraints = c.json ? ~std::size_t{0} : (std::size_t{1} << 16);
-  Parameters p = generate_parameters(*built.circuit, *rng, opts);
-  const double setup_ms = ms_since(t0);
-  t0 = Clock::now();
-  p.write_file(params_file.temp_path());
-  if (!a.vk.empty()) p.vk.write_file(vk_file.temp_path());
-  params_file.commit();
+  if (!c.json) std::cerr << device_note << "\n";
+  // Streamed: each section is written as it is made (no whole copy of the parameters in memory).
+  SetupResult r;
+  std::uint64_t params_bytes = 0;
+  {
+    auto w = a.discard ? std::make_unique<ParamsWriter>(ParamsWriter::Discard{})
+                       : std::make_unique<ParamsWriter>(params_file.temp_path());
+    r = generate_parameters(*built.circuit, draw_toxic_waste(*rng), *w, opts);
+    params_bytes = w->bytes_written();
+  }
+  if (!a.vk.empty()) r.vk.write_file(vk_file.temp_path());
+  if (!a.discard) params_file.commit();
   vk_file.commit();
-  const double write_ms = ms_since(t0);
-  out.line("circuit     " + built.description);
-  out.line("parameters  " + a.params + " (" + std::to_string(p.serialized_size()) + " bytes; h " +
-           std::to_string(p.h.size()) + ", l " + std::to_string(p.l.size()) + ", a " + std::to_string(p.a.size()) +
-           ", b " + std::to_string(p.b_g1.size()) + ", ic " + std::to_string(p.vk.ic.size()) + ")");
-  if (!a.vk.empty()) out.line("vk          " + a.vk + " (" + std::to_string(p.vk.serialized_size()) + " bytes)");
-  out.line("setup       " + fmt_ms(setup_ms));
-  out.line("write       " + fmt_ms(write_ms));
+  const double setup_ms = ms_since(t0);
+  const std::uint64_t rss = peak_rss_bytes();
+  out.line("circuit     " + description);
+  out.line("parameters  " + (a.discard ? std::string("(discarded)") : a.params) + " (" + std::to_string(params_bytes) +
+           " bytes; h " + std::to_string(r.h) +
+           ", l " + std::to_string(r.l) + ", a " + std::to_string(r.a) + ", b " + std::to_string(r.b) + ", ic " +
+           std::to_string(r.vk.ic.size()) + ")");
+  if (!a.vk.empty()) out.line("vk          " + a.vk + " (" + std::to_string(r.vk.serialized_size()) + " bytes)");
+  out.line("setup       " + fmt_ms(setup_ms) + "  (synthesis, queries and the streamed write)");
+  out.line("peak RSS    " + std::to_string(rss >> 20) + " MiB");
   out.line("NOTE: development parameters; NOT secure (see the warning above).");
   out.j = Json{{"command", "setup"},
                {"circuit", a.circuit},
-               {"description", built.description},
+               {"description", description},
                {"params", a.params},
-               {"params_bytes", p.serialized_size()},
+               {"params_bytes", params_bytes},
                {"vk", a.vk},
-               {"domain_size", p.domain_size()},
-               {"num_inputs", p.num_inputs()},
-               {"num_aux", p.num_aux()},
+               {"domain_size", r.h + 1},
+               {"num_inputs", r.vk.ic.size()},
+               {"num_aux", r.l},
                {"secure", false},
-               {"timings_ms", {{"setup", setup_ms}, {"write", write_ms}}}};
+               {"fixed_base", device_note},
+               {"peak_rss_bytes", rss},
+               {"timings_ms", {{"setup", setup_ms}}}};
   out.finish();
   return kOk;
 }
@@ -375,10 +416,16 @@ int main(int argc, char** argv) {
   setup->add_option("--circuit", sa.circuit, "circuit: mul | bench | porep (porep needs --sector-size)")
       ->capture_default_str();
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
-  setup->add_option("--params", sa.params, "output .params file")->required();
+  setup->add_option("--params", sa.params, "output .params file (required unless --discard)");
   setup->add_option("--vk", sa.vk, "also write the .vk file");
   add_integer_option(*setup, "--seed", sa.seed,
                      "derive the toxic waste from this seed (reproducible; default: OpenSSL CSPRNG)", 0, kMaxU64);
+  setup->add_flag("--discard", sa.discard,
+                  "write no file: make the parameters, count their bytes and drop them (timing runs of sizes whose "
+                  ".params does not fit the disk: bench 2^27 is 74 GB)");
+  setup->add_option("--backend", sa.backend,
+                    "where the fixed-base multiplications run: cpu | cuda | auto (cuda: GPU 0; the same bytes)")
+      ->capture_default_str();
   add_common(setup);
 
   ProveArgs pa;

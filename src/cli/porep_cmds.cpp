@@ -22,7 +22,7 @@
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/error.hpp"
-#include "proofline/r1cs/keypair_assembly.hpp"
+#include "proofline/r1cs/shape_counter.hpp"
 #include "common.hpp"
 #include "engine_client.hpp"
 
@@ -89,18 +89,31 @@ int cmd_setup(PorepCli& p) {
   const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
   std::string params = option_value<std::string>(app, "--params", "");
   std::string vk = option_value<std::string>(app, "--vk", "");
-  if (params.empty()) params = default_param_path(cfg, ".params").string();
+  const bool discard = flag_set(app, "--discard");
+  if (discard && (!params.empty() || !vk.empty())) throw UsageError("--discard writes no files: drop --params and --vk");
+  if (!discard && params.empty()) params = default_param_path(cfg, ".params").string();
   const bool vk_given = !vk.empty();
-  if (vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
+  if (!discard && vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
   check_output_paths({}, {{"--params", params}, {vk_given ? "--vk" : "--vk (default: --params with .vk)", vk}});
   if (fs::path(params).has_parent_path()) fs::create_directories(fs::path(params).parent_path());
   if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
   PendingOutput params_file(params), vk_file(vk);  // checked before the setup (minutes to hours)
 
   const auto counts = circuits::porep::count_porep(shape);
+  SetupOptions opts;
+  opts.threads = p.threads;
+  opts.progress_min_constraints = 0;
+  // The counts are known: no counting pass; the synthesis checks them.
+  opts.shape = r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux};
+  std::string device_note;
+  try {
+    use_device_for_setup(option_value<std::string>(app, "--backend", "cpu"), opts, &device_note);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--backend ") + e.what());
+  }
   progress("setup", "PoRep " + std::string(cfg.shape->name) + " (" + shape.describe() + "): " +
                         std::to_string(counts.constraints) + " constraints, " + std::to_string(counts.inputs) +
-                        " inputs, " + std::to_string(counts.aux) + " aux");
+                        " inputs, " + std::to_string(counts.aux) + " aux; " + device_note);
   std::unique_ptr<ByteSource> rng;
   if (flag_set(app, "--seed")) {
     rng = std::make_unique<SeededRandom>(option_value<std::uint64_t>(app, "--seed", 0));
@@ -108,21 +121,24 @@ int cmd_setup(PorepCli& p) {
     rng = std::make_unique<OsRandom>();
   }
   const auto t0 = Clock::now();
-  progress("setup", "synthesizing the circuit in setup mode");
   const PoRepCircuit circuit(shape, circuits::porep::blank_inputs(shape));
-  r1cs::KeypairAssembly cs;
-  r1cs::synthesize(circuit, cs);
-  progress("setup", "synthesized (" + fmt_s(secs_since(t0)) + "); generating parameters");
-  SetupOptions opts;
-  opts.threads = p.threads;
-  opts.progress_min_constraints = 0;
-  const Parameters params_out = generate_parameters(cs, draw_toxic_waste(*rng), opts);
+  // Synthesized into a QapEvaluator (no matrices) and streamed section by section into the file.
+  SetupResult r;
+  std::uint64_t params_bytes = 0;
+  {
+    auto w = discard ? std::make_unique<ParamsWriter>(ParamsWriter::Discard{})
+                     : std::make_unique<ParamsWriter>(params_file.temp_path());
+    r = generate_parameters(circuit, draw_toxic_waste(*rng), *w, opts);
+    params_bytes = w->bytes_written();
+  }
   const double setup_s = secs_since(t0);
-  progress("setup", "writing " + params + " and " + vk);
-  params_out.write_file(params_file.temp_path());
-  params_out.vk.write_file(vk_file.temp_path());
-  params_file.commit();
-  vk_file.commit();
+  const std::uint64_t rss = peak_rss_bytes();
+  if (!discard) {
+    r.vk.write_file(vk_file.temp_path());
+    params_file.commit();
+    vk_file.commit();
+    progress("setup", "wrote " + params + " and " + vk);
+  }
   const double total_s = secs_since(t0);
   if (p.json) {
     std::cout << Json{{"command", "setup"},
@@ -133,17 +149,20 @@ int cmd_setup(PorepCli& p) {
                       {"inputs", counts.inputs},
                       {"params", params},
                       {"vk", vk},
-                      {"params_bytes", params_out.serialized_size()},
+                      {"params_bytes", params_bytes},
                       {"secure", false},
+                      {"fixed_base", device_note},
+                      {"peak_rss_bytes", rss},
                       {"timings_s", {{"setup", setup_s}, {"total", total_s}}}}
                      .dump(2)
               << "\n";
   } else {
     std::cout << "circuit     PoRep " << cfg.shape->name << " partition: " << counts.constraints << " constraints, "
               << counts.inputs << " inputs\n"
-              << "parameters  " << params << " (" << params_out.serialized_size() << " bytes)\n"
-              << "vk          " << vk << "\n"
+              << "parameters  " << (discard ? std::string("(discarded)") : params) << " (" << params_bytes << " bytes)\n"
+              << "vk          " << (discard ? std::string("(discarded)") : vk) << "\n"
               << "setup       " << fmt_s(setup_s) << "\n"
+              << "peak RSS    " << (rss >> 20) << " MiB\n"
               << "NOTE: development parameters; NOT secure (see the warning above).\n";
   }
   return kOk;
@@ -333,7 +352,9 @@ int run_porep_commands(PorepCli& p) {
     p.threads = option_value<int>(*p.setup, "--threads", 0);
     if (option_value<std::string>(*p.setup, "--circuit", "") == "porep") return run_guarded("setup", cmd_setup, p);
     if (!p.sector_size.empty()) return usage_error("setup", "--sector-size is for --circuit porep", p.json);
-    if (!flag_set(*p.setup, "--params")) return usage_error("setup", "--params is required", p.json);
+    if (!flag_set(*p.setup, "--params") && !flag_set(*p.setup, "--discard")) {
+      return usage_error("setup", "--params is required (or --discard)", p.json);
+    }
     return -1;
   }
   if (p.verify != nullptr && p.verify->parsed()) {

@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -53,21 +55,47 @@ struct PinnedMem {
   PinnedMem& operator=(const PinnedMem&) = delete;
 };
 
+constexpr size_t kChunk = size_t{1} << 22;
+
+}  // namespace
+
 template <class Cfg>
-std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table, std::span<const ff::Fr> scalars,
-                                      int device) {
+struct FixedBaseMultiplier<Cfg>::State {
   using F = typename msm_detail::DevFieldOf<Cfg>::type;
   using DA = DevAffine<F>;
   using DX = DevXyzz<F>;
-  using HostXyzz = ec::XyzzPoint<Cfg>;
-  using Field = typename Cfg::Field;
-  static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
-  static_assert(sizeof(Field) == sizeof(F), "device field mirrors the host field");
+  int device;
+  unsigned w, windows;
+  DeviceBuffer table;
+  // Chunk buffers, grown on demand up to kChunk scalars (a small setup allocates little).
+  size_t cap = 0;
+  DeviceBuffer scalars{"fixed-base scalars"}, out{"fixed-base results"};
+  std::unique_ptr<PinnedMem> h_scalars, h_out;
+  State(int dev, unsigned w_, unsigned windows_, size_t table_bytes)
+      : device(dev), w(w_), windows(windows_), table(table_bytes, "fixed-base table") {}
+  /// Room for min(n, kChunk) scalars; returns the chunk size.
+  size_t reserve(size_t n) {
+    const size_t want = std::min(n, kChunk);
+    if (want > cap) {
+      h_scalars.reset();
+      h_out.reset();
+      scalars.ensure(want * 32);
+      out.ensure(want * sizeof(DX));
+      h_scalars = std::make_unique<PinnedMem>(want * 32);
+      h_out = std::make_unique<PinnedMem>(want * sizeof(DX));
+      cap = want;
+    }
+    return cap;
+  }
+};
 
-  std::vector<ec::AffinePoint<Cfg>> out(scalars.size());
-  if (scalars.empty()) return out;
+template <class Cfg>
+FixedBaseMultiplier<Cfg>::FixedBaseMultiplier(const groth16::FixedBaseTable<Cfg>& table, int device) {
+  using St = State;
+  using F = typename msm_detail::DevFieldOf<Cfg>::type;
+  using DA = DevAffine<F>;
+  static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
   CUDA_CHECK(cudaSetDevice(device));
-
   // Table → packed {x, y}. Entries are never the identity (FixedBaseTable::table()).
   const auto tab = table.table();
   std::vector<DA> packed(tab.size());
@@ -77,14 +105,32 @@ std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table,
       std::memcpy(&packed[i].y, &tab[i].y, sizeof(F));
     }
   });
-  DeviceBuffer d_table(packed.size() * sizeof(DA), "fixed-base table");
-  CUDA_CHECK(cudaMemcpy(d_table.get(), packed.data(), packed.size() * sizeof(DA), cudaMemcpyHostToDevice));
+  s_ = std::make_unique<St>(device, table.window_bits(), table.windows(), packed.size() * sizeof(DA));
+  CUDA_CHECK(cudaMemcpy(s_->table.get(), packed.data(), packed.size() * sizeof(DA), cudaMemcpyHostToDevice));
+}
 
-  const size_t chunk = std::min<size_t>(scalars.size(), size_t{1} << 22);
-  DeviceBuffer d_scalars(chunk * 32, "fixed-base scalars"), d_out(chunk * sizeof(DX), "fixed-base results");
-  PinnedMem h_scalars(chunk * 32), h_out(chunk * sizeof(DX));
-  auto* hs = static_cast<std::array<uint64_t, 4>*>(h_scalars.p);
-  const auto* hx = static_cast<const HostXyzz*>(h_out.p);
+template <class Cfg>
+FixedBaseMultiplier<Cfg>::~FixedBaseMultiplier() = default;
+
+template <class Cfg>
+void FixedBaseMultiplier<Cfg>::mul(std::span<const ff::Fr> scalars, std::span<ec::AffinePoint<Cfg>> out) {
+  // The device types by their own names (nvcc's host stub cannot name the private State's typedefs).
+  using F = typename msm_detail::DevFieldOf<Cfg>::type;
+  using DA = DevAffine<F>;
+  using DX = DevXyzz<F>;
+  using HostXyzz = ec::XyzzPoint<Cfg>;
+  using Field = typename Cfg::Field;
+  static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
+  if (out.size() != scalars.size()) {
+    throw std::invalid_argument("gpu::FixedBaseMultiplier::mul: " + std::to_string(out.size()) + " outputs for " +
+                                std::to_string(scalars.size()) + " scalars");
+  }
+  if (scalars.empty()) return;
+  State& st = *s_;
+  CUDA_CHECK(cudaSetDevice(st.device));
+  const size_t chunk = st.reserve(scalars.size());
+  auto* hs = static_cast<std::array<uint64_t, 4>*>(st.h_scalars->p);
+  const auto* hx = static_cast<const HostXyzz*>(st.h_out->p);
   for (size_t base = 0; base < scalars.size(); base += chunk) {
     const size_t m = std::min(chunk, scalars.size() - base);
     tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 1 << 14), [&](const auto& r) {
@@ -93,12 +139,12 @@ std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table,
         for (int k = 0; k < 4; ++k) hs[i][k] = c[k];
       }
     });
-    CUDA_CHECK(cudaMemcpy(d_scalars.get(), hs, m * 32, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(st.scalars.get(), hs, m * 32, cudaMemcpyHostToDevice));
     fixed_base_kernel<F><<<static_cast<unsigned>((m + kThreads - 1) / kThreads), kThreads>>>(
-        d_out.as<DX>(), d_table.as<const DA>(), d_scalars.as<const uint64_t>(),
-        static_cast<uint32_t>(m), table.window_bits(), table.windows());
+        st.out.template as<DX>(), st.table.template as<const DA>(), st.scalars.template as<const uint64_t>(),
+        static_cast<uint32_t>(m), st.w, st.windows);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(h_out.p, d_out.get(), m * sizeof(DX), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(st.h_out->p, st.out.get(), m * sizeof(DX), cudaMemcpyDeviceToHost));
     tbb::parallel_for(tbb::blocked_range<size_t>(0, m, 4096), [&](const auto& r) {
       std::vector<Field> scratch(r.size());
       ec::batch_to_affine(std::span<const HostXyzz>(hx + r.begin(), r.size()),
@@ -106,9 +152,21 @@ std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table,
                           std::span<Field>(scratch));
     });
   }
-  return out;
 }
 
+template class FixedBaseMultiplier<ec::G1Config>;
+template class FixedBaseMultiplier<ec::G2Config>;
+
+namespace {
+template <class Cfg>
+std::vector<ec::AffinePoint<Cfg>> run(const groth16::FixedBaseTable<Cfg>& table, std::span<const ff::Fr> scalars,
+                                      int device) {
+  std::vector<ec::AffinePoint<Cfg>> out(scalars.size());
+  if (scalars.empty()) return out;
+  FixedBaseMultiplier<Cfg> mul(table, device);
+  mul.mul(scalars, out);
+  return out;
+}
 }  // namespace
 
 std::vector<ec::G1Affine> fixed_base_mul_batch(const groth16::FixedBaseTable<ec::G1Config>& table,
@@ -122,11 +180,15 @@ std::vector<ec::G2Affine> fixed_base_mul_batch(const groth16::FixedBaseTable<ec:
 }
 
 void use_gpu_for_setup(groth16::SetupOptions& opts, int device) {
-  opts.g1_batch = [device](const groth16::FixedBaseTable<ec::G1Config>& t, std::span<const ff::Fr> ks) {
-    return fixed_base_mul_batch(t, ks, device);
+  opts.g1_batch = [device](const groth16::FixedBaseTable<ec::G1Config>& t) {
+    auto m = std::make_shared<FixedBaseMultiplier<ec::G1Config>>(t, device);
+    return groth16::FixedBaseMulFn<ec::G1Config>(
+        [m](std::span<const ff::Fr> ks, std::span<ec::G1Affine> out) { m->mul(ks, out); });
   };
-  opts.g2_batch = [device](const groth16::FixedBaseTable<ec::G2Config>& t, std::span<const ff::Fr> ks) {
-    return fixed_base_mul_batch(t, ks, device);
+  opts.g2_batch = [device](const groth16::FixedBaseTable<ec::G2Config>& t) {
+    auto m = std::make_shared<FixedBaseMultiplier<ec::G2Config>>(t, device);
+    return groth16::FixedBaseMulFn<ec::G2Config>(
+        [m](std::span<const ff::Fr> ks, std::span<ec::G2Affine> out) { m->mul(ks, out); });
   };
 }
 

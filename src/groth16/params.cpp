@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <system_error>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -334,12 +335,8 @@ void require_bellperson_h(const Parameters& p, const char* op) {
 void Parameters::write(std::vector<std::uint8_t>& out) const {
   require_bellperson_h(*this, "write");
   out.reserve(out.size() + serialized_size());
-  write_vk(out, vk);
-  put_section(out, h);
-  put_section(out, l);
-  put_section(out, a);
-  put_section(out, b_g1);
-  put_section(out, b_g2);
+  ParamsWriter w(out);
+  stream_to(w);
 }
 
 std::vector<std::uint8_t> Parameters::to_bytes() const {
@@ -350,31 +347,209 @@ std::vector<std::uint8_t> Parameters::to_bytes() const {
 
 void Parameters::write_file(const std::string& path) const {
   require_bellperson_h(*this, "write_file");
-  // One section at a time keeps the peak extra memory at the size of the largest section.
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!f) throw std::system_error(errno, std::generic_category(), "cannot create '" + path + "'");
-  std::vector<std::uint8_t> buf;
-  auto flush = [&] {
-    if (!buf.empty() && std::fwrite(buf.data(), 1, buf.size(), f.get()) != buf.size()) {
-      throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
+  ParamsWriter w(path);
+  stream_to(w);
+}
+
+void Parameters::stream_to(ParamsSink& sink) const {
+  require_bellperson_h(*this, "stream_to");
+  sink.vk(vk);
+  sink.begin(ParamsSection::H, h.size());
+  sink.append(std::span<const G1Affine>(h));
+  sink.begin(ParamsSection::L, l.size());
+  sink.append(std::span<const G1Affine>(l));
+  sink.begin(ParamsSection::A, a.size());
+  sink.append(std::span<const G1Affine>(a));
+  sink.begin(ParamsSection::BG1, b_g1.size());
+  sink.append(std::span<const G1Affine>(b_g1));
+  sink.begin(ParamsSection::BG2, b_g2.size());
+  sink.append(std::span<const G2Affine>(b_g2));
+  sink.finish();
+}
+
+// ---- streamed .params --------------------------------------------------------------------------
+std::string_view to_string(ParamsSection s) noexcept {
+  switch (s) {
+    case ParamsSection::H: return "h";
+    case ParamsSection::L: return "l";
+    case ParamsSection::A: return "a";
+    case ParamsSection::BG1: return "b_g1";
+    case ParamsSection::BG2: return "b_g2";
+  }
+  return "?";
+}
+
+namespace {
+constexpr int kSections = 5;
+std::string section_name(int i) { return std::string(to_string(static_cast<ParamsSection>(i))); }
+}  // namespace
+
+void ParamsSink::vk(const VerifyingKey& vk) {
+  if (next_ != -1) throw std::logic_error("ParamsSink::vk: the verifying key comes first, once");
+  on_vk(vk);
+  next_ = 0;
+}
+
+void ParamsSink::close_section(const char* why) {
+  if (!open_) return;
+  if (given_ != count_) {
+    throw ProoflineError(Error::BadLength, "params stream: section " + section_name(next_ - 1) + ": " +
+                                               std::to_string(given_) + " points appended, expected " +
+                                               std::to_string(count_) + " (" + why + ")");
+  }
+  open_ = false;
+}
+
+void ParamsSink::begin(ParamsSection s, std::size_t count) {
+  close_section("at the next section");
+  const int i = static_cast<int>(s);
+  if (next_ != i) {
+    throw std::logic_error("ParamsSink::begin(" + section_name(i) + "): expected " +
+                           (next_ < 0 ? std::string("the verifying key")
+                                      : next_ < kSections ? "section " + section_name(next_) : std::string("finish()")));
+  }
+  if (count > 0xffffffffu) {
+    throw ProoflineError(Error::BadLength, "params stream: section " + section_name(i) + " of " + std::to_string(count) +
+                                               " points does not fit a u32 count");
+  }
+  on_begin(s, count);
+  next_ = i + 1;
+  open_ = true;
+  count_ = count;
+  given_ = 0;
+}
+
+void ParamsSink::accept(std::size_t n, bool g2) {
+  if (!open_) throw std::logic_error("ParamsSink::append: no section is open (begin() first)");
+  const bool want_g2 = next_ - 1 == static_cast<int>(ParamsSection::BG2);
+  if (g2 != want_g2) {
+    throw std::logic_error("ParamsSink::append: section " + section_name(next_ - 1) + " holds " +
+                           (want_g2 ? "G2" : "G1") + " points");
+  }
+  if (n > count_ - given_) {
+    throw ProoflineError(Error::BadLength, "params stream: section " + section_name(next_ - 1) + ": " +
+                                               std::to_string(given_ + n) + " points appended, expected " +
+                                               std::to_string(count_));
+  }
+}
+
+void ParamsSink::append(std::span<const G1Affine> points) {
+  accept(points.size(), false);
+  if (!points.empty()) on_append(points);
+  given_ += points.size();
+}
+
+void ParamsSink::append(std::span<const G2Affine> points) {
+  accept(points.size(), true);
+  if (!points.empty()) on_append(points);
+  given_ += points.size();
+}
+
+void ParamsSink::finish() {
+  close_section("at finish()");
+  if (next_ != kSections) {
+    throw std::logic_error("ParamsSink::finish: " + (next_ < 0 ? std::string("the verifying key")
+                                                               : "section " + section_name(std::min(next_, kSections - 1))) +
+                           " not given yet");
+  }
+  on_finish();
+  next_ = kSections + 1;
+}
+
+ParamsWriter::ParamsWriter(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "wb");
+  if (file_ == nullptr) throw std::system_error(errno, std::generic_category(), "cannot create '" + path + "'");
+}
+
+ParamsWriter::ParamsWriter(std::vector<std::uint8_t>& out) : out_(&out) {}
+
+ParamsWriter::~ParamsWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void ParamsWriter::emit(std::span<const std::uint8_t> bytes) {
+  if (out_ != nullptr) {
+    out_->insert(out_->end(), bytes.begin(), bytes.end());
+  } else if (file_ != nullptr && !bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
+    throw std::system_error(errno, std::generic_category(), "cannot write '" + path_ + "'");
+  }
+  written_ += bytes.size();
+}
+
+void ParamsWriter::on_vk(const VerifyingKey& vk) {
+  buf_.clear();
+  write_vk(buf_, vk);
+  emit(buf_);
+}
+
+void ParamsWriter::on_begin(ParamsSection, std::size_t count) {
+  buf_.clear();
+  put_u32(buf_, count);
+  emit(buf_);
+}
+
+namespace {
+/// Encodes `pts` (uncompressed) in pieces of at most 2^18 points, each passed to `emit`.
+template <class Point, class Emit>
+void encode_points(std::vector<std::uint8_t>& buf, std::span<const Point> pts, Emit&& emit) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  constexpr std::size_t kPiece = std::size_t{1} << 18;
+  for (std::size_t base = 0; base < pts.size(); base += kPiece) {
+    const std::size_t len = std::min(kPiece, pts.size() - base);
+    buf.resize(len * n);
+    auto body = [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        pts[base + i].to_uncompressed(std::span<std::uint8_t, n>(buf.data() + i * n, n));
+      }
+    };
+    if (len < 1024) {
+      body(tbb::blocked_range<std::size_t>(0, len));
+    } else {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1024), body);
     }
-    buf.clear();
-  };
-  write_vk(buf, vk);
-  flush();
-  put_section(buf, h);
-  flush();
-  put_section(buf, l);
-  flush();
-  put_section(buf, a);
-  flush();
-  put_section(buf, b_g1);
-  flush();
-  put_section(buf, b_g2);
-  flush();
-  if (std::fflush(f.get()) != 0) throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
-  FILE* raw = f.release();
-  if (std::fclose(raw) != 0) throw std::system_error(errno, std::generic_category(), "cannot close '" + path + "'");
+    emit(std::span<const std::uint8_t>(buf));
+  }
+}
+}  // namespace
+
+void ParamsWriter::on_append(std::span<const G1Affine> points) {
+  encode_points(buf_, points, [&](std::span<const std::uint8_t> b) { emit(b); });
+}
+
+void ParamsWriter::on_append(std::span<const G2Affine> points) {
+  encode_points(buf_, points, [&](std::span<const std::uint8_t> b) { emit(b); });
+}
+
+void ParamsWriter::on_finish() {
+  std::vector<std::uint8_t>().swap(buf_);
+  if (file_ == nullptr) return;
+  std::FILE* f = std::exchange(file_, nullptr);
+  if (std::fflush(f) != 0) {
+    const int e = errno;
+    std::fclose(f);
+    throw std::system_error(e, std::generic_category(), "cannot write '" + path_ + "'");
+  }
+  if (std::fclose(f) != 0) throw std::system_error(errno, std::generic_category(), "cannot close '" + path_ + "'");
+}
+
+void ParamsCollector::on_begin(ParamsSection s, std::size_t count) {
+  switch (s) {
+    case ParamsSection::H: g1_ = &p_.h; break;
+    case ParamsSection::L: g1_ = &p_.l; break;
+    case ParamsSection::A: g1_ = &p_.a; break;
+    case ParamsSection::BG1: g1_ = &p_.b_g1; break;
+    case ParamsSection::BG2:
+      g1_ = nullptr;
+      p_.b_g2.reserve(count);
+      return;
+  }
+  g1_->reserve(count);
+}
+
+void ParamsCollector::on_append(std::span<const G1Affine> points) { g1_->insert(g1_->end(), points.begin(), points.end()); }
+
+void ParamsCollector::on_append(std::span<const G2Affine> points) {
+  p_.b_g2.insert(p_.b_g2.end(), points.begin(), points.end());
 }
 
 Parameters Parameters::from_bytes(std::span<const std::uint8_t> bytes, const ReadOptions& opts,

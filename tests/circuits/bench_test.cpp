@@ -42,6 +42,8 @@ TEST(BenchCircuits, SizedRowsArePowersOfTwoAndSatisfied) {
     r1cs::synthesize(c, sc);
     EXPECT_EQ(sc.num_constraints(), tcs.num_constraints());
     EXPECT_EQ(sc.num_aux(), tcs.num_aux());
+    // shape() (what setup takes instead of a counting pass) is the counted one.
+    EXPECT_EQ(c.shape(), sc.shape()) << k;
   }
   EXPECT_THROW(SizedCircuit(3, Fr::one()), std::invalid_argument);
   EXPECT_THROW(SizedCircuit(28, Fr::one()), std::invalid_argument);

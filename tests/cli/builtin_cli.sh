@@ -76,6 +76,14 @@ check "prove with a spliced .params (foreign vk)" 3 "$P" prove --circuit bench -
 expect_in "the inconsistent parameters are named" err.txt 'does not verify.*no files written'
 [[ ! -e sp.proof && ! -e sp.json && ! -e sjsp ]] && echo "ok: nothing written for the spliced params" || { echo "FAIL: files written despite a proof that does not verify"; fails=$((fails+1)); }
 check "prove bench with the wrong size for the params" 3 "$P" prove --circuit bench --size 2^7 --params b.params --proof y.proof
+# --discard (timing runs of setups whose .params does not fit the disk): made, counted, not written.
+before=$(ls | wc -l)
+check "setup bench 2^6 --discard" 0 "$P" setup --circuit bench --size 2^6 --discard --seed 3 --json
+expect_in "  the discarded bytes are those of the file" out.txt "\"params_bytes\": $(stat -c %s b.params)"
+[[ $(ls | wc -l) -eq $before ]] && echo "ok: --discard wrote no file" || { echo "FAIL: --discard wrote a file"; fails=$((fails+1)); }
+check "setup --discard with --params" 2 "$P" setup --circuit bench --size 2^6 --discard --params d.params
+check "setup without --params or --discard" 2 "$P" setup --circuit bench --size 2^6
+check "setup --backend tpu" 2 "$P" setup --circuit mul --params d.params --backend tpu
 
 # --- outside verifier on the snarkjs export ---
 if [[ -n "$ORACLE" && -f "$ORACLE/noble_verify.mjs" ]] && command -v "${NODE:-node}" >/dev/null; then

@@ -1,8 +1,9 @@
 // tests/gpu/fixed_base_test.cpp — the GPU fixed-base batch (proofline/gpu/fixed_base.hpp) returns
 // the same affine points as the CPU FixedBaseTable::mul_batch (and as k·G by the ec layer) for G1
 // and G2, window widths 1, 4, 7 and 16, scalars 0, 1, 2, r − 1, powers of two at window edges and
-// random ones; and generate_parameters with use_gpu_for_setup gives byte-identical parameters to
-// the CPU setup for the same toxic waste, which then prove and verify.
+// random ones; a FixedBaseMultiplier reused over calls of any size; and generate_parameters with
+// use_gpu_for_setup gives byte-identical parameters to the CPU setup for the same toxic waste, which
+// then prove and verify.
 // Skipped (not failed) without a CUDA device.
 #include <gtest/gtest.h>
 
@@ -55,6 +56,28 @@ TEST(GpuFixedBase, G1MatchesCpuTable) {
 TEST(GpuFixedBase, G2MatchesCpuTable) {
   REQUIRE_CUDA_DEVICE();
   for (unsigned w : {1u, 4u, 7u, 16u}) expect_same_as_cpu<ec::G2Config>(w, w == 16 ? 5000 : 500);
+}
+
+TEST(GpuFixedBase, MultiplierReusedAcrossCallsOfAnySize) {
+  // One resident table, calls of growing and shrinking sizes (the chunk buffers grow on demand), as
+  // the streamed setup makes them: the same points as the CPU table each time.
+  REQUIRE_CUDA_DEVICE();
+  const groth16::FixedBaseTable<ec::G1Config> t1(ec::G1Affine::generator(), 8);
+  const groth16::FixedBaseTable<ec::G2Config> t2(ec::G2Affine::generator(), 8);
+  gpu::FixedBaseMultiplier<ec::G1Config> m1(t1);
+  gpu::FixedBaseMultiplier<ec::G2Config> m2(t2);
+  std::uint64_t seed = 7;
+  for (std::size_t n : {std::size_t{3}, std::size_t{5000}, std::size_t{1}, std::size_t{777}}) {
+    const auto ks = edge_and_random_scalars(n, ++seed);
+    std::vector<ec::G1Affine> g1(ks.size());
+    std::vector<ec::G2Affine> g2(ks.size());
+    m1.mul(ks, g1);
+    m2.mul(ks, g2);
+    EXPECT_EQ(g1, t1.mul_batch(ks)) << n;
+    EXPECT_EQ(g2, t2.mul_batch(ks)) << n;
+  }
+  std::vector<ec::G1Affine> wrong(2);
+  EXPECT_THROW(m1.mul(edge_and_random_scalars(0, 1), wrong), std::invalid_argument);
 }
 
 TEST(GpuFixedBase, EmptyBatch) {

@@ -3,12 +3,12 @@
 //
 // Owns (one header each):
 //   params.hpp    VerifyingKey, Parameters: bellperson .vk / .params read (mmap, parallel,
-//                 checked/unchecked) and write
+//                 checked/unchecked) and write (whole, or streamed section by section: ParamsWriter)
 //   proof.hpp     Proof: 192-byte encoding, multi-partition proofs
 //   random.hpp    OsRandom (OpenSSL), SeededRandom, uniform Fr sampling
 //   backend.hpp   ProverBackend (the CPU/GPU seam), CpuBackend, proof assembly, StageTimings
 //   prover.hpp    synthesize + prove front: create_proofs, prove_assignments
-//   setup.hpp     generate_parameters (development/tests only; NOT secure)
+//   setup.hpp     generate_parameters (development/tests only; NOT secure), streamed, bounded memory
 //   verifier.hpp  PreparedVerifyingKey, verify_proof(_bytes), verify_proofs_batch
 //   snarkjs.hpp   verification_key.json / proof.json / public.json export and import
 //   param_cache.hpp  a Filecoin parameter cache checked against the published digests (BLAKE2b-512,

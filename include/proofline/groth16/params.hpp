@@ -2,8 +2,10 @@
 // exact file layout.
 //
 // Owns: `VerifyingKey` (the `.vk` file, and the prefix of `.params`), `Parameters` (the `.params`
-// file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, their readers and writers, and
-// `validate_verifying_key` (the one check every verifying key passes, whatever its source).
+// file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, their readers and writers, the streamed form
+// (`ParamsSection`, `ParamsSink`: section by section; `ParamsWriter` encodes as it goes, to a file or
+// bytes; `ParamsCollector` builds a Parameters), and `validate_verifying_key` (the one check every
+// verifying key passes, whatever its source).
 //
 // Layout (../shared/reference/formats-and-circuits.md §1.2–1.4; no header, no padding, no trailer):
 //   .vk      alpha_g1 G1 ‖ beta_g1 G1 ‖ beta_g2 G2 ‖ gamma_g2 G2 ‖ delta_g1 G1 ‖ delta_g2 G2 ‖
@@ -45,6 +47,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -146,6 +149,8 @@ void validate_verifying_key(const VerifyingKey& vk, std::string_view source,
 /// OddCoset); readers of .params always produce Bellperson.
 enum class HForm : std::uint8_t { Bellperson, OddCoset };
 
+class ParamsSink;
+
 struct Parameters {
   VerifyingKey vk;
   /// The H query: m − 1 points (Bellperson) or m points (OddCoset); see HForm.
@@ -171,6 +176,8 @@ struct Parameters {
   std::vector<std::uint8_t> to_bytes() const;
   /// Streams the .params file to `path` (std::system_error on I/O failure).
   void write_file(const std::string& path) const;
+  /// Feeds vk and every section to `sink` in .params order, then sink.finish().
+  void stream_to(ParamsSink& sink) const;
 
   /// Decodes a whole .params buffer. `source` names it in messages.
   static Parameters from_bytes(std::span<const std::uint8_t> bytes, const ReadOptions& opts = {},
@@ -179,6 +186,95 @@ struct Parameters {
   static Parameters read_file(const std::string& path, const ReadOptions& opts = {});
 
   friend bool operator==(const Parameters&, const Parameters&) = default;
+};
+
+// ---- streamed .params ------------------------------------------------------------------------------
+/// The sections after the vk, in file order.
+enum class ParamsSection : std::uint8_t { H, L, A, BG1, BG2 };
+/// "h", "l", "a", "b_g1", "b_g2".
+std::string_view to_string(ParamsSection s) noexcept;
+
+/// Receives parameters in .params order, section by section, so that no section need exist whole:
+///   vk(…) once; then for each of h, l, a, b_g1, b_g2 in this order: begin(section, count) and
+///   append(…) of points until `count` have been given (G1 for h … b_g1, G2 for b_g2); finish().
+/// groth16::generate_parameters streams into one; Parameters::stream_to feeds one from memory.
+/// Errors: ProoflineError(BadLength) when a section receives more or fewer points than its count
+/// ("section l: 7 points appended, expected 8"); std::logic_error for calls out of that order.
+class ParamsSink {
+ public:
+  virtual ~ParamsSink() = default;
+  void vk(const VerifyingKey& vk);
+  void begin(ParamsSection s, std::size_t count);
+  void append(std::span<const G1Affine> points);
+  void append(std::span<const G2Affine> points);
+  void finish();
+  /// Points still expected in the open section.
+  std::size_t remaining() const noexcept { return count_ - given_; }
+
+ protected:
+  virtual void on_vk(const VerifyingKey& vk) = 0;
+  virtual void on_begin(ParamsSection s, std::size_t count) = 0;
+  virtual void on_append(std::span<const G1Affine> points) = 0;
+  virtual void on_append(std::span<const G2Affine> points) = 0;
+  virtual void on_finish() = 0;
+
+ private:
+  void close_section(const char* why);
+  void accept(std::size_t n, bool g2);
+  int next_ = -1;           // −1: vk expected; 0 … 4: next section; 5: finish expected; 6: finished
+  bool open_ = false;
+  std::size_t count_ = 0, given_ = 0;
+};
+
+/// Writes the .params encoding as it is streamed in (vk, then each section's u32 count and points,
+/// encoded in parallel chunk by chunk): to a file (created or truncated; std::system_error naming
+/// the path on failure), appended to a byte vector, or encoded and dropped (Discard: only counted,
+/// for timing runs whose file would not fit the disk). Memory: one appended chunk's encoding.
+/// Parameters::write / write_file use it, so a streamed file and a whole one are the same bytes.
+class ParamsWriter final : public ParamsSink {
+ public:
+  struct Discard {};
+  explicit ParamsWriter(const std::string& path);
+  explicit ParamsWriter(std::vector<std::uint8_t>& out);
+  explicit ParamsWriter(Discard) {}
+  ~ParamsWriter() override;
+  ParamsWriter(const ParamsWriter&) = delete;
+  ParamsWriter& operator=(const ParamsWriter&) = delete;
+  /// Bytes written so far.
+  std::uint64_t bytes_written() const noexcept { return written_; }
+
+ protected:
+  void on_vk(const VerifyingKey& vk) override;
+  void on_begin(ParamsSection s, std::size_t count) override;
+  void on_append(std::span<const G1Affine> points) override;
+  void on_append(std::span<const G2Affine> points) override;
+  void on_finish() override;
+
+ private:
+  void emit(std::span<const std::uint8_t> bytes);
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::vector<std::uint8_t>* out_ = nullptr;
+  std::vector<std::uint8_t> buf_;
+  std::uint64_t written_ = 0;
+};
+
+/// Collects streamed parameters into a Parameters (Bellperson form).
+class ParamsCollector final : public ParamsSink {
+ public:
+  Parameters& params() noexcept { return p_; }
+  Parameters take() noexcept { return std::move(p_); }
+
+ protected:
+  void on_vk(const VerifyingKey& vk) override { p_.vk = vk; }
+  void on_begin(ParamsSection s, std::size_t count) override;
+  void on_append(std::span<const G1Affine> points) override;
+  void on_append(std::span<const G2Affine> points) override;
+  void on_finish() override {}
+
+ private:
+  std::vector<G1Affine>* g1_ = nullptr;
+  Parameters p_;
 };
 
 /// Reads a whole file into memory (std::system_error naming the path on failure). Small helper for

@@ -15,8 +15,9 @@
 // constraint order is the order of these calls; it fixes the Groth16 parameters, so gadgets must
 // reproduce bellpepper's order exactly (reference §8.1).
 //
-// Modes implement the interface (STYLE point 10): ProvingAssignment (prover), KeypairAssembly (setup),
-// TestConstraintSystem (test), ShapeCounter (counts). Laziness: names are `Name`s and values
+// Modes implement the interface (STYLE point 10): ProvingAssignment (prover), QapEvaluator (setup:
+// the QAP at τ), KeypairAssembly (setup with the matrices, for tests), TestConstraintSystem (test),
+// ShapeCounter (counts). Laziness: names are `Name`s and values
 // `ValueFn`s (non-owning callables, see function_ref.hpp); prover mode never builds a name, setup and
 // shape modes never call a value callback (`computes_values()` tells a gadget whether it is worth
 // computing native witness values at all). Values are Fr in Montgomery form.

@@ -1,7 +1,11 @@
-// proofline/r1cs/keypair_assembly.hpp — setup mode: the A, B, C matrices by columns.
+// proofline/r1cs/keypair_assembly.hpp — setup mode with the matrices: A, B, C by columns.
 //
 // Owns: `ColumnEntry`, `SparseColumns` (one matrix, column-compressed, split by variable kind) and
 // `KeypairAssembly` (the ConstraintSystem that records them), bellperson's KeypairAssembly.
+// groth16's setup no longer uses it: it evaluates the same sums while synthesizing
+// (r1cs::QapEvaluator, no stored matrix: 130 M constraints at 2^27 fit). This form stays for tests
+// (the oracle of that evaluator, tests/groth16/setup_oracle.hpp) and for inspecting a circuit's
+// matrices; its memory grows with the number of terms (≈ 48 B each before finalize()).
 //
 // What setup needs (reference §1.3): with L_i the Lagrange basis of the evaluation domain
 // (constraint i ↔ ω^i), the QAP polynomials of variable j are

@@ -9,7 +9,8 @@
 //   constraint_system.hpp      ConstraintSystem (interface), NamespaceGuard, Circuit, synthesize()
 //   proving_buffers.hpp        ProvingBuffers: a, b, c, assignments, densities (prover output)
 //   proving_assignment.hpp     prover mode: fills ProvingBuffers; gadgets' fast path switch
-//   keypair_assembly.hpp       setup mode: A/B/C columns per variable (SparseColumns)
+//   qap_evaluator.hpp          setup mode: u, v, w at τ per variable, accumulated row by row
+//   keypair_assembly.hpp       setup mode with the matrices: A/B/C columns per variable (tests)
 //   test_constraint_system.hpp test mode: paths, satisfaction, get/set by path
 //   shape_counter.hpp          shape mode: counts only
 // Field values are ff::Fr in Montgomery form throughout. Depends on ff/ only.
@@ -23,6 +24,7 @@
 #include "proofline/r1cs/linear_combination.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
+#include "proofline/r1cs/qap_evaluator.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
 #include "proofline/r1cs/variable.hpp"

@@ -1,6 +1,7 @@
 // proofline/r1cs/shape_counter.hpp — shape mode: counts, stores nothing.
 //
-// Owns: `ShapeCounter`, a ConstraintSystem that only counts: inputs (ONE included), aux variables,
+// Owns: `CircuitShape` (the counts of a finalized circuit, which fix its Groth16 domain) and
+// `ShapeCounter`, a ConstraintSystem that only counts: inputs (ONE included), aux variables,
 // constraints (num_* of the base class), and the nonzero-coefficient terms of A, B and C (= the
 // entries KeypairAssembly would record). Memory use is constant, so it can size buffers for a
 // 130M-constraint circuit (ProvingAssignment::reserve) before synthesizing it for real. Values are
@@ -13,12 +14,28 @@
 
 namespace proofline::r1cs {
 
+/// Counts of a finalized circuit: constraints including the input constraints, inputs including ONE.
+struct CircuitShape {
+  std::size_t constraints = 0;
+  std::size_t inputs = 1;
+  std::size_t aux = 0;
+  /// The Groth16 domain size: the smallest power of two >= max(constraints, 1).
+  std::size_t domain_size() const noexcept {
+    std::size_t m = 1;
+    while (m < constraints) m <<= 1;
+    return m;
+  }
+  friend bool operator==(const CircuitShape&, const CircuitShape&) = default;
+};
+
 class ShapeCounter final : public ConstraintSystem {
  public:
   ShapeCounter() = default;
 
   bool computes_values() const noexcept override { return false; }
 
+  /// The counts so far (after finalize(): the circuit's shape).
+  CircuitShape shape() const noexcept { return {num_constraints(), num_inputs(), num_aux()}; }
   /// Terms with a nonzero coefficient over all A (resp. B, C) linear combinations so far.
   std::size_t a_terms() const noexcept { return terms_[0]; }
   std::size_t b_terms() const noexcept { return terms_[1]; }

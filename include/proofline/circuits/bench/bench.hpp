@@ -27,6 +27,7 @@
 
 #include "proofline/ff/fr.hpp"
 #include "proofline/r1cs/constraint_system.hpp"
+#include "proofline/r1cs/shape_counter.hpp"
 
 namespace proofline::circuits::bench {
 
@@ -58,6 +59,12 @@ class SizedCircuit final : public r1cs::CircuitInterface {
   unsigned log_rows() const { return log_rows_; }
   /// Constraints emitted by synthesize (2^k − 3; the prover appends the 3 input constraints).
   std::size_t num_constraints() const { return (std::size_t{1} << log_rows_) - kNumInputs; }
+  /// Its shape without synthesis: 2^k rows (input constraints included), 3 inputs, 2^k − 4 aux
+  /// (each constraint before the output row allocates exactly one aux variable).
+  r1cs::CircuitShape shape() const {
+    const std::size_t rows = std::size_t{1} << log_rows_;
+    return {rows, kNumInputs, rows - 4};
+  }
   /// (x, y): computed natively on first call (cost ~ 2^k field operations).
   std::vector<Fr> public_inputs() const;
 
