@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 
+#include "../tests/support/create_proof.hpp"
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/groth16/groth16.hpp"
 

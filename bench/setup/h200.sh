@@ -14,6 +14,7 @@ B=${BUNDLE:-build/devrun-setup}
 OUT=${OUT:-/tmp/setup-out}
 DIR=${DIR:-/tmp/setup-params}
 mkdir -p "$OUT" "$DIR"
+T_START=$(date +%s)
 export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 P="$B/proofline"
 timed() {  # name command… : /usr/bin/time -v when the machine has it, else bash's time
@@ -51,8 +52,13 @@ case ${1:-test} in
     ls -la "$DIR" | tee -a "$OUT/porep32.txt"
     if [ $rc -eq 0 ] && [ $took -lt "${LIMIT_C2:-330}" ]; then
       "$P" gen-c1 --sector-size 32GiB --seed 1 --out "$DIR/c1.json" >"$OUT/genc1.txt" 2>&1
-      timed c2 "$P" c2 --c1 "$DIR/c1.json" --params "$DIR/p32.params" --out "$DIR/proof.bin" --partition 0 \
-        --backend cuda --json
+      # All 10 partitions (issue 17) when C2_PARTITIONS=all, else partition 0; bounded by the call's limit.
+      part=(--partition 0); [ "${C2_PARTITIONS:-0}" = all ] && part=()
+      left=$(( ${CALL_LIMIT:-590} - $(date +%s) + T_START ))
+      echo "c2 ${part[*]:-all partitions}: ${left} s left in this call"
+      timed c2 timeout "$left" "$P" c2 --c1 "$DIR/c1.json" --params "$DIR/p32.params" --out "$DIR/proof.bin" "${part[@]}" \
+        --backend cuda --memory-budget "${C2_BUDGET:-48GiB}" --json
+      ls -la "$DIR/proof.bin" 2>/dev/null
     else
       echo "c2 skipped (setup rc=$rc, $took s)"
     fi

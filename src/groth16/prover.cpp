@@ -19,21 +19,4 @@ std::vector<Fr> public_inputs(const r1cs::ProvingBuffers& partition) {
   return {partition.input_assignment.begin() + 1, partition.input_assignment.end()};
 }
 
-ProverResult prove_assignments(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                               std::span<const Randomizers> randomizers, ProverBackend* backend, ByteSource* rng) {
-  std::vector<Randomizers> drawn;
-  if (randomizers.empty()) {
-    OsRandom os;
-    drawn = draw_randomizers(partitions.size(), rng != nullptr ? *rng : os);
-    randomizers = drawn;
-  }
-  if (randomizers.size() != partitions.size()) {
-    throw ProoflineError(Error::BadLength, "randomizers: got " + std::to_string(randomizers.size()) + ", expected " +
-                                               std::to_string(partitions.size()) + " (one (r, s) per partition)");
-  }
-  CpuBackend cpu;
-  ProverBackend& be = backend != nullptr ? *backend : cpu;
-  return be.prove(params, partitions, randomizers);
-}
-
 }  // namespace proofline::groth16

@@ -1,6 +1,7 @@
 // Built-in circuits: exact shapes, satisfaction, and a Groth16 round trip.
 #include <gtest/gtest.h>
 
+#include "../support/create_proof.hpp"
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "../support/create_proof.hpp"
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/ec/g1.hpp"
 #include "proofline/ec/g2.hpp"

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "../support/create_proof.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/poly/domain.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/create_proof.hpp"
 #include "../groth16/test_util.hpp"
 #include "../snarkjs/engine_prove.hpp"
 #include "../snarkjs/toy_setup.hpp"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/create_proof.hpp"
 #include "../groth16/test_circuits.hpp"
 #include "proofline/groth16/groth16.hpp"
 

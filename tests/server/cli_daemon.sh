@@ -83,7 +83,10 @@ grep -q '^status      COMPLETED' "$tmp/await.txt" || fail "await text: $(cat "$t
 # Waits (up to 20 s) until the daemon runs one job.
 wait_running() {
   for _ in $(seq 200); do
-    "$exe" status --address "unix:$tmp/d.sock" --json | grep -q '"jobs_running": 1' && return 0
+    # Through a file: with pipefail, `status | grep -q` fails when grep exits before status has
+    # written its (now longer: kinds with their arguments) output, and status dies of SIGPIPE.
+    "$exe" status --address "unix:$tmp/d.sock" --json >"$tmp/running.json"
+    grep -q '"jobs_running": 1' "$tmp/running.json" && return 0
     sleep 0.1
   done
 }

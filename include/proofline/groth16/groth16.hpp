@@ -7,7 +7,7 @@
 //   proof.hpp     Proof: 192-byte encoding, multi-partition proofs
 //   random.hpp    OsRandom (OpenSSL), SeededRandom, uniform Fr sampling
 //   backend.hpp   ProverBackend (the CPU/GPU seam), CpuBackend, proof assembly, StageTimings
-//   prover.hpp    synthesize + prove front: create_proofs, prove_assignments
+//   prover.hpp    synthesis front: synthesize_for_proving, draw_randomizers, public_inputs
 //   setup.hpp     generate_parameters (development/tests only; NOT secure), streamed, bounded memory
 //   verifier.hpp  PreparedVerifyingKey, verify_proof(_bytes), verify_proofs_batch
 //   snarkjs.hpp   verification_key.json / proof.json / public.json export and import

@@ -2,9 +2,9 @@
 // call a backend.
 //
 // Owns: `synthesize_for_proving` (prover-mode synthesis of one circuit, input constraints appended),
-// `synthesize_batch` (many circuits of one shape, in parallel), `prove_assignments` (a batch of
-// synthesized partitions → proofs through a ProverBackend, CpuBackend by default),
-// `create_proofs` / `create_proof` (circuits → proofs), `draw_randomizers`, `public_inputs`.
+// `synthesize_batch` (many circuits of one shape, in parallel), `draw_randomizers`, `public_inputs`.
+// Proving goes through the engine (engine::Engine — the one caller of a backend's prove); tests and
+// benches that prove circuits directly on a backend use tests/support/create_proof.hpp.
 //
 // Flow (bellperson's create_random_proof_batch; reference §2.4–2.6): for each circuit a fresh
 // r1cs::ProvingAssignment allocates ONE, runs circuit.synthesize, then finalize() appends
@@ -55,43 +55,5 @@ std::vector<Randomizers> draw_randomizers(std::size_t n, ByteSource& rng);
 
 /// The public inputs of a synthesized partition, ONE excluded (what the verifier takes).
 std::vector<Fr> public_inputs(const r1cs::ProvingBuffers& partition);
-
-/// Proves already-synthesized partitions. `randomizers` empty: drawn from `rng` (OsRandom if null);
-/// otherwise one per partition. `backend` null: a CpuBackend with default settings.
-ProverResult prove_assignments(const Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
-                               std::span<const Randomizers> randomizers = {}, ProverBackend* backend = nullptr,
-                               ByteSource* rng = nullptr);
-
-/// Synthesizes and proves a batch of circuits of one shape; proofs in circuit order.
-template <class C>
-  requires r1cs::Circuit<const C>
-std::vector<Proof> create_proofs(const Parameters& params, std::span<const C> circuits,
-                                 std::span<const Randomizers> randomizers = {}, ProverBackend* backend = nullptr,
-                                 ByteSource* rng = nullptr) {
-  std::vector<r1cs::ProvingBuffers> parts = synthesize_batch(circuits);
-  return prove_assignments(params, parts, randomizers, backend, rng).proofs;
-}
-
-// The single-circuit forms synthesize directly instead of going through create_proofs: C may be
-// an abstract class (r1cs::CircuitInterface), and clang 14 with libstdc++ 12 rejects
-// std::span<const C> for it ("array of abstract class type": span's constructors name C[]).
-
-/// One circuit, random (r, s) from OpenSSL.
-template <class C>
-  requires r1cs::Circuit<const C>
-Proof create_proof(const Parameters& params, const C& circuit) {
-  std::vector<r1cs::ProvingBuffers> parts;
-  parts.push_back(synthesize_for_proving(circuit));
-  return prove_assignments(params, parts).proofs.front();
-}
-
-/// One circuit with explicit (r, s) (reproducible).
-template <class C>
-  requires r1cs::Circuit<const C>
-Proof create_proof(const Parameters& params, const C& circuit, const Randomizers& rs, ProverBackend* backend = nullptr) {
-  std::vector<r1cs::ProvingBuffers> parts;
-  parts.push_back(synthesize_for_proving(circuit));
-  return prove_assignments(params, parts, std::span<const Randomizers>(&rs, 1), backend).proofs.front();
-}
 
 }  // namespace proofline::groth16
