@@ -321,12 +321,6 @@ inline void refuse_zkey_as_params(std::string_view flag, const std::string& path
   }
 }
 
-/// An output file written under a temporary name next to it ("<path>.partial-<pid>") and renamed
-/// into place by commit(). The constructor creates the temporary file, so an output path that
-/// cannot be written (no such directory, no permission, a directory) is refused before any
-/// expensive work: UsageError naming the path and the reason (exit 2). Destroyed without commit()
-/// (an error, an unverified proof), it removes the temporary file: the final name never holds a
-/// partial or unverified file.
 /// The process's peak resident set size so far (getrusage), in bytes; 0 if unknown.
 inline std::uint64_t peak_rss_bytes() {
   struct rusage ru {};
@@ -334,12 +328,24 @@ inline std::uint64_t peak_rss_bytes() {
   return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux: kilobytes
 }
 
+/// An output file written under a temporary name next to it ("<path>.partial-<pid>") and renamed
+/// into place by commit(). The constructor creates the temporary file, so an output path that
+/// cannot be written (no such directory, no permission, a directory) is refused before any
+/// expensive work: UsageError naming the path and the reason (exit 2). Destroyed without commit()
+/// (an error, an unverified proof), it removes the temporary file: the final name never holds a
+/// partial or unverified file.
+/// A path that is a symbolic link is written through it: the temporary file goes next to the link's
+/// final target (resolved, also for /dev/stdout → /proc/self/fd/1 → the file the shell opened) and
+/// is renamed onto that target, so the link stays a link (a parameter cache of links to a big disk,
+/// `--proof /dev/stdout > file`). Without this, the rename replaced the link itself with a regular
+/// file — as root, /dev/stdout was replaced for the whole system.
 class PendingOutput {
  public:
   explicit PendingOutput(std::string path) : path_(std::move(path)) {
     if (path_.empty()) return;
     std::error_code ec;
     if (std::filesystem::is_directory(path_, ec)) throw UsageError("cannot write '" + path_ + "': it is a directory");
+    path_ = through_links(path_);
     temp_ = path_ + ".partial-" + std::to_string(::getpid());
     std::ofstream f(temp_, std::ios::binary | std::ios::trunc);
     if (!f) throw UsageError("cannot write '" + path_ + "': " + std::strerror(errno));
@@ -360,6 +366,26 @@ class PendingOutput {
     if (temp_.empty()) return;
     std::filesystem::rename(temp_, path_);
     temp_.clear();
+  }
+
+  /// `path` with every symbolic link of its last component followed (a chain of links, relative
+  /// targets taken from the link's folder, a dangling link's target included); `path` itself when
+  /// it is not a link. UsageError for a loop of links.
+  static std::string through_links(std::string path) {
+    namespace fs = std::filesystem;
+    for (int hops = 0;; ++hops) {
+      std::error_code ec;
+      if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+      if (hops == 40) throw UsageError("cannot write '" + path + "': too many levels of symbolic links");
+      if (fs::exists(path, ec)) {
+        const fs::path target = fs::canonical(path, ec);  // resolves /proc/self/fd/N to the open file
+        if (!ec) return target.string();
+      }
+      const fs::path link = path;
+      const fs::path target = fs::read_symlink(link, ec);
+      if (ec) throw UsageError("cannot write '" + path + "': " + ec.message());
+      path = (target.is_absolute() ? target : link.parent_path() / target).lexically_normal().string();
+    }
   }
 
  private:

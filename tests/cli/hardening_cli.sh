@@ -408,5 +408,27 @@ printf '["35","17"]\000garbage{{{' >nul_pub.json
 check "verify with a NUL byte and garbage after public.json" 3 "$P" verify --vk toy_vk.json --proof p.json --public nul_pub.json
 expect_in "  the NUL byte is named" err.txt "a NUL byte at byte 11"
 
+# An output that is a symbolic link is written through it: the link stays a link, its target gets the
+# contents (the tester's `--proof /dev/stdout > o.txt` replaced /dev/stdout itself with a file).
+mkdir -p linkdir
+: >linkdir/target.json
+ln -sf linkdir/target.json link.json
+ln -sf ../dangling_target.json linkdir/dangling.json
+check "prove --zkey, fixed r, s" 0 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof direct_p.json --public direct_pub.json --rs 1,2
+check "prove --zkey with --proof a link" 0 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof link.json --public linkdir/dangling.json --rs 1,2
+if [[ -L link.json && -L linkdir/dangling.json ]] && cmp -s linkdir/target.json direct_p.json && cmp -s dangling_target.json direct_pub.json; then
+  echo "ok: outputs that are links stay links; their targets hold the proof and public.json"
+else
+  echo "FAIL: output through a link: $(ls -l link.json linkdir/dangling.json linkdir/target.json dangling_target.json 2>&1)"
+  fails=$((fails + 1))
+fi
+check "prove --zkey --proof /dev/stdout into a file" 0 bash -c "'$P' prove --zkey toy.zkey --wtns toy.wtns --proof /dev/stdout --public pub2.json --rs 1,2 > stdout_proof.json"
+if [[ -L /dev/stdout ]] && cmp -s stdout_proof.json direct_p.json; then
+  echo "ok: --proof /dev/stdout wrote through to the redirected file; /dev/stdout is still a link"
+else
+  echo "FAIL: --proof /dev/stdout: $(ls -l /dev/stdout stdout_proof.json 2>&1)"; fails=$((fails + 1))
+fi
+no_partial "no temporary files after outputs through links"
+
 echo "failures: $fails"
 [[ $fails -eq 0 ]]
