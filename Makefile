@@ -73,6 +73,7 @@ SAN_CMAKE = CC=clang CXX=clang++ cmake -S . -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DPROOFLINE_CUDA=OFF -DPROOFLINE_BENCH=OFF -DPROOFLINE_ORACLE_TESTS=OFF $(CMAKE_ARGS)
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:$(LSAN_OPTIONS) \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp:$(TSAN_OPTIONS)
 # The test binaries of the CPU layers (tests/<layer>/ with *_test.cpp; gpu/ excluded).
