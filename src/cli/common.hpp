@@ -22,10 +22,12 @@
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -35,6 +37,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -339,6 +342,58 @@ inline std::uint64_t peak_rss_bytes() {
 /// is renamed onto that target, so the link stays a link (a parameter cache of links to a big disk,
 /// `--proof /dev/stdout > file`). Without this, the rename replaced the link itself with a regular
 /// file — as root, /dev/stdout was replaced for the whole system.
+/// SIGINT, SIGTERM or SIGHUP (where the command leaves them at their default) remove the temporary
+/// files before the process dies of the signal (pending_detail::on_signal).
+namespace pending_detail {
+/// The temporary files of the live PendingOutputs, for the signal handler below (fixed storage:
+/// the handler only reads these and calls unlink, both async-signal-safe).
+inline constexpr int kSlots = 16;
+inline char g_path[kSlots][4096];
+inline std::atomic<bool> g_used[kSlots];
+/// SIGINT/SIGTERM/SIGHUP: removes every registered temporary file, then dies of the signal as
+/// before (default action re-raised), so an interrupted 47 GB setup leaves no "<out>.partial-<pid>".
+inline void on_signal(int sig) {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load()) ::unlink(g_path[i]);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+/// Installs on_signal once, for each signal whose disposition is still the default (a command
+/// that handles or blocks a signal itself — submit's sigwait — keeps its own way).
+inline void install_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+      struct sigaction sa {};
+      sa.sa_handler = on_signal;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+/// A slot holding `path` (-1 when none is free or the path is too long: the file is then only
+/// removed on a normal exit).
+inline int add(const std::string& path) {
+  if (path.size() >= sizeof g_path[0]) return -1;
+  install_once();
+  static std::mutex mu;
+  std::lock_guard lk(mu);
+  for (int i = 0; i < kSlots; ++i) {
+    if (!g_used[i].load()) {
+      std::memcpy(g_path[i], path.c_str(), path.size() + 1);
+      g_used[i].store(true);
+      return i;
+    }
+  }
+  return -1;
+}
+inline void remove(int slot) {
+  if (slot >= 0) g_used[slot].store(false);
+}
+}  // namespace pending_detail
+
 class PendingOutput {
  public:
   explicit PendingOutput(std::string path) : path_(std::move(path)) {
@@ -349,8 +404,10 @@ class PendingOutput {
     temp_ = path_ + ".partial-" + std::to_string(::getpid());
     std::ofstream f(temp_, std::ios::binary | std::ios::trunc);
     if (!f) throw UsageError("cannot write '" + path_ + "': " + std::strerror(errno));
+    slot_ = pending_detail::add(temp_);
   }
   ~PendingOutput() {
+    pending_detail::remove(slot_);
     if (!temp_.empty()) {
       std::error_code ec;
       std::filesystem::remove(temp_, ec);
@@ -364,6 +421,8 @@ class PendingOutput {
   /// Renames the temporary file to the final path (std::filesystem::filesystem_error on failure).
   void commit() {
     if (temp_.empty()) return;
+    pending_detail::remove(slot_);
+    slot_ = -1;
     std::filesystem::rename(temp_, path_);
     temp_.clear();
   }
@@ -390,6 +449,7 @@ class PendingOutput {
 
  private:
   std::string path_, temp_;
+  int slot_ = -1;
 };
 
 /// Checks before any expensive work that an output folder (e.g. --snarkjs-dir) can be made: an
