@@ -889,12 +889,13 @@ EngineStatus Engine::status() const {
     }
   }
   for (const auto& [id, job] : m.jobs) {
+    EngineStatus::KindJobs& k = s.jobs_by_kind[job->req.kind];
     switch (job->state) {
-      case JobState::Queued: ++s.jobs_queued; break;
-      case JobState::Running: ++s.jobs_running; break;
-      case JobState::Done: ++s.jobs_done; break;
-      case JobState::Failed: ++s.jobs_failed; break;
-      case JobState::Cancelled: ++s.jobs_cancelled; break;
+      case JobState::Queued: ++s.jobs_queued; ++k.queued; break;
+      case JobState::Running: ++s.jobs_running; ++k.running; break;
+      case JobState::Done: ++s.jobs_done; ++k.done; break;
+      case JobState::Failed: ++s.jobs_failed; ++k.failed; break;
+      case JobState::Cancelled: ++s.jobs_cancelled; ++k.failed; break;
     }
   }
   s.synthesis_workers = m.synth_workers;

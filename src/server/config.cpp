@@ -103,6 +103,11 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(bool_opt("listen.allow_remote",
                          "allow listen.tcp on a non-loopback address (the API has no authentication)",
                          &DaemonConfig::allow_remote));
+    o.push_back(bool_opt("api.proofline", "serve proofline.v1.ProvingEngine on the listeners",
+                         &DaemonConfig::api_proofline));
+    o.push_back(bool_opt("api.cuzk",
+                         "serve cuzk.v1.ProvingEngine (the API Curio calls: [Cuzk] Address) on the listeners",
+                         &DaemonConfig::api_cuzk));
     o.push_back(str_opt("engine.backend",
                         "prover backend: cpu, cuda (one per usable GPU; error if none) or auto (cuda when a "
                         "device is usable, else cpu)",

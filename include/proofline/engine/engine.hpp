@@ -260,6 +260,12 @@ struct EngineStatus {
   std::vector<QueueStatus> queues;
   MemoryStatus memory;
   std::size_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+  /// Per kind name (only kinds with at least one job the engine still holds): jobs queued / running /
+  /// done / failed (incl. cancelled), for per-kind queue reports (e.g. cuzk.v1 GetStatus.queues).
+  struct KindJobs {
+    std::size_t queued = 0, running = 0, done = 0, failed = 0;
+  };
+  std::map<std::string, KindJobs> jobs_by_kind;
   unsigned synthesis_workers = 0;
   bool overlap = true;
   double uptime_seconds = 0;

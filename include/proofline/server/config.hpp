@@ -35,6 +35,9 @@ struct DaemonConfig {
   std::string unix_socket = "/tmp/proofline.sock";  ///< "" : no unix socket
   std::string tcp = "127.0.0.1:50551";              ///< host:port, "" : no TCP; port 0: any free port
   bool allow_remote = false;                        ///< TCP on a non-loopback address only if true
+  // [api]
+  bool api_proofline = true;                        ///< serve proofline.v1.ProvingEngine
+  bool api_cuzk = true;                             ///< serve cuzk.v1.ProvingEngine (Curio; server/cuzk.hpp)
   // [engine]
   std::string backend = "cpu";                      ///< cpu | cuda | auto (cuda if a device is usable)
   unsigned cpu_threads = 0;                         ///< CPU backend threads per call; 0: all cores
@@ -51,7 +54,7 @@ struct DaemonConfig {
   /// (.zkey → snarkjs, else bench).
   std::vector<std::string> preload;
   // [server]
-  std::uint64_t max_message_bytes = std::uint64_t{128} << 20;
+  std::uint64_t max_message_bytes = std::uint64_t{256} << 20;  ///< Curio sends and accepts 256 MiB
   unsigned max_threads = 64;                        ///< gRPC sync-server threads (concurrent calls)
   unsigned await_poll_ms = 100;                     ///< how often a waiting call checks its client
   std::uint64_t max_queued_jobs = 100000;           ///< submissions beyond: RESOURCE_EXHAUSTED
