@@ -47,7 +47,8 @@ if(NOT PROOFLINE_SERVER_SOURCES)
 endif()
 add_library(proofline_server STATIC ${PROOFLINE_SERVER_SOURCES})
 target_compile_options(proofline_server PRIVATE -Wall -Wextra)
-target_link_libraries(proofline_server PUBLIC proofline proofline_proto)
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)  # the status page (libcpp-httplib-dev)
+target_link_libraries(proofline_server PUBLIC proofline proofline_proto PRIVATE PkgConfig::HTTPLIB)
 # The daemon offers the CUDA backend when the build has it: linking the GPU library registers it
 # with groth16::make_backends (src/gpu/register.cpp); server/ itself has no GPU code.
 if(TARGET proofline_gpu)
@@ -72,6 +73,11 @@ if(TARGET proofline_cli)
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_BINARY_DIR}/filecoin-proof-parameters)
   set_tests_properties(server_cuzk_api PROPERTIES LABELS "server;cli" TIMEOUT 900 RESOURCE_LOCK porep_heavy)
+  # The live status page in chromium-headless-shell during a 2 KiB C2 stream: tests/server/status_page.sh.
+  add_test(NAME server_status_page
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/status_page.sh $<TARGET_FILE:proofline_cli>
+                   ${PROJECT_BINARY_DIR}/filecoin-proof-parameters ${PROJECT_BINARY_DIR}/test-artifacts)
+  set_tests_properties(server_status_page PROPERTIES LABELS "server;cli" TIMEOUT 600 RESOURCE_LOCK porep_heavy)
   # A kind defined in a test file alone (tests/server/test_kind.cpp, kind "test-product"): linked
   # into a `proofline` of its own (the command's objects + that file) whose daemon serves it, and
   # submitted to with the ordinary `proofline` (tests/server/test_kind.sh).

@@ -194,7 +194,7 @@ int run_daemon(const DaemonCli& d) {
   server::Daemon daemon(cfg);
   std::cerr << "proofline daemon: listening on";
   for (const auto& a : daemon.listening()) std::cerr << " " << a;
-  std::cerr << "; " << daemon.backend_note() << "\n";
+  std::cerr << "; " << daemon.backend_note() << "; " << daemon.status_note() << "\n";
   std::thread sig_thread([&] {
     int sig = 0;
     sigwait(&sigs, &sig);

@@ -184,6 +184,40 @@ struct Engine::Impl {
   // metrics (under mu)
   detail::Counters counters;
 
+  // The timeline (Engine::timeline): recent stage spans, ids counted from 0; its own lock.
+  static constexpr std::size_t kTimelineSpans = 8192;
+  mutable std::mutex tl_mu;
+  std::deque<StageSpan> spans;
+  std::size_t spans_base = 0;  ///< id of spans.front()
+
+  double since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - started).count(); }
+  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane) {
+    StageSpan s;
+    s.request_id = job.req.request_id;
+    s.kind = job.req.kind;
+    s.partition = k;
+    s.partitions = job.n;
+    s.stage = stage;
+    s.lane = std::move(lane);
+    s.start_s = since_start(Clock::now());
+    s.running = true;
+    std::lock_guard lk(tl_mu);
+    spans.push_back(std::move(s));
+    if (spans.size() > kTimelineSpans) {
+      spans.pop_front();
+      ++spans_base;
+    }
+    return spans_base + spans.size() - 1;
+  }
+  void span_end(std::size_t id) {
+    const double t = since_start(Clock::now());
+    std::lock_guard lk(tl_mu);
+    if (id < spans_base || id - spans_base >= spans.size()) return;  // dropped from the window already
+    StageSpan& s = spans[id - spans_base];
+    s.end_s = t;
+    s.running = false;
+  }
+
   std::vector<std::thread> threads;
 
   explicit Impl(EngineConfig c)
@@ -207,10 +241,10 @@ struct Engine::Impl {
       if (cfg.on_srs_evict) cfg.on_srs_evict(s.params);
     });
     srs.set_on_load_done([this](const std::string& key) { unpark(key); });
-    for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
+    for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this, i] { synth_worker(i); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
       for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {
-        threads.emplace_back([this, b] { prove_worker(static_cast<int>(b)); });
+        threads.emplace_back([this, b, w] { prove_worker(static_cast<int>(b), w); });
       }
     }
     threads.emplace_back([this] { finisher(); });
@@ -531,7 +565,7 @@ struct Engine::Impl {
   /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
   /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
   /// partition at the head of the synthesis queue cannot be admitted yet.
-  void synth_worker() {
+  void synth_worker(unsigned slot) {
     groth16::OsRandom rng;
     std::unique_lock lk(mu);
     while (!stop) {
@@ -575,7 +609,10 @@ struct Engine::Impl {
           if (job->state == JobState::Queued) job->state = JobState::Running;
         }
         lk.unlock();
+        const std::size_t span = span_begin(*job, static_cast<std::size_t>(std::get<2>(key)), "synthesis",
+                                            "synthesis " + std::to_string(slot));
         do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
+        span_end(span);
         lk.lock();
         --synth_active;
         item_done(lk, *job, 1, p);
@@ -606,9 +643,10 @@ struct Engine::Impl {
     return false;
   }
 
-  void prove_worker(int b) {
+  void prove_worker(int b, unsigned w) {
     groth16::ProverBackend& be = *cfg.backends[static_cast<std::size_t>(b)];
     const std::string be_name(be.name());
+    const std::string lane = "backend " + std::to_string(b) + " (" + be_name + ") worker " + std::to_string(w);
     std::unique_lock lk(mu);
     for (;;) {
       // A backend out of service (a device it could not recover) takes no more work while another
@@ -639,6 +677,7 @@ struct Engine::Impl {
       lk.unlock();
 
       const auto t_stage = Clock::now();
+      const std::size_t span = span_begin(*job, item->k, "prove", lane);
       PartitionTimings& t = item->t;
       t.prove_wait = ms_between(item->synth_done, t_stage);
       t.backend = b;
@@ -660,6 +699,7 @@ struct Engine::Impl {
         error = e.what();
         failure = classify(e);
       }
+      span_end(span);
       release_partition(std::move(item->buf), item->reserved);
       const auto t_end = Clock::now();
       t.stage = ms_between(t_stage, t_end);
@@ -902,6 +942,19 @@ EngineStatus Engine::status() const {
   s.overlap = m.cfg.overlap;
   s.uptime_seconds = std::chrono::duration<double>(Clock::now() - m.started).count();
   return s;
+}
+
+std::vector<StageSpan> Engine::timeline(double since_s) const {
+  const Impl& m = *impl_;
+  std::vector<StageSpan> out;
+  const double now = m.since_start(Clock::now());
+  std::lock_guard lk(m.tl_mu);
+  for (const StageSpan& s : m.spans) {
+    if (!s.running && s.end_s < since_s) continue;
+    out.push_back(s);
+    if (s.running) out.back().end_s = now;
+  }
+  return out;
 }
 
 std::string Engine::metrics_text() const {

@@ -103,6 +103,10 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(bool_opt("listen.allow_remote",
                          "allow listen.tcp on a non-loopback address (the API has no authentication)",
                          &DaemonConfig::allow_remote));
+    o.push_back(str_opt("status.listen",
+                        "the live status page (GET / HTML, GET /status JSON) at host:port (\"\": none; port 0: any "
+                        "free port); loopback unless listen.allow_remote; a port in use is reported and skipped",
+                        &DaemonConfig::status_listen, no_check));
     o.push_back(bool_opt("api.proofline", "serve proofline.v1.ProvingEngine on the listeners",
                          &DaemonConfig::api_proofline));
     o.push_back(bool_opt("api.cuzk",

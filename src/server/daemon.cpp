@@ -19,6 +19,7 @@
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/server/cuzk.hpp"
 #include "proofline/server/service.hpp"
+#include "status_page.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::server {
@@ -246,6 +247,21 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
     listening_.push_back(host_of(cfg_.tcp) + ":" + std::to_string(tcp_port));
   }
   service_->set_listen(listening_);
+
+  status_note_ = "status page off (status.listen)";
+  if (!cfg_.status_listen.empty()) {
+    std::string why;
+    if (!cfg_.allow_remote && !resolves_to_loopback(host_of(cfg_.status_listen), &why)) {
+      throw ListenError("status.listen: '" + cfg_.status_listen + "' is not a loopback address: " + why +
+                        " (set listen.allow_remote = true to serve it there)");
+    }
+    try {
+      status_page_ = std::make_unique<StatusPage>(*engine_, cfg_.status_listen);
+      status_note_ = "status page at http://" + status_page_->address() + "/";
+    } catch (const std::exception& e) {
+      status_note_ = std::string("status page not started: ") + e.what();  // proving goes on without it
+    }
+  }
 }
 
 void Daemon::wait() {
@@ -256,6 +272,7 @@ void Daemon::shutdown(std::chrono::milliseconds grace) {
   std::call_once(shutdown_once_, [&] {
     if (service_) service_->stop();
     if (cuzk_) cuzk_->stop();
+    if (status_page_) status_page_->stop();
     if (server_) {
       server_->Shutdown(std::chrono::system_clock::now() + grace);
       server_->Wait();  // every handler has returned: none touches the engine any more

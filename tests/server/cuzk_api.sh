@@ -44,7 +44,7 @@ for _ in $(seq 300); do
 done
 [ -S "$sock" ] && echo "ok: the daemon listens on unix://$sock (folder made)" ||
   { echo "FAIL: no socket at $sock"; cat daemon.log; exit 1; }
-port=$(sed -n 's/.*listening on.* 127\.0\.0\.1:\([0-9]*\).*/\1/p' daemon.log | head -n1)
+port=$(sed -n 's/.*listening on[^;]* 127\.0\.0\.1:\([0-9]*\);.*/\1/p' daemon.log | head -n1)
 [ -n "$port" ] && echo "ok: and on 127.0.0.1:$port" || { echo "FAIL: no TCP port in the log"; cat daemon.log; fails=$((fails + 1)); }
 
 "$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" envelope.json unix.proof

@@ -271,6 +271,21 @@ struct EngineStatus {
   double uptime_seconds = 0;
 };
 
+/// One stage of one partition on one worker, for timelines (Engine::timeline, the daemon's status
+/// page). Times in seconds since the engine started (steady clock).
+struct StageSpan {
+  std::string request_id;
+  std::string kind;
+  std::size_t partition = 0;   ///< engine partition index of the job
+  std::size_t partitions = 0;  ///< the job's partition count
+  std::string stage;           ///< "synthesis" or "prove"
+  /// The worker: "synthesis <slot>" or "backend <b> (<name>) worker <w>".
+  std::string lane;
+  double start_s = 0;
+  double end_s = 0;            ///< running spans: the time of the snapshot
+  bool running = false;
+};
+
 struct EngineConfig {
   /// One backend per device (CPU or CUDA: the engine does not care). Required, non-empty.
   std::vector<std::shared_ptr<groth16::ProverBackend>> backends;
@@ -326,6 +341,10 @@ class Engine {
   EngineStatus status() const;
   /// Prometheus text exposition (format 0.0.4) of the engine's counters, gauges and histograms.
   std::string metrics_text() const;
+  /// The stage spans (synthesis and prove, per partition and worker) that ended at or after
+  /// `since_s` (seconds since the engine started) or are running now; at most the last 8192 spans
+  /// are kept. Oldest first.
+  std::vector<StageSpan> timeline(double since_s = 0) const;
 
   /// Loads the parameter file a request of this kind and these args would use (blocking), and
   /// keeps it resident (not evicted while the cache is within budget). Returns its status;

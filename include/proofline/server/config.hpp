@@ -35,6 +35,10 @@ struct DaemonConfig {
   std::string unix_socket = "/tmp/proofline.sock";  ///< "" : no unix socket
   std::string tcp = "127.0.0.1:50551";              ///< host:port, "" : no TCP; port 0: any free port
   bool allow_remote = false;                        ///< TCP on a non-loopback address only if true
+  // [status]
+  /// The live status page (GET / and GET /status): host:port ("": none; port 0: any free port).
+  /// Loopback unless listen.allow_remote. A port that cannot be bound is reported and skipped.
+  std::string status_listen = "127.0.0.1:9821";
   // [api]
   bool api_proofline = true;                        ///< serve proofline.v1.ProvingEngine
   bool api_cuzk = true;                             ///< serve cuzk.v1.ProvingEngine (Curio; server/cuzk.hpp)

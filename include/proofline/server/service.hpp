@@ -142,6 +142,7 @@ class ProvingService final : public pb::ProvingEngine::Service {
 };
 
 class CuzkService;  // proofline/server/cuzk.hpp
+class StatusPage;  // src/server/status_page.hpp
 
 /// What a host program (or a test) may hand the daemon instead of what the config would build.
 struct DaemonParts {
@@ -185,6 +186,8 @@ class Daemon {
   std::string address() const { return listening_.empty() ? "" : listening_.front(); }
   engine::Engine& engine() { return *engine_; }
   const std::string& backend_note() const { return backend_note_; }
+  /// "status page at http://host:port/", "status page off", or why it could not be started.
+  const std::string& status_note() const { return status_note_; }
   /// Blocks until shutdown() (from another thread or a signal handler thread).
   void wait();
   /// Stops the server (waiting calls end within `grace`), then the engine. Idempotent.
@@ -197,6 +200,8 @@ class Daemon {
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<ProvingService> service_;
   std::unique_ptr<CuzkService> cuzk_;  ///< cuzk.v1 (api.cuzk), on the same listeners
+  std::unique_ptr<StatusPage> status_page_;  ///< status.listen (src/server/status_page.hpp)
+  std::string status_note_;
   std::unique_ptr<grpc::Server> server_;
   std::vector<std::string> listening_;
   std::once_flag shutdown_once_;
