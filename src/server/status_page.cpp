@@ -157,7 +157,11 @@ th{background:#f0f0f0} td:first-child,th:first-child{text-align:left}
 <script>
 "use strict";
 const WINDOW = 60;
-function colour(id) { let h = 0; for (const c of id) h = (h * 31 + c.charCodeAt(0)) >>> 0; return "hsl(" + (h % 360) + ",65%,50%)"; }
+function colour(id) {  // FNV-1a of the job id → a hue: neighbouring ids get distant colours
+  let h = 2166136261; for (const c of id) { h ^= c.charCodeAt(0); h = Math.imul(h, 16777619) >>> 0; }
+  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;  // mix
+  return "hsl(" + ((h >>> 0) % 360) + ",70%,48%)";
+}
 function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;"})[c]); }
 function gb(b) { return (b / 1e9).toFixed(2); }
 function rows(id, head, list) {
