@@ -44,8 +44,8 @@
 // one shape, so PoRepCircuit::synthesize runs them on oneTBB threads into the prover's buffers
 // (r1cs::ProvingAssignment::synthesize_parts), with exactly the sequential order's result;
 // set_synthesis_threads(1) (or set_default_synthesis_threads(1)) keeps the sequential path. The
-// per-challenge counts are measured once per process and shape (layers, nodes, tree) by
-// synthesizing that shape's first challenge in order, then reused. Test, setup and shape modes
+// per-challenge counts are known once per process and shape (layers, nodes, tree) from
+// count_porep, or else measured by synthesizing that shape's first challenge in order. Test, setup and shape modes
 // always run in order.
 //
 // Errors: ProoflineError(BadLength) from PoRepCircuit's constructor when the witness does not have

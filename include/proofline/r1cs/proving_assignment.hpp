@@ -122,8 +122,9 @@ class ProvingAssignment final : public ConstraintSystem {
   ///
   /// threads: 1 runs the parts in order on *this (the sequential path); 0 runs them in parallel
   /// in the calling thread's oneTBB arena (all hardware threads by default); n > 1 in an arena of
-  /// n threads (at most the machine's). In parallel, cs_j is a part prover (see the header comment) with this prover's
-  /// cancellation flag, limits and fast-path switch (and the calling thread's fault::JobScope),
+  /// n threads (at most the machine's). In parallel, cs_j is a part prover (see the header
+  /// comment) with this prover's cancellation flag, limits and fast-path switch (and the calling
+  /// thread's fault::JobScope),
   /// and the buffers are first grown to their final sizes (capacity: + one input constraint per
   /// input, for finalize()).
   ///

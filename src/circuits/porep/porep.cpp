@@ -370,8 +370,8 @@ namespace {
 
 std::atomic<std::size_t> g_default_threads{0};
 
-// Counts of one challenge per (layers, nodes, tree R/C): measured by the first prover-mode
-// synthesis of that shape, which runs its challenge 0 in order.
+// Counts of one challenge per (layers, nodes, tree R/C): from count_porep, or measured by the first
+// prover-mode synthesis of that shape, which then runs its challenge 0 in order.
 using ChallengeKey = std::tuple<std::size_t, std::uint64_t, std::size_t, std::size_t, std::size_t>;
 std::mutex g_part_mutex;
 std::map<ChallengeKey, r1cs::PartShape> g_part_shapes;
@@ -551,6 +551,10 @@ PoRepCounts count_porep(const PoRepShape& shape) {
     bad_shape("one challenge allocated " + std::to_string(ch_inputs) + " inputs, expected 18");
   }
   c.challenge_aux = cs.num_aux() - c.header_aux;
+  {  // the parallel path's per-challenge counts, known from here on
+    std::lock_guard lock(g_part_mutex);
+    g_part_shapes.emplace(challenge_key(shape), r1cs::PartShape{c.challenge.total, kInputsPerChallenge, c.challenge_aux});
+  }
   c.constraints = c.header + shape.challenges * c.challenge.total;
   c.inputs = 4 + shape.challenges * kInputsPerChallenge;
   c.aux = c.header_aux + shape.challenges * c.challenge_aux;
