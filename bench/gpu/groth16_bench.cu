@@ -4,11 +4,12 @@
 //   gpu_groth16_bench [--device-limit BYTES] [--no-compare] [LG...]     default LG: 20 22 24
 //   env REPS (default 3) timed proofs after one warm-up; CHECK_LG (default: the smallest LG) the
 //   size at which the GPU proof is compared byte for byte with groth16::CpuBackend's.
-//   --device-limit BYTES (e.g. 24GiB): the backend plans for that much device memory
-//   (GpuBackendConfig::device_memory_limit, daemon gpu.device_memory_limit); an SRS that does not
-//   fit beside one partition's working space is streamed to the device per MSM (backend.hpp
-//   "Residency"), so the per-proof cost of streaming shows against the resident rows.
-//   --no-compare: only the default backend (no second pass with the other upload path).
+//   --device-limit BYTES (e.g. 24GiB): the second pass of each size runs on a backend that plans for
+//   that much device memory (GpuBackendConfig::device_memory_limit, daemon gpu.device_memory_limit)
+//   instead of the other upload path: an SRS that does not fit beside one partition's working space
+//   is streamed to the device per MSM (backend.hpp "Residency"), so the per-proof cost of streaming
+//   shows beside the resident row of the same parameters and witness (the SRS column says which).
+//   --no-compare: only the default backend (no second pass).
 // Memory: one size at a time; the witness buffers are synthesized once per size and handed to every
 // proof as they are (the GPU backend does not modify them: no per-proof copies); the parameters are
 // made once per size and freed before the next. At 2^27 the host holds the witness (~17 GB) and
@@ -74,19 +75,22 @@ int main(int argc, char** argv) {
     return 0;
   }
   gpu::GpuBackendConfig cfg;
-  cfg.device_memory_limit = device_limit;
   gpu::GpuBackend gpu_backend(cfg);
-  gpu::GpuBackendConfig other_cfg = cfg;  // the default but for the upload path, for comparison
-  other_cfg.pinned_uploads = !other_cfg.pinned_uploads;
+  gpu::GpuBackendConfig other_cfg = cfg;  // the default but for the upload path or the device limit
+  if (device_limit != 0) {
+    other_cfg.device_memory_limit = device_limit;
+  } else {
+    other_cfg.pinned_uploads = !other_cfg.pinned_uploads;
+  }
   std::unique_ptr<gpu::GpuBackend> other_backend;
   if (compare) other_backend = std::make_unique<gpu::GpuBackend>(other_cfg);
   auto mode = [](const gpu::GpuBackendConfig& c) {
-    return std::string(c.overlap_g2 ? "G2 overlapped" : "G2 after G1") + (c.pinned_uploads ? ", pinned" : ", pageable");
+    return std::string(c.overlap_g2 ? "G2 overlapped" : "G2 after G1") + (c.pinned_uploads ? ", pinned" : ", pageable") +
+           (c.device_memory_limit ? ", limit " + std::to_string(c.device_memory_limit >> 30) + " GiB" : "");
   };
   const std::string default_mode = mode(cfg), other_mode = mode(other_cfg);
-  std::printf("Groth16 prove on %s, bench circuit (SizedCircuit), device limit %s, %d proofs after a warm-up\n",
-              gpu::device_name(gpu_backend.device()).c_str(),
-              device_limit ? (std::to_string(device_limit) + " B").c_str() : "none", reps);
+  std::printf("Groth16 prove on %s, bench circuit (SizedCircuit), %d proofs after a warm-up\n",
+              gpu::device_name(gpu_backend.device()).c_str(), reps);
   std::printf("| rows | mode | SRS | aux | SRS GB | load ms | GB/s | total ms | kernel ms | ntt | msm_h | msm_l | msm_a | msm_b_g1 | msm_b_g2 | assemble | vs CPU |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
   int rc = 0;
@@ -101,11 +105,10 @@ int main(int argc, char** argv) {
     const Parameters params = bench_gpu::shaped_parameters(w, m, rng);
     const double params_ms = ms_since(t0);
     const groth16::Randomizers rs{Fr::random(rng), Fr::random(rng)};
-    const double upload_ms = gpu_backend.preload(params);
-    const groth16::SrsHolding held = gpu_backend.srs_holding(params);
+    double upload_ms = gpu_backend.preload(params);
+    std::string srs_mode(gpu_backend.srs_holding(params).mode);
     const double srs_gb = (96.0 * (params.h.size() + params.l.size() + params.a.size() + params.b_g1.size()) +
                            192.0 * params.b_g2.size()) / 1e9;
-    const std::string srs_mode(held.mode);
 
     std::string vs_cpu = "-";
     auto first = gpu_backend.prove(params, std::span(&w, 1), std::span(&rs, 1));  // warm-up; w is not modified
@@ -123,7 +126,8 @@ int main(int argc, char** argv) {
       if (!is_default) {
         gpu_backend.evict_all();
         gpu_backend.release_scratch();
-        b->preload(params);
+        upload_ms = b->preload(params);
+        srs_mode = std::string(b->srs_holding(params).mode);
         b->prove(params, std::span(&w, 1), std::span(&rs, 1));  // warm-up
       }
       groth16::StageTimings sum;
