@@ -7,6 +7,8 @@
 #pragma once
 
 #include <random>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <vector>
 
 #include "proofline/groth16/params.hpp"
@@ -23,7 +25,10 @@ inline std::vector<Affine> repeated_points(std::size_t n, std::mt19937_64& rng) 
   std::vector<Affine> distinct;
   for (int k = 0; k < 1024; ++k) distinct.push_back(Proj::generator().mul(Fr::random(rng)).to_affine());
   std::vector<Affine> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = distinct[i % distinct.size()];
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, std::size_t{1} << 16),
+                    [&](const tbb::blocked_range<std::size_t>& r) {
+                      for (std::size_t i = r.begin(); i != r.end(); ++i) out[i] = distinct[i % distinct.size()];
+                    });
   return out;
 }
 

@@ -179,7 +179,9 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t w = (255 + c - 1) / c;
   const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
   const std::size_t threads = (n + per_thread - 1) / per_thread;
-  return n * (32 + 10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 4 * 2 * threads * (xyzz + 4);
+  // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
+  // are the backend's own vectors, counted there)
+  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 4 * 2 * threads * (xyzz + 4);
 }
 
 /// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
@@ -815,14 +817,23 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
     return result;
   }
   groth16::check_prove_cancel(cancel, 0, "the parameter upload");
+  const Resident* before = I.find(params);
+  const bool held_before = before != nullptr && before->fp == Fingerprint::of(params);
   const Resident& res = I.ensure_resident(params, nullptr);
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));
   std::vector<groth16::MsmResults> sums(partitions.size());
-  for (std::size_t k = 0; k < partitions.size(); ++k) {
-    groth16::check_prove_cancel(cancel, k, "the partition");
-    sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+  try {
+    for (std::size_t k = 0; k < partitions.size(); ++k) {
+      groth16::check_prove_cancel(cancel, k, "the partition");
+      sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+    }
+  } catch (const ProoflineError& e) {
+    // Out of device memory with an SRS this call loaded: nothing stays allocated for it (backend.hpp
+    // "Errors"), so the caller can free memory and retry from a clean state.
+    if (e.code() == Error::OutOfMemory && !held_before) I.drop(params);
+    throw;
   }
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_stop, I.stream));
@@ -905,7 +916,7 @@ std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_point
   const std::size_t longest = std::max({p.h_len(), n_aux, a, b});
   const std::size_t n = msm_points != 0 ? std::min(msm_points, longest) : longest;
   const std::size_t vectors = sizeof(ff::Fr) * (3 * m + n_aux + a + b) + 3 * 8 * (n_aux / 64 + 1);
-  const std::size_t ntt_tables = 2 * sizeof(ff::Fr) * m;
+  const std::size_t ntt_tables = 2 * sizeof(ff::Fr) * m;  // twiddles (ntt.hpp "Memory")
   return vectors + ntt_tables + msm_scratch_bytes(n, 192) + msm_scratch_bytes(std::min(n, b), 384) +
          (std::size_t{256} << 20);
 }
