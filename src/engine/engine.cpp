@@ -865,7 +865,7 @@ CancelResult Engine::cancel(const std::string& request_id) {
 EngineStatus Engine::status() const {
   const Impl& m = *impl_;
   EngineStatus s;
-  s.srs = m.srs.status();
+  s.srs = m.srs.status([&](const Srs& srs, SrsStatus& st) { describe_device_holding(m.cfg.backends, srs.params, st); });
   s.memory.budget_bytes = m.budget.total();
   s.memory.used_bytes = m.budget.used();
   s.memory.reserved_bytes = m.reserved.load();

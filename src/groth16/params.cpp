@@ -362,12 +362,16 @@ VerifyingKey VerifyingKey::read_params_file_head(const std::string& path) {
 
 // ---- Parameters --------------------------------------------------------------------------------
 std::size_t Parameters::serialized_size() const noexcept {
-  return vk.serialized_size() + 20 + kG1Uncompressed * (h.size() + l.size() + a.size() + b_g1.size()) +
-         kG2Uncompressed * b_g2.size();
+  return vk.serialized_size() + 20 + kG1Uncompressed * (h_len() + l_len() + a_len() + b_g1_len()) +
+         kG2Uncompressed * b_g2_len();
 }
 
 namespace {
 void require_bellperson_h(const Parameters& p, const char* op) {
+  if (!p.has_host_queries()) {
+    throw std::logic_error(std::string("Parameters::") + op + ": these parameters hold no host queries (they stay in '" +
+                           p.source->path() + "'); read them whole (ParamsFile::read_parameters) to re-encode");
+  }
   if (p.h_form != HForm::Bellperson) {
     throw std::logic_error(std::string("Parameters::") + op +
                            ": these parameters hold snarkjs' odd-coset H query (from a zkey); only bellperson's "

@@ -91,6 +91,9 @@ TEST(ParamsFile, ShellHoldsTheShapeAndNoQueries) {
   EXPECT_EQ(s.h_terms(), p.h_terms());
   EXPECT_EQ(s.query_bytes(), p.query_bytes());
   EXPECT_EQ(s.source->path(), path);
+  EXPECT_EQ(s.serialized_size(), p.serialized_size());  // the file's size
+  EXPECT_THROW(s.to_bytes(), std::logic_error);          // no points to encode
+  EXPECT_EQ(s.source->read_parameters(), p);
   // The CPU backend proves from host queries only: refused by name, before any work.
   CpuBackend cpu;
   r1cs::ProvingBuffers w;

@@ -4,8 +4,10 @@
 // Owns: `VerifyingKey` (the `.vk` file, and the prefix of `.params`), `Parameters` (the `.params`
 // file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, their readers and writers, the streamed form
 // (`ParamsSection`, `ParamsSink`: section by section; `ParamsWriter` encodes as it goes, to a file or
-// bytes; `ParamsCollector` builds a Parameters), and `validate_verifying_key` (the one check every
-// verifying key passes, whatever its source).
+// bytes; `ParamsCollector` builds a Parameters), the chunked reader `ParamsFile` (layout first, then
+// the points in chunks for the CPU or a GPU decoder; `ParamsFile::shell`: parameters whose queries
+// stay in the file), `load_parameters` (the engine's choice between the two), and
+// `validate_verifying_key` (the one check every verifying key passes, whatever its source).
 //
 // Layout (../shared/reference/formats-and-circuits.md §1.2–1.4; no header, no padding, no trailer):
 //   .vk      alpha_g1 G1 ‖ beta_g1 G1 ‖ beta_g2 G2 ‖ gamma_g2 G2 ‖ delta_g1 G1 ‖ delta_g2 G2 ‖
