@@ -181,7 +181,7 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t threads = (n + per_thread - 1) / per_thread;
   // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
   // are the backend's own vectors, counted there)
-  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 4 * 2 * threads * (xyzz + 4);
+  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4);
 }
 
 /// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
