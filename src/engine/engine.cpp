@@ -234,6 +234,11 @@ struct Engine::Impl {
     if (cfg.prover_workers_per_backend == 0) cfg.prover_workers_per_backend = 1;
     synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
     backends.resize(cfg.backends.size());
+    // GPU backends only: parameter sets keep no host copy of their queries (groth16::load_parameters).
+    groth16::set_host_queries(std::all_of(cfg.backends.begin(), cfg.backends.end(),
+                                          [](const auto& b) { return b->name() == "cuda"; })
+                                  ? groth16::HostQueries::LeaveInFile
+                                  : groth16::HostQueries::Keep);
     budget.set_listener([this] { cv.notify_all(); });
     // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
     srs.set_on_evict([this](const Srs& s) {
@@ -900,7 +905,7 @@ CancelResult Engine::cancel(const std::string& request_id) {
 EngineStatus Engine::status() const {
   const Impl& m = *impl_;
   EngineStatus s;
-  s.srs = m.srs.status();
+  s.srs = m.srs.status([&](const Srs& srs, SrsStatus& st) { describe_device_holding(m.cfg.backends, srs.params, st); });
   s.memory.budget_bytes = m.budget.total();
   s.memory.used_bytes = m.budget.used();
   s.memory.reserved_bytes = m.reserved.load();

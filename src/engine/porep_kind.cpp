@@ -90,7 +90,7 @@ class PoRepC2Job final : public KindJob {
                                     walk.counts[2]);
     }
     // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
-    groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
+    groth16::Parameters p = groth16::load_parameters(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
     progress(1);
     auto srs = std::make_shared<Srs>();
     srs->key = key_;

@@ -142,6 +142,10 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(u64_opt("engine.max_finished_jobs",
                         "finished jobs kept for AwaitProof / duplicate submits (oldest dropped first)",
                         &DaemonConfig::max_finished_jobs, false));
+    o.push_back(u64_opt("gpu.device_memory_limit",
+                        "device bytes each CUDA backend plans for, SRS and working space (0: the device's "
+                        "memory); an SRS that does not fit is streamed to the device per MSM from pinned host memory",
+                        &DaemonConfig::gpu_device_memory_limit, true));
     o.push_back(bool_opt("engine.log_partitions", "log one structured line per partition and per job",
                          &DaemonConfig::log_partitions));
     o.push_back({"engine.preload", "string list",
@@ -190,7 +194,7 @@ const std::vector<ConfigOption>& config_options() {
 }
 
 void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source) {
-  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, server, params)");
+  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, gpu, server, params)");
   auto set = [&](const std::string& key, const Json& v, const std::string& where) {
     for (const auto& o : config_options()) {
       if (o.key == key) return o.set(cfg, v, where);
@@ -205,7 +209,7 @@ void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source)
     } else if (value.is_object()) {
       for (const auto& [k, v] : value.items()) set(name + "." + k, v, source + ": " + name + "." + k);
     } else {
-      bad(source + ": " + name, "expected a section object (listen, engine, server, params) or a dotted key");
+      bad(source + ": " + name, "expected a section object (listen, engine, gpu, server, params) or a dotted key");
     }
   }
 }

@@ -164,7 +164,7 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   engine::EngineConfig ec;
   if (parts.backends.empty()) {
     try {
-      ec.backends = groth16::make_backends(cfg_.backend, groth16::BackendOptions{cfg_.cpu_threads, 0}, &backend_note_);
+      ec.backends = groth16::make_backends(cfg_.backend, groth16::BackendOptions{cfg_.cpu_threads, 0, cfg_.gpu_device_memory_limit}, &backend_note_);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("engine.backend = ") + e.what());
     }

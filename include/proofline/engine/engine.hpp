@@ -231,6 +231,13 @@ struct SrsStatus {
   unsigned users = 0;         ///< jobs holding it now (reference count)
   double idle_seconds = 0;    ///< since the last user released it (0 while used)
   double load_ms = 0;
+  /// How the prover backends hold their own copy of it (groth16::ProverBackend::srs_holding):
+  /// "resident" (in device memory on every backend that holds it), "streamed" (from host memory to
+  /// the device per MSM), "mixed", or "" (no backend holds a copy: CPU backends, or not loaded on a
+  /// device yet). device_bytes: the backends' bytes summed (device bytes when resident, the SRS
+  /// bytes streamed per proof when streamed).
+  std::string device_mode;
+  std::uint64_t device_bytes = 0;
 };
 
 struct QueueStatus {

@@ -54,6 +54,10 @@ struct DaemonConfig {
   bool overlap = true;
   std::uint64_t max_finished_jobs = 4096;
   bool log_partitions = true;
+  // [gpu]
+  /// Device bytes each CUDA backend plans for (SRS + working space; 0: the device's memory): an SRS
+  /// that does not fit is streamed from pinned host memory (gpu/backend.hpp "Residency").
+  std::uint64_t gpu_device_memory_limit = 0;
   /// Parameter files loaded at start: "kind:path" (kind bench, mul or snarkjs) or a path
   /// (.zkey → snarkjs, else bench).
   std::vector<std::string> preload;
