@@ -11,6 +11,7 @@
 #include "proofline/filecoin/graph.hpp"
 #include "proofline/filecoin/hashers.hpp"
 #include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/sparse_tree.hpp"
 #include "proofline/filecoin/tree.hpp"
 #include "proofline/util/error.hpp"
 
@@ -22,10 +23,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-MerkleProofKind rc_kind(const SectorShape& s) {
-  return s.tree_rc.top ? MerkleProofKind::Top : s.tree_rc.sub ? MerkleProofKind::Sub : MerkleProofKind::Single;
-}
 
 std::vector<PathElement> to_elements(const std::vector<hash::PathLevel>& levels) {
   std::vector<PathElement> out;
@@ -118,10 +115,10 @@ class FullSector final : public ProofSource {
     return to_merkle_proof(d_.proof(n), d_.root(), data_[n], MerkleProofKind::Single);
   }
   MerkleProof tree_c(std::uint64_t n) const override {
-    return to_merkle_proof(c_.proof(n), fr_domain(c_.root()), fr_domain(ch_[n]), rc_kind(s_));
+    return to_merkle_proof(c_.proof(n), fr_domain(c_.root()), fr_domain(ch_[n]), tree_rc_proof_kind(s_));
   }
   MerkleProof tree_r(std::uint64_t n) const override {
-    return to_merkle_proof(r_.proof(n), fr_domain(r_.root()), fr_domain(replica_[n]), rc_kind(s_));
+    return to_merkle_proof(r_.proof(n), fr_domain(r_.root()), fr_domain(replica_[n]), tree_rc_proof_kind(s_));
   }
   std::vector<Domain> column(std::uint64_t n) const override {
     std::vector<Domain> rows;
@@ -240,79 +237,6 @@ SealResult seal_sector(const SealRequest& req, std::span<const Domain> data) {
 
 namespace {
 
-Domain random_fr_domain(ChaCha8Rng& rng) {
-  Domain d;
-  rng.fill_bytes(d);
-  trim_to_fr32(d);
-  return d;
-}
-
-// A Merkle tree of which only some leaves are known: every other node on the proven paths' sibling
-// positions is random filler; the nodes on the paths are hashed from their children.
-class SparseTree {
- public:
-  SparseTree(std::vector<std::size_t> arities, bool sha256) : arities_(std::move(arities)), sha256_(sha256) {
-    levels_.resize(arities_.size() + 1);
-  }
-  void set_leaf(std::uint64_t i, const Domain& v) { levels_[0][i] = v; }
-
-  void build(ChaCha8Rng& rng) {
-    for (std::size_t k = 0; k < arities_.size(); ++k) {
-      const std::size_t a = arities_[k];
-      std::set<std::uint64_t> groups;
-      for (const auto& [i, v] : levels_[k]) groups.insert(i / a);
-      // Fillers first (sequential: deterministic draw order), then the group hashes in parallel.
-      const std::vector<std::uint64_t> gs(groups.begin(), groups.end());
-      std::vector<std::vector<Domain>> children(gs.size(), std::vector<Domain>(a));
-      for (std::size_t n = 0; n < gs.size(); ++n) {
-        for (std::size_t j = 0; j < a; ++j) {
-          auto [it, inserted] = levels_[k].try_emplace(gs[n] * a + j);
-          if (inserted) it->second = random_fr_domain(rng);
-          children[n][j] = it->second;
-        }
-      }
-      std::vector<Domain> parents(gs.size());
-      tbb::parallel_for(std::size_t{0}, gs.size(), [&](std::size_t n) {
-        if (sha256_) {
-          parents[n] = sha256_node(children[n]);
-        } else {
-          std::vector<Fr> f;
-          for (const auto& d : children[n]) f.push_back(domain_fr(d));
-          parents[n] = fr_domain(poseidon_node(f));
-        }
-      });
-      for (std::size_t n = 0; n < gs.size(); ++n) levels_[k + 1][gs[n]] = parents[n];
-    }
-  }
-
-  Domain root() const { return levels_.back().begin()->second; }
-
-  /// Levels [0, base_levels) go to `base`, the next one to `sub`, the next to `top` (by kind).
-  MerkleProof proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels) const {
-    MerkleProof m;
-    m.kind = kind;
-    m.root = root();
-    m.leaf = levels_[0].at(i);
-    std::uint64_t idx = i;
-    for (std::size_t k = 0; k < arities_.size(); ++k) {
-      const std::size_t a = arities_[k];
-      PathElement e;
-      e.index = idx % a;
-      for (std::size_t j = 0; j < a; ++j) {
-        if (j != e.index) e.hashes.push_back(levels_[k].at(idx - e.index + j));
-      }
-      (k < base_levels ? m.base : k == base_levels ? m.sub : m.top).push_back(std::move(e));
-      idx /= a;
-    }
-    return m;
-  }
-
- private:
-  std::vector<std::size_t> arities_;
-  bool sha256_;
-  std::vector<std::map<std::uint64_t, Domain>> levels_;
-};
-
 class SparseSector final : public ProofSource {
  public:
   SparseSector(const SectorShape& s, const SparseTree& d, const SparseTree& c, const SparseTree& r,
@@ -321,8 +245,8 @@ class SparseSector final : public ProofSource {
   MerkleProof tree_d(std::uint64_t n) const override {
     return d_.proof(n, MerkleProofKind::Single, s_.tree_d_levels);
   }
-  MerkleProof tree_c(std::uint64_t n) const override { return c_.proof(n, rc_kind(s_), s_.base_tree_levels()); }
-  MerkleProof tree_r(std::uint64_t n) const override { return r_.proof(n, rc_kind(s_), s_.base_tree_levels()); }
+  MerkleProof tree_c(std::uint64_t n) const override { return c_.proof(n, tree_rc_proof_kind(s_), s_.base_tree_levels()); }
+  MerkleProof tree_r(std::uint64_t n) const override { return r_.proof(n, tree_rc_proof_kind(s_), s_.base_tree_levels()); }
   std::vector<Domain> column(std::uint64_t n) const override { return rows_.at(n); }
 
  private:
@@ -333,12 +257,6 @@ class SparseSector final : public ProofSource {
   const std::map<std::uint64_t, std::vector<Domain>>& rows_;
 };
 
-std::vector<std::size_t> rc_arities(const SectorShape& s) {
-  std::vector<std::size_t> a(s.base_tree_levels(), s.tree_rc.base);
-  if (s.tree_rc.sub) a.push_back(s.tree_rc.sub);
-  if (s.tree_rc.top) a.push_back(s.tree_rc.top);
-  return a;
-}
 
 }  // namespace
 
@@ -410,8 +328,8 @@ SealCommitPhase1Output gen_c1(const GenC1Options& o) {
   }
 
   SparseTree tree_d(std::vector<std::size_t>(s.tree_d_levels, 2), true);
-  SparseTree tree_c(rc_arities(s), false);
-  SparseTree tree_r(rc_arities(s), false);
+  SparseTree tree_c(tree_rc_arities(s), false);
+  SparseTree tree_r(tree_rc_arities(s), false);
   {
     std::vector<const std::pair<const std::uint64_t, std::vector<Domain>>*> cols;
     for (const auto& e : rows) cols.push_back(&e);

@@ -1,0 +1,348 @@
+// Fallback PoSt inputs: registered proofs and configurations, challenge derivation (API V1_1 / V1_2),
+// prover_id, the bincode of FallbackPoStSectorProof (sizes, round trips, named refusals), generated
+// vanilla proofs verified natively and synthesized in test mode (satisfied; public inputs equal to
+// what a verifier derives), and tampered inputs named by both checks.
+#include <gtest/gtest.h>
+
+#include "proofline/circuits/post.hpp"
+#include "proofline/filecoin/post.hpp"
+#include "proofline/filecoin/post_bincode.hpp"
+#include "proofline/r1cs/test_constraint_system.hpp"
+
+namespace proofline::filecoin {
+namespace {
+
+using circuits::post::FallbackPoStCircuit;
+
+constexpr std::uint64_t KiB = 1024, MiB = KiB * 1024, GiB = MiB * 1024;
+
+Domain bytes_0_to_31() {
+  Domain d;
+  for (std::size_t i = 0; i < 32; ++i) d[i] = static_cast<std::uint8_t>(i);
+  return d;
+}
+
+TEST(PoStConfig, RegisteredProofs) {
+  // cuzk prover.rs tests: 3 → Winning32GiBV1, 8 → Window32GiBV1, 13 → Window32GiBV1_2 (abi V1_1).
+  const PoStConfig winning = post_config(registered_post_proof_from_u64(3));
+  EXPECT_EQ(winning.type, PoStType::Winning);
+  EXPECT_EQ(winning.sector_bytes, 32 * GiB);
+  EXPECT_EQ(winning.challenge_count, 66u);
+  EXPECT_EQ(winning.sector_count, 1u);
+  const PoStConfig w8 = post_config(registered_post_proof_from_u64(8));
+  EXPECT_EQ(w8.type, PoStType::Window);
+  EXPECT_EQ(w8.api_version, ApiVersion::V1_0_0);
+  EXPECT_EQ(w8.sector_count, 2349u);
+  EXPECT_EQ(w8.challenge_count, 10u);
+  const PoStConfig w13 = post_config(registered_post_proof_from_u64(13));
+  EXPECT_EQ(w13.api_version, ApiVersion::V1_2_0);
+  EXPECT_EQ(w13.sector_bytes, 32 * GiB);
+  EXPECT_EQ(post_config(registered_post_proof_from_u64(14)).sector_count, 2300u);
+  EXPECT_EQ(post_config(registered_post_proof_from_u64(5)).sector_count, 2u);
+  EXPECT_EQ(to_string(registered_post_proof_from_u64(13)), "StackedDrgWindow32GiBV1_1");
+  EXPECT_THROW(registered_post_proof_from_u64(15), ProoflineError);
+  // filecoin-proofs parameters.rs test_winning_post_params: 66 challenges over 1 sector → circuit of
+  // 66 sectors × 1 challenge.
+  const FallbackParams p = fallback_params(post_config(PoStType::Winning, 2 * KiB, ApiVersion::V1_2_0));
+  EXPECT_EQ(p.sector_count, 66u);
+  EXPECT_EQ(p.challenge_count, 1u);
+}
+
+TEST(PoStChallenges, LeafChallengeAndIndex) {
+  // SHA-256(randomness ‖ sector_id LE ‖ index LE), first 8 bytes LE, mod nodes — values from Python's
+  // hashlib with randomness = bytes 0..31.
+  const Domain r = bytes_0_to_31();
+  EXPECT_EQ(leaf_challenge(r, 7, 3, 64), 53u);
+  EXPECT_EQ(leaf_challenge(r, 1, 0, std::uint64_t{1} << 30), 1'071'472'686u);
+  EXPECT_EQ(leaf_challenge(r, 123'456'789, 65, std::uint64_t{1} << 31), 989'937'579u);
+  // V1_0 / V1_1: sector_index · challenge_count + n; V1_2: n.
+  EXPECT_EQ(challenge_index(ApiVersion::V1_1_0, 3, 10, 4), 34u);
+  EXPECT_EQ(challenge_index(ApiVersion::V1_0_0, 3, 10, 4), 34u);
+  EXPECT_EQ(challenge_index(ApiVersion::V1_2_0, 3, 10, 4), 4u);
+  const PoStConfig c11 = post_config(PoStType::Window, 32 * GiB, ApiVersion::V1_1_0);
+  const PoStConfig c12 = post_config(PoStType::Window, 32 * GiB, ApiVersion::V1_2_0);
+  EXPECT_EQ(sector_challenges(c11, r, 1, 0), sector_challenges(c12, r, 1, 0));  // position 0: same
+  EXPECT_NE(sector_challenges(c11, r, 1, 1), sector_challenges(c12, r, 1, 1));
+  EXPECT_EQ(sector_challenges(c12, r, 1, 0)[0], 1'071'472'686u);
+}
+
+TEST(PoStChallenges, ProverIdFromMinerId) {
+  // cuzk prover.rs tests: 1000 → e8 07, 128 → 80 01.
+  const ProverId a = prover_id_from_miner_id(1000);
+  EXPECT_EQ(a[0], 0xe8);
+  EXPECT_EQ(a[1], 0x07);
+  EXPECT_EQ(a[2], 0x00);
+  const ProverId b = prover_id_from_miner_id(128);
+  EXPECT_EQ(b[0], 0x80);
+  EXPECT_EQ(b[1], 0x01);
+  EXPECT_EQ(prover_id_from_miner_id(0), ProverId{});
+}
+
+// ---- bincode ----------------------------------------------------------------------------------
+
+TEST(PoStBincode, SizeMatchesCurioGolden) {
+  // Curio lib/proof/testgolden/post.vproof: a 32 GiB sector's proof of 10 challenges, 24,960 bytes.
+  EXPECT_EQ(fallback_post_sector_proof_size(32 * GiB, 10), 24'960u);
+}
+
+TEST(PoStBincode, RoundTripsEveryTreeShape) {
+  for (const std::uint64_t bytes : {2 * KiB, 4 * KiB, 16 * KiB, 32 * KiB}) {
+    for (const PoStType t : {PoStType::Window, PoStType::Winning}) {
+      GenPoStOptions o;
+      o.config = post_config(t, bytes, ApiVersion::V1_2_0);
+      o.seed = 5;
+      const GeneratedPoSt g = gen_post_vanilla(o);
+      const FallbackPoStSectorProof& p = g.vanilla_proofs.at(0);
+      const std::vector<std::uint8_t> b = encode_fallback_post_sector_proof(p);
+      EXPECT_EQ(b.size(), fallback_post_sector_proof_size(bytes, o.config.challenge_count)) << bytes;
+      EXPECT_EQ(decode_fallback_post_sector_proof(b, bytes, o.config.challenge_count), p) << bytes;
+    }
+  }
+}
+
+// The refusal a mutated copy of a 2 KiB Window proof gets.
+PostBincodeError refusal(const std::vector<std::uint8_t>& b, std::uint64_t bytes = 2 * KiB, std::size_t ch = 10) {
+  try {
+    (void)decode_fallback_post_sector_proof(b, bytes, ch);
+  } catch (const PostBincodeError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "accepted";
+  return PostBincodeError(Error::Ok, 0, "", "", "");
+}
+
+TEST(PoStBincode, NamedRefusals) {
+  GenPoStOptions o;
+  o.config = post_config(PoStType::Window, 2 * KiB, ApiVersion::V1_2_0);
+  const std::vector<std::uint8_t> good = encode_fallback_post_sector_proof(gen_post_vanilla(o).vanilla_proofs[0]);
+  // Layout at 2 KiB (8-0-0, 2 base levels): sector_id 0..8, comm_r 8..40, sectors len 40..48,
+  // inclusion_proofs len 48..56, proof 0 variant 56..60, root 60..92, leaf 92..124, path len 124..132,
+  // level 0 hashes len 132..140, 7 hashes 140..364, index 364..372.
+  {
+    auto b = good;
+    b.pop_back();
+    const auto e = refusal(b);
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].comm_r_last");
+  }
+  {
+    auto b = good;
+    b[40] = 2;  // two sector proofs
+    const auto e = refusal(b);
+    EXPECT_EQ(e.field(), "vanilla_proof length");
+    EXPECT_EQ(e.offset(), 40u);
+    EXPECT_EQ(e.expected(), "1");
+  }
+  {
+    auto b = good;
+    b[48] = 9;  // 9 inclusion proofs, 10 expected
+    const auto e = refusal(b);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].inclusion_proofs length");
+    EXPECT_EQ(e.expected(), "10");
+  }
+  {
+    auto b = good;
+    b[56] = 1;  // Sub where 8-0-0 has Single
+    const auto e = refusal(b);
+    EXPECT_EQ(e.code(), Error::Malformed);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].inclusion_proofs[0] variant");
+    EXPECT_EQ(e.offset(), 56u);
+  }
+  {
+    auto b = good;
+    b[364] = 8;  // position 8 in an arity-8 level
+    const auto e = refusal(b);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].inclusion_proofs[0].path[0].index");
+    EXPECT_EQ(e.offset(), 364u);
+  }
+  {
+    auto b = good;
+    for (std::size_t i = 60; i < 92; ++i) b[i] = 0xff;  // root ≥ r
+    const auto e = refusal(b);
+    EXPECT_EQ(e.code(), Error::NotCanonical);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].inclusion_proofs[0].root");
+  }
+  {
+    auto b = good;
+    b[132] = 6;  // 6 siblings at arity 8
+    const auto e = refusal(b);
+    EXPECT_EQ(e.field(), "vanilla_proof[0].inclusion_proofs[0].path[0].hashes length");
+    EXPECT_EQ(e.expected(), "7");
+  }
+  {
+    auto b = good;
+    b.push_back(0);
+    const auto e = refusal(b);
+    EXPECT_EQ(e.field(), "end of input");
+    EXPECT_EQ(e.offset(), good.size());
+  }
+  {
+    auto b = good;
+    b[48] = 0xff;  // a huge count is refused before anything is allocated
+    b[55] = 0xff;
+    EXPECT_EQ(refusal(b).field(), "vanilla_proof[0].inclusion_proofs length");
+  }
+  // The same bytes read as another sector size's shape are refused too.
+  EXPECT_EQ(refusal(good, 16 * KiB).field(), "vanilla_proof[0].inclusion_proofs[0] variant");
+}
+
+// ---- generated proofs: native check and the circuit in test mode --------------------------------
+
+struct Checked {
+  std::size_t partitions = 0;
+};
+
+// Every partition: native verification, then the circuit in test mode — satisfied, counts as
+// count_post, inputs equal to the verifier's derivation.
+Checked check_all(const GeneratedPoSt& g) {
+  const FallbackParams p = fallback_params(g.config);
+  const auto shape = circuits::post::shape_for(p);
+  const auto counts = circuits::post::count_post(shape);
+  const std::size_t parts = g.config.type == PoStType::Winning
+                                ? 1
+                                : (g.public_inputs.sectors.size() + p.sector_count - 1) / p.sector_count;
+  for (std::size_t k = 0; k < parts; ++k) {
+    const PartitionSectors part = partition_sector_proofs(p, g.public_inputs, g.vanilla_proofs, k);
+    const PoStVanillaCheck v = verify_post_vanilla(p, g.public_inputs, part, k);
+    EXPECT_TRUE(v.ok) << v.what;
+    const FallbackPoStCircuit circuit(shape, circuits::post::circuit_sectors(part));
+    r1cs::TestConstraintSystem cs;
+    circuit.synthesize(cs);
+    EXPECT_EQ(cs.which_is_unsatisfied(), std::nullopt);
+    EXPECT_EQ(cs.num_constraints(), counts.constraints);
+    EXPECT_EQ(cs.num_inputs(), counts.inputs);
+    EXPECT_EQ(cs.num_aux(), counts.aux);
+    const std::vector<ff::Fr> derived = circuits::post::post_public_inputs(p, g.public_inputs, k);
+    EXPECT_TRUE(cs.verify(derived)) << "partition " << k;
+    EXPECT_EQ(circuit.public_inputs(), derived);
+  }
+  return {parts};
+}
+
+TEST(PoStGenerated, WindowPartitionsPaddingAndVersions) {
+  for (const ApiVersion v : {ApiVersion::V1_1_0, ApiVersion::V1_2_0}) {
+    for (const std::size_t sectors : {1u, 2u, 3u}) {  // padded, full, two partitions (second padded)
+      GenPoStOptions o;
+      o.config = post_config(PoStType::Window, 2 * KiB, v);
+      o.sectors = sectors;
+      o.seed = sectors;
+      const GeneratedPoSt g = gen_post_vanilla(o);
+      EXPECT_EQ(check_all(g).partitions, (sectors + 1) / 2);
+    }
+  }
+}
+
+TEST(PoStGenerated, EveryTreeShape) {
+  for (const std::uint64_t bytes : {4 * KiB, 16 * KiB, 32 * KiB}) {  // 8-2-0, 8-8-0, 8-8-2
+    GenPoStOptions o;
+    o.config = post_config(PoStType::Window, bytes, ApiVersion::V1_2_0);
+    o.sectors = 2;
+    check_all(gen_post_vanilla(o));
+  }
+}
+
+TEST(PoStGenerated, Winning) {
+  for (const std::uint64_t bytes : {2 * KiB, 32 * KiB}) {
+    GenPoStOptions o;
+    o.config = post_config(PoStType::Winning, bytes, ApiVersion::V1_0_0);
+    check_all(gen_post_vanilla(o));
+  }
+}
+
+TEST(PoStGenerated, LargeSectorOnlyChallengedPathsMaterialized) {
+  // A 32 GiB sector's vanilla proof without a 32 GiB tree: verified natively and its size is Curio's.
+  GenPoStOptions o;
+  o.config = post_config(PoStType::Window, 32 * GiB, ApiVersion::V1_2_0);
+  o.sectors = 1;
+  const GeneratedPoSt g = gen_post_vanilla(o);
+  const FallbackParams p = fallback_params(o.config);
+  const PartitionSectors part = partition_sector_proofs(p, g.public_inputs, g.vanilla_proofs, 0);
+  EXPECT_EQ(part.proofs.size(), 2349u);
+  EXPECT_EQ(part.real_sectors, 1u);
+  const PoStVanillaCheck v = verify_post_vanilla(p, g.public_inputs, part, 0);
+  EXPECT_TRUE(v.ok) << v.what;
+  EXPECT_EQ(encode_fallback_post_sector_proof(g.vanilla_proofs[0]).size(), 24'960u);
+}
+
+// ---- tampering ----------------------------------------------------------------------------------
+
+struct Tampered {
+  PoStVanillaCheck native;
+  std::optional<std::string> unsatisfied;
+  bool inputs_verify = true;
+};
+
+Tampered run_tampered(const GeneratedPoSt& g, const PoStPublicInputs& verifier_view) {
+  const FallbackParams p = fallback_params(g.config);
+  const PartitionSectors part = partition_sector_proofs(p, g.public_inputs, g.vanilla_proofs, 0);
+  Tampered t;
+  t.native = verify_post_vanilla(p, verifier_view, part, 0);
+  const FallbackPoStCircuit circuit(circuits::post::shape_for(p), circuits::post::circuit_sectors(part));
+  r1cs::TestConstraintSystem cs;
+  circuit.synthesize(cs);
+  t.unsatisfied = cs.which_is_unsatisfied();
+  t.inputs_verify = cs.verify(circuits::post::post_public_inputs(p, verifier_view, 0));
+  return t;
+}
+
+GeneratedPoSt two_sectors() {
+  GenPoStOptions o;
+  o.config = post_config(PoStType::Window, 2 * KiB, ApiVersion::V1_2_0);
+  o.sectors = 2;
+  o.seed = 11;
+  return gen_post_vanilla(o);
+}
+
+TEST(PoStTampered, SiblingByte) {
+  GeneratedPoSt g = two_sectors();
+  g.vanilla_proofs[1].sectors[0].inclusion_proofs[4].base[1].hashes[2][0] ^= 1;
+  const Tampered t = run_tampered(g, g.public_inputs);
+  EXPECT_FALSE(t.native.ok);
+  EXPECT_EQ(t.native.sector, 1u);
+  EXPECT_EQ(t.native.challenge, 4u);
+  EXPECT_NE(t.native.what.find("does not hash to its root"), std::string::npos) << t.native.what;
+  ASSERT_TRUE(t.unsatisfied.has_value());
+  EXPECT_NE(t.unsatisfied->find("sector_1/challenge_inclusion_4"), std::string::npos) << *t.unsatisfied;
+}
+
+TEST(PoStTampered, WrongCommR) {
+  GeneratedPoSt g = two_sectors();
+  g.public_inputs.sectors[0].comm_r[3] ^= 1;
+  const Tampered t = run_tampered(g, g.public_inputs);
+  EXPECT_FALSE(t.native.ok);
+  EXPECT_EQ(t.native.sector, 0u);
+  EXPECT_NE(t.native.what.find("comm_r ≠ Poseidon2(comm_c, comm_r_last)"), std::string::npos) << t.native.what;
+  ASSERT_TRUE(t.unsatisfied.has_value());
+  EXPECT_NE(t.unsatisfied->find("sector_0/enforce_comm_c_comm_r_last_hash_comm_r"), std::string::npos)
+      << *t.unsatisfied;
+}
+
+TEST(PoStTampered, ChallengeIndex) {
+  // A path to another leaf (the proof of challenge 0 in the place of challenge 1): the circuit is
+  // satisfied, but its public input is not the challenged leaf the verifier derives.
+  GeneratedPoSt g = two_sectors();
+  auto& proofs = g.vanilla_proofs[0].sectors[0].inclusion_proofs;
+  if (proofs[0].leaf_index() == proofs[1].leaf_index()) GTEST_SKIP() << "challenges 0 and 1 coincide";
+  proofs[1] = proofs[0];
+  const Tampered t = run_tampered(g, g.public_inputs);
+  EXPECT_FALSE(t.native.ok);
+  EXPECT_EQ(t.native.challenge, 1u);
+  EXPECT_NE(t.native.what.find("path leads to leaf"), std::string::npos) << t.native.what;
+  EXPECT_EQ(t.unsatisfied, std::nullopt);
+  EXPECT_FALSE(t.inputs_verify);
+}
+
+TEST(PoStTampered, AnotherRandomnessOrSector) {
+  const GeneratedPoSt g = two_sectors();
+  PoStPublicInputs other = g.public_inputs;
+  other.randomness[0] ^= 1;
+  const Tampered t = run_tampered(g, other);
+  EXPECT_FALSE(t.native.ok);
+  EXPECT_FALSE(t.inputs_verify);
+  PoStPublicInputs swapped = g.public_inputs;
+  swapped.sectors[0].sector_id += 1;
+  EXPECT_FALSE(run_tampered(g, swapped).inputs_verify);
+}
+
+}  // namespace
+}  // namespace proofline::filecoin
