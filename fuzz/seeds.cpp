@@ -15,6 +15,7 @@
 
 #include "../tests/groth16/test_util.hpp"
 #include "../tests/snarkjs/toy_setup.hpp"
+#include "proofline/filecoin/post_bincode.hpp"
 #include "proofline/filecoin/seal.hpp"
 #include "proofline/groth16/snarkjs.hpp"
 #ifdef PROOFLINE_FUZZ_HAVE_SERVER
@@ -99,6 +100,20 @@ int main(int argc, char** argv) {
   put("snarkjs_proof", "toy", snarkjs_proof_json(proof));
   put("snarkjs_public", "toy", snarkjs_public_json(wit.public_inputs(key.zkey.n_public)));
   put("snarkjs_public", "empty", snarkjs_public_json({}));
+
+  // PoSt vanilla proofs (filecoin/post.hpp gen_post_vanilla): the shape byte of post_vanilla_fuzz
+  // (bits 0-1: 2 / 4 / 16 / 32 KiB, bit 2: Winning's 66 challenges), then the bincode.
+  for (std::uint8_t shape = 0; shape < 8; ++shape) {
+    static constexpr std::uint64_t kSizes[4] = {2048, 4096, 16384, 32768};
+    const auto type = (shape & 4) ? filecoin::PoStType::Winning : filecoin::PoStType::Window;
+    filecoin::GenPoStOptions o;
+    o.config = filecoin::post_config(type, kSizes[shape & 3], filecoin::ApiVersion::V1_2_0);
+    o.seed = shape;
+    std::vector<std::uint8_t> b{shape};
+    const auto v = filecoin::encode_fallback_post_sector_proof(filecoin::gen_post_vanilla(o).vanilla_proofs[0]);
+    b.insert(b.end(), v.begin(), v.end());
+    put("post_vanilla", std::string(filecoin::to_string(type)) + "_" + std::to_string(kSizes[shape & 3] / 1024) + "k", b);
+  }
 
   // Filecoin C1 output of a 2 KiB sector (filecoin/seal.hpp gen_c1, as tests/filecoin uses it).
   const std::string c1 = filecoin::to_json(filecoin::gen_c1({filecoin::RegisteredSealProof::StackedDrg2KiBV1_1, 5}));
