@@ -346,3 +346,39 @@ TEST(PoStTampered, AnotherRandomnessOrSector) {
 
 }  // namespace
 }  // namespace proofline::filecoin
+
+namespace proofline::circuits::post {
+namespace {
+
+using filecoin::ApiVersion;
+using filecoin::PoStType;
+
+TEST(PoStCheck, NamesWhatIsWrong) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(PoStType::Window, 2048, ApiVersion::V1_1_0);
+  o.sectors = 2;
+  filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  const auto p = filecoin::fallback_params(o.config);
+  EXPECT_EQ(check_post_partition(p, g.public_inputs, g.vanilla_proofs, 0).describe(), "ok");
+
+  g.vanilla_proofs[1].sectors[0].inclusion_proofs[2].base[0].hashes[5][1] ^= 4;
+  const PoStPartitionCheck c = check_post_partition(p, g.public_inputs, g.vanilla_proofs, 0);
+  EXPECT_FALSE(c.ok());
+  ASSERT_TRUE(c.unsatisfied.has_value());
+  EXPECT_EQ(c.where, "sector 1 challenge 2: challenged leaf inclusion in tree R (comm_r_last)");
+  EXPECT_EQ(c.name.rfind("outer namespace/sector_1/challenge_inclusion_2/", 0), 0u) << c.name;
+  EXPECT_NE(c.describe().find("vanilla: sector 1 (id "), std::string::npos) << c.describe();
+  EXPECT_TRUE(c.inputs_match);
+
+  filecoin::PoStPublicInputs other = g.public_inputs;
+  other.randomness[5] ^= 1;  // a verifier with another randomness: its challenged leaves differ
+  g = filecoin::gen_post_vanilla(o);
+  const PoStPartitionCheck d = check_post_partition(p, other, g.vanilla_proofs, 0);
+  EXPECT_FALSE(d.inputs_match);
+  EXPECT_EQ(d.first_input_mismatch, 1u);  // sector 0's first challenged leaf (comm_r is the same)
+  EXPECT_FALSE(d.native.ok);
+  EXPECT_FALSE(d.unsatisfied.has_value());
+}
+
+}  // namespace
+}  // namespace proofline::circuits::post

@@ -32,6 +32,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,32 @@ PoStCounts count_post(const FallbackPoStShape& shape);
 /// beyond the sectors (Winning: other than 0, or not exactly 1 sector).
 std::vector<Fr> post_public_inputs(const filecoin::FallbackParams& p, const filecoin::PoStPublicInputs& pub,
                                    std::size_t partition);
+
+/// What check_post_partition found: the native check (filecoin::verify_post_vanilla), then the
+/// circuit synthesized in prover mode: the first unsatisfied constraint, where it lies and (for
+/// circuits of at most `kNamedCheckLimit` constraints, re-synthesized in test mode) its namespace
+/// path, and whether the public inputs equal those a verifier derives.
+struct PoStPartitionCheck {
+  filecoin::PoStVanillaCheck native;
+  std::optional<std::size_t> unsatisfied;  ///< first unsatisfied constraint
+  std::string where;                       ///< locate_post_constraint of it
+  std::string name;                        ///< its path in test mode ("outer namespace/sector_1/…"), or empty
+  bool inputs_match = true;                ///< synthesized inputs = post_public_inputs
+  std::size_t first_input_mismatch = 0;    ///< index (ONE excluded) of the first differing input
+  bool ok() const { return native.ok && !unsatisfied && inputs_match; }
+  /// One line: "ok", or each failure found, e.g. "vanilla: sector 1 (id 7) challenge 4: path does not
+  /// hash to its root; constraint 12345 unsatisfied: sector 1 challenge 4: … (outer namespace/…)".
+  std::string describe() const;
+};
+inline constexpr std::size_t kNamedCheckLimit = std::size_t{4} << 20;
+
+/// Checks partition `partition` of a request: partitions the vanilla proofs
+/// (filecoin::partition_sector_proofs; its ProoflineError for a missing sector or a wrong count
+/// propagates), verifies them natively, synthesizes the circuit and compares its inputs with the
+/// verifier's. Never throws for a proof that merely does not verify.
+PoStPartitionCheck check_post_partition(const filecoin::FallbackParams& p, const filecoin::PoStPublicInputs& pub,
+                                        std::span<const filecoin::FallbackPoStSectorProof> proofs,
+                                        std::size_t partition);
 
 /// Where constraint `index` lies: "sector 3: comm_r = H(comm_c, comm_r_last)", "sector 3 challenge
 /// 7: tree R inclusion", or "input constraint k".

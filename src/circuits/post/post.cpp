@@ -6,7 +6,9 @@
 
 #include "proofline/circuits/porep.hpp"
 #include "proofline/gadgets/poseidon.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
+#include "proofline/r1cs/test_constraint_system.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::circuits::post {
@@ -237,6 +239,55 @@ std::string locate_post_constraint(const PoStCounts& counts, std::size_t index) 
   if (off < counts.sector_header) return at + ": comm_r = H(comm_c, comm_r_last)";
   const std::size_t ch = (off - counts.sector_header) / counts.challenge_constraints;
   return at + " challenge " + std::to_string(ch) + ": challenged leaf inclusion in tree R (comm_r_last)";
+}
+
+std::string PoStPartitionCheck::describe() const {
+  if (ok()) return "ok";
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  if (!native.ok) add("vanilla: " + native.what);
+  if (unsatisfied) {
+    add("constraint " + std::to_string(*unsatisfied) + " unsatisfied: " + where + (name.empty() ? "" : " (" + name + ")"));
+  }
+  if (!inputs_match) {
+    add("public input " + std::to_string(first_input_mismatch) +
+        " differs from the one a verifier derives from randomness, sector ids and comm_r");
+  }
+  return out;
+}
+
+PoStPartitionCheck check_post_partition(const filecoin::FallbackParams& p, const filecoin::PoStPublicInputs& pub,
+                                        std::span<const filecoin::FallbackPoStSectorProof> proofs,
+                                        std::size_t partition) {
+  const filecoin::PartitionSectors part = filecoin::partition_sector_proofs(p, pub, proofs, partition);
+  PoStPartitionCheck r;
+  r.native = filecoin::verify_post_vanilla(p, pub, part, partition);
+  const FallbackPoStShape shape = shape_for(p);
+  const FallbackPoStCircuit circuit(shape, circuit_sectors(part));
+  const PoStCounts counts = count_post(shape);
+  {
+    r1cs::ProvingAssignment cs;
+    circuit.synthesize(cs);
+    r.unsatisfied = porep::first_unsatisfied(cs.a(), cs.b(), cs.c());
+  }
+  if (r.unsatisfied) {
+    r.where = locate_post_constraint(counts, *r.unsatisfied);
+    if (counts.constraints <= kNamedCheckLimit) {
+      r1cs::TestConstraintSystem test;
+      circuit.synthesize(test);
+      r.name = test.which_is_unsatisfied().value_or("");
+    }
+  }
+  const std::vector<Fr> mine = circuit.public_inputs();
+  const std::vector<Fr> derived = post_public_inputs(p, pub, partition);
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    if (i >= derived.size() || !(mine[i] == derived[i])) {
+      r.inputs_match = false;
+      r.first_input_mismatch = i;
+      break;
+    }
+  }
+  return r;
 }
 
 }  // namespace proofline::circuits::post
