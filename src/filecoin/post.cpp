@@ -98,24 +98,12 @@ std::string fallback_identifier(const FallbackParams& p) {
 }
 
 std::string fallback_parameter_cache_id(const FallbackParams& p) {
-  const hash::TreeShape& t = sector_shape(p.sector_bytes).tree_rc;
-  const std::string id = fallback_identifier(p);
-  std::array<std::uint8_t, 32> h{};
-  SHA256(reinterpret_cast<const std::uint8_t*>(id.data()), id.size(), h.data());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "proof-of-spacetime-fallback-merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" +
-                    std::to_string(t.sub) + "-" + std::to_string(t.top) + "-";
-  for (const std::uint8_t b : h) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
-  return out;
+  return parameter_cache_id("proof-of-spacetime-fallback-" + tree_display(sector_shape(p.sector_bytes)),
+                            fallback_identifier(p));
 }
 
 std::string fallback_parameter_file_name(const FallbackParams& p, std::string_view extension) {
-  std::string ext(extension);
-  if (!ext.empty() && ext[0] != '.') ext = "." + ext;
-  return "v28-" + fallback_parameter_cache_id(p) + ext;
+  return parameter_file_name(fallback_parameter_cache_id(p), extension);
 }
 
 std::uint64_t leaf_challenge(const Randomness& randomness, std::uint64_t sector_id, std::uint64_t challenge_index,

@@ -32,20 +32,17 @@ class Reader {
                              "only " + std::to_string(left()) + " bytes left");
     }
   }
-  std::uint64_t u64(const std::string& field) {
-    need(8, field, "u64");
-    std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | b_[pos_ + static_cast<std::size_t>(i)];
-    pos_ += 8;
+  /// A little-endian fixed-width unsigned integer (bincode's fixint encoding).
+  template <class T>
+  T uint_le(const std::string& field, const char* type) {
+    need(sizeof(T), field, type);
+    T v = 0;
+    for (std::size_t i = sizeof(T); i-- > 0;) v = static_cast<T>((v << 8) | b_[pos_ + i]);
+    pos_ += sizeof(T);
     return v;
   }
-  std::uint32_t u32(const std::string& field) {
-    need(4, field, "u32");
-    std::uint32_t v = 0;
-    for (int i = 3; i >= 0; --i) v = (v << 8) | b_[pos_ + static_cast<std::size_t>(i)];
-    pos_ += 4;
-    return v;
-  }
+  std::uint64_t u64(const std::string& field) { return uint_le<std::uint64_t>(field, "u64"); }
+  std::uint32_t u32(const std::string& field) { return uint_le<std::uint32_t>(field, "u32"); }
   Domain domain(const std::string& field) {
     need(kDomainBytes, field, "32-byte domain value");
     Domain d;

@@ -214,12 +214,28 @@ PorepConfig porep_config(RegisteredSealProof p) {
   return c;
 }
 
-namespace {
 std::string tree_display(const SectorShape& s) {
   return "merkletree-poseidon_hasher-" + std::to_string(s.tree_rc.base) + "-" + std::to_string(s.tree_rc.sub) +
          "-" + std::to_string(s.tree_rc.top);
 }
-}  // namespace
+
+std::string parameter_cache_id(std::string_view prefix, std::string_view identifier) {
+  std::uint8_t h[32];
+  SHA256(reinterpret_cast<const std::uint8_t*>(identifier.data()), identifier.size(), h);
+  static const char* hex = "0123456789abcdef";
+  std::string out = std::string(prefix) + "-";
+  for (auto b : h) {
+    out.push_back(hex[b >> 4]);
+    out.push_back(hex[b & 15]);
+  }
+  return out;
+}
+
+std::string parameter_file_name(std::string_view cache_id, std::string_view extension) {
+  std::string ext(extension);
+  if (!ext.empty() && ext[0] != '.') ext = "." + ext;
+  return "v28-" + std::string(cache_id) + ext;
+}
 
 std::string parameter_identifier(const PorepConfig& c) {
   const SectorShape& s = *c.shape;
@@ -231,22 +247,12 @@ std::string parameter_identifier(const PorepConfig& c) {
 }
 
 std::string parameter_cache_id(const PorepConfig& c) {
-  const std::string id = parameter_identifier(c);
-  std::uint8_t h[32];
-  SHA256(reinterpret_cast<const std::uint8_t*>(id.data()), id.size(), h);
-  static const char* hex = "0123456789abcdef";
-  std::string out = "stacked-proof-of-replication-" + tree_display(*c.shape) + "-sha256_hasher-";
-  for (auto b : h) {
-    out.push_back(hex[b >> 4]);
-    out.push_back(hex[b & 15]);
-  }
-  return out;
+  return parameter_cache_id("stacked-proof-of-replication-" + tree_display(*c.shape) + "-sha256_hasher",
+                            parameter_identifier(c));
 }
 
 std::string parameter_file_name(const PorepConfig& c, std::string_view extension) {
-  std::string ext(extension);
-  if (!ext.empty() && ext[0] != '.') ext = "." + ext;
-  return "v28-" + parameter_cache_id(c) + ext;
+  return parameter_file_name(parameter_cache_id(c), extension);
 }
 
 std::filesystem::path parameter_cache_dir() {

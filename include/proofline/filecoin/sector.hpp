@@ -155,6 +155,14 @@ std::string parameter_identifier(const PorepConfig& c);
 std::string parameter_cache_id(const PorepConfig& c);
 /// "v28-<cache id>.params" (extension ".params", ".vk" or ".meta").
 std::string parameter_file_name(const PorepConfig& c, std::string_view extension);
+/// "merkletree-poseidon_hasher-A-B-C" (storage-proofs-core MerkleTreeWrapper::display): the tree R/C
+/// shape in every parameter file prefix.
+std::string tree_display(const SectorShape& s);
+/// "<prefix>-<hex sha256(identifier)>": the cache id of any circuit's parameters (PoRep above, PoSt
+/// in post.hpp).
+std::string parameter_cache_id(std::string_view prefix, std::string_view identifier);
+/// "v28-<cache id><extension>" (a missing leading dot is added).
+std::string parameter_file_name(std::string_view cache_id, std::string_view extension);
 /// $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters.
 std::filesystem::path parameter_cache_dir();
 
