@@ -1,0 +1,51 @@
+// proofline/filecoin/post_json.hpp — PoSt requests in files: the vanilla proofs as the JSON array of
+// base64 strings that Curio and cuzk-bench write (`[ "<base64 of bincode FallbackPoStSectorProof>", … ]`,
+// cuzk-api §3.2, §6), and the public inputs a node sends beside them (cuzk-api §3.4) as one JSON object.
+//
+// Owns: `PoStRequest`, `vanilla_proofs_to_json`, `parse_vanilla_proofs_json`, `to_json(PoStRequest)`,
+// `parse_post_request_json`.
+//
+// Request JSON (keys in this order when written; every key required when read):
+//   { "post_type": "window" | "winning",
+//     "sector_size": 2048,                         bytes, a supported size (sector.hpp)
+//     "api_version": "1.0.0" | "1.1.0" | "1.2.0",  challenge derivation (post.hpp)
+//     "miner_id": 1000,                            actor id; prover_id = its LEB128 (post.hpp)
+//     "randomness": "<64 hex digits>",             32 bytes little-endian, < r
+//     "partition_index": 0,
+//     "sectors": [ { "sector_id": 1, "comm_r": "<64 hex digits>" }, … ] }   proving order
+// Errors: ProoflineError(Error::Malformed) naming the JSON key or array element ("sectors[3].comm_r:
+// 63 hex digits, expected 64"), the base64 decoder's or the bincode decoder's error prefixed by
+// the element ("vanilla_proofs[2]: …"). Limits: 64 MiB of text (a 64 GiB partition of 2300 proofs
+// in base64 is ~45 MB), 10,000 sectors.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proofline/filecoin/post.hpp"
+
+namespace proofline::filecoin {
+
+struct PoStRequest {
+  PoStConfig config;
+  std::uint64_t miner_id = 0;
+  std::size_t partition = 0;
+  PoStPublicInputs public_inputs;  ///< prover_id = prover_id_from_miner_id(miner_id)
+};
+
+inline constexpr std::size_t kMaxPoStJsonBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxPoStSectors = 10000;
+
+/// `[ "<base64>", … ]`, one element per proof (compact, no spaces).
+std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proofs);
+/// Parses the array and decodes every element for `sector_bytes` with `challenges` inclusion proofs.
+std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes,
+                                                               std::size_t challenges);
+
+std::string to_json(const PoStRequest& r);
+PoStRequest parse_post_request_json(std::string_view text);
+
+}  // namespace proofline::filecoin

@@ -1,0 +1,155 @@
+// PoSt requests in files: see post_json.hpp.
+#include "proofline/filecoin/post_json.hpp"
+
+#include "proofline/filecoin/post_bincode.hpp"
+#include "proofline/util/base64.hpp"
+#include "proofline/util/json.hpp"
+
+namespace proofline::filecoin {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw ProoflineError(Error::Malformed, "PoSt request: " + where + ": " + what);
+}
+
+std::string hex32(const Domain& d) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (const std::uint8_t b : d) {
+    s.push_back(kHex[b >> 4]);
+    s.push_back(kHex[b & 15]);
+  }
+  return s;
+}
+
+Domain domain_from_hex(const Json& j, const std::string& where) {
+  if (!j.is_string()) bad(where, "not a string of 64 hex digits");
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s.size() != 64) bad(where, std::to_string(s.size()) + " hex digits, expected 64");
+  Domain d{};
+  for (std::size_t i = 0; i < 64; ++i) {
+    const char c = s[i];
+    const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (v < 0) bad(where, "character " + std::to_string(i) + " is not a hex digit");
+    d[i / 2] = static_cast<std::uint8_t>(d[i / 2] << 4 | v);
+  }
+  ff::Fr f;
+  if (ff::Fr::from_bytes_le(f, d) != Error::Ok) bad(where, "value >= r (32 bytes little-endian, expected < r)");
+  return d;
+}
+
+const Json& key(const Json& j, const char* name, const std::string& where) {
+  const auto it = j.find(name);
+  if (it == j.end()) bad(where.empty() ? name : where + "." + name, "missing");
+  return *it;
+}
+
+std::uint64_t uint_of(const Json& j, const std::string& where) {
+  if (!j.is_number_unsigned()) bad(where, "not an unsigned integer");
+  return j.get<std::uint64_t>();
+}
+
+std::string_view api_name(ApiVersion v) {
+  return v == ApiVersion::V1_0_0 ? "1.0.0" : v == ApiVersion::V1_1_0 ? "1.1.0" : "1.2.0";
+}
+
+}  // namespace
+
+std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proofs) {
+  Json a = Json::array();
+  for (const FallbackPoStSectorProof& p : proofs) a.push_back(base64_encode(encode_fallback_post_sector_proof(p)));
+  return a.dump();
+}
+
+std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes,
+                                                               std::size_t challenges) {
+  const Json a = json::parse<Json>(text, {kMaxPoStJsonBytes}, "vanilla proofs JSON");
+  if (!a.is_array()) bad("vanilla proofs", "not a JSON array of base64 strings");
+  if (a.size() > kMaxPoStSectors) {
+    bad("vanilla proofs", std::to_string(a.size()) + " elements, at most " + std::to_string(kMaxPoStSectors));
+  }
+  std::vector<FallbackPoStSectorProof> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string at = "vanilla_proofs[" + std::to_string(i) + "]";
+    if (!a[i].is_string()) bad(at, "not a base64 string");
+    try {
+      out.push_back(decode_fallback_post_sector_proof(base64_decode(a[i].get_ref<const std::string&>()), sector_bytes,
+                                                      challenges));
+    } catch (const ProoflineError& e) {
+      throw ProoflineError(e.code(), at + ": " + e.what());
+    }
+  }
+  return out;
+}
+
+std::string to_json(const PoStRequest& r) {
+  Json j;
+  j["post_type"] = std::string(to_string(r.config.type));
+  j["sector_size"] = r.config.sector_bytes;
+  j["api_version"] = std::string(api_name(r.config.api_version));
+  j["miner_id"] = r.miner_id;
+  j["randomness"] = hex32(r.public_inputs.randomness);
+  j["partition_index"] = r.partition;
+  Json sectors = Json::array();
+  for (const PublicSector& s : r.public_inputs.sectors) {
+    sectors.push_back(Json{{"sector_id", s.sector_id}, {"comm_r", hex32(s.comm_r)}});
+  }
+  j["sectors"] = std::move(sectors);
+  return j.dump(1);
+}
+
+PoStRequest parse_post_request_json(std::string_view text) {
+  const Json j = json::parse<Json>(text, {kMaxPoStJsonBytes}, "PoSt request JSON");
+  if (!j.is_object()) bad("top level", "not a JSON object");
+  const Json& type = key(j, "post_type", "");
+  PoStType t{};
+  if (type == "window") {
+    t = PoStType::Window;
+  } else if (type == "winning") {
+    t = PoStType::Winning;
+  } else {
+    bad("post_type", "expected \"window\" or \"winning\"");
+  }
+  const std::uint64_t size = uint_of(key(j, "sector_size", ""), "sector_size");
+  const Json& api = key(j, "api_version", "");
+  ApiVersion v{};
+  if (api == "1.0.0") {
+    v = ApiVersion::V1_0_0;
+  } else if (api == "1.1.0") {
+    v = ApiVersion::V1_1_0;
+  } else if (api == "1.2.0") {
+    v = ApiVersion::V1_2_0;
+  } else {
+    bad("api_version", "expected \"1.0.0\", \"1.1.0\" or \"1.2.0\"");
+  }
+  PoStRequest r;
+  try {
+    r.config = post_config(t, size, v);
+  } catch (const ProoflineError& e) {
+    bad("sector_size", e.what());
+  }
+  r.miner_id = uint_of(key(j, "miner_id", ""), "miner_id");
+  r.partition = uint_of(key(j, "partition_index", ""), "partition_index");
+  r.public_inputs.prover_id = prover_id_from_miner_id(r.miner_id);
+  r.public_inputs.randomness = domain_from_hex(key(j, "randomness", ""), "randomness");
+  const Json& sectors = key(j, "sectors", "");
+  if (!sectors.is_array() || sectors.empty()) bad("sectors", "not a non-empty array");
+  if (sectors.size() > kMaxPoStSectors) {
+    bad("sectors", std::to_string(sectors.size()) + " entries, at most " + std::to_string(kMaxPoStSectors));
+  }
+  for (std::size_t i = 0; i < sectors.size(); ++i) {
+    const std::string at = "sectors[" + std::to_string(i) + "]";
+    if (!sectors[i].is_object()) bad(at, "not an object");
+    PublicSector s;
+    s.sector_id = uint_of(key(sectors[i], "sector_id", at), at + ".sector_id");
+    s.comm_r = domain_from_hex(key(sectors[i], "comm_r", at), at + ".comm_r");
+    r.public_inputs.sectors.push_back(s);
+  }
+  return r;
+}
+
+}  // namespace proofline::filecoin
