@@ -16,6 +16,7 @@
 //   proofline daemon | submit | status | kinds   the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
 //   proofline params check                 the parameter cache against the published digests (params_cmds.hpp)
+//   proofline gen-vanilla | check-vanilla  Fallback PoSt vanilla proofs: generate, check (post_cmds.hpp)
 // Every command takes --json (one JSON object on stdout instead of text) and --threads N (0 … 4096).
 // Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
 // partition order, public inputs as snarkjs public.json (an array of decimal strings; for several
@@ -38,6 +39,7 @@
 #include "filecoin_cmds.hpp"
 #include "params_cmds.hpp"
 #include "porep_cmds.hpp"
+#include "post_cmds.hpp"
 #include "snarkjs_cmds.hpp"
 
 #include <chrono>
@@ -484,6 +486,8 @@ int main(int argc, char** argv) {
   cli::add_filecoin_commands(app, filecoin_cli);
   cli::ParamsCli params_cli;
   cli::add_params_commands(app, params_cli);
+  cli::PostCli post_cli;
+  cli::add_post_commands(app, post_cli);
 
   // CLI11 reports an unknown first word only as "A subcommand is required": name it and the commands.
   if (argc > 1 && argv[1][0] != '-') {
@@ -505,6 +509,7 @@ int main(int argc, char** argv) {
   if (int rc = cli::run_daemon_commands(daemon_cli); rc >= 0) return rc;
   if (int rc = cli::run_filecoin_commands(filecoin_cli); rc >= 0) return rc;
   if (int rc = cli::run_params_commands(params_cli); rc >= 0) return rc;
+  if (int rc = cli::run_post_commands(post_cli); rc >= 0) return rc;
   if (int rc = cli::run_porep_commands(porep_cli); rc >= 0) return rc;
   if (setup->parsed()) return run_guarded("setup", [&] { return cmd_setup(sa, common); }, common.json);
   if (prove->parsed() && !sj.zkey.empty()) {

@@ -1,0 +1,43 @@
+// src/cli/post_cmds.hpp — producing and checking Fallback PoSt inputs with `proofline`.
+//
+//   proofline gen-vanilla window-post|winning-post --sector-size SIZE [--sectors N] [--api 1.0.0|1.1.0|1.2.0]
+//                         [--miner-id M] [--seed N] --out PREFIX
+//       valid vanilla proofs of random sectors of any size (filecoin::gen_post_vanilla: only the
+//       challenged tree R paths are materialized): PREFIX.vanilla.json (the JSON array of base64
+//       bincode FallbackPoStSectorProof that Curio and cuzk-bench use) and PREFIX.request.json (the
+//       public inputs: type, size, API version, miner id, randomness, partition, sectors with comm_r;
+//       filecoin/post_json.hpp). Window default: one partition's sectors; Winning: 1 sector.
+//   proofline check-vanilla --request R.json --vanilla V.json [--partition K]
+//       verifies the partition's vanilla proofs natively and synthesizes its circuit, naming the
+//       first failing sector / challenge, the first unsatisfied constraint (place and, for small
+//       circuits, its test-mode path) and a public input that differs from the verifier's.
+// Each command takes --json and --threads N. Exit codes as main.cpp: 0 ok / valid, 1 invalid
+// (check-vanilla), 2 usage error, 3 bad input, 4 internal error.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace proofline::cli {
+
+struct PostCli {
+  CLI::App* gen_vanilla = nullptr;
+  CLI::App* check_vanilla = nullptr;
+  std::string kind, sector_size, api = "1.2.0", out, request, vanilla;
+  std::size_t sectors = 0;
+  std::uint64_t miner_id = 1000, seed = 0;
+  std::optional<std::size_t> partition;
+  bool json = false;
+  int threads = 0;
+};
+
+/// Adds the gen-vanilla and check-vanilla subcommands to `app`.
+void add_post_commands(CLI::App& app, PostCli& p);
+/// Runs a parsed gen-vanilla / check-vanilla command and returns its exit code, or -1 when neither
+/// was given.
+int run_post_commands(PostCli& p);
+
+}  // namespace proofline::cli

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# proofline gen-vanilla | check-vanilla end to end (fast: 2 KiB / 32 KiB sectors and a 32 GiB Window
+# partition's first sector): exit codes, partitions, and check-vanilla naming a flipped sibling byte
+# (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness.
+#   post_cli.sh <proofline binary>
+set -u
+P=$1
+source "$(dirname "$0")/check_lib.sh"
+
+check "gen-vanilla window 2KiB, 3 sectors" 0 "$P" gen-vanilla window-post --sector-size 2KiB --sectors 3 --seed 1 --out w
+expect_in "two partitions" out.txt '3 sectors, 2 partitions'
+check "check-vanilla partition 0" 0 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json
+expect_in "valid" out.txt '^valid'
+check "check-vanilla partition 1 (padded)" 0 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json --partition 1 --json
+expect_in "valid json" out.txt '"valid": true'
+check "check-vanilla partition 2 does not exist" 3 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json --partition 2
+check "gen-vanilla winning 32KiB V1_1" 0 "$P" gen-vanilla winning-post --sector-size 32KiB --api 1.1.0 --out win
+check "check-vanilla winning" 0 "$P" check-vanilla --request win.request.json --vanilla win.vanilla.json
+check "gen-vanilla window 32GiB, 1 sector" 0 "$P" gen-vanilla window-post --sector-size 32GiB --sectors 1 --out big --json
+expect_in "32 GiB size in bytes" out.txt '"sector_size": 34359738368'
+
+# Tampered copies: a sibling byte of sector 1's challenge 4, sector 0's comm_r, the randomness.
+python3 - <<'PY'
+import base64, json
+v = json.load(open('w.vanilla.json'))
+b = bytearray(base64.b64decode(v[1]))
+# 2 KiB layout: 56 bytes of header, then per inclusion proof 4 + 32 + 32 + 8 + 2 * (8 + 7 * 32 + 8) = 556
+# bytes; challenge 4's first sibling of level 0 starts 4 + 64 + 8 + 8 into it.
+b[56 + 4 * 556 + 4 + 64 + 8 + 8] ^= 1
+v[1] = base64.b64encode(bytes(b)).decode()
+json.dump(v, open('bad_sibling.json', 'w'))
+r = json.load(open('w.request.json'))
+c = bytearray.fromhex(r['sectors'][0]['comm_r']); c[3] ^= 1; r['sectors'][0]['comm_r'] = c.hex()
+json.dump(r, open('bad_comm_r.json', 'w'))
+r = json.load(open('w.request.json'))
+x = bytearray.fromhex(r['randomness']); x[0] ^= 1; r['randomness'] = x.hex()
+json.dump(r, open('other_randomness.json', 'w'))
+r = json.load(open('w.request.json'))
+r['sectors'][0]['comm_r'] = 'ff' * 32
+json.dump(r, open('bad_fr.json', 'w'))
+PY
+check "flipped sibling byte" 1 "$P" check-vanilla --request w.request.json --vanilla bad_sibling.json --json
+expect_in "names sector and challenge" out.txt '"error": "vanilla: sector 1 \(id [0-9]+\) challenge 4: path does not hash to its root'
+expect_in "names the constraint" out.txt '"where": "sector 1 challenge 4: challenged leaf inclusion in tree R'
+expect_in "test-mode path" out.txt '"constraint_name": "outer namespace/sector_1/challenge_inclusion_4/'
+check "wrong comm_r" 1 "$P" check-vanilla --request bad_comm_r.json --vanilla w.vanilla.json
+expect_in "comm_r equation" out.txt 'comm_r ≠ Poseidon2\(comm_c, comm_r_last\)'
+expect_in "comm_r constraint" out.txt 'sector_0/enforce_comm_c_comm_r_last_hash_comm_r'
+check "another randomness" 1 "$P" check-vanilla --request other_randomness.json --vanilla w.vanilla.json
+expect_in "challenged leaf differs" out.txt 'path leads to leaf'
+expect_in "public input differs" out.txt 'public input 1 differs'
+check "comm_r >= r" 3 "$P" check-vanilla --request bad_fr.json --vanilla w.vanilla.json
+expect_in "names the field" err.txt 'sectors\[0\]\.comm_r: value >= r'
+check "vanilla of another size" 3 "$P" check-vanilla --request win.request.json --vanilla w.vanilla.json
+expect_in "names the element" err.txt 'vanilla_proofs\[0\]'
+check "bad kind" 2 "$P" gen-vanilla fast-post --sector-size 2KiB --out x
+check "bad size" 2 "$P" gen-vanilla window-post --sector-size 3KiB --out x
+check "bad api" 2 "$P" gen-vanilla window-post --sector-size 2KiB --api 2.0.0 --out x
+check "winning of 2 sectors" 2 "$P" gen-vanilla winning-post --sector-size 2KiB --sectors 2 --out x
+check "missing file" 2 "$P" check-vanilla --request nope.json --vanilla w.vanilla.json
+
+echo "post_cli: $fails failure(s)"
+exit $((fails > 0))
