@@ -20,17 +20,21 @@ namespace proofline::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Clock = std::chrono::steady_clock;
 namespace fc = filecoin;
 
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+/// Milliseconds since construction or the last lap().
+class Stopwatch {
+ public:
+  double lap() {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t_).count();
+    t_ = now;
+    return ms;
+  }
 
-fc::ApiVersion parse_api(const std::string& s) {
-  if (s == "1.0.0") return fc::ApiVersion::V1_0_0;
-  if (s == "1.1.0") return fc::ApiVersion::V1_1_0;
-  if (s == "1.2.0") return fc::ApiVersion::V1_2_0;
-  throw UsageError("--api " + s + ": expected 1.0.0, 1.1.0 or 1.2.0");
-}
+ private:
+  std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
+};
 
 void write_text(PendingOutput& out, const std::string& text) {
   std::ofstream(out.temp_path(), std::ios::binary | std::ios::trunc) << text;
@@ -46,15 +50,15 @@ int gen_vanilla_cmd(const PostCli& p) {
   if (p.sector_size.empty()) throw UsageError("give --sector-size (e.g. 2KiB, 32GiB)");
   const fc::PoStType type = p.kind == "winning-post" ? fc::PoStType::Winning : fc::PoStType::Window;
   fc::GenPoStOptions o;
-  o.config = fc::post_config(type, fc::parse_sector_size(p.sector_size), parse_api(p.api));
+  o.config = fc::post_config(type, fc::parse_sector_size(p.sector_size), fc::api_version_from_string(p.api));
   o.sectors = p.sectors ? p.sectors : (type == fc::PoStType::Winning ? 1 : o.config.sector_count);
   o.miner_id = p.miner_id;
   o.seed = p.seed;
   const std::string vanilla_path = p.out + ".vanilla.json", request_path = p.out + ".request.json";
   PendingOutput vanilla_out(vanilla_path), request_out(request_path);  // unwritable paths refused first
-  const auto t0 = Clock::now();
+  Stopwatch watch;
   const fc::GeneratedPoSt g = fc::gen_post_vanilla(o);
-  const double gen_ms = ms_since(t0);
+  const double gen_ms = watch.lap();
   fc::PoStRequest r{g.config, o.miner_id, 0, g.public_inputs};
   write_text(vanilla_out, fc::vanilla_proofs_to_json(g.vanilla_proofs));
   write_text(request_out, fc::to_json(r));
@@ -74,17 +78,16 @@ int gen_vanilla_cmd(const PostCli& p) {
 }
 
 int check_vanilla_cmd(const PostCli& p) {
-  auto t0 = Clock::now();
+  Stopwatch watch;
   fc::PoStRequest r = fc::parse_post_request_json(read_text_file(p.request));
   const std::vector<fc::FallbackPoStSectorProof> proofs =
       fc::parse_vanilla_proofs_json(read_text_file(p.vanilla), r.config.sector_bytes, r.config.challenge_count);
-  const double read_ms = ms_since(t0);
+  const double read_ms = watch.lap();
   if (p.partition) r.partition = *p.partition;
-  t0 = Clock::now();
   const fc::FallbackParams fp = fc::fallback_params(r.config);
   const circuits::post::PoStPartitionCheck c =
       circuits::post::check_post_partition(fp, r.public_inputs, proofs, r.partition);
-  const double check_ms = ms_since(t0);
+  const double check_ms = watch.lap();
   Json j{{"command", "check-vanilla"}, {"post_type", std::string(fc::to_string(r.config.type))},
          {"partition", r.partition},    {"valid", c.ok()},
          {"read_ms", read_ms},          {"check_ms", check_ms}};

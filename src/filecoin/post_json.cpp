@@ -2,6 +2,9 @@
 #include "proofline/filecoin/post_json.hpp"
 
 #include "proofline/filecoin/post_bincode.hpp"
+
+#include <span>
+#include <utility>
 #include "proofline/util/base64.hpp"
 #include "proofline/util/json.hpp"
 
@@ -52,11 +55,40 @@ std::uint64_t uint_of(const Json& j, const std::string& where) {
   return j.get<std::uint64_t>();
 }
 
-std::string_view api_name(ApiVersion v) {
-  return v == ApiVersion::V1_0_0 ? "1.0.0" : v == ApiVersion::V1_1_0 ? "1.1.0" : "1.2.0";
+template <class T>
+using Names = std::span<const std::pair<std::string_view, T>>;
+
+constexpr std::pair<std::string_view, ApiVersion> kApiNames[] = {
+    {"1.0.0", ApiVersion::V1_0_0}, {"1.1.0", ApiVersion::V1_1_0}, {"1.2.0", ApiVersion::V1_2_0}};
+constexpr std::pair<std::string_view, PoStType> kTypeNames[] = {{"window", PoStType::Window},
+                                                               {"winning", PoStType::Winning}};
+
+/// The value a string names, or a refusal listing the names.
+template <class T>
+T pick(const Json& j, const std::string& where, Names<T> names) {
+  std::string list;
+  for (const auto& [name, value] : names) {
+    if (j.is_string() && j.get_ref<const std::string&>() == name) return value;
+    list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+  }
+  bad(where, "expected one of " + list);
 }
 
 }  // namespace
+
+std::string_view to_string(ApiVersion v) {
+  for (const auto& [name, value] : kApiNames) {
+    if (value == v) return name;
+  }
+  return "?";
+}
+
+ApiVersion api_version_from_string(std::string_view s) {
+  for (const auto& [name, value] : kApiNames) {
+    if (name == s) return value;
+  }
+  throw ProoflineError(Error::BadArgument, "API version '" + std::string(s) + "': expected 1.0.0, 1.1.0 or 1.2.0");
+}
 
 std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proofs) {
   Json a = Json::array();
@@ -90,7 +122,7 @@ std::string to_json(const PoStRequest& r) {
   Json j;
   j["post_type"] = std::string(to_string(r.config.type));
   j["sector_size"] = r.config.sector_bytes;
-  j["api_version"] = std::string(api_name(r.config.api_version));
+  j["api_version"] = std::string(to_string(r.config.api_version));
   j["miner_id"] = r.miner_id;
   j["randomness"] = hex32(r.public_inputs.randomness);
   j["partition_index"] = r.partition;
@@ -105,27 +137,9 @@ std::string to_json(const PoStRequest& r) {
 PoStRequest parse_post_request_json(std::string_view text) {
   const Json j = json::parse<Json>(text, {kMaxPoStJsonBytes}, "PoSt request JSON");
   if (!j.is_object()) bad("top level", "not a JSON object");
-  const Json& type = key(j, "post_type", "");
-  PoStType t{};
-  if (type == "window") {
-    t = PoStType::Window;
-  } else if (type == "winning") {
-    t = PoStType::Winning;
-  } else {
-    bad("post_type", "expected \"window\" or \"winning\"");
-  }
+  const PoStType t = pick<PoStType>(key(j, "post_type", ""), "post_type", kTypeNames);
   const std::uint64_t size = uint_of(key(j, "sector_size", ""), "sector_size");
-  const Json& api = key(j, "api_version", "");
-  ApiVersion v{};
-  if (api == "1.0.0") {
-    v = ApiVersion::V1_0_0;
-  } else if (api == "1.1.0") {
-    v = ApiVersion::V1_1_0;
-  } else if (api == "1.2.0") {
-    v = ApiVersion::V1_2_0;
-  } else {
-    bad("api_version", "expected \"1.0.0\", \"1.1.0\" or \"1.2.0\"");
-  }
+  const ApiVersion v = pick<ApiVersion>(key(j, "api_version", ""), "api_version", kApiNames);
   PoStRequest r;
   try {
     r.config = post_config(t, size, v);

@@ -36,6 +36,10 @@ struct PoStRequest {
   PoStPublicInputs public_inputs;  ///< prover_id = prover_id_from_miner_id(miner_id)
 };
 
+/// "1.0.0", "1.1.0", "1.2.0" and back (ProoflineError(BadArgument) for any other string).
+std::string_view to_string(ApiVersion v);
+ApiVersion api_version_from_string(std::string_view s);
+
 inline constexpr std::size_t kMaxPoStJsonBytes = std::size_t{64} << 20;
 inline constexpr std::size_t kMaxPoStSectors = 10000;
 
