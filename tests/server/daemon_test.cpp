@@ -313,7 +313,9 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   {
     pb::ProofRequest r = base();
     r.set_kind("porep-c2-64g");
-    bad.push_back({"unknown kind", r, "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, overrun, porep-c2, slow-bench, snarkjs)"});
+    bad.push_back({"unknown kind", r,
+                   "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, overrun, porep-c2, slow-bench, "
+                   "snarkjs, window-post, winning-post)"});
   }
   {
     pb::ProofRequest r = base();
@@ -538,7 +540,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.synthesis_workers(), 2u);
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
-  EXPECT_EQ(st.kinds_size(), 6);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs
+  EXPECT_EQ(st.kinds_size(), 8);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs, window-post, winning-post
   ASSERT_EQ(st.kind_info_size(), 6);
   EXPECT_EQ(st.kind_info(0).name(), "bench");
   EXPECT_EQ(st.kind_info(0).arguments_size(), 5);
@@ -663,7 +665,8 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
   ASSERT_TRUE(h.stub(true).ListKinds(&ctx, pb::ListKindsRequest{}, &resp).ok());
   std::vector<std::string> names;
   for (const auto& k : resp.kinds()) names.push_back(k.name());
-  EXPECT_EQ(names, (std::vector<std::string>{"bench", "mul", "overrun", "porep-c2", "slow-bench", "snarkjs"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bench", "mul", "overrun", "porep-c2", "slow-bench", "snarkjs",
+                                              "window-post", "winning-post"}));
   const pb::KindInfo& bench = resp.kinds(0);
   EXPECT_EQ(bench.proof_format(), "bellperson");
   ASSERT_EQ(bench.arguments_size(), 5);
@@ -731,7 +734,7 @@ TEST(Daemon, PreloadEntriesNameTheirKind) {
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("engine.preload: '" + entry +
                                            "': expected kind:path with one of the kinds bench, mul, overrun, porep-c2, "
-                                           "slow-bench, snarkjs"),
+                                           "slow-bench, snarkjs, window-post, winning-post"),
                 std::string::npos)
           << e.what();
     }
