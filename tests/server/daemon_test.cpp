@@ -541,7 +541,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
   EXPECT_EQ(st.kinds_size(), 8);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs, window-post, winning-post
-  ASSERT_EQ(st.kind_info_size(), 6);
+  ASSERT_EQ(st.kind_info_size(), 8);
   EXPECT_EQ(st.kind_info(0).name(), "bench");
   EXPECT_EQ(st.kind_info(0).arguments_size(), 5);
   std::set<std::string> stages;

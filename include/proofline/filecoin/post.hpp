@@ -4,9 +4,10 @@
 //
 // Owns: `RegisteredPoStProof`, `PoStType`, `PoStConfig` (filecoin-proofs PoStConfig) and
 // `FallbackParams` (storage-proofs-post fallback PublicParams: the circuit's sector and challenge
-// counts), `leaf_challenge`, `challenge_index`, `sector_challenges`, `PoStSectorProof`,
-// `FallbackPoStSectorProof`, `PublicSector`, `PoStPublicInputs`, `prover_id_from_miner_id`,
-// `partition_sector_proofs`, `verify_post_vanilla`, `gen_post_vanilla`.
+// counts) with its parameter file names, `leaf_challenge`, `challenge_index`, `post_challenge_index`,
+// `sector_challenges`, `PoStSectorProof`, `FallbackPoStSectorProof`, `PublicSector`, `PoStPublicInputs`,
+// `prover_id_from_miner_id`, `PartitionSectors` / `partition_sector_proofs`, `verify_post_vanilla`,
+// `gen_post_vanilla`.
 //
 // Facts (rust-fil-proofs filecoin-proofs `constants.rs`, `parameters.rs`, `api/post_util.rs`;
 // storage-proofs-post `fallback/{vanilla,compound,circuit,utils}.rs`; reference §3.4; cuzk-api §3):
