@@ -413,9 +413,10 @@ int main(int argc, char** argv) {
 
   SetupArgs sa;
   CLI::App* setup = app.add_subcommand(
-      "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench) or Filecoin PoRep "
-               "(--circuit porep --sector-size S)");
-  setup->add_option("--circuit", sa.circuit, "circuit: mul | bench | porep (porep needs --sector-size)")
+      "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench) or Filecoin PoRep / "
+               "PoSt (--circuit porep|window-post|winning-post --sector-size S)");
+  setup->add_option("--circuit", sa.circuit,
+                    "circuit: mul | bench | porep | window-post | winning-post (the Filecoin ones need --sector-size)")
       ->capture_default_str();
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
   setup->add_option("--params", sa.params, "output .params file (required unless --discard)");

@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "proofline/circuits/porep.hpp"
+#include "proofline/circuits/post.hpp"
 #include "proofline/filecoin/c1.hpp"
 #include "proofline/filecoin/graph.hpp"
 #include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/groth16/backend_factory.hpp"
@@ -81,17 +83,61 @@ fs::path default_param_path(const filecoin::PorepConfig& cfg, const char* ext) {
 }
 
 // ---- setup -------------------------------------------------------------------------------------
-int cmd_setup(PorepCli& p) {
-  CLI::App& app = *p.setup;
-  if (p.sector_size.empty()) throw UsageError("setup --circuit porep needs --sector-size (e.g. 2KiB, 32GiB)");
-  const std::uint64_t bytes = filecoin::parse_sector_size(p.sector_size);
+/// What `setup` needs of a Filecoin circuit: its blank instance, counts, names and default file.
+struct SetupCircuit {
+  std::string circuit;      ///< the --circuit value ("porep", "window-post", "winning-post")
+  std::string title;        ///< "PoRep 2KiB partition", "WindowPoSt 2KiB partition"
+  std::string describe;     ///< the shape in words
+  std::size_t constraints = 0, inputs = 0, aux = 0;
+  std::shared_ptr<const r1cs::CircuitInterface> blank;
+  fs::path default_params;  ///< the upstream file name in the parameter cache
+  Json facts;               ///< extra --json keys (registered proof, sector size…)
+};
+
+SetupCircuit porep_setup_circuit(std::uint64_t bytes) {
   const filecoin::PorepConfig cfg = filecoin::porep_config(filecoin::default_seal_proof(bytes));
   const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
+  const auto counts = circuits::porep::count_porep(shape);
+  return {"porep",
+          "PoRep " + std::string(cfg.shape->name) + " partition",
+          shape.describe(),
+          counts.constraints,
+          counts.inputs,
+          counts.aux,
+          std::make_shared<PoRepCircuit>(shape, circuits::porep::blank_inputs(shape)),
+          default_param_path(cfg, ".params"),
+          Json{{"registered_proof", filecoin::to_string(cfg.proof)}, {"sector_size", bytes}}};
+}
+
+SetupCircuit post_setup_circuit(filecoin::PoStType type, std::uint64_t bytes) {
+  const auto fp = filecoin::fallback_params(filecoin::post_config(type, bytes, filecoin::ApiVersion::V1_2_0));
+  const circuits::post::FallbackPoStShape shape = circuits::post::shape_for(fp);
+  const auto counts = circuits::post::count_post(shape);
+  const std::string name = type == filecoin::PoStType::Window ? "WindowPoSt" : "WinningPoSt";
+  return {type == filecoin::PoStType::Window ? "window-post" : "winning-post",
+          name + " " + std::string(filecoin::sector_shape(bytes).name) + " partition",
+          shape.describe(),
+          counts.constraints,
+          counts.inputs,
+          counts.aux,
+          std::make_shared<circuits::post::FallbackPoStCircuit>(shape, circuits::post::blank_sectors(shape)),
+          filecoin::parameter_cache_dir() / filecoin::fallback_parameter_file_name(fp, ".params"),
+          Json{{"identifier", filecoin::fallback_identifier(fp)}, {"sector_size", bytes}}};
+}
+
+int cmd_setup(PorepCli& p) {
+  CLI::App& app = *p.setup;
+  const std::string which = option_value<std::string>(app, "--circuit", "");
+  if (p.sector_size.empty()) throw UsageError("setup --circuit " + which + " needs --sector-size (e.g. 2KiB, 32GiB)");
+  const std::uint64_t bytes = filecoin::parse_sector_size(p.sector_size);
+  const SetupCircuit sc = which == "porep"         ? porep_setup_circuit(bytes)
+                          : which == "window-post" ? post_setup_circuit(filecoin::PoStType::Window, bytes)
+                                                   : post_setup_circuit(filecoin::PoStType::Winning, bytes);
   std::string params = option_value<std::string>(app, "--params", "");
   std::string vk = option_value<std::string>(app, "--vk", "");
   const bool discard = flag_set(app, "--discard");
   if (discard && (!params.empty() || !vk.empty())) throw UsageError("--discard writes no files: drop --params and --vk");
-  if (!discard && params.empty()) params = default_param_path(cfg, ".params").string();
+  if (!discard && params.empty()) params = sc.default_params.string();
   const bool vk_given = !vk.empty();
   if (!discard && vk.empty()) vk = (fs::path(params).replace_extension(".vk")).string();
   check_output_paths({}, {{"--params", params}, {vk_given ? "--vk" : "--vk (default: --params with .vk)", vk}});
@@ -99,21 +145,19 @@ int cmd_setup(PorepCli& p) {
   if (fs::path(vk).has_parent_path()) fs::create_directories(fs::path(vk).parent_path());
   PendingOutput params_file(params), vk_file(vk);  // checked before the setup (minutes to hours)
 
-  const auto counts = circuits::porep::count_porep(shape);
   SetupOptions opts;
   opts.threads = p.threads;
   opts.progress_min_constraints = 0;
   // The counts are known: no counting pass; the synthesis checks them.
-  opts.shape = r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux};
+  opts.shape = r1cs::CircuitShape{sc.constraints + sc.inputs, sc.inputs, sc.aux};
   std::string device_note;
   try {
     use_device_for_setup(option_value<std::string>(app, "--backend", "cpu"), opts, &device_note);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--backend ") + e.what());
   }
-  progress("setup", "PoRep " + std::string(cfg.shape->name) + " (" + shape.describe() + "): " +
-                        std::to_string(counts.constraints) + " constraints, " + std::to_string(counts.inputs) +
-                        " inputs, " + std::to_string(counts.aux) + " aux; " + device_note);
+  progress("setup", sc.title + " (" + sc.describe + "): " + std::to_string(sc.constraints) + " constraints, " +
+                        std::to_string(sc.inputs) + " inputs, " + std::to_string(sc.aux) + " aux; " + device_note);
   std::unique_ptr<ByteSource> rng;
   if (flag_set(app, "--seed")) {
     rng = std::make_unique<SeededRandom>(option_value<std::uint64_t>(app, "--seed", 0));
@@ -121,7 +165,7 @@ int cmd_setup(PorepCli& p) {
     rng = std::make_unique<OsRandom>();
   }
   const auto t0 = Clock::now();
-  const PoRepCircuit circuit(shape, circuits::porep::blank_inputs(shape));
+  const r1cs::CircuitInterface& circuit = *sc.blank;
   // Synthesized into a QapEvaluator (no matrices) and streamed section by section into the file.
   SetupResult r;
   std::uint64_t params_bytes = 0;
@@ -141,24 +185,20 @@ int cmd_setup(PorepCli& p) {
   }
   const double total_s = secs_since(t0);
   if (p.json) {
-    std::cout << Json{{"command", "setup"},
-                      {"circuit", "porep"},
-                      {"registered_proof", filecoin::to_string(cfg.proof)},
-                      {"sector_size", bytes},
-                      {"constraints", counts.constraints},
-                      {"inputs", counts.inputs},
-                      {"params", params},
-                      {"vk", vk},
-                      {"params_bytes", params_bytes},
-                      {"secure", false},
-                      {"fixed_base", device_note},
-                      {"peak_rss_bytes", rss},
-                      {"timings_s", {{"setup", setup_s}, {"total", total_s}}}}
-                     .dump(2)
-              << "\n";
+    Json j{{"command", "setup"}, {"circuit", sc.circuit}};
+    j.update(sc.facts);
+    j.update(Json{{"constraints", sc.constraints},
+                  {"inputs", sc.inputs},
+                  {"params", params},
+                  {"vk", vk},
+                  {"params_bytes", params_bytes},
+                  {"secure", false},
+                  {"fixed_base", device_note},
+                  {"peak_rss_bytes", rss},
+                  {"timings_s", {{"setup", setup_s}, {"total", total_s}}}});
+    std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << "circuit     PoRep " << cfg.shape->name << " partition: " << counts.constraints << " constraints, "
-              << counts.inputs << " inputs\n"
+    std::cout << "circuit     " << sc.title << ": " << sc.constraints << " constraints, " << sc.inputs << " inputs\n"
               << "parameters  " << (discard ? std::string("(discarded)") : params) << " (" << params_bytes << " bytes)\n"
               << "vk          " << (discard ? std::string("(discarded)") : vk) << "\n"
               << "setup       " << fmt_s(setup_s) << "\n"
@@ -350,8 +390,13 @@ int run_porep_commands(PorepCli& p) {
   if (p.setup != nullptr && p.setup->parsed()) {
     p.json = flag_set(*p.setup, "--json");
     p.threads = option_value<int>(*p.setup, "--threads", 0);
-    if (option_value<std::string>(*p.setup, "--circuit", "") == "porep") return run_guarded("setup", cmd_setup, p);
-    if (!p.sector_size.empty()) return usage_error("setup", "--sector-size is for --circuit porep", p.json);
+    const std::string circuit = option_value<std::string>(*p.setup, "--circuit", "");
+    if (circuit == "porep" || circuit == "window-post" || circuit == "winning-post") {
+      return run_guarded("setup", cmd_setup, p);
+    }
+    if (!p.sector_size.empty()) {
+      return usage_error("setup", "--sector-size is for --circuit porep, window-post or winning-post", p.json);
+    }
     if (!flag_set(*p.setup, "--params") && !flag_set(*p.setup, "--discard")) {
       return usage_error("setup", "--params is required (or --discard)", p.json);
     }

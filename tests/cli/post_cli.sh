@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # proofline gen-vanilla | check-vanilla end to end (fast: 2 KiB / 32 KiB sectors and a 32 GiB Window
 # partition's first sector): exit codes, partitions, and check-vanilla naming a flipped sibling byte
-# (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness.
+# (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness; then setup
+# --circuit window-post → daemon → submit --kind window-post → verify, and the daemon naming a tampered
+# vanilla proof and another randomness.
 #   post_cli.sh <proofline binary>
 set -u
 P=$1
@@ -58,6 +60,32 @@ check "bad size" 2 "$P" gen-vanilla window-post --sector-size 3KiB --out x
 check "bad api" 2 "$P" gen-vanilla window-post --sector-size 2KiB --api 2.0.0 --out x
 check "winning of 2 sectors" 2 "$P" gen-vanilla winning-post --sector-size 2KiB --sectors 2 --out x
 check "missing file" 2 "$P" check-vanilla --request nope.json --vanilla w.vanilla.json
+
+# ---- setup → daemon → submit → verify (2 KiB WindowPoSt, partition 1 of 3 sectors: padded) ----------------
+check "setup window-post 2KiB" 0 "$P" setup --circuit window-post --sector-size 2KiB --params w.params --seed 1 --json
+expect_in "setup counts" out.txt '"constraints": 21866'
+check "setup --sector-size for mul refused" 2 "$P" setup --circuit mul --sector-size 2KiB --params m.params
+"$P" daemon --unix "$W/d.sock" --tcp "" --backend cpu --set engine.synthesis_workers=1 \
+  --set engine.log_partitions=false 2>daemon.log &
+daemon_pid=$!
+trap 'kill $daemon_pid 2>/dev/null; wait $daemon_pid 2>/dev/null; rm -rf "$W"' EXIT
+for _ in $(seq 1 100); do
+  grep -q 'listening on' daemon.log && break
+  sleep 0.1
+done
+A=(--address "unix:$W/d.sock")
+check "submit window-post partition 1" 0 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params --partition 1 --proof w.proof --public w.public.json
+expect_in "completed" out.txt 'status      COMPLETED'
+check "verify the daemon's proof" 0 "$P" verify --vk w.vk --proof w.proof --public w.public.json
+check "submit a tampered vanilla proof" 3 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
+  --vanilla bad_sibling.json --params w.params --partition 0
+expect_in "the daemon names the constraint" out.txt 'unsatisfied: sector 1 challenge 4'
+check "submit with another randomness" 3 "$P" submit "${A[@]}" --kind window-post --request other_randomness.json \
+  --vanilla w.vanilla.json --params w.params
+expect_in "inputs differ from the verifier's" out.txt 'differ from those a verifier derives'
+kill $daemon_pid 2>/dev/null
+wait $daemon_pid 2>/dev/null
 
 echo "post_cli: $fails failure(s)"
 exit $((fails > 0))
