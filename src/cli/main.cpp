@@ -413,8 +413,8 @@ int main(int argc, char** argv) {
 
   SetupArgs sa;
   CLI::App* setup = app.add_subcommand(
-      "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench) or Filecoin PoRep / "
-               "PoSt (--circuit porep|window-post|winning-post --sector-size S)");
+      "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench), Filecoin PoRep "
+               "(--circuit porep --sector-size S) or PoSt (--circuit window-post|winning-post --sector-size S)");
   setup->add_option("--circuit", sa.circuit,
                     "circuit: mul | bench | porep | window-post | winning-post (the Filecoin ones need --sector-size)")
       ->capture_default_str();
