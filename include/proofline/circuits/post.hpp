@@ -41,6 +41,7 @@
 #include "proofline/filecoin/post.hpp"
 #include "proofline/gadgets/merkle.hpp"
 #include "proofline/r1cs/constraint_system.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
 
 namespace proofline::circuits::post {
 
@@ -89,6 +90,11 @@ class FallbackPoStCircuit final : public r1cs::CircuitInterface {
   /// Throws ProoflineError(BadLength) when `sectors` does not have `shape`.
   FallbackPoStCircuit(const FallbackPoStShape& shape, std::vector<PoStCircuitSector> sectors);
   void synthesize(r1cs::ConstraintSystem& cs) const override;
+  /// bellperson's extensible path: the sectors in `groups` consecutive groups, each synthesized on
+  /// its own thread into its own ProvingAssignment (oneTBB), appended to `cs` in order
+  /// (ProvingAssignment::extend). The buffers equal those of synthesize(cs); `cs` must hold only
+  /// its ONE. The groups poll cs's cancel flag.
+  void synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t groups) const;
   const FallbackPoStShape& shape() const noexcept { return shape_; }
   /// The public inputs synthesis produces (ONE excluded), from the witness: per sector comm_r and
   /// the leaf index its paths spell.
