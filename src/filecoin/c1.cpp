@@ -4,9 +4,9 @@
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <openssl/evp.h>
 #include <sstream>
 
+#include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/json.hpp"
 
@@ -239,24 +239,11 @@ VanillaProof vanilla_proof(const Json& j, const std::string& path, const SectorS
 
 namespace {
 
-/// Strict standard base64 (RFC 4648 §4, '=' padding, no line breaks: Go's base64.StdEncoding).
+/// Strict standard base64 (util/base64.hpp: RFC 4648 §4, '=' padding, no line breaks, as Go's
+/// base64.StdEncoding writes it); what is wrong is named under `path`.
 std::vector<std::uint8_t> base64_decode(std::string_view b64, const std::string& path) {
-  if (b64.size() % 4 != 0) {
-    fail(path, "base64 text of " + std::to_string(b64.size()) + " characters (expected a multiple of 4)");
-  }
-  for (std::size_t i = 0; i < b64.size(); ++i) {
-    const char c = b64[i];
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
-                    c == '/' || (c == '=' && i + 2 >= b64.size() && (i + 1 == b64.size() || b64[i + 1] == '='));
-    if (!ok) fail(path, "not base64 at character " + std::to_string(i) + " (expected A-Z a-z 0-9 + / and final '=')");
-  }
-  std::vector<std::uint8_t> out(b64.size() / 4 * 3);
-  const int n = EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(b64.data()),
-                                static_cast<int>(b64.size()));
-  if (n < 0) fail(path, "not valid base64");
-  std::size_t pad = 0;
-  if (!b64.empty() && b64.back() == '=') pad = (b64[b64.size() - 2] == '=') ? 2 : 1;
-  out.resize(static_cast<std::size_t>(n) - pad);
+  std::vector<std::uint8_t> out;
+  if (std::string why = base64_decode_into(b64, out); !why.empty()) fail(path, why);
   return out;
 }
 

@@ -142,17 +142,6 @@ std::vector<std::uint64_t> sector_challenges(const PoStConfig& c, const Randomne
   return out;
 }
 
-ProverId prover_id_from_miner_id(std::uint64_t miner_id) {
-  ProverId id{};
-  std::size_t i = 0;
-  do {
-    std::uint8_t b = miner_id & 0x7f;
-    miner_id >>= 7;
-    if (miner_id) b |= 0x80;
-    id[i++] = b;
-  } while (miner_id);
-  return id;
-}
 
 PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPublicInputs& pub,
                                          std::span<const FallbackPoStSectorProof> proofs, std::size_t partition) {
@@ -295,7 +284,7 @@ GeneratedPoSt gen_post_vanilla(const GenPoStOptions& o) {
 
   GeneratedPoSt g;
   g.config = c;
-  g.public_inputs.prover_id = prover_id_from_miner_id(o.miner_id);
+  g.public_inputs.prover_id = prover_id_from_miner(o.miner_id);
   g.public_inputs.randomness = random_fr_domain(rng);
   std::set<std::uint64_t> ids;
   while (ids.size() < o.sectors) ids.insert(rng.next_u64() % 1000000);

@@ -1,6 +1,7 @@
 // PoSt requests in files: see post_json.hpp.
 #include "proofline/filecoin/post_json.hpp"
 
+#include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post_bincode.hpp"
 
 #include <span>
@@ -148,7 +149,7 @@ PoStRequest parse_post_request_json(std::string_view text) {
   }
   r.miner_id = uint_of(key(j, "miner_id", ""), "miner_id");
   r.partition = uint_of(key(j, "partition_index", ""), "partition_index");
-  r.public_inputs.prover_id = prover_id_from_miner_id(r.miner_id);
+  r.public_inputs.prover_id = prover_id_from_miner(r.miner_id);
   r.public_inputs.randomness = domain_from_hex(key(j, "randomness", ""), "randomness");
   const Json& sectors = key(j, "sectors", "");
   if (!sectors.is_array() || sectors.empty()) bad("sectors", "not a non-empty array");

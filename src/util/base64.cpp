@@ -19,10 +19,6 @@ constexpr std::array<int, 256> make_values() {
 }
 constexpr std::array<int, 256> kValues = make_values();
 
-[[noreturn]] void bad(const std::string& what, std::size_t at) {
-  throw ProoflineError(Error::Malformed, "base64: " + what + " at character " + std::to_string(at));
-}
-
 }  // namespace
 
 std::string base64_encode(std::span<const std::uint8_t> bytes) {
@@ -45,17 +41,22 @@ std::string base64_encode(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-std::vector<std::uint8_t> base64_decode(std::string_view text) {
-  if (text.size() % 4 != 0) bad("length " + std::to_string(text.size()) + " is not a multiple of 4", text.size());
+std::string base64_decode_into(std::string_view text, std::vector<std::uint8_t>& out) {
+  out.clear();
+  if (text.size() % 4 != 0) {
+    return "base64 text of " + std::to_string(text.size()) + " characters (expected a multiple of 4)";
+  }
+  auto not_base64 = [](std::size_t at) {
+    return "not base64 at character " + std::to_string(at) + " (expected A-Z a-z 0-9 + / and final '=')";
+  };
   std::size_t pad = 0;
-  if (!text.empty() && text.back() == '=') pad = text.size() >= 2 && text[text.size() - 2] == '=' ? 2 : 1;
-  std::vector<std::uint8_t> out;
+  if (!text.empty() && text.back() == '=') pad = text[text.size() - 2] == '=' ? 2 : 1;
   out.reserve(text.size() / 4 * 3);
   const std::size_t data = text.size() - pad;
   std::uint32_t acc = 0;
   for (std::size_t i = 0; i < data; ++i) {
     const int v = kValues[static_cast<unsigned char>(text[i])];
-    if (v < 0) bad(text[i] == '=' ? "padding before the end" : "a character outside the alphabet", i);
+    if (v < 0) return not_base64(i);
     acc = (acc << 6) | static_cast<std::uint32_t>(v);
     if (i % 4 == 3) {
       out.push_back(static_cast<std::uint8_t>(acc >> 16));
@@ -64,13 +65,23 @@ std::vector<std::uint8_t> base64_decode(std::string_view text) {
       acc = 0;
     }
   }
+  const std::uint32_t unused = pad == 2 ? 0xf : 0x3;
+  if (pad != 0 && (acc & unused) != 0) {
+    return "not canonical base64 at character " + std::to_string(data - 1) + " (non-zero bits after the last byte)";
+  }
   if (pad == 2) {
-    if (acc & 0xf) bad("non-zero bits in the last symbol", data - 1);
     out.push_back(static_cast<std::uint8_t>(acc >> 4));
   } else if (pad == 1) {
-    if (acc & 0x3) bad("non-zero bits in the last symbol", data - 1);
     out.push_back(static_cast<std::uint8_t>(acc >> 10));
     out.push_back(static_cast<std::uint8_t>(acc >> 2));
+  }
+  return "";
+}
+
+std::vector<std::uint8_t> base64_decode(std::string_view text) {
+  std::vector<std::uint8_t> out;
+  if (std::string why = base64_decode_into(text, out); !why.empty()) {
+    throw ProoflineError(Error::Malformed, "base64: " + why);
   }
   return out;
 }

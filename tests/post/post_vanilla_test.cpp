@@ -66,18 +66,6 @@ TEST(PoStChallenges, LeafChallengeAndIndex) {
   EXPECT_EQ(sector_challenges(c12, r, 1, 0)[0], 1'071'472'686u);
 }
 
-TEST(PoStChallenges, ProverIdFromMinerId) {
-  // cuzk prover.rs tests: 1000 → e8 07, 128 → 80 01.
-  const ProverId a = prover_id_from_miner_id(1000);
-  EXPECT_EQ(a[0], 0xe8);
-  EXPECT_EQ(a[1], 0x07);
-  EXPECT_EQ(a[2], 0x00);
-  const ProverId b = prover_id_from_miner_id(128);
-  EXPECT_EQ(b[0], 0x80);
-  EXPECT_EQ(b[1], 0x01);
-  EXPECT_EQ(prover_id_from_miner_id(0), ProverId{});
-}
-
 // ---- bincode ----------------------------------------------------------------------------------
 
 TEST(PoStBincode, SizeMatchesCurioGolden) {

@@ -6,7 +6,7 @@
 // `FallbackParams` (storage-proofs-post fallback PublicParams: the circuit's sector and challenge
 // counts) with its parameter file names, `leaf_challenge`, `challenge_index`, `post_challenge_index`,
 // `sector_challenges`, `PoStSectorProof`, `FallbackPoStSectorProof`, `PublicSector`, `PoStPublicInputs`,
-// `prover_id_from_miner_id`, `PartitionSectors` / `partition_sector_proofs`, `verify_post_vanilla`,
+// `PartitionSectors` / `partition_sector_proofs`, `verify_post_vanilla`,
 // `gen_post_vanilla`.
 //
 // Facts (rust-fil-proofs filecoin-proofs `constants.rs`, `parameters.rs`, `api/post_util.rs`;
@@ -139,9 +139,6 @@ std::uint64_t post_challenge_index(const FallbackParams& p, std::size_t partitio
 std::vector<std::uint64_t> sector_challenges(const PoStConfig& c, const Randomness& randomness,
                                              std::uint64_t sector_id, std::size_t sector_index);
 
-/// Actor id → prover_id: unsigned LEB128 of `miner_id` at the start of 32 zero bytes.
-ProverId prover_id_from_miner_id(std::uint64_t miner_id);
-
 // ---- vanilla proofs -----------------------------------------------------------------------------
 
 /// storage-proofs-post fallback SectorProof: the tree R inclusion proofs of one sector's challenges.
@@ -169,7 +166,7 @@ struct PublicSector {
 /// storage-proofs-post fallback PublicInputs (the partition index is an argument where needed).
 struct PoStPublicInputs {
   Randomness randomness{};
-  ProverId prover_id{};
+  ProverId prover_id{};  ///< prover_id_from_miner(miner id) (porep.hpp): not used by the circuit
   std::vector<PublicSector> sectors;  ///< all sectors of the request, in proving order
 };
 

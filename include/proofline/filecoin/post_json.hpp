@@ -9,7 +9,7 @@
 //   { "post_type": "window" | "winning",
 //     "sector_size": 2048,                         bytes, a supported size (sector.hpp)
 //     "api_version": "1.0.0" | "1.1.0" | "1.2.0",  challenge derivation (post.hpp)
-//     "miner_id": 1000,                            actor id; prover_id = its LEB128 (post.hpp)
+//     "miner_id": 1000,                            actor id; prover_id = its LEB128 (porep.hpp prover_id_from_miner)
 //     "randomness": "<64 hex digits>",             32 bytes little-endian, < r
 //     "partition_index": 0,
 //     "sectors": [ { "sector_id": 1, "comm_r": "<64 hex digits>" }, … ] }   proving order
@@ -33,7 +33,7 @@ struct PoStRequest {
   PoStConfig config;
   std::uint64_t miner_id = 0;
   std::size_t partition = 0;
-  PoStPublicInputs public_inputs;  ///< prover_id = prover_id_from_miner_id(miner_id)
+  PoStPublicInputs public_inputs;  ///< prover_id = prover_id_from_miner(miner_id)
 };
 
 /// "1.0.0", "1.1.0", "1.2.0" and back (ProoflineError(BadArgument) for any other string).
