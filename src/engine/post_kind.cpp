@@ -6,12 +6,10 @@
 // nodes send (filecoin/post_json.hpp): the request JSON (post type, sector size, API version, miner
 // id, randomness, sectors with comm_r) and the vanilla proofs as a JSON array of base64 bincode
 // FallbackPoStSectorProof (the argument 'vanilla' or the request payload). The partition is
-// synthesized from the vanilla proofs (circuits/post, sector groups on parallel threads), its public inputs are compared with the ones a
+// synthesized from the vanilla proofs (circuits/post, sectors as parallel parts), its public inputs are compared with the ones a
 // verifier derives from randomness, sector ids and comm_r alone, every constraint is checked (a
 // failure names the sector, challenge and constraint, check_post_partition), and the self-check
 // verifies the proof against those derived inputs.
-#include <tbb/task_arena.h>
-
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -91,8 +89,8 @@ class PoStJob final : public KindJob {
     }
     synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
       cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
-      // Sector groups in parallel (upstream's extensible path; same buffers as one thread).
-      circuit.synthesize_parallel(cs, static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()));
+      // Sectors as parallel parts (upstream's extensible path; the buffers of one thread).
+      circuit.synthesize_parallel(cs);
       cs.finalize();
     });
     if (!check_constraints_) return;

@@ -90,11 +90,10 @@ class FallbackPoStCircuit final : public r1cs::CircuitInterface {
   /// Throws ProoflineError(BadLength) when `sectors` does not have `shape`.
   FallbackPoStCircuit(const FallbackPoStShape& shape, std::vector<PoStCircuitSector> sectors);
   void synthesize(r1cs::ConstraintSystem& cs) const override;
-  /// bellperson's extensible path: the sectors in `groups` consecutive groups, each synthesized on
-  /// its own thread into its own ProvingAssignment (oneTBB), appended to `cs` in order
-  /// (ProvingAssignment::extend). The buffers equal those of synthesize(cs); `cs` must hold only
-  /// its ONE. The groups poll cs's cancel flag.
-  void synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t groups) const;
+  /// The sectors synthesized as parallel parts of one shape on up to `threads` oneTBB threads (0:
+  /// all; ProvingAssignment::synthesize_parts), as bellperson's extensible path does with sector
+  /// groups: the buffers equal those of synthesize(cs) byte for byte. Errors: synthesize_parts'.
+  void synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t threads = 0) const;
   const FallbackPoStShape& shape() const noexcept { return shape_; }
   /// The public inputs synthesis produces (ONE excluded), from the witness: per sector comm_r and
   /// the leaf index its paths spell.

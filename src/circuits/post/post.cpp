@@ -1,11 +1,7 @@
 // The Fallback PoSt circuit of one partition, in rust-fil-proofs' synthesis order: see post.hpp.
 #include "proofline/circuits/post.hpp"
 
-#include <tbb/parallel_for.h>
-
 #include <algorithm>
-#include <atomic>
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -163,20 +159,13 @@ void FallbackPoStCircuit::synthesize(ConstraintSystem& cs) const {
   }
 }
 
-void FallbackPoStCircuit::synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t groups) const {
-  const std::size_t n = sectors_.size();
-  groups = std::max<std::size_t>(1, std::min(groups, n));
-  const std::size_t per = (n + groups - 1) / groups;
-  groups = (n + per - 1) / per;
-  std::vector<std::unique_ptr<r1cs::ProvingAssignment>> parts(groups);
-  const std::atomic<bool>* cancel = cs.cancel();
-  tbb::parallel_for(std::size_t{0}, groups, [&](std::size_t g) {
-    auto part = std::make_unique<r1cs::ProvingAssignment>();
-    part->set_cancel(cancel);
-    for (std::size_t i = g * per; i < std::min(n, (g + 1) * per); ++i) synthesize_sector(*part, shape_, sectors_[i]);
-    parts[g] = std::move(part);
-  });
-  for (auto& part : parts) cs.extend(std::move(*part));
+void FallbackPoStCircuit::synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t threads) const {
+  // Every circuit sector reads nothing but its own variables: one part each, of one shape.
+  const PoStCounts c = count_post(shape_);
+  const r1cs::PartShape part{c.sector_constraints, (c.inputs - 1) / shape_.sectors, c.aux / shape_.sectors};
+  cs.synthesize_parts(
+      sectors_.size(), part,
+      [&](r1cs::ConstraintSystem& p, std::size_t i) { synthesize_sector(p, shape_, sectors_[i]); }, threads);
 }
 
 std::vector<Fr> FallbackPoStCircuit::public_inputs() const {
