@@ -153,9 +153,11 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
     if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
   }
   failed_.erase(*job_id);
-  if (!kinds_->find(kind)) {
+  // PoSt and Snap requests carry their public inputs in fields of their own (randomness, miner_id,
+  // comm_r_*) that the window-post / winning-post kinds do not read from a cuzk request yet.
+  if (!kinds_->find(kind) || kind != "porep-c2") {
     failed_[*job_id] = "proof kind " + cz::ProofKind_Name(req.proof_kind()) + " (" + kind +
-                       ") is not built in this proofline yet";
+                       ") is not built for cuzk.v1 requests in this proofline yet";
     jobs_.erase(*job_id);
     *failed = failed_[*job_id];
     return "";

@@ -11,8 +11,10 @@
 // ---- Requests ------------------------------------------------------------------------------------
 // proof_kind → engine kind: POREP_SEAL_COMMIT → "porep-c2", SNAP_DEALS_UPDATE → "snap-update",
 // WINDOW_POST_PARTITION → "window-post", WINNING_POST → "winning-post". 0 or an unknown value:
-// INVALID_ARGUMENT (a gRPC error). A kind this build does not have: status FAILED, error_message
-// "… is not built in this proofline yet" (gRPC OK, so Curio's task fails and is retried elsewhere).
+// INVALID_ARGUMENT (a gRPC error). Only PoRep is served through cuzk.v1 today: the others answer
+// status FAILED, error_message "… is not built for cuzk.v1 requests in this proofline yet" (gRPC OK,
+// so Curio's task fails and is retried elsewhere; the window-post / winning-post kinds are reached
+// through proofline.v1 with their request file).
 // priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL; 0 = the kind's default (WinningPoSt CRITICAL,
 // WindowPoSt HIGH, PoRep and Snap NORMAL); any other value NORMAL (as cuzk).
 // PoRep: `vanilla_proof` is the Commit2In envelope (or the bare C1 JSON), parsed by
