@@ -254,17 +254,14 @@ struct Engine::Impl {
   void rederive_budget() {
     if (!budget_derived) return;
     budget_stale.store(false);
+    // Under why_mu from reading the SRS bytes to setting the total, so that two re-derivations
+    // (a load ending, an eviction) cannot leave the older figure in place.
+    std::lock_guard lk(why_mu);
     const DerivedBudget d = derive_memory_budget(host, srs.resident_bytes());
-    bool changed = false;
-    {
-      std::lock_guard lk(why_mu);
-      changed = d.why != budget_why;
-      budget_why = d.why;
-    }
-    if (changed) {
-      budget.set_total(d.bytes);
-      log()->info("memory budget derived budget_bytes={} budget=\"{}\"", d.bytes, d.why);
-    }
+    if (d.why == budget_why) return;
+    budget_why = d.why;
+    budget.set_total(d.bytes);
+    log()->info("memory budget derived budget_bytes={} budget=\"{}\"", d.bytes, d.why);
   }
 
   ~Impl() {
@@ -1055,6 +1052,10 @@ SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::
   return gone;
 }
 
-bool Engine::evict_srs(const std::string& key) { return impl_->srs.evict(key); }
+bool Engine::evict_srs(const std::string& key) {
+  const bool evicted = impl_->srs.evict(key);
+  if (evicted) impl_->rederive_budget();
+  return evicted;
+}
 
 }  // namespace proofline::engine

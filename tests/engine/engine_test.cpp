@@ -315,6 +315,29 @@ TEST(Engine, PoolKeepsBuffersWarmWithinAFullBudget) {
   EXPECT_LE(std::unique(addrs.begin(), addrs.end()) - addrs.begin(), 2);
 }
 
+// No budget given: derived from the machine, and it follows the SRS cache: loading a parameter
+// set lowers it by exactly that set's host bytes (the machine figures are those of the start);
+// evicting it gives them back. Status says so.
+TEST(Engine, DerivedBudgetFollowsTheSrs) {
+  EngineConfig cfg = test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
+  cfg.memory_budget_bytes = 0;
+  Engine e(std::move(cfg));
+  const EngineStatus s0 = e.status();
+  EXPECT_EQ(s0.memory.budget_source, "derived");
+  EXPECT_NE(s0.memory.budget_derivation.find(" − SRS 0.0 GiB − margin "), std::string::npos)
+      << s0.memory.budget_derivation;
+  const SrsStatus srs = e.preload_srs("bench", {{"params", bench_params(8)}});
+  ASSERT_GT(srs.bytes, 0u);
+  const EngineStatus s1 = e.status();
+  if (s0.memory.budget_bytes > (std::uint64_t{1} << 30) + srs.bytes) {  // above the 1 GiB floor
+    EXPECT_EQ(s1.memory.budget_bytes, s0.memory.budget_bytes - srs.bytes);
+  }
+  EXPECT_EQ(s1.memory.budget_derivation.find(" − SRS 0.0 GiB − margin "), std::string::npos);
+  ASSERT_TRUE(e.evict_srs(srs.key));
+  EXPECT_EQ(e.status().memory.budget_bytes, s0.memory.budget_bytes);
+  EXPECT_EQ(e.status().memory.budget_derivation, s0.memory.budget_derivation);
+}
+
 // Nothing is freed on a prove worker while the reclaimer runs, even with no pooling at all; the
 // baseline without the reclaimer frees every partition's buffers there (the counter sees them).
 TEST(Engine, NoFreesOnTheProvePath) {
