@@ -318,11 +318,12 @@ void print_result(const pb::ProofResult& r) {
     std::cout << "\n";
   }
   if (r.partitions_size() > 0) {
-    std::cout << "timings (ms)   queue     srs   synth  p.wait  kernel  prover   stage   total  backend\n";
+    std::cout << "timings (ms)   queue     srs   synth  p.wait     h2d  kernel  prover   stage   total  backend\n";
     for (const auto& p : r.partitions()) {
       std::cout << "  [" << p.index() << "]" << std::string(p.index() < 10 ? 9 : 8, ' ')
                 << fmt("%7.1f", p.queue_wait_ms()) << fmt(" %7.1f", p.srs_load_ms()) << fmt(" %7.1f", p.synthesis_ms())
-                << fmt(" %7.1f", p.prove_wait_ms()) << fmt(" %7.1f", p.kernel_ms()) << fmt(" %7.1f", p.prover_ms())
+                << fmt(" %7.1f", p.prove_wait_ms()) << fmt(" %7.1f", p.h2d_ms()) << fmt(" %7.1f", p.kernel_ms())
+                << fmt(" %7.1f", p.prover_ms())
                 << fmt(" %7.1f", p.stage_ms()) << fmt(" %7.1f", p.total_ms()) << "  " << p.backend() << "\n";
     }
   }

@@ -60,7 +60,7 @@ LocalEngine::LocalEngine(const EngineOptions& o) {
   }
   cfg.synthesis_workers = threads;  // 0: all cores
   cfg.log_partitions = false;
-  cfg.max_finished_jobs = 1;
+  cfg.max_finished_jobs = 4096;  // run_all peeks each job after it ended: several may end between two polls
   quiet_engine_log();
   engine_ = std::make_unique<engine::Engine>(std::move(cfg));
 }

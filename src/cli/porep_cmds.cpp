@@ -429,18 +429,25 @@ int cmd_c2_many(PorepCli& p) {
   const double steady = k >= 2 ? (ends.back() - ends.front()) / static_cast<double>(k - 1) : per_proof;
   const std::size_t backends = std::max<std::size_t>(1, eng.engine().status().backends.size());
   // Per-partition means over the sustained phase; the busy fraction of the backends over its wall.
-  double sum_synth = 0, sum_wait = 0, sum_h2d = 0, sum_kernel = 0, sum_call = 0, sum_stage = 0, sum_verify = 0,
-         sum_queue = 0;
+  // Per-partition means of these timers (ms) over the sustained phase.
+  struct Mean {
+    double engine::PartitionTimings::*timer;
+    const char* name;  ///< "synthesis" → JSON "mean_synthesis_ms", text "synthesis"
+    double sum = 0;
+  };
+  Mean means[] = {{&engine::PartitionTimings::synthesis, "synthesis"},
+                  {&engine::PartitionTimings::prove_wait, "prove_wait"},
+                  {&engine::PartitionTimings::h2d, "h2d"},
+                  {&engine::PartitionTimings::kernel, "kernel"},
+                  {&engine::PartitionTimings::prover_call, "prover_call"},
+                  {&engine::PartitionTimings::stage, "stage"}};
+  double sum_call = 0, sum_verify = 0, sum_queue = 0;
   std::size_t parts = 0;
   for (std::size_t i = first; i < m; ++i) {
     const engine::ProofResult& r = done[i].result;
     for (const auto& t : r.partitions) {
-      sum_synth += t.synthesis;
-      sum_wait += t.prove_wait;
-      sum_h2d += t.h2d;
-      sum_kernel += t.kernel;
+      for (Mean& x : means) x.sum += t.*x.timer;
       sum_call += t.prover_call;
-      sum_stage += t.stage;
       ++parts;
     }
     sum_verify += r.timings.verify;
@@ -482,12 +489,7 @@ int cmd_c2_many(PorepCli& p) {
     j["steady_seconds_per_proof"] = steady;
     j["gpu_busy_fraction"] = busy;
     j["mean_queue_wait_ms"] = sum_queue / static_cast<double>(k);
-    j["mean_synthesis_ms"] = sum_synth / np;
-    j["mean_prove_wait_ms"] = sum_wait / np;
-    j["mean_h2d_ms"] = sum_h2d / np;
-    j["mean_kernel_ms"] = sum_kernel / np;
-    j["mean_prover_call_ms"] = sum_call / np;
-    j["mean_stage_ms"] = sum_stage / np;
+    for (const Mean& x : means) j[std::string("mean_") + x.name + "_ms"] = x.sum / np;
     j["mean_verify_ms"] = sum_verify / static_cast<double>(k);
     j["peak_rss_bytes"] = rss;
     j["proofs"] = std::move(proofs);
@@ -502,9 +504,9 @@ int cmd_c2_many(PorepCli& p) {
     char busy_s[32];
     std::snprintf(busy_s, sizeof busy_s, "%.1f %%", 100 * busy);
     std::cout << "busy        " << busy_s << " of the backends (Σ prover call / wall)\n"
-              << "per partition (means, ms): synthesis " << sum_synth / np << ", prove wait " << sum_wait / np
-              << ", h2d " << sum_h2d / np << ", kernel " << sum_kernel / np << ", prover call " << sum_call / np
-              << ", stage " << sum_stage / np << "\n"
+              << "per partition (means):";
+    for (const Mean& x : means) std::cout << " " << x.name << " " << fmt_s(x.sum / np / 1000);
+    std::cout << "\n"
               << "peak RSS    " << (rss >> 20) << " MiB\n";
     for (std::size_t i = 0; i < m; ++i) {
       std::cout << "proof       " << p.outs[i] << " (" << done[i].result.proof_bytes.size() << " bytes), verified, "

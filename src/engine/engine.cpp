@@ -258,7 +258,7 @@ struct Engine::Impl {
     // (a load ending, an eviction) cannot leave the older figure in place.
     std::lock_guard lk(why_mu);
     const DerivedBudget d = derive_memory_budget(host, srs.resident_bytes());
-    if (d.why == budget_why) return;
+    if (d.bytes == budget.total() && d.why == budget_why) return;
     budget_why = d.why;
     budget.set_total(d.bytes);
     log()->info("memory budget derived budget_bytes={} budget=\"{}\"", d.bytes, d.why);

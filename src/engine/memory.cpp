@@ -71,9 +71,14 @@ std::optional<std::uint64_t> read_limit_file(const std::string& path) {
   }
 }
 
+/// "44.0 GiB", or "0.1 MiB" below 1 GiB.
 std::string gib(std::uint64_t bytes) {
   char b[32];
-  std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / 1073741824.0);
+  if (bytes >= (std::uint64_t{1} << 30)) {
+    std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / 1073741824.0);
+  } else {
+    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / 1048576.0);
+  }
   return b;
 }
 

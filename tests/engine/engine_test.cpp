@@ -324,7 +324,7 @@ TEST(Engine, DerivedBudgetFollowsTheSrs) {
   Engine e(std::move(cfg));
   const EngineStatus s0 = e.status();
   EXPECT_EQ(s0.memory.budget_source, "derived");
-  EXPECT_NE(s0.memory.budget_derivation.find(" − SRS 0.0 GiB − margin "), std::string::npos)
+  EXPECT_NE(s0.memory.budget_derivation.find(" − SRS 0.0 MiB − margin "), std::string::npos)
       << s0.memory.budget_derivation;
   const SrsStatus srs = e.preload_srs("bench", {{"params", bench_params(8)}});
   ASSERT_GT(srs.bytes, 0u);
@@ -332,7 +332,8 @@ TEST(Engine, DerivedBudgetFollowsTheSrs) {
   if (s0.memory.budget_bytes > (std::uint64_t{1} << 30) + srs.bytes) {  // above the 1 GiB floor
     EXPECT_EQ(s1.memory.budget_bytes, s0.memory.budget_bytes - srs.bytes);
   }
-  EXPECT_EQ(s1.memory.budget_derivation.find(" − SRS 0.0 GiB − margin "), std::string::npos);
+  EXPECT_EQ(s1.memory.budget_derivation.find(" − SRS 0.0 MiB − margin "), std::string::npos)
+      << s1.memory.budget_derivation;
   ASSERT_TRUE(e.evict_srs(srs.key));
   EXPECT_EQ(e.status().memory.budget_bytes, s0.memory.budget_bytes);
   EXPECT_EQ(e.status().memory.budget_derivation, s0.memory.budget_derivation);
