@@ -844,7 +844,9 @@ void print_status(const pb::StatusResponse& s) {
             << mib(m.reserved_bytes()) << ", pooled " << mib(m.pooled_bytes()) << ", reclaim pending "
             << mib(m.reclaim_pending_bytes()) << "), reclaimer " << (m.reclaimer_enabled() ? "on" : "off") << "\n";
   if (!m.budget_source().empty()) {
-    std::cout << "            budget " << m.budget_source() << ": " << m.budget_derivation() << "\n"
+    // "configured: N bytes", or "derived: MemAvailable … − SRS … − margin … = …".
+    std::cout << "            budget " << (m.budget_source() == "derived" ? "derived: " : "") << m.budget_derivation()
+              << "\n"
               << "            pool hits " << m.pool_hits() << ", misses " << m.pool_misses()
               << ", frees on the prove path " << m.critical_path_frees() << "\n";
   }
