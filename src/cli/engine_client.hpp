@@ -8,6 +8,8 @@
 //                             "8GiB", …; default 0: derived from the machine, engine.hpp). Partitions beyond it wait for
 //                             memory: a C1 of 10 partitions never holds more than the budget admits.
 //   --threads N (the command's)  threads of one CPU backend call and synthesis workers (0: all cores).
+// c2 prints the engine's memory budget and how it came about on stderr first ("c2: memory budget
+// configured: N bytes" / "… MemAvailable 120.0 GiB − SRS 0.0 MiB − margin 15.0 GiB … = 105.0 GiB").
 // Progress on stderr (checked 5 times a second): one line when a job's partitions are known, then
 // one per event — a partition synthesized or proved —
 //   "<cmd>: 4/10 partition(s) proved, 6 synthesized; 2.31 s/partition, ETA 13.9 s (12.0 s)"

@@ -221,6 +221,7 @@ int cmd_c2(PorepCli& p) {
   // usable device) is a usage error before the C1 is read.
   p.engine.threads = p.threads;
   LocalEngine eng(p.engine);
+  progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
@@ -327,6 +328,7 @@ int cmd_c2_many(PorepCli& p) {
   for (const std::string& o : p.outs) outs.push_back(std::make_unique<PendingOutput>(o));
   p.engine.threads = p.threads;
   LocalEngine eng(p.engine);
+  progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
 
   // The C1s: read and checked here (registered proof, partitions) and again by the kind.
   std::vector<double> read_s;

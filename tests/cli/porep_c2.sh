@@ -44,6 +44,7 @@ check "gen proof against the sealed sector's C1" 1 "$P" verify --vk "$vk" --c1 s
 check "c2 --json timers" 0 "$P" c2 --c1 gen.json --out gen2.proof --json
 expect_in "  per-partition timings" out.txt '"partition_timings_ms": \['
 expect_in "  prover call of partition 0" out.txt '"prover_call": [0-9.e+-]+'
+expect_in "  the derived memory budget is said" err.txt '^c2: memory budget MemAvailable [0-9.]+ [GM]iB .* = [0-9.]+ [GM]iB'
 expect_in "  progress per event (stderr not a terminal)" err.txt '^c2: 1/1 partition\(s\) proved, 1 synthesized; [0-9.]+ s/partition'
 
 # Several sectors through one engine (bench/porep.sh's sustained mode): the parameters loaded once,
