@@ -82,8 +82,11 @@ BENCHMARK(BM_SynthPoseidon)->Name("gadgets/synth_poseidon8")->Args({1000, 0})->A
 
 // One PoRep partition (circuits/porep, partition 0 of a gen-c1 sector: 2 KiB = 2,687,921
 // constraints, 8 MiB = 8 KiB-node trees, ~90 % SHA-256 label constraints), synthesized in prover
-// mode on one thread with buffers reserved and recycled; range(0) = log2 of the sector size in KiB
-// (1: 2 KiB, 13: 8 MiB), range(1) as above (1: gadgets' fast path, 0: generic path).
+// mode with buffers reserved; range(0) = log2 of the sector size in KiB (1: 2 KiB, 13: 8 MiB),
+// range(1) as above (1: gadgets' fast path, 0: generic path), range(2) = the circuit's
+// synthesis_threads (1: the sequential path, 0: every challenge in parallel on all hardware
+// threads), range(3) = 0: buffers recycled from the previous iteration, 1: fresh buffers each
+// iteration (first-touch page faults inside the timing, as for a partition without a pool).
 void BM_SynthPoRep(benchmark::State& state) {
   namespace fc = proofline::filecoin;
   namespace pr = proofline::circuits::porep;
@@ -91,25 +94,49 @@ void BM_SynthPoRep(benchmark::State& state) {
   o.proof = state.range(0) == 1 ? fc::RegisteredSealProof::StackedDrg2KiBV1_1 : fc::RegisteredSealProof::StackedDrg8MiBV1_1;
   o.seed = 1;
   const fc::SealCommitPhase1Output c1 = fc::gen_c1(o);
-  const pr::PoRepCircuit circuit(pr::shape_for(fc::porep_config(c1.registered_proof)), pr::partition_inputs(c1, 0));
+  pr::PoRepCircuit circuit(pr::shape_for(fc::porep_config(c1.registered_proof)), pr::partition_inputs(c1, 0));
+  circuit.set_synthesis_threads(static_cast<std::size_t>(state.range(2)));
+  const bool fast = state.range(1) != 0, fresh = state.range(3) != 0;
   ShapeCounter sc;
   synthesize(circuit, sc);
   ProvingBuffers recycled;
-  const bool fast = state.range(1) != 0;
+  {  // untimed: the challenge shape (measured once per process by the parallel path), warm buffers
+    ProvingAssignment p;
+    p.set_fast_path(fast);
+    synthesize(circuit, p);
+    if (!fresh) recycled = p.release();
+  }
   for (auto _ : state) {
     ProvingAssignment p(std::move(recycled));
     p.set_fast_path(fast);
     p.reserve(sc.num_constraints(), sc.num_inputs(), sc.num_aux());
     synthesize(circuit, p);
     benchmark::DoNotOptimize(p.c().data());
-    recycled = p.release();
+    if (!fresh) {
+      recycled = p.release();
+    } else {
+      state.PauseTiming();  // freeing is not synthesis
+      ProvingBuffers done = p.release();
+      done = ProvingBuffers{};
+      state.ResumeTiming();
+    }
   }
   state.counters["constraints/s"] =
       benchmark::Counter(static_cast<double>(sc.num_constraints()) * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate);
   state.counters["constraints"] = static_cast<double>(sc.num_constraints());
 }
-BENCHMARK(BM_SynthPoRep)->Name("gadgets/synth_porep")->Args({1, 0})->Args({1, 1})->Args({13, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SynthPoRep)
+    ->Name("gadgets/synth_porep")
+    ->Args({1, 0, 1, 0})
+    ->Args({1, 1, 1, 0})
+    ->Args({1, 1, 0, 0})
+    ->Args({13, 1, 1, 0})
+    ->Args({13, 1, 0, 0})
+    ->Args({13, 1, 1, 1})
+    ->Args({13, 1, 0, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_NativePoseidon8(benchmark::State& state) {
   const auto& c = PoseidonConstants::merkle(8);

@@ -23,7 +23,21 @@ add_custom_command(
   COMMENT "protoc: proofline/v1/engine.proto"
   VERBATIM)
 
-add_library(proofline_proto STATIC ${PROOFLINE_PROTO_SRCS})
+# cuzk.v1 (the wire API Curio calls, issue 20): proto/cuzk/v1/proving.proto, served beside proofline.v1.
+set(CUZK_PROTO ${PROOFLINE_PROTO_DIR}/cuzk/v1/proving.proto)
+set(CUZK_PROTO_SRCS
+    ${PROOFLINE_PROTO_OUT}/cuzk/v1/proving.pb.cc ${PROOFLINE_PROTO_OUT}/cuzk/v1/proving.pb.h
+    ${PROOFLINE_PROTO_OUT}/cuzk/v1/proving.grpc.pb.cc ${PROOFLINE_PROTO_OUT}/cuzk/v1/proving.grpc.pb.h)
+add_custom_command(
+  OUTPUT ${CUZK_PROTO_SRCS}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROOFLINE_PROTO_OUT}
+  COMMAND ${PROTOC_EXECUTABLE} -I ${PROOFLINE_PROTO_DIR} --cpp_out=${PROOFLINE_PROTO_OUT}
+          --grpc_out=${PROOFLINE_PROTO_OUT} --plugin=protoc-gen-grpc=${GRPC_CPP_PLUGIN} ${CUZK_PROTO}
+  DEPENDS ${CUZK_PROTO}
+  COMMENT "protoc: cuzk/v1/proving.proto"
+  VERBATIM)
+
+add_library(proofline_proto STATIC ${PROOFLINE_PROTO_SRCS} ${CUZK_PROTO_SRCS})
 target_include_directories(proofline_proto SYSTEM PUBLIC ${PROOFLINE_PROTO_OUT})
 target_link_libraries(proofline_proto PUBLIC PkgConfig::GRPCPP)
 
@@ -33,7 +47,8 @@ if(NOT PROOFLINE_SERVER_SOURCES)
 endif()
 add_library(proofline_server STATIC ${PROOFLINE_SERVER_SOURCES})
 target_compile_options(proofline_server PRIVATE -Wall -Wextra)
-target_link_libraries(proofline_server PUBLIC proofline proofline_proto)
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)  # the status page (libcpp-httplib-dev)
+target_link_libraries(proofline_server PUBLIC proofline proofline_proto PRIVATE PkgConfig::HTTPLIB)
 # The daemon offers the CUDA backend when the build has it: linking the GPU library registers it
 # with groth16::make_backends (src/gpu/register.cpp); server/ itself has no GPU code.
 if(TARGET proofline_gpu)
@@ -53,6 +68,16 @@ if(TARGET proofline_cli)
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(server_submit_kinds PROPERTIES LABELS "server;cli;oracle;slow" TIMEOUT 3600
                        RESOURCE_LOCK porep_heavy ENVIRONMENT "NODE=${NODE_EXECUTABLE}")
+  # cuzk.v1 (issue 20) through Python grpcio, as Curio calls it: tests/server/cuzk_api.sh.
+  add_test(NAME server_cuzk_api
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
+                   ${PROJECT_BINARY_DIR}/filecoin-proof-parameters)
+  set_tests_properties(server_cuzk_api PROPERTIES LABELS "server;cli" TIMEOUT 900 RESOURCE_LOCK porep_heavy)
+  # The live status page in chromium-headless-shell during a 2 KiB C2 stream: tests/server/status_page.sh.
+  add_test(NAME server_status_page
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/status_page.sh $<TARGET_FILE:proofline_cli>
+                   ${PROJECT_BINARY_DIR}/filecoin-proof-parameters ${PROJECT_BINARY_DIR}/test-artifacts)
+  set_tests_properties(server_status_page PROPERTIES LABELS "server;cli" TIMEOUT 600 RESOURCE_LOCK porep_heavy)
   # A kind defined in a test file alone (tests/server/test_kind.cpp, kind "test-product"): linked
   # into a `proofline` of its own (the command's objects + that file) whose daemon serves it, and
   # submitted to with the ordinary `proofline` (tests/server/test_kind.sh).

@@ -26,9 +26,9 @@ section == "ntt" && /^\| 2\^/ { row("NTT forward NN", trim($2), trim($3), "compu
 section == "msm" && /^\| G[12] \|/ { row(trim($2) " MSM", trim($3), trim($6), "median, c=" trim($4) ", check " trim($7)) }
 # the first row of each size is the backend's default configuration (the target applies to it)
 section == "groth16" && /^\| 2\^/ {
-  mode = trim($3)
-  row("Groth16 prove (" mode ")", trim($2), trim($8),
-      "kernel " trim($9) " ms; SRS " trim($5) " GB uploaded in " trim($6) " ms (" trim($7) " GB/s); " trim($17),
+  mode = trim($3) ", SRS " trim($4)
+  row("Groth16 prove (" mode ")", trim($2), trim($9),
+      "kernel " trim($10) " ms; SRS " trim($6) " GB loaded in " trim($7) " ms (" trim($8) " GB/s); " trim($18),
       (trim($2) in seen) ? "-" : "Groth16 prove " trim($2))
   seen[trim($2)] = 1
 }

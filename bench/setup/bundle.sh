@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/setup/bundle.sh — packs `proofline` (the CLI, CUDA build) and test_gpu of a build folder, with
+# bench/setup/bundle.sh — packs `proofline` (the CLI, CUDA build), test_gpu and the GPU benchmarks
+# gpu_groth16_bench and gpu_srs_load_bench (those that are built) of a build folder, with
 # the shared libraries a bare CUDA machine lacks (oneTBB, GMP, OpenSSL, spdlog, fmt, gtest, gRPC,
 # protobuf, abseil, …), into BUILD_DIR/devrun-setup (git-ignored, under the build folder), for the
 # setup-at-scale runs of bench/setup/h200.sh (issue 16) through the device tool:
@@ -10,10 +11,13 @@ set -euo pipefail
 build=${1:-build}
 out="$build/devrun-setup"
 rm -rf "$out" && mkdir -p "$out/lib"
-[ -x "$build/proofline" ] || { echo "missing $build/proofline (build proofline_cli with CUDA on)" >&2; exit 1; }
-strip -o "$out/proofline" "$build/proofline"
-if [ -x "$build/test_gpu" ]; then strip -o "$out/test_gpu" "$build/test_gpu"; fi
-for b in "$out"/proofline "$out"/test_gpu; do
+# The CLI, test_gpu and the GPU benchmarks that are built (at least one of them).
+bins=(proofline test_gpu gpu_groth16_bench gpu_srs_load_bench)
+for b in "${bins[@]}"; do
+  if [ -x "$build/$b" ]; then strip -o "$out/$b" "$build/$b"; fi
+done
+ls "$out" | grep -qv '^lib$' || { echo "none of ${bins[*]} is built in $build" >&2; exit 1; }
+for b in "${bins[@]/#/$out/}"; do
   [ -x "$b" ] || continue
   # Everything but the C/C++ runtime, which the machine has.
   ldd "$b" | awk '/=> \//{print $3}' | grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux[^/]*)\.so' || true

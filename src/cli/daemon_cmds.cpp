@@ -152,6 +152,29 @@ int run_daemon(const DaemonCli& d) {
     }
   };
   apply_flag(sets, "--set");
+  if (!d.listen.empty()) {
+    // cuzk's --listen: each address a unix socket (unix:///path, unix:/path) or a TCP ip:port; the
+    // listeners not named are off.
+    cfg.unix_socket.clear();
+    cfg.tcp.clear();
+    for (const std::string& a : d.listen) {
+      std::string* slot = &cfg.tcp;
+      std::string value = a;
+      if (a.rfind("unix://", 0) == 0) {
+        slot = &cfg.unix_socket;
+        value = a.substr(7);
+      } else if (a.rfind("unix:", 0) == 0) {
+        slot = &cfg.unix_socket;
+        value = a.substr(5);
+      }
+      if (value.empty() || (slot == &cfg.unix_socket && value.front() != '/')) {
+        throw UsageError("--listen '" + a + "': expected unix:///absolute/path or ip:port");
+      }
+      if (!slot->empty()) throw UsageError("--listen '" + a + "': a second " +
+                                           (slot == &cfg.tcp ? "TCP" : "unix socket") + " address (one of each)");
+      *slot = value;
+    }
+  }
   if (d.daemon->count("--unix")) cfg.unix_socket = d.unix_socket;
   if (d.daemon->count("--tcp")) cfg.tcp = d.tcp;
   if (d.daemon->count("--backend")) apply_flag({{"engine.backend", d.backend}}, "--backend");
@@ -171,7 +194,7 @@ int run_daemon(const DaemonCli& d) {
   server::Daemon daemon(cfg);
   std::cerr << "proofline daemon: listening on";
   for (const auto& a : daemon.listening()) std::cerr << " " << a;
-  std::cerr << "; " << daemon.backend_note() << "\n";
+  std::cerr << "; " << daemon.backend_note() << "; " << daemon.status_note() << "\n";
   std::thread sig_thread([&] {
     int sig = 0;
     sigwait(&sigs, &sig);
@@ -882,11 +905,15 @@ int run_status(const DaemonCli& d) {
 }  // namespace
 
 void add_daemon_commands(CLI::App& app, DaemonCli& d) {
-  d.daemon = app.add_subcommand("daemon", "run the proving daemon (gRPC proofline.v1.ProvingEngine) until SIGINT/SIGTERM");
+  d.daemon = app.add_subcommand("daemon", "run the proving daemon (gRPC proofline.v1.ProvingEngine and cuzk.v1.ProvingEngine, the API Curio calls) until SIGINT/SIGTERM");
   d.daemon->add_option("--config", d.config, "config file (JSON or TOML-ish; options below); none: defaults")
       ->check(CLI::ExistingFile);
   d.daemon->add_option("--unix", d.unix_socket, "listen.unix: unix socket path (\"\": none)");
   d.daemon->add_option("--tcp", d.tcp, "listen.tcp: host:port (\"\": none; loopback unless listen.allow_remote)");
+  d.daemon->add_option("--listen", d.listen,
+                       "listen address as cuzk takes it (repeatable, one unix and one TCP): unix:///path (e.g. "
+                       "unix:///run/curio/cuzk.sock, the folder is made) or ip:port (e.g. 127.0.0.1:9820); the "
+                       "listener not named is off");
   d.daemon->add_option("--backend", d.backend, "engine.backend: cpu | cuda | auto");
   d.daemon->add_option("--set", d.sets, "set any option below: section.key=value (value: JSON, or a bare string)");
   d.daemon->add_flag("--print-config", d.print_config, "print the effective configuration as JSON and exit");

@@ -65,6 +65,7 @@ struct DaemonCli {
 
   // daemon
   std::string config, unix_socket, tcp, backend;
+  std::vector<std::string> listen;  ///< daemon --listen (cuzk's form: unix:///path or ip:port)
   std::vector<std::string> sets;
   bool print_config = false;
   // submit / status

@@ -32,7 +32,7 @@ class BuiltinJob final : public KindJob {
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
     // On-curve checks only unless asked (as Filecoin loads its parameter cache): every proof is verified anyway.
-    groth16::Parameters p = groth16::Parameters::read_file(
+    groth16::Parameters p = groth16::load_parameters(
         path_, groth16::ReadOptions{checked_ ? ec::Check::Subgroup : ec::Check::OnCurveOnly});
     progress(1);
     return make_srs(key_, std::move(p), nullptr, 0);

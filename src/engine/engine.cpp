@@ -201,6 +201,40 @@ struct Engine::Impl {
   // metrics (under mu)
   detail::Counters counters;
 
+  // The timeline (Engine::timeline): recent stage spans, ids counted from 0; its own lock.
+  static constexpr std::size_t kTimelineSpans = 8192;
+  mutable std::mutex tl_mu;
+  std::deque<StageSpan> spans;
+  std::size_t spans_base = 0;  ///< id of spans.front()
+
+  double since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - started).count(); }
+  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane) {
+    StageSpan s;
+    s.request_id = job.req.request_id;
+    s.kind = job.req.kind;
+    s.partition = k;
+    s.partitions = job.n;
+    s.stage = stage;
+    s.lane = std::move(lane);
+    s.start_s = since_start(Clock::now());
+    s.running = true;
+    std::lock_guard lk(tl_mu);
+    spans.push_back(std::move(s));
+    if (spans.size() > kTimelineSpans) {
+      spans.pop_front();
+      ++spans_base;
+    }
+    return spans_base + spans.size() - 1;
+  }
+  void span_end(std::size_t id) {
+    const double t = since_start(Clock::now());
+    std::lock_guard lk(tl_mu);
+    if (id < spans_base || id - spans_base >= spans.size()) return;  // dropped from the window already
+    StageSpan& s = spans[id - spans_base];
+    s.end_s = t;
+    s.running = false;
+  }
+
   std::vector<std::thread> threads;
 
   explicit Impl(EngineConfig c)
@@ -219,6 +253,11 @@ struct Engine::Impl {
     if (cfg.prover_workers_per_backend == 0) cfg.prover_workers_per_backend = 1;
     synth_workers = cfg.synthesis_workers ? cfg.synthesis_workers : std::max(1u, std::thread::hardware_concurrency());
     backends.resize(cfg.backends.size());
+    // GPU backends only: parameter sets keep no host copy of their queries (groth16::load_parameters).
+    groth16::set_host_queries(std::all_of(cfg.backends.begin(), cfg.backends.end(),
+                                          [](const auto& b) { return b->name() == "cuda"; })
+                                  ? groth16::HostQueries::LeaveInFile
+                                  : groth16::HostQueries::Keep);
     budget.set_listener([this] { cv.notify_all(); });
     // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
     if (budget_derived) {
@@ -235,10 +274,10 @@ struct Engine::Impl {
       rederive_budget();
       unpark(key);
     });
-    for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this] { synth_worker(); });
+    for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this, i] { synth_worker(i); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
       for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {
-        threads.emplace_back([this, b] { prove_worker(static_cast<int>(b)); });
+        threads.emplace_back([this, b, w] { prove_worker(static_cast<int>(b), w); });
       }
     }
     threads.emplace_back([this] { finisher(); });
@@ -605,7 +644,7 @@ struct Engine::Impl {
   /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
   /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
   /// partition at the head of the synthesis queue cannot be admitted yet.
-  void synth_worker() {
+  void synth_worker(unsigned slot) {
     groth16::OsRandom rng;
     std::unique_lock lk(mu);
     while (!stop) {
@@ -662,7 +701,10 @@ struct Engine::Impl {
           if (job->state == JobState::Queued) job->state = JobState::Running;
         }
         lk.unlock();
+        const std::size_t span = span_begin(*job, static_cast<std::size_t>(std::get<2>(key)), "synthesis",
+                                            "synthesis " + std::to_string(slot));
         do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), std::move(adm), rng, t0);
+        span_end(span);
         lk.lock();
         --synth_active;
         item_done(lk, *job, 1, p);
@@ -693,10 +735,11 @@ struct Engine::Impl {
     return false;
   }
 
-  void prove_worker(int b) {
+  void prove_worker(int b, unsigned w) {
     groth16::ProverBackend& be = *cfg.backends[static_cast<std::size_t>(b)];
     const std::string be_name(be.name());
     const CriticalPathScope critical;  // frees on this thread are counted (MemoryStatus::critical_path_frees)
+    const std::string lane = "backend " + std::to_string(b) + " (" + be_name + ") worker " + std::to_string(w);
     std::unique_lock lk(mu);
     for (;;) {
       // A backend out of service (a device it could not recover) takes no more work while another
@@ -727,6 +770,7 @@ struct Engine::Impl {
       lk.unlock();
 
       const auto t_stage = Clock::now();
+      const std::size_t span = span_begin(*job, item->k, "prove", lane);
       PartitionTimings& t = item->t;
       t.prove_wait = ms_between(item->synth_done, t_stage);
       t.backend = b;
@@ -749,6 +793,7 @@ struct Engine::Impl {
         error = e.what();
         failure = classify(e);
       }
+      span_end(span);
       // The stage ends with the result; the buffers go back to the pool after it (below), so their
       // hand-off (and, with the reclaimer off, their free) is never inside the stage timer.
       const auto t_end = Clock::now();
@@ -953,7 +998,7 @@ CancelResult Engine::cancel(const std::string& request_id) {
 EngineStatus Engine::status() const {
   const Impl& m = *impl_;
   EngineStatus s;
-  s.srs = m.srs.status();
+  s.srs = m.srs.status([&](const Srs& srs, SrsStatus& st) { describe_device_holding(m.cfg.backends, srs.params, st); });
   s.memory.budget_bytes = m.budget.total();
   s.memory.used_bytes = m.budget.used();
   s.memory.reserved_bytes = m.reserved.load();
@@ -992,12 +1037,13 @@ EngineStatus Engine::status() const {
   std::vector<const Impl::Job*> live;
   for (const auto& [id, job] : m.jobs) {
     if (!is_final(job->state)) live.push_back(job.get());
+    EngineStatus::KindJobs& k = s.jobs_by_kind[job->req.kind];
     switch (job->state) {
-      case JobState::Queued: ++s.jobs_queued; break;
-      case JobState::Running: ++s.jobs_running; break;
-      case JobState::Done: ++s.jobs_done; break;
-      case JobState::Failed: ++s.jobs_failed; break;
-      case JobState::Cancelled: ++s.jobs_cancelled; break;
+      case JobState::Queued: ++s.jobs_queued; ++k.queued; break;
+      case JobState::Running: ++s.jobs_running; ++k.running; break;
+      case JobState::Done: ++s.jobs_done; ++k.done; break;
+      case JobState::Failed: ++s.jobs_failed; ++k.failed; break;
+      case JobState::Cancelled: ++s.jobs_cancelled; ++k.failed; break;
     }
   }
   std::sort(live.begin(), live.end(), [](const Impl::Job* a, const Impl::Job* b) { return a->seq < b->seq; });
@@ -1010,6 +1056,19 @@ EngineStatus Engine::status() const {
   s.overlap = m.cfg.overlap;
   s.uptime_seconds = std::chrono::duration<double>(Clock::now() - m.started).count();
   return s;
+}
+
+std::vector<StageSpan> Engine::timeline(double since_s) const {
+  const Impl& m = *impl_;
+  std::vector<StageSpan> out;
+  const double now = m.since_start(Clock::now());
+  std::lock_guard lk(m.tl_mu);
+  for (const StageSpan& s : m.spans) {
+    if (!s.running && s.end_s < since_s) continue;
+    out.push_back(s);
+    if (s.running) out.back().end_s = now;
+  }
+  return out;
 }
 
 std::string Engine::metrics_text() const {

@@ -79,6 +79,23 @@ std::string metrics_text(const MetricsSnapshot& m, const EngineStatus& st) {
   head("proofline_engine_srs_bytes", "gauge", "Resident SRS bytes and the SRS budget (0 = unlimited).");
   o << "proofline_engine_srs_bytes{kind=\"resident\"} " << mem.srs_bytes << "\n";
   o << "proofline_engine_srs_bytes{kind=\"budget\"} " << mem.srs_budget_bytes << "\n";
+  head("proofline_engine_srs_device_bytes", "gauge",
+       "Bytes the prover backends hold for each parameter set, by mode (resident: device memory; streamed: "
+       "streamed to the device per proof).");
+  for (const auto& e : st.srs) {
+    if (e.device_mode.empty()) continue;
+    std::string key;  // a Prometheus label value: \, " and newline escaped
+    for (char ch : e.key) {
+      if (ch == '\\' || ch == '"') key += '\\';
+      if (ch == '\n') {
+        key += "\\n";
+        continue;
+      }
+      key += ch;
+    }
+    o << "proofline_engine_srs_device_bytes{key=\"" << key << "\",mode=\"" << e.device_mode << "\"} " << e.device_bytes
+      << "\n";
+  }
   head("proofline_engine_srs_loads_total", "counter", "Parameter sets loaded.");
   o << "proofline_engine_srs_loads_total " << m.srs_loads << "\n";
   head("proofline_engine_srs_evictions_total", "counter", "Parameter sets evicted.");

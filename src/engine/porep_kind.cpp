@@ -62,7 +62,7 @@ std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std
 /// On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
 std::shared_ptr<const Srs> read_porep_params(const std::string& params, const std::string& key,
                                              const std::function<void(double)>& progress) {
-  groth16::Parameters p = groth16::Parameters::read_file(params, groth16::ReadOptions{ec::Check::OnCurveOnly});
+  groth16::Parameters p = groth16::load_parameters(params, groth16::ReadOptions{ec::Check::OnCurveOnly});
   progress(1);
   auto srs = std::make_shared<Srs>();
   srs->key = key;

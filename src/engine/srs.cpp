@@ -148,7 +148,7 @@ bool SrsManager::evict(const std::string& key) {
   return true;
 }
 
-std::vector<SrsStatus> SrsManager::status() const {
+std::vector<SrsStatus> SrsManager::status(const std::function<void(const Srs&, SrsStatus&)>& describe) const {
   std::lock_guard lk(mu_);
   std::vector<SrsStatus> out;
   const auto now = Clock::now();
@@ -161,6 +161,7 @@ std::vector<SrsStatus> SrsManager::status() const {
     s.users = e.users;
     s.idle_seconds = (!e.loading && e.users == 0) ? std::chrono::duration<double>(now - e.idle_since).count() : 0;
     s.load_ms = e.load_ms;
+    if (describe && e.srs) describe(*e.srs, s);
     out.push_back(s);
   }
   return out;
@@ -200,6 +201,23 @@ void SrsManager::notify_load_done(const std::string& key) {
     f = on_load_done_;
   }
   if (f) f(key);
+}
+
+void describe_device_holding(const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends,
+                             const groth16::Parameters& params, SrsStatus& st) {
+  st.device_mode.clear();
+  st.device_bytes = 0;
+  for (const auto& b : backends) {
+    if (!b) continue;
+    const groth16::SrsHolding h = b->srs_holding(params);
+    if (h.mode.empty()) continue;
+    st.device_bytes += h.bytes;
+    if (st.device_mode.empty()) {
+      st.device_mode = std::string(h.mode);
+    } else if (st.device_mode != h.mode) {
+      st.device_mode = "mixed";
+    }
+  }
 }
 
 }  // namespace proofline::engine

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <openssl/evp.h>
 #include <sstream>
 
 #include "proofline/util/error.hpp"
@@ -236,8 +237,83 @@ VanillaProof vanilla_proof(const Json& j, const std::string& path, const SectorS
 
 }  // namespace
 
-SealCommitPhase1Output parse_c1_json(std::string_view text) {
+namespace {
+
+/// Strict standard base64 (RFC 4648 §4, '=' padding, no line breaks: Go's base64.StdEncoding).
+std::vector<std::uint8_t> base64_decode(std::string_view b64, const std::string& path) {
+  if (b64.size() % 4 != 0) {
+    fail(path, "base64 text of " + std::to_string(b64.size()) + " characters (expected a multiple of 4)");
+  }
+  for (std::size_t i = 0; i < b64.size(); ++i) {
+    const char c = b64[i];
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+                    c == '/' || (c == '=' && i + 2 >= b64.size() && (i + 1 == b64.size() || b64[i + 1] == '='));
+    if (!ok) fail(path, "not base64 at character " + std::to_string(i) + " (expected A-Z a-z 0-9 + / and final '=')");
+  }
+  std::vector<std::uint8_t> out(b64.size() / 4 * 3);
+  const int n = EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(b64.data()),
+                                static_cast<int>(b64.size()));
+  if (n < 0) fail(path, "not valid base64");
+  std::size_t pad = 0;
+  if (!b64.empty() && b64.back() == '=') pad = (b64[b64.size() - 2] == '=') ? 2 : 1;
+  out.resize(static_cast<std::size_t>(n) - pad);
+  return out;
+}
+
+SealCommitPhase1Output parse_c1_document(const Json& j);
+
+/// The Commit2In envelope (reference cuzk-api §3.1): {"SectorNum", "Phase1Out": base64 C1 JSON,
+/// "SectorSize"}.
+SealCommitPhase1Output parse_envelope(const Json& j, C1Envelope* envelope) {
+  C1Envelope env;
+  env.present = true;
+  const Json& num = field(j, "SectorNum", "");
+  if (!num.is_number_integer()) fail("SectorNum", "expected an integer, got " + type_name(num));
+  env.sector_num = num.get<std::int64_t>();
+  const Json& size = field(j, "SectorSize", "");
+  if (!size.is_number_unsigned() && !(size.is_number_integer() && size.get<std::int64_t>() >= 0)) {
+    fail("SectorSize", "expected an unsigned integer, got " + type_name(size));
+  }
+  env.sector_size = size.get<std::uint64_t>();
+  const Json& p1 = field(j, "Phase1Out", "");
+  if (!p1.is_string()) fail("Phase1Out", "expected a base64 string, got " + type_name(p1));
+  for (const auto& [k, v] : j.items()) {
+    if (k != "SectorNum" && k != "SectorSize" && k != "Phase1Out") {
+      fail(k, "unknown key in the Commit2In envelope (expected SectorNum, Phase1Out, SectorSize)");
+    }
+  }
+  const std::vector<std::uint8_t> inner = base64_decode(p1.get_ref<const std::string&>(), "Phase1Out");
+  SealCommitPhase1Output c1;
+  try {
+    const std::string_view text(reinterpret_cast<const char*>(inner.data()), inner.size());
+    const Json c = json::parse<Json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
+    c1 = parse_c1_document(c);
+  } catch (const ProoflineError& e) {
+    const std::string msg = e.what();
+    const std::size_t skip = to_string(e.code()).size() + 2;  // the "<code>: " prefix
+    throw ProoflineError(e.code(), "Phase1Out (base64 of the C1 JSON): " + msg.substr(std::min(skip, msg.size())));
+  }
+  const std::uint64_t want = porep_config(c1.registered_proof).shape->sector_bytes;
+  if (env.sector_size != 0 && env.sector_size != want) {
+    fail("SectorSize", std::to_string(env.sector_size) + " bytes, but Phase1Out's registered_proof is a " +
+                           std::to_string(want) + "-byte sector");
+  }
+  if (envelope) *envelope = env;
+  return c1;
+}
+
+}  // namespace
+
+SealCommitPhase1Output parse_c1_json(std::string_view text, C1Envelope* envelope) {
   const Json j = json::parse<Json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
+  if (envelope) *envelope = C1Envelope{};
+  if (j.is_object() && j.contains("Phase1Out")) return parse_envelope(j, envelope);
+  return parse_c1_document(j);
+}
+
+namespace {
+
+SealCommitPhase1Output parse_c1_document(const Json& j) {
   if (!j.is_object()) fail("(document)", "expected an object, got " + type_name(j));
   SealCommitPhase1Output c1;
   const Json& rp = field(j, "registered_proof", "");
@@ -277,6 +353,8 @@ SealCommitPhase1Output parse_c1_json(std::string_view text) {
   c1.ticket = bytes32(field(j, "ticket", ""), "ticket", false);
   return c1;
 }
+
+}  // namespace
 
 // ---- writing ----------------------------------------------------------------------------------
 // A direct writer (serde_json's compact form: no spaces, keys in serde order); ~10x faster and far
@@ -452,7 +530,7 @@ std::string to_json(const SealCommitPhase1Output& c1) {
   return std::move(w.out);
 }
 
-SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {
+SealCommitPhase1Output read_c1_file(const std::filesystem::path& path, C1Envelope* envelope) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
     // /dev/zero would be read without end, a FIFO would block the open.
@@ -468,7 +546,7 @@ SealCommitPhase1Output read_c1_file(const std::filesystem::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   try {
-    return parse_c1_json(ss.str());
+    return parse_c1_json(ss.str(), envelope);
   } catch (const ProoflineError& e) {
     const std::string msg = e.what();
     const std::size_t skip = to_string(e.code()).size() + 2;  // the "<code>: " prefix

@@ -89,6 +89,18 @@ std::vector<std::uint8_t> chacha20_keystream(const std::array<std::uint8_t, 32>&
 
 }  // namespace
 
+Domain prover_id_from_miner(std::uint64_t miner_id) {
+  Domain d{};
+  std::size_t i = 0;
+  do {
+    std::uint8_t byte = miner_id & 0x7f;
+    miner_id >>= 7;
+    if (miner_id != 0) byte |= 0x80;
+    d[i++] = byte;
+  } while (miner_id != 0);
+  return d;
+}
+
 Domain replica_id(const Domain& prover_id, std::uint64_t sector_id, const Domain& ticket, const Domain& comm_d,
                   const PorepId& porep_id) {
   std::vector<std::uint8_t> buf(prover_id.begin(), prover_id.end());

@@ -22,6 +22,7 @@
 #include "device_buffer.cuh"
 #include "proofline/gpu/device.hpp"
 #include "proofline/gpu/ntt.hpp"
+#include "proofline/gpu/srs_load.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/fault.hpp"
 
@@ -76,11 +77,12 @@ struct Fingerprint {
   ec::G1Affine delta_g1;
   static Fingerprint of(const Parameters& p) {
     Fingerprint f;
-    f.ptr[0] = p.h.data(), f.len[0] = p.h.size();
-    f.ptr[1] = p.l.data(), f.len[1] = p.l.size();
-    f.ptr[2] = p.a.data(), f.len[2] = p.a.size();
-    f.ptr[3] = p.b_g1.data(), f.len[3] = p.b_g1.size();
-    f.ptr[4] = p.b_g2.data(), f.len[4] = p.b_g2.size();
+    const void* src = p.source.get();
+    f.ptr[0] = src ? src : p.h.data(), f.len[0] = p.h_len();
+    f.ptr[1] = src ? src : p.l.data(), f.len[1] = p.l_len();
+    f.ptr[2] = src ? src : p.a.data(), f.len[2] = p.a_len();
+    f.ptr[3] = src ? src : p.b_g1.data(), f.len[3] = p.b_g1_len();
+    f.ptr[4] = src ? src : p.b_g2.data(), f.len[4] = p.b_g2_len();
     f.delta_g1 = p.vk.delta_g1;
     return f;
   }
@@ -91,15 +93,96 @@ struct Fingerprint {
   }
 };
 
+constexpr std::size_t kG1Dev = sizeof(ec::G1Affine::Field) * 2;  // packed device point: x ‖ y
+constexpr std::size_t kG2Dev = sizeof(ec::G2Affine::Field) * 2;
+static_assert(kG1Dev == 96 && kG2Dev == 192, "packed device layout (msm.hpp Encodings)");
+constexpr groth16::ParamsSection kSection[5] = {groth16::ParamsSection::H, groth16::ParamsSection::L,
+                                                groth16::ParamsSection::A, groth16::ParamsSection::BG1,
+                                                groth16::ParamsSection::BG2};
+constexpr const char* kQueryName[5] = {"h", "l", "a", "b_g1", "b_g2"};
+std::size_t dev_point_bytes(int k) { return k == 4 ? kG2Dev : kG1Dev; }
+
+/// Pinned host memory (cudaMallocHost), freed by the destructor; move-only.
+struct PinnedBytes {
+  void* p = nullptr;
+  std::size_t n = 0;
+  PinnedBytes() = default;
+  PinnedBytes(PinnedBytes&& o) noexcept : p(std::exchange(o.p, nullptr)), n(std::exchange(o.n, 0)) {}
+  PinnedBytes& operator=(PinnedBytes&& o) noexcept {
+    std::swap(p, o.p);
+    std::swap(n, o.n);
+    return *this;
+  }
+  ~PinnedBytes() {
+    if (p) (void)cudaFreeHost(p);
+  }
+  /// Throws CudaError(cudaErrorMemoryAllocation) naming `what` when the host memory cannot be pinned.
+  void allocate(std::size_t bytes, const std::string& what) {
+    if (bytes == 0) return;
+    const cudaError_t e = cudaMallocHost(&p, bytes);
+    if (e != cudaSuccess) {
+      p = nullptr;
+      (void)cudaGetLastError();
+      detail::throw_cuda_error(static_cast<int>(cudaErrorMemoryAllocation),
+                               ("cudaMallocHost(" + std::to_string(bytes) + " bytes for " + what + ")").c_str(),
+                               __FILE__, __LINE__);
+    }
+    n = bytes;
+  }
+};
+
+/// One SRS held by the backend: resident (dev) or streamed (host, pinned), packed device layout.
 struct Resident {
   const Parameters* key = nullptr;
   Fingerprint fp;
-  GpuMsmG1 h, l, a, b_g1;
-  GpuMsmG2 b_g2;
+  SrsMode mode = SrsMode::Resident;
+  DeviceBuffer dev[5];
+  PinnedBytes host[5];
+  std::size_t len[5] = {};
+  std::size_t device_bytes() const {
+    std::size_t b = 0;
+    for (const auto& d : dev) b += d.bytes();
+    return b;
+  }
+  /// Resident: device bytes. Streamed: the packed SRS bytes streamed per proof (held in pinned host
+  /// memory for a .params source; in the Parameters' own vectors for host parameters).
   std::size_t bytes() const {
-    return h.device_bytes() + l.device_bytes() + a.device_bytes() + b_g1.device_bytes() + b_g2.device_bytes();
+    if (mode == SrsMode::Resident) return device_bytes();
+    std::size_t b = 0;
+    for (int k = 0; k < 5; ++k) b += len[k] * (k == 4 ? kG2Dev : kG1Dev);
+    return b;
   }
 };
+
+/// Host affine points → the packed device layout (x ‖ y Montgomery limbs; identity = all zero), in
+/// parallel: the bytes GpuMsm::set_bases' conversion kernel makes on the device.
+template <class Affine>
+void pack_points(const Affine* src, std::size_t n, unsigned char* dst) {
+  constexpr std::size_t half = sizeof(typename Affine::Field);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      unsigned char* d = dst + i * 2 * half;
+      if (src[i].infinity) {
+        std::memset(d, 0, 2 * half);
+      } else {
+        std::memcpy(d, &src[i].x, half);
+        std::memcpy(d + half, &src[i].y, half);
+      }
+    }
+  });
+}
+
+/// Device scratch of one GPU MSM over n points (msm.hpp "Memory"), XYZZ points of `xyzz` bytes.
+std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
+  if (n == 0) return 0;
+  const int c = gpu_msm_window_bits(n);
+  const std::size_t w = (255 + c - 1) / c;
+  const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
+  const std::size_t threads = (n + per_thread - 1) / per_thread;
+  // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
+  // are the backend's own vectors, counted there)
+  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4);
+}
 
 /// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
 std::vector<uint32_t> rank_prefix(std::span<const uint64_t> words) {
@@ -199,7 +282,110 @@ struct GpuBackend::Impl {
     }
   }
 
-  /// The resident copy of p's SRS, uploaded if missing or stale; *upload_ms gets the upload time.
+  // ---- residency (backend.hpp "Residency") ----------------------------------------------------
+  std::unique_ptr<SrsLoader> loader;  // .params → device/pinned host, made on first use
+  /// Two device chunk buffers and a copy stream for streamed MSMs: one ring for the G1 MSMs, one for
+  /// the B_G2 MSM (its own host thread).
+  struct ChunkRing {
+    DeviceBuffer buf[2] = {DeviceBuffer("streamed SRS chunk"), DeviceBuffer("streamed SRS chunk")};
+    PinnedBytes pin[2];  // packing chunks for host parameters
+    cudaStream_t copy = nullptr;
+    cudaEvent_t done[2] = {nullptr, nullptr};
+    void ensure(std::size_t bytes, bool pinned_chunks) {
+      if (!copy) CUDA_CHECK(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
+      for (int k = 0; k < 2; ++k) {
+        if (!done[k]) CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming));
+        buf[k].ensure(bytes);
+        if (pinned_chunks && pin[k].n < bytes) {
+          pin[k] = PinnedBytes();
+          pin[k].allocate(bytes, "streamed SRS packing chunk (pinned host)");
+        }
+      }
+    }
+    void release() {
+      if (copy) (void)cudaStreamSynchronize(copy);
+      for (auto& b : buf) b.release();
+      for (auto& b : pin) b = PinnedBytes();
+    }
+    ~ChunkRing() {
+      release();
+      for (auto e : done)
+        if (e) cudaEventDestroy(e);
+      if (copy) cudaStreamDestroy(copy);
+    }
+  };
+  ChunkRing ring_g1, ring_g2;
+  std::size_t stream_chunk = 0;  // points per streamed chunk, set by the last streamed SRS load
+
+  std::size_t device_budget() const {
+    if (cfg.device_memory_limit != 0) return cfg.device_memory_limit;
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    return total_b;
+  }
+  std::size_t held_device_bytes(const Parameters* except) const {
+    std::size_t b = 0;
+    for (const auto& r : residents)
+      if (r->key != except) b += r->device_bytes();
+    return b;
+  }
+  static std::size_t srs_device_bytes(const Parameters& p) {
+    return kG1Dev * (p.h_len() + p.l_len() + p.a_len() + p.b_g1_len()) + kG2Dev * p.b_g2_len();
+  }
+  SrsMode plan(const Parameters& p) const {
+    const std::size_t budget = device_budget(), held = held_device_bytes(&p);
+    const std::size_t need = srs_device_bytes(p) + GpuBackend::working_bytes(p);
+    return held + need <= budget ? SrsMode::Resident : SrsMode::Streamed;
+  }
+  /// Points per streamed chunk for p: the config's, or the largest power of two <= 2^24 whose two
+  /// G1 and two G2 chunk buffers fit the budget beside the working space (at least 2^12).
+  std::size_t plan_chunk(const Parameters& p) const {
+    if (cfg.srs_stream_chunk_points != 0) return cfg.srs_stream_chunk_points;
+    const std::size_t budget = device_budget(), held = held_device_bytes(&p);
+    std::size_t c = std::size_t{1} << 24;
+    while (c > (std::size_t{1} << 12) &&
+           held + 2 * c * (kG1Dev + kG2Dev) + GpuBackend::working_bytes(p, c) > budget)
+      c >>= 1;
+    return c;
+  }
+
+  SrsLoader& srs_loader() {
+    if (!loader) loader = std::make_unique<SrsLoader>(cfg.srs_load_chunk_bytes);
+    return *loader;
+  }
+
+  void load_resident(Resident& r, const Parameters& p) {
+    for (int k = 0; k < 5; ++k) {
+      const std::size_t pb = dev_point_bytes(k);
+      r.dev[k].set_what(std::string("SRS ") + kQueryName[k] + " bases");
+      r.dev[k].ensure(r.len[k] * pb);
+      if (r.len[k] == 0) continue;
+      if (p.source) {
+        srs_loader().load(*p.source, kSection[k], r.dev[k].get(), false);
+      } else if (k == 4) {
+        upload_packed(r.dev[k].get(), p.b_g2.data(), p.b_g2.size());
+      } else {
+        const std::vector<ec::G1Affine>* q[4] = {&p.h, &p.l, &p.a, &p.b_g1};
+        upload_packed(r.dev[k].get(), q[k]->data(), q[k]->size());
+      }
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  /// Streamed mode: a .params source is decoded (on the device) into pinned host memory in the
+  /// device layout; host parameters are streamed from their own vectors (packed chunk by chunk on
+  /// the way, run_query), so no second host copy is made.
+  void load_streamed(Resident& r, const Parameters& p) {
+    if (!p.source) return;
+    for (int k = 0; k < 5; ++k) {
+      const std::size_t pb = dev_point_bytes(k);
+      r.host[k].allocate(r.len[k] * pb, std::string("streamed SRS ") + kQueryName[k] + " bases (pinned host)");
+      if (r.len[k] == 0) continue;
+      srs_loader().load(*p.source, kSection[k], r.host[k].p, true);
+    }
+  }
+
+  /// The held copy of p's SRS, loaded if missing or stale; *upload_ms gets the load time.
   Resident& ensure_resident(const Parameters& p, double* upload_ms) {
     const Fingerprint fp = Fingerprint::of(p);
     if (Resident* r = find(p)) {
@@ -213,17 +399,85 @@ struct GpuBackend::Impl {
     auto r = std::make_unique<Resident>();
     r->key = &p;
     r->fp = fp;
-    translating_oom("uploading the SRS (h, l, a, b_g1, b_g2 bases)", [&] {
-      r->h.set_bases(p.h);
-      r->l.set_bases(p.l);
-      r->a.set_bases(p.a);
-      r->b_g1.set_bases(p.b_g1);
-      r->b_g2.set_bases(p.b_g2);
-      return 0;
-    });
+    for (int k = 0; k < 5; ++k) r->len[k] = fp.len[k];
+    r->mode = plan(p);
+    if (r->mode == SrsMode::Resident) {
+      try {
+        translating_oom("loading the SRS into device memory (h, l, a, b_g1, b_g2 bases)", [&] {
+          load_resident(*r, p);
+          return 0;
+        });
+      } catch (const ProoflineError& e) {
+        if (e.code() != Error::OutOfMemory) throw;
+        for (auto& d : r->dev) d.release();
+        r->mode = SrsMode::Streamed;  // it did not fit after all: stream it
+      }
+    }
+    if (r->mode == SrsMode::Streamed) {
+      stream_chunk = plan_chunk(p);
+      translating_oom("loading the SRS into pinned host memory for streaming", [&] {
+        load_streamed(*r, p);
+        return 0;
+      });
+    }
+    if (loader) loader->release();
     residents.push_back(std::move(r));
     if (upload_ms) *upload_ms = ms_since(t0);
     return *residents.back();
+  }
+
+  /// Σ scalars[i]·bases[i] over n bases of query k of res: against the resident bases, or streamed
+  /// from pinned host memory in chunks through `ring` (copy of chunk i + 1 overlapping the MSM of
+  /// chunk i; each chunk's MSM is synchronous, so its buffer is free when the next copy starts).
+  template <class Msm>
+  auto run_query(Msm& msm, ChunkRing& ring, const Resident& res, int k, const void* d_scalars, std::size_t n)
+      -> decltype(msm.run_device(d_scalars, n, 0, cfg.msm)) {
+    if (res.mode == SrsMode::Resident) {
+      msm.set_bases_device(res.dev[k].get(), res.len[k]);
+      return msm.run_device(d_scalars, n, 0, cfg.msm);
+    }
+    using Projective = decltype(msm.run_device(d_scalars, n, 0, cfg.msm));
+    Projective acc = Projective::identity();
+    if (n == 0) return acc;
+    const std::size_t pb = dev_point_bytes(k);
+    const std::size_t per = std::max<std::size_t>(stream_chunk, 1);
+    const std::size_t chunks = (n + per - 1) / per;
+    const bool pinned_source = res.host[k].p != nullptr;
+    ring.ensure(std::min(per, n) * pb, !pinned_source);
+    const auto* host = static_cast<const unsigned char*>(res.host[k].p);
+    const Parameters& p = *res.key;
+    // Chunk i to ring buffer i & 1 on the ring's copy stream; for host parameters packed into the
+    // ring's pinned chunk first. Runs on a helper thread, so that it overlaps the MSM of chunk i − 1.
+    auto copy = [&](std::size_t i) {
+      CUDA_CHECK(cudaSetDevice(cfg.device));
+      const std::size_t off = i * per, len = std::min(per, n - off);
+      const unsigned char* src = host + off * pb;
+      if (!pinned_source) {
+        auto* stage = static_cast<unsigned char*>(ring.pin[i & 1].p);
+        if (k == 4) {
+          pack_points(p.b_g2.data() + off, len, stage);
+        } else {
+          const std::vector<ec::G1Affine>* q[4] = {&p.h, &p.l, &p.a, &p.b_g1};
+          pack_points(q[k]->data() + off, len, stage);
+        }
+        src = stage;
+      }
+      CUDA_CHECK(cudaMemcpyAsync(ring.buf[i & 1].get(), src, len * pb, cudaMemcpyHostToDevice, ring.copy));
+      CUDA_CHECK(cudaEventRecord(ring.done[i & 1], ring.copy));
+    };
+    // Chunk i + 1's buffers are free when it starts: chunk i − 1's MSM returned (synchronously) and
+    // its copy was waited for.
+    std::future<void> next = std::async(std::launch::async, copy, std::size_t{0});
+    for (std::size_t i = 0; i < chunks; ++i) {
+      next.get();
+      CUDA_CHECK(cudaEventSynchronize(ring.done[i & 1]));
+      if (i + 1 < chunks) next = std::async(std::launch::async, copy, i + 1);
+      const std::size_t off = i * per, len = std::min(per, n - off);
+      msm.set_bases_device(ring.buf[i & 1].get(), len);
+      acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, cfg.msm);
+    }
+    msm.set_bases_device(nullptr, 0);
+    return acc;
   }
 
   // Host → device copies of the caller's (pageable) vectors go through two pinned staging chunks:
@@ -232,24 +486,29 @@ struct GpuBackend::Impl {
   void* stage[2] = {nullptr, nullptr};
   cudaEvent_t stage_free[2] = {nullptr, nullptr};
 
-  void upload(void* dst, const void* src, std::size_t bytes) {
-    if (bytes == 0) return;
+  /// The two pinned staging chunks, allocated on first use; false if pinned memory cannot be had.
+  bool ensure_stage() {
     const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
-    if (!cfg.pinned_uploads || bytes < stage_bytes / 32) {
-      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-      return;
-    }
     for (int k = 0; k < 2; ++k) {
       if (!stage[k]) {
         const cudaError_t e = cudaMallocHost(&stage[k], stage_bytes);
         if (e != cudaSuccess) {
           stage[k] = nullptr;
           (void)cudaGetLastError();
-          CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));  // unpinned fallback
-          return;
+          return false;
         }
         CUDA_CHECK(cudaEventCreateWithFlags(&stage_free[k], cudaEventDisableTiming));
       }
+    }
+    return true;
+  }
+
+  void upload(void* dst, const void* src, std::size_t bytes) {
+    if (bytes == 0) return;
+    const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
+    if (!cfg.pinned_uploads || bytes < stage_bytes / 32 || !ensure_stage()) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));  // pageable (fallback)
+      return;
     }
     const auto* s = static_cast<const unsigned char*>(src);
     auto* d = static_cast<unsigned char*>(dst);
@@ -264,6 +523,31 @@ struct GpuBackend::Impl {
         std::memcpy(buf + at, s + off + at, std::min(kPiece, len - at));
       });
       CUDA_CHECK(cudaMemcpyAsync(d + off, buf, len, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaEventRecord(stage_free[k], stream));
+    }
+  }
+
+  /// Host affine points → device, packed into the pinned staging chunks on the way (the bytes
+  /// GpuMsm::set_bases makes); without pinned memory, packed into pageable memory first.
+  template <class Affine>
+  void upload_packed(void* dst, const Affine* src, std::size_t n) {
+    constexpr std::size_t pb = 2 * sizeof(typename Affine::Field);
+    if (n == 0) return;
+    if (!ensure_stage()) {
+      std::vector<unsigned char> tmp(n * pb);
+      pack_points(src, n, tmp.data());
+      CUDA_CHECK(cudaMemcpyAsync(dst, tmp.data(), tmp.size(), cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      return;
+    }
+    const std::size_t per = std::max<std::size_t>(std::max<std::size_t>(cfg.pinned_stage_bytes, 1) / pb, 1);
+    auto* d = static_cast<unsigned char*>(dst);
+    int k = 0;
+    for (std::size_t off = 0; off < n; off += per, k ^= 1) {
+      const std::size_t len = std::min(per, n - off);
+      CUDA_CHECK(cudaEventSynchronize(stage_free[k]));
+      pack_points(src + off, len, static_cast<unsigned char*>(stage[k]));
+      CUDA_CHECK(cudaMemcpyAsync(d + off * pb, stage[k], len * pb, cudaMemcpyHostToDevice, stream));
       CUDA_CHECK(cudaEventRecord(stage_free[k], stream));
     }
   }
@@ -296,8 +580,8 @@ struct GpuBackend::Impl {
     const std::size_t rows = w.a.size();
     const std::size_t n_in = w.input_assignment.size();
     const std::size_t n_aux = w.aux_assignment.size();
-    const std::size_t a_len = p.a.size();
-    const std::size_t b_len = p.b_g1.size();
+    const std::size_t a_len = p.a_len();
+    const std::size_t b_len = p.b_g1_len();
 
     // ---- assignments: aux once, then the A and B scalar vectors by density ----
     auto t0 = Clock::now();
@@ -320,12 +604,11 @@ struct GpuBackend::Impl {
     const double assign_ms = ms_since(t0);
 
     // ---- B_G2, on its own host thread (and stream) while the rest runs, when overlapping ----
-    g2.set_bases_device(res.b_g2.bases_device(), res.b_g2.bases_size());
     double g2_ms = 0;
     auto run_g2 = [&] {
       const auto tg = Clock::now();
       CUDA_CHECK(cudaSetDevice(cfg.device));
-      out.b_g2 = translating_oom("B_G2 MSM", [&] { return g2.run_device(sb.get(), b_len, 0, cfg.msm); });
+      out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
       g2_ms = ms_since(tg);
     };
     std::future<void> g2_done;
@@ -377,8 +660,7 @@ struct GpuBackend::Impl {
     }
     t0 = Clock::now();
     if (h_terms > 0) {
-      g1.set_bases_device(res.h.bases_device(), res.h.bases_size());
-      out.h = translating_oom("H MSM", [&] { return g1.run_device(abc.get(), h_terms, 0, cfg.msm); });
+      out.h = translating_oom("H MSM", [&] { return run_query(g1, ring_g1, res, 0, abc.get(), h_terms); });
     } else {
       out.h = ec::G1Projective::identity();
     }
@@ -386,20 +668,17 @@ struct GpuBackend::Impl {
 
     groth16::check_prove_cancel(cancel, k, "the L MSM");
     t0 = Clock::now();
-    g1.set_bases_device(res.l.bases_device(), res.l.bases_size());
-    out.l = translating_oom("L MSM", [&] { return g1.run_device(aux.get(), n_aux, 0, cfg.msm); });
+    out.l = translating_oom("L MSM", [&] { return run_query(g1, ring_g1, res, 1, aux.get(), n_aux); });
     t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
 
     groth16::check_prove_cancel(cancel, k, "the A MSM");
     t0 = Clock::now();
-    g1.set_bases_device(res.a.bases_device(), res.a.bases_size());
-    out.a = translating_oom("A MSM", [&] { return g1.run_device(sa.get(), a_len, 0, cfg.msm); });
+    out.a = translating_oom("A MSM", [&] { return run_query(g1, ring_g1, res, 2, sa.get(), a_len); });
     t.msm_a += ms_since(t0);
 
     groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
     t0 = Clock::now();
-    g1.set_bases_device(res.b_g1.bases_device(), res.b_g1.bases_size());
-    out.b_g1 = translating_oom("B_G1 MSM", [&] { return g1.run_device(sb.get(), b_len, 0, cfg.msm); });
+    out.b_g1 = translating_oom("B_G1 MSM", [&] { return run_query(g1, ring_g1, res, 3, sb.get(), b_len); });
     t.msm_b_g1 += ms_since(t0);
 
     if (cfg.overlap_g2) {
@@ -437,9 +716,14 @@ groth16::ProverResult GpuBackend::prove(const Parameters& params, std::span<r1cs
     }
     if (reset_by_another) recover_locked("the device was reset by another backend after a fault");
     if (!in_service_) throw ProoflineError(Error::BadArgument, "GPU backend is out of service: " + fault());
+    struct Refresh {  // the SRS holdings as this call leaves them, also when it throws
+      GpuBackend* b;
+      ~Refresh() { b->refresh_holdings_locked(); }
+    } refresh{this};
     return prove_locked(params, partitions, randomizers, cancel);
   } catch (const CudaError& e) {
     recover_locked(e.what());
+    refresh_holdings_locked();
     throw;
   }
 }
@@ -533,14 +817,23 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
     return result;
   }
   groth16::check_prove_cancel(cancel, 0, "the parameter upload");
+  const Resident* before = I.find(params);
+  const bool held_before = before != nullptr && before->fp == Fingerprint::of(params);
   const Resident& res = I.ensure_resident(params, nullptr);
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));
   std::vector<groth16::MsmResults> sums(partitions.size());
-  for (std::size_t k = 0; k < partitions.size(); ++k) {
-    groth16::check_prove_cancel(cancel, k, "the partition");
-    sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+  try {
+    for (std::size_t k = 0; k < partitions.size(); ++k) {
+      groth16::check_prove_cancel(cancel, k, "the partition");
+      sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+    }
+  } catch (const ProoflineError& e) {
+    // Out of device memory with an SRS this call loaded: nothing stays allocated for it (backend.hpp
+    // "Errors"), so the caller can free memory and retry from a clean state.
+    if (e.code() == Error::OutOfMemory && !held_before) I.drop(params);
+    throw;
   }
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_stop, I.stream));
@@ -561,7 +854,13 @@ double GpuBackend::preload(const Parameters& params) {
   std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
   double ms = 0;
-  impl_->ensure_resident(params, &ms);
+  try {
+    impl_->ensure_resident(params, &ms);
+  } catch (...) {
+    refresh_holdings_locked();
+    throw;
+  }
+  refresh_holdings_locked();
   return ms;
 }
 
@@ -569,6 +868,7 @@ void GpuBackend::evict(const Parameters& params) {
   std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
   impl_->drop(params);
+  refresh_holdings_locked();
 }
 
 void GpuBackend::evict_all() {
@@ -577,6 +877,7 @@ void GpuBackend::evict_all() {
   impl_->g1.set_bases_device(nullptr, 0);
   impl_->g2.set_bases_device(nullptr, 0);
   impl_->residents.clear();
+  refresh_holdings_locked();
 }
 
 bool GpuBackend::is_resident(const Parameters& params) const {
@@ -587,10 +888,40 @@ bool GpuBackend::is_resident(const Parameters& params) const {
 
 std::size_t GpuBackend::resident_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  std::size_t s = 0;
-  for (const auto& r : impl_->residents) s += r->bytes();
-  return s;
+  return impl_->held_device_bytes(nullptr);
 }
+
+groth16::SrsHolding GpuBackend::srs_holding(const Parameters& params) const {
+  std::lock_guard<std::mutex> lock(holdings_mu_);
+  for (const Holding& h : holdings_)
+    if (h.key == &params) return {to_string(h.mode), h.bytes};
+  return {};
+}
+
+void GpuBackend::refresh_holdings_locked() {
+  std::vector<Holding> now;
+  for (const auto& r : impl_->residents) now.push_back({r->key, r->mode, r->bytes()});
+  std::lock_guard<std::mutex> lock(holdings_mu_);
+  holdings_ = std::move(now);
+}
+
+SrsMode GpuBackend::plan_mode(const Parameters& params) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  CUDA_CHECK(cudaSetDevice(impl_->cfg.device));
+  return impl_->plan(params);
+}
+
+std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_points) {
+  const std::size_t m = p.domain_size(), n_aux = p.l_len(), a = p.a_len(), b = p.b_g1_len();
+  const std::size_t longest = std::max({p.h_len(), n_aux, a, b});
+  const std::size_t n = msm_points != 0 ? std::min(msm_points, longest) : longest;
+  const std::size_t vectors = sizeof(ff::Fr) * (3 * m + n_aux + a + b) + 3 * 8 * (n_aux / 64 + 1);
+  const std::size_t ntt_tables = 2 * sizeof(ff::Fr) * m;  // twiddles (ntt.hpp "Memory")
+  return vectors + ntt_tables + msm_scratch_bytes(n, 192) + msm_scratch_bytes(std::min(n, b), 384) +
+         (std::size_t{256} << 20);
+}
+
+std::string_view to_string(SrsMode m) noexcept { return m == SrsMode::Resident ? "resident" : "streamed"; }
 
 void GpuBackend::release_scratch() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -598,6 +929,8 @@ void GpuBackend::release_scratch() {
   I.select();
   I.g1.release_scratch();
   I.g2.release_scratch();
+  I.ring_g1.release();
+  I.ring_g2.release();
   I.domain.reset();
   for (DeviceBuffer* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix}) b->release();
 }

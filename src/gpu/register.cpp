@@ -17,7 +17,9 @@ namespace {
 std::vector<std::shared_ptr<groth16::ProverBackend>> make_cuda_backends(const groth16::BackendOptions& opts,
                                                                         std::string& why) {
   std::vector<std::shared_ptr<groth16::ProverBackend>> out;
-  for (auto& g : make_gpu_backends()) {  // writes one line to stderr when there is no usable device
+  GpuBackendConfig base;
+  base.device_memory_limit = static_cast<std::size_t>(opts.device_memory_limit);
+  for (auto& g : make_gpu_backends(base)) {  // writes one line to stderr when there is no usable device
     if (opts.max_devices != 0 && out.size() == opts.max_devices) break;
     out.push_back(std::shared_ptr<groth16::ProverBackend>(std::move(g)));
   }

@@ -59,7 +59,7 @@ void check_prove_cancel(const std::atomic<bool>* cancel, std::size_t k, const ch
 
 void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, std::size_t index) {
   const std::size_t n_in = p.vk.ic.size();
-  const std::size_t n_aux = p.l.size();
+  const std::size_t n_aux = p.l_len();
   if (w.input_assignment.size() != n_in) shape_error(index, "public inputs incl. ONE (vk.ic)", w.input_assignment.size(), n_in);
   if (w.aux_assignment.size() != n_aux) shape_error(index, "aux variables (l query)", w.aux_assignment.size(), n_aux);
   if (w.b_input_density.size() != n_in) shape_error(index, "b_input_density bits", w.b_input_density.size(), n_in);
@@ -73,10 +73,10 @@ void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, s
                 next_pow2(w.a.size()), m);
   }
   const std::size_t a_len = n_in + w.a_aux_density.popcount();
-  if (p.a.size() != a_len) shape_error(index, "a query length (inputs + aux with A-density)", a_len, p.a.size());
+  if (p.a_len() != a_len) shape_error(index, "a query length (inputs + aux with A-density)", a_len, p.a_len());
   const std::size_t b_len = w.b_input_density.popcount() + w.b_aux_density.popcount();
-  if (p.b_g1.size() != b_len) shape_error(index, "b_g1 query length (variables with B-density)", b_len, p.b_g1.size());
-  if (p.b_g2.size() != b_len) shape_error(index, "b_g2 query length (variables with B-density)", b_len, p.b_g2.size());
+  if (p.b_g1_len() != b_len) shape_error(index, "b_g1 query length (variables with B-density)", b_len, p.b_g1_len());
+  if (p.b_g2_len() != b_len) shape_error(index, "b_g2 query length (variables with B-density)", b_len, p.b_g2_len());
 }
 
 Proof assemble_proof(const VerifyingKey& vk, const MsmResults& m, const Randomizers& rs) {
@@ -115,6 +115,11 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
   if (params.vk.delta_g1.infinity || params.vk.delta_g2.infinity) {
     throw ProoflineError(Error::UnexpectedInfinity,
                          "parameters have delta at infinity (vk.delta_g1 or vk.delta_g2); cannot prove with them");
+  }
+  if (!params.has_host_queries()) {
+    throw ProoflineError(Error::BadArgument, "CPU backend: these parameters hold no host queries (loaded straight to "
+                                             "the GPU from '" + params.source->path() +
+                                             "'); the CPU backend needs them read whole (Parameters::read_file)");
   }
 
   ProverResult result;

@@ -7,10 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <future>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 #include <utility>
 
@@ -138,12 +141,10 @@ Point read_point(Reader& rd, std::string_view section, Check check) {
   return p;
 }
 
-/// Reads `u32 count ‖ count points` into `out`, validating the count against the remaining bytes
-/// first, then decoding the points in parallel. Identities are rejected unless `allow_identity` (the
-/// vk's ic, which validate_verifying_key checks with the rest of the key).
+/// Reads a section's u32 count and checks that its points fit in the bytes that remain after it;
+/// leaves the cursor at the first point.
 template <class Point>
-void read_section(Reader& rd, std::string_view section, std::vector<Point>& out, Check check,
-                  unsigned max_threads, bool allow_identity = false) {
+std::uint64_t read_count(Reader& rd, std::string_view section) {
   constexpr std::size_t n = Point::kUncompressedBytes;
   const std::size_t count_at = rd.offset;
   const std::uint64_t count = rd.read_u32(section);
@@ -155,11 +156,23 @@ void read_section(Reader& rd, std::string_view section, std::vector<Point>& out,
                              std::string(curve_name<Point>()) + " points (" + std::to_string(n) +
                              " each) but only " + std::to_string(rd.remaining()) + " remain after it");
   }
-  out.assign(count, Point{});
-  const std::uint8_t* base = rd.data.data() + rd.offset;
+  return count;
+}
+
+/// Decodes points [first, first + bytes/size) of a section of `count` points whose point 0 lies at
+/// byte `section_at` of rd's data, into out[0 …], in parallel; throws the named error of the first bad
+/// one. Identities are rejected unless `allow_identity` (the vk's ic, which validate_verifying_key
+/// checks with the rest of the key).
+template <class Point>
+void decode_points(const Reader& rd, std::string_view section, std::uint64_t count, std::size_t section_at,
+                   std::uint64_t first, std::span<const std::uint8_t> bytes, Point* out, Check check,
+                   unsigned max_threads, bool allow_identity = false) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  const std::size_t len = bytes.size() / n;
+  const std::uint8_t* base = bytes.data();
   // First failure by element index (errors are rare; a mutex is enough).
   std::mutex mu;
-  std::size_t bad_index = count;
+  std::size_t bad_index = len;
   Error bad_error = Error::Ok;
   auto body = [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
@@ -177,15 +190,48 @@ void read_section(Reader& rd, std::string_view section, std::vector<Point>& out,
       out[i] = p;
     }
   };
-  if (max_threads == 1 || count < 64) {
-    body(tbb::blocked_range<std::size_t>(0, count));
+  if (max_threads == 1 || len < 64) {
+    body(tbb::blocked_range<std::size_t>(0, len));
   } else {
-    run_with_threads(max_threads, [&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 256), body); });
+    run_with_threads(max_threads, [&] { tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 256), body); });
   }
-  if (bad_index < count) {
-    throw_point_error<Point>(rd, section, bad_index, count, rd.offset + bad_index * n, bad_error, check);
+  if (bad_index < len) {
+    const std::uint64_t index = first + bad_index;
+    throw_point_error<Point>(rd, section, index, count, section_at + index * n, bad_error, check);
   }
-  rd.offset += need;
+}
+
+/// Reads `u32 count ‖ count points` into `out`, validating the count against the remaining bytes
+/// first, then decoding the points in parallel.
+template <class Point>
+void read_section(Reader& rd, std::string_view section, std::vector<Point>& out, Check check,
+                  unsigned max_threads, bool allow_identity = false) {
+  constexpr std::size_t n = Point::kUncompressedBytes;
+  const std::uint64_t count = read_count<Point>(rd, section);
+  out.assign(count, Point{});
+  decode_points<Point>(rd, section, count, rd.offset, 0, rd.data.subspan(rd.offset, count * n), out.data(), check,
+                       max_threads, allow_identity);
+  rd.offset += count * n;
+}
+
+/// The rules every generated parameter set obeys (params.hpp "Reading").
+void check_params_shape(const Reader& rd, std::size_t h, std::size_t ic, std::size_t a, std::size_t b_g1,
+                        std::size_t b_g2) {
+  auto is_pow2 = [](std::size_t x) { return x != 0 && (x & (x - 1)) == 0; };
+  if (!is_pow2(h + 1)) {
+    throw ProoflineError(Error::BadLength, rd.where("h") + ": holds " + std::to_string(h) +
+                                               " points; expected m − 1 for a power-of-two domain size m");
+  }
+  if (a < ic) {
+    throw ProoflineError(Error::BadLength, rd.where("a") + ": holds " + std::to_string(a) +
+                                               " points, fewer than the " + std::to_string(ic) +
+                                               " inputs of ic; expected one per input plus one per aux with A-density");
+  }
+  if (b_g1 != b_g2) {
+    throw ProoflineError(Error::BadLength, rd.where("b_g2") + ": holds " + std::to_string(b_g2) +
+                                               " points but b_g1 holds " + std::to_string(b_g1) +
+                                               "; expected equal lengths");
+  }
 }
 
 /// Decodes the vk (points on the curve), then validate_verifying_key checks identities and subgroups
@@ -262,8 +308,6 @@ void write_vk(std::vector<std::uint8_t>& out, const VerifyingKey& vk) {
   put_section(out, vk.ic);
 }
 
-bool is_pow2(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
 }  // namespace
 
 // ---- files -------------------------------------------------------------------------------------
@@ -318,12 +362,16 @@ VerifyingKey VerifyingKey::read_params_file_head(const std::string& path) {
 
 // ---- Parameters --------------------------------------------------------------------------------
 std::size_t Parameters::serialized_size() const noexcept {
-  return vk.serialized_size() + 20 + kG1Uncompressed * (h.size() + l.size() + a.size() + b_g1.size()) +
-         kG2Uncompressed * b_g2.size();
+  return vk.serialized_size() + 20 + kG1Uncompressed * (h_len() + l_len() + a_len() + b_g1_len()) +
+         kG2Uncompressed * b_g2_len();
 }
 
 namespace {
 void require_bellperson_h(const Parameters& p, const char* op) {
+  if (!p.has_host_queries()) {
+    throw std::logic_error(std::string("Parameters::") + op + ": these parameters hold no host queries (they stay in '" +
+                           p.source->path() + "'); read them whole (ParamsFile::read_parameters) to re-encode");
+  }
   if (p.h_form != HForm::Bellperson) {
     throw std::logic_error(std::string("Parameters::") + op +
                            ": these parameters hold snarkjs' odd-coset H query (from a zkey); only bellperson's "
@@ -563,27 +611,212 @@ Parameters Parameters::from_bytes(std::span<const std::uint8_t> bytes, const Rea
   read_section(rd, "b_g1", p.b_g1, opts.check, opts.max_threads);
   read_section(rd, "b_g2", p.b_g2, opts.check, opts.max_threads);
   expect_end(rd, "b_g2");
-  // Consistency checks that hold for every parameter set a generator can produce.
-  if (!is_pow2(p.h.size() + 1)) {
-    throw ProoflineError(Error::BadLength, rd.where("h") + ": holds " + std::to_string(p.h.size()) +
-                                               " points; expected m − 1 for a power-of-two domain size m");
-  }
-  if (p.a.size() < p.vk.ic.size()) {
-    throw ProoflineError(Error::BadLength, rd.where("a") + ": holds " + std::to_string(p.a.size()) +
-                                               " points, fewer than the " + std::to_string(p.vk.ic.size()) +
-                                               " inputs of ic; expected one per input plus one per aux with A-density");
-  }
-  if (p.b_g1.size() != p.b_g2.size()) {
-    throw ProoflineError(Error::BadLength, rd.where("b_g2") + ": holds " + std::to_string(p.b_g2.size()) +
-                                               " points but b_g1 holds " + std::to_string(p.b_g1.size()) +
-                                               "; expected equal lengths");
-  }
+  check_params_shape(rd, p.h.size(), p.vk.ic.size(), p.a.size(), p.b_g1.size(), p.b_g2.size());
   return p;
 }
 
 Parameters Parameters::read_file(const std::string& path, const ReadOptions& opts) {
   MappedFile f(path);
   return from_bytes(f.bytes(), opts, path);
+}
+
+// ---- queries off the host -----------------------------------------------------------------------
+std::size_t Parameters::h_len() const noexcept { return source ? source->section(ParamsSection::H).count : h.size(); }
+std::size_t Parameters::l_len() const noexcept { return source ? source->section(ParamsSection::L).count : l.size(); }
+std::size_t Parameters::a_len() const noexcept { return source ? source->section(ParamsSection::A).count : a.size(); }
+std::size_t Parameters::b_g1_len() const noexcept {
+  return source ? source->section(ParamsSection::BG1).count : b_g1.size();
+}
+std::size_t Parameters::b_g2_len() const noexcept {
+  return source ? source->section(ParamsSection::BG2).count : b_g2.size();
+}
+std::size_t Parameters::query_bytes() const noexcept {
+  return sizeof(G1Affine) * (h_len() + l_len() + a_len() + b_g1_len()) + sizeof(G2Affine) * b_g2_len();
+}
+
+// ---- ParamsFile ------------------------------------------------------------------------------------
+namespace {
+Reader file_reader(const std::uint8_t* map, std::uint64_t size, const std::string& path) {
+  return Reader{std::span<const std::uint8_t>(map, size), path, "params"};
+}
+}  // namespace
+
+ParamsFile::ParamsFile(const std::string& path, const ReadOptions& opts) : path_(path), opts_(opts) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "cannot open '" + path + "'");
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const int e = errno;
+    ::close(fd_);
+    throw std::system_error(e, std::generic_category(), "cannot stat '" + path + "'");
+  }
+  size_ = static_cast<std::uint64_t>(st.st_size);
+  if (size_ > 0) {
+    void* m = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (m == MAP_FAILED) {
+      const int e = errno;
+      ::close(fd_);
+      throw std::system_error(e, std::generic_category(), "cannot mmap '" + path + "'");
+    }
+    map_ = static_cast<const std::uint8_t*>(m);
+    ::madvise(m, size_, MADV_RANDOM);  // only the vk, the counts and bad points are read through it
+  }
+  try {
+    Reader rd = file_reader(map_, size_, path_);
+    vk_ = read_vk(rd, opts_.max_threads);
+    for (int k = 0; k < kSections; ++k) {
+      const bool g2 = k == static_cast<int>(ParamsSection::BG2);
+      const std::string name = section_name(k);
+      Section& sec = sections_[k];
+      sec.count = g2 ? read_count<G2Affine>(rd, name) : read_count<G1Affine>(rd, name);
+      sec.point_bytes = g2 ? kG2Uncompressed : kG1Uncompressed;
+      sec.offset = rd.offset;
+      rd.offset += sec.bytes();
+    }
+    expect_end(rd, "b_g2");
+    check_params_shape(rd, sections_[0].count, vk_.ic.size(), sections_[2].count, sections_[3].count,
+                       sections_[4].count);
+  } catch (...) {
+    if (map_ != nullptr) ::munmap(const_cast<std::uint8_t*>(map_), size_);
+    ::close(fd_);
+    throw;
+  }
+}
+
+ParamsFile::~ParamsFile() {
+  if (map_ != nullptr) ::munmap(const_cast<std::uint8_t*>(map_), size_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void ParamsFile::read(std::uint64_t offset, std::span<std::uint8_t> dst) const {
+  if (offset > size_ || dst.size() > size_ - offset) {
+    throw std::out_of_range("ParamsFile::read: bytes [" + std::to_string(offset) + ", " +
+                            std::to_string(offset + dst.size()) + ") outside '" + path_ + "' (" +
+                            std::to_string(size_) + " bytes)");
+  }
+  constexpr std::size_t kPiece = std::size_t{8} << 20;
+  const std::size_t pieces = (dst.size() + kPiece - 1) / kPiece;
+  auto one = [&](std::size_t k) {
+    std::size_t at = k * kPiece;
+    const std::size_t end = std::min(dst.size(), at + kPiece);
+    while (at < end) {
+      const ssize_t got = ::pread(fd_, dst.data() + at, end - at, static_cast<off_t>(offset + at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        throw std::system_error(got < 0 ? errno : EIO, std::generic_category(),
+                                "cannot read '" + path_ + "' at byte offset " + std::to_string(offset + at));
+      }
+      at += static_cast<std::size_t>(got);
+    }
+  };
+  if (pieces <= 1 || opts_.max_threads == 1) {
+    for (std::size_t k = 0; k < pieces; ++k) one(k);
+  } else {
+    run_with_threads(opts_.max_threads, [&] { tbb::parallel_for(std::size_t{0}, pieces, one); });
+  }
+}
+
+std::span<const std::uint8_t> ParamsFile::point_bytes(ParamsSection s, std::uint64_t first, std::uint64_t n) const {
+  const Section& sec = section(s);
+  if (first > sec.count || n > sec.count - first) {
+    throw std::out_of_range("ParamsFile::point_bytes: points [" + std::to_string(first) + ", " +
+                            std::to_string(first + n) + ") outside section " + std::string(to_string(s)) + " of " +
+                            std::to_string(sec.count));
+  }
+  return {map_ + sec.offset + first * sec.point_bytes, n * sec.point_bytes};
+}
+
+void ParamsFile::decode_g1(ParamsSection s, std::uint64_t first, std::span<const std::uint8_t> bytes,
+                           G1Affine* out) const {
+  if (s == ParamsSection::BG2) throw std::logic_error("ParamsFile::decode_g1: section b_g2 holds G2 points");
+  const Section& sec = section(s);
+  decode_points<G1Affine>(file_reader(map_, size_, path_), to_string(s), sec.count, sec.offset, first, bytes, out,
+                          opts_.check, opts_.max_threads);
+}
+
+void ParamsFile::decode_g2(std::uint64_t first, std::span<const std::uint8_t> bytes, G2Affine* out) const {
+  const Section& sec = section(ParamsSection::BG2);
+  decode_points<G2Affine>(file_reader(map_, size_, path_), "b_g2", sec.count, sec.offset, first, bytes, out,
+                          opts_.check, opts_.max_threads);
+}
+
+void ParamsFile::throw_bad_point(ParamsSection s, std::uint64_t index) const {
+  const auto bytes = point_bytes(s, index, 1);
+  if (s == ParamsSection::BG2) {
+    G2Affine p;
+    decode_g2(index, bytes, &p);
+  } else {
+    G1Affine p;
+    decode_g1(s, index, bytes, &p);
+  }
+  throw std::logic_error("params file '" + path_ + "': section " + std::string(to_string(s)) + ", element " +
+                         std::to_string(index) + " was reported bad but decodes on the CPU");
+}
+
+Parameters ParamsFile::read_parameters(std::size_t chunk_bytes) const {
+  Parameters p;
+  p.vk = vk_;
+  std::vector<std::uint8_t> buf[2];
+  for (int k = 0; k < kSections; ++k) {
+    const auto s = static_cast<ParamsSection>(k);
+    const Section& sec = sections_[k];
+    const std::uint64_t per = std::max<std::uint64_t>(1, chunk_bytes / sec.point_bytes);
+    const std::uint64_t chunks = (sec.count + per - 1) / per;
+    G1Affine* g1 = nullptr;
+    switch (s) {
+      case ParamsSection::H: p.h.resize(sec.count); g1 = p.h.data(); break;
+      case ParamsSection::L: p.l.resize(sec.count); g1 = p.l.data(); break;
+      case ParamsSection::A: p.a.resize(sec.count); g1 = p.a.data(); break;
+      case ParamsSection::BG1: p.b_g1.resize(sec.count); g1 = p.b_g1.data(); break;
+      case ParamsSection::BG2: p.b_g2.resize(sec.count); break;
+    }
+    auto span_of = [&](std::uint64_t c) {
+      const std::uint64_t first = c * per, n = std::min(per, sec.count - first);
+      buf[c & 1].resize(n * sec.point_bytes);
+      return std::pair{first, std::span<std::uint8_t>(buf[c & 1])};
+    };
+    if (chunks == 0) continue;
+    auto cur = span_of(0);
+    read(sec.offset, cur.second);
+    for (std::uint64_t c = 0; c < chunks; ++c) {
+      // the next chunk is read while this one is decoded
+      std::future<void> next;
+      std::pair<std::uint64_t, std::span<std::uint8_t>> nxt{};
+      if (c + 1 < chunks) {
+        nxt = span_of(c + 1);
+        next = std::async(std::launch::async,
+                          [&, nxt] { read(sec.offset + nxt.first * sec.point_bytes, nxt.second); });
+      }
+      if (s == ParamsSection::BG2) {
+        decode_g2(cur.first, cur.second, p.b_g2.data() + cur.first);
+      } else {
+        decode_g1(s, cur.first, cur.second, g1 + cur.first);
+      }
+      if (next.valid()) next.get();
+      cur = nxt;
+    }
+  }
+  return p;
+}
+
+Parameters ParamsFile::shell(std::shared_ptr<const ParamsFile> self) {
+  if (!self) throw std::invalid_argument("ParamsFile::shell: no file");
+  Parameters p;
+  p.vk = self->vk();
+  p.source = std::move(self);
+  return p;
+}
+
+namespace {
+std::atomic<HostQueries> g_host_queries{HostQueries::Keep};
+}  // namespace
+
+void set_host_queries(HostQueries h) noexcept { g_host_queries.store(h); }
+HostQueries host_queries() noexcept { return g_host_queries.load(); }
+
+Parameters load_parameters(const std::string& path, const ReadOptions& opts) {
+  if (host_queries() == HostQueries::LeaveInFile) return ParamsFile::shell(std::make_shared<const ParamsFile>(path, opts));
+  return Parameters::read_file(path, opts);
 }
 
 }  // namespace proofline::groth16

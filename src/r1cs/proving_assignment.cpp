@@ -1,10 +1,27 @@
 // ProvingAssignment: prover-mode synthesis (evaluate each constraint at once, track densities).
 #include "proofline/r1cs/proving_assignment.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
 
 #include "proofline/util/fault.hpp"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace proofline::r1cs {
 
@@ -47,6 +64,23 @@ void ConstraintSystem::poll_cancel() {
   over("inputs", n_inputs_, limits_.max_inputs);
 }
 
+namespace {
+
+// Asks the kernel for transparent huge pages on the whole 2 MiB pages of [p, p + bytes) not yet
+// touched (a hint: without effect where THP is off, on pages already faulted in, or elsewhere than
+// Linux). Fresh GB-sized buffers otherwise take a page fault per 4 KiB as the parts first write
+// them: most of a partition's synthesis time on a fresh buffer.
+void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHuge = std::uintptr_t{1} << 21;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+}
+
+}  // namespace
+
 void ProvingBuffers::clear() noexcept {
   a.clear();
   b.clear();
@@ -88,6 +122,9 @@ void ProvingAssignment::reserve(std::size_t n_constraints, std::size_t n_inputs,
   buf_.a_aux_density.reserve(n_aux);
   buf_.b_input_density.reserve(n_inputs);
   buf_.b_aux_density.reserve(n_aux);
+  for (FrVector* v : {&buf_.a, &buf_.b, &buf_.c, &buf_.aux_assignment}) {
+    advise_huge_pages(v->data() + v->size(), (v->capacity() - v->size()) * sizeof(Fr));
+  }
 }
 
 ProvingBuffers ProvingAssignment::release() noexcept { return std::move(buf_); }
@@ -157,6 +194,145 @@ void ProvingAssignment::extend(ProvingAssignment&& other) {
   buf_.b_input_density.extend(o.b_input_density, true);
   add_counts(other.num_inputs() - 1, other.num_aux(), other.num_constraints());
   o.clear();
+}
+
+// ---- parallel parts ------------------------------------------------------------------------------
+
+
+ProvingAssignment::ProvingAssignment(PartTag, ProvingAssignment& parent, std::size_t j, const PartShape& part,
+                                     std::size_t c0, std::size_t i0, std::size_t x0) {
+  // Counters at part j's first constraint / input / aux (the base class starts with ONE counted).
+  add_counts(i0 - 1 + j * part.inputs, x0 + j * part.aux, c0 + j * part.constraints);
+  set_cancel_flag(parent.cancel_flag());
+  set_limits(parent.limits());
+  set_prover_buffers(parent.fast_path() ? &buf_ : nullptr);
+  // Vectors over the parent's storage, ending at this part's region's end (a push beyond it throws
+  // std::length_error instead of writing into the next part), sized to its start without writing.
+  ProvingBuffers& p = parent.buf_;
+  auto over = [](FrVector& whole, std::size_t start, std::size_t end) {
+    FrVector v(UninitAllocator<Fr>(whole.data(), end));
+    v.reserve(end);
+    v.resize(start);
+    return v;
+  };
+  const std::size_t ce = c0 + (j + 1) * part.constraints;
+  buf_.a = over(p.a, num_constraints(), ce);
+  buf_.b = over(p.b, num_constraints(), ce);
+  buf_.c = over(p.c, num_constraints(), ce);
+  buf_.input_assignment = over(p.input_assignment, num_inputs(), i0 + (j + 1) * part.inputs);
+  buf_.aux_assignment = over(p.aux_assignment, num_aux(), x0 + (j + 1) * part.aux);
+  buf_.a_aux_density = DensityTracker::window(num_aux(), x0);
+  buf_.b_aux_density = DensityTracker::window(num_aux(), x0);
+  buf_.b_input_density = DensityTracker::window(num_inputs(), i0);
+}
+
+void ProvingAssignment::synthesize_parts(std::size_t n_parts, const PartShape& part,
+                                         const std::function<void(ConstraintSystem&, std::size_t)>& body,
+                                         std::size_t threads) {
+  if (is_finalized()) {
+    throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
+  }
+  if (threads == 1 || n_parts == 0) {
+    for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
+    return;
+  }
+  const std::size_t c0 = num_constraints(), i0 = num_inputs(), x0 = num_aux();
+  const std::size_t ct = c0 + n_parts * part.constraints, it = i0 + n_parts * part.inputs,
+                    xt = x0 + n_parts * part.aux;
+  if (cancel_flag() != nullptr && cancel_flag()->load(std::memory_order_relaxed)) {
+    throw SynthesisError(SynthesisErrorCode::Cancelled, "synthesis cancelled after " + std::to_string(c0) + " constraints");
+  }
+  auto over = [](const char* what, std::size_t n, std::size_t max) {
+    if (n > max) {
+      throw SynthesisError(SynthesisErrorCode::LimitExceeded,
+                           std::to_string(n) + " " + what + " in all, more than the " + std::to_string(max) +
+                               " the parameters allow (the buffers reserved for this partition would overflow)");
+    }
+  };
+  over("constraints", ct, limits().max_constraints);
+  over("aux variables", xt, limits().max_aux);
+  over("inputs", it, limits().max_inputs);
+
+  // Final sizes up front (no element written: UninitAllocator); finalize()'s input constraints fit
+  // in the capacity, so nothing moves while the parts write and after.
+  for (FrVector* v : {&buf_.a, &buf_.b, &buf_.c}) {
+    if (v->capacity() < ct + it) v->reserve(ct + it);
+    v->resize(ct);
+  }
+  if (buf_.input_assignment.capacity() < it) buf_.input_assignment.reserve(it);
+  buf_.input_assignment.resize(it);
+  if (buf_.aux_assignment.capacity() < xt) buf_.aux_assignment.reserve(xt);
+  buf_.aux_assignment.resize(xt);
+  buf_.a_aux_density.push_zeros(xt - x0);
+  buf_.b_aux_density.push_zeros(xt - x0);
+  buf_.b_input_density.push_zeros(it - i0);
+
+  for (FrVector* v : {&buf_.a, &buf_.b, &buf_.c}) advise_huge_pages(v->data() + c0, (v->capacity() - c0) * sizeof(Fr));
+  advise_huge_pages(buf_.aux_assignment.data() + x0, (buf_.aux_assignment.capacity() - x0) * sizeof(Fr));
+
+  const std::string* job = fault::JobScope::current();
+  std::vector<std::exception_ptr> errors(n_parts);
+  std::vector<std::array<DensityTracker, 3>> windows(n_parts);
+  std::atomic<std::size_t> first_failed{n_parts};
+  auto fail = [&](std::size_t j, std::exception_ptr e) {
+    errors[j] = std::move(e);
+    std::size_t cur = first_failed.load();
+    while (j < cur && !first_failed.compare_exchange_weak(cur, j)) {
+    }
+  };
+  auto run_part = [&](std::size_t j) {
+    if (j > first_failed.load(std::memory_order_relaxed)) return;  // an earlier part failed
+    std::optional<fault::JobScope> scope;
+    if (job != nullptr) scope.emplace(*job);
+    try {
+      ProvingAssignment cs(PartTag{}, *this, j, part, c0, i0, x0);
+      try {
+        body(cs, j);
+      } catch (const std::length_error&) {
+        throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                             "part " + std::to_string(j) + " outgrew its shape (" + std::to_string(part.constraints) +
+                                 " constraints, " + std::to_string(part.inputs) + " inputs, " +
+                                 std::to_string(part.aux) + " aux)");
+      }
+      const PartShape got{cs.num_constraints() - (c0 + j * part.constraints), cs.num_inputs() - (i0 + j * part.inputs),
+                          cs.num_aux() - (x0 + j * part.aux)};
+      if (!(got == part) || cs.namespace_depth() != 0) {
+        throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                             "part " + std::to_string(j) + " added " + std::to_string(got.constraints) +
+                                 " constraints, " + std::to_string(got.inputs) + " inputs, " +
+                                 std::to_string(got.aux) + " aux (expected " + std::to_string(part.constraints) +
+                                 ", " + std::to_string(part.inputs) + ", " + std::to_string(part.aux) +
+                                 (cs.namespace_depth() != 0 ? "; a namespace left open)" : ")"));
+      }
+      windows[j] = {std::move(cs.buf_.a_aux_density), std::move(cs.buf_.b_aux_density),
+                    std::move(cs.buf_.b_input_density)};
+    } catch (...) {
+      fail(j, std::current_exception());
+    }
+  };
+  auto run_all = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_parts, 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t j = r.begin(); j < r.end(); ++j) run_part(j);
+                      },
+                      tbb::simple_partitioner());
+  };
+  // More threads than the machine has would not run at once (and oneTBB warns): capped.
+  const auto hw = static_cast<std::size_t>(tbb::info::default_concurrency());
+  if (threads == 0 || hw <= 1) {
+    run_all();
+  } else {
+    tbb::task_arena arena(static_cast<int>(std::min(threads, hw)));
+    arena.execute(run_all);
+  }
+  if (const std::size_t f = first_failed.load(); f < n_parts) std::rethrow_exception(errors[f]);
+
+  for (const auto& w : windows) {
+    buf_.a_aux_density.merge_window(w[0]);
+    buf_.b_aux_density.merge_window(w[1]);
+    buf_.b_input_density.merge_window(w[2]);
+  }
+  add_counts(it - i0, xt - x0, ct - c0);
 }
 
 }  // namespace proofline::r1cs

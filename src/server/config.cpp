@@ -103,6 +103,15 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(bool_opt("listen.allow_remote",
                          "allow listen.tcp on a non-loopback address (the API has no authentication)",
                          &DaemonConfig::allow_remote));
+    o.push_back(str_opt("status.listen",
+                        "the live status page (GET / HTML, GET /status JSON) at host:port (\"\": none; port 0: any "
+                        "free port); loopback unless listen.allow_remote; a port in use is reported and skipped",
+                        &DaemonConfig::status_listen, no_check));
+    o.push_back(bool_opt("api.proofline", "serve proofline.v1.ProvingEngine on the listeners",
+                         &DaemonConfig::api_proofline));
+    o.push_back(bool_opt("api.cuzk",
+                         "serve cuzk.v1.ProvingEngine (the API Curio calls: [Cuzk] Address) on the listeners",
+                         &DaemonConfig::api_cuzk));
     o.push_back(str_opt("engine.backend",
                         "prover backend: cpu, cuda (one per usable GPU; error if none) or auto (cuda when a "
                         "device is usable, else cpu)",
@@ -133,6 +142,10 @@ const std::vector<ConfigOption>& config_options() {
     o.push_back(u64_opt("engine.max_finished_jobs",
                         "finished jobs kept for AwaitProof / duplicate submits (oldest dropped first)",
                         &DaemonConfig::max_finished_jobs, false));
+    o.push_back(u64_opt("gpu.device_memory_limit",
+                        "device bytes each CUDA backend plans for, SRS and working space (0: the device's "
+                        "memory); an SRS that does not fit is streamed to the device per MSM from pinned host memory",
+                        &DaemonConfig::gpu_device_memory_limit, true));
     o.push_back(bool_opt("engine.log_partitions", "log one structured line per partition and per job",
                          &DaemonConfig::log_partitions));
     o.push_back({"engine.preload", "string list",
@@ -181,7 +194,7 @@ const std::vector<ConfigOption>& config_options() {
 }
 
 void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source) {
-  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, server, params)");
+  if (!doc.is_object()) bad(source, "expected an object of sections (listen, engine, gpu, server, params)");
   auto set = [&](const std::string& key, const Json& v, const std::string& where) {
     for (const auto& o : config_options()) {
       if (o.key == key) return o.set(cfg, v, where);
@@ -196,7 +209,7 @@ void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source)
     } else if (value.is_object()) {
       for (const auto& [k, v] : value.items()) set(name + "." + k, v, source + ": " + name + "." + k);
     } else {
-      bad(source + ": " + name, "expected a section object (listen, engine, server, params) or a dotted key");
+      bad(source + ": " + name, "expected a section object (listen, engine, gpu, server, params) or a dotted key");
     }
   }
 }

@@ -17,7 +17,9 @@
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/param_cache.hpp"
+#include "proofline/server/cuzk.hpp"
 #include "proofline/server/service.hpp"
+#include "status_page.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::server {
@@ -162,7 +164,7 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   engine::EngineConfig ec;
   if (parts.backends.empty()) {
     try {
-      ec.backends = groth16::make_backends(cfg_.backend, groth16::BackendOptions{cfg_.cpu_threads, 0}, &backend_note_);
+      ec.backends = groth16::make_backends(cfg_.backend, groth16::BackendOptions{cfg_.cpu_threads, 0, cfg_.gpu_device_memory_limit}, &backend_note_);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("engine.backend = ") + e.what());
     }
@@ -201,7 +203,11 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
     engine_->preload_srs(kind, {{srs->name, entry.substr(colon + 1)}});
   }
 
+  if (!cfg_.api_proofline && !cfg_.api_cuzk) {
+    throw ListenError("api: both api.proofline and api.cuzk are false; the daemon would serve nothing");
+  }
   service_ = std::make_unique<ProvingService>(*engine_, kinds_, cfg_);
+  if (cfg_.api_cuzk) cuzk_ = std::make_unique<CuzkService>(*engine_, kinds_, cfg_, *service_);
   grpc::ServerBuilder builder;
   const int limit = static_cast<int>(std::min<std::uint64_t>(cfg_.max_message_bytes, INT32_MAX));
   builder.SetMaxReceiveMessageSize(limit);
@@ -214,11 +220,18 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   if (!cfg_.unix_socket.empty()) {
     claim_unix_path(cfg_.unix_socket);
+    // The socket's folder is made when missing (e.g. /run/curio for Curio's default address).
+    if (const auto parent = std::filesystem::path(cfg_.unix_socket).parent_path(); !parent.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(parent, ec);
+      if (ec) throw ListenError("listen.unix: cannot make the folder '" + parent.string() + "': " + ec.message());
+    }
     builder.AddListeningPort("unix:" + cfg_.unix_socket, grpc::InsecureServerCredentials());
   }
   int tcp_port = 0;
   if (!cfg_.tcp.empty()) builder.AddListeningPort(cfg_.tcp, grpc::InsecureServerCredentials(), &tcp_port);
-  builder.RegisterService(service_.get());
+  if (cfg_.api_proofline) builder.RegisterService(service_.get());
+  if (cuzk_) builder.RegisterService(cuzk_.get());
   server_ = builder.BuildAndStart();
   if (!server_) {
     throw ListenError("cannot listen on " +
@@ -234,6 +247,21 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
     listening_.push_back(host_of(cfg_.tcp) + ":" + std::to_string(tcp_port));
   }
   service_->set_listen(listening_);
+
+  status_note_ = "status page off (status.listen)";
+  if (!cfg_.status_listen.empty()) {
+    std::string why;
+    if (!cfg_.allow_remote && !resolves_to_loopback(host_of(cfg_.status_listen), &why)) {
+      throw ListenError("status.listen: '" + cfg_.status_listen + "' is not a loopback address: " + why +
+                        " (set listen.allow_remote = true to serve it there)");
+    }
+    try {
+      status_page_ = std::make_unique<StatusPage>(*engine_, cfg_.status_listen);
+      status_note_ = "status page at http://" + status_page_->address() + "/";
+    } catch (const std::exception& e) {
+      status_note_ = std::string("status page not started: ") + e.what();  // proving goes on without it
+    }
+  }
 }
 
 void Daemon::wait() {
@@ -243,6 +271,8 @@ void Daemon::wait() {
 void Daemon::shutdown(std::chrono::milliseconds grace) {
   std::call_once(shutdown_once_, [&] {
     if (service_) service_->stop();
+    if (cuzk_) cuzk_->stop();
+    if (status_page_) status_page_->stop();
     if (server_) {
       server_->Shutdown(std::chrono::system_clock::now() + grace);
       server_->Wait();  // every handler has returned: none touches the engine any more

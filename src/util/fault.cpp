@@ -108,5 +108,6 @@ bool detail::fire_slow(std::string_view point) {
 
 JobScope::JobScope(const std::string& request_id) noexcept : prev_(t_job) { t_job = &request_id; }
 JobScope::~JobScope() { t_job = prev_; }
+const std::string* JobScope::current() noexcept { return t_job; }
 
 }  // namespace proofline::fault

@@ -39,6 +39,18 @@ for kind in gen seal; do
   check "noble verifies the $kind proof" 0 "$NODE" "$ORACLE/noble_verify.mjs" sj-$kind/verification_key.json \
     sj-$kind/public.json sj-$kind/proof.json
 done
+# Issue 20: the Commit2In envelope that Curio sends and lotus-bench writes as c1.json
+# ({"SectorNum","Phase1Out":<base64 of the C1 JSON>,"SectorSize"}), made here with coreutils' base64:
+# c2 and verify --c1 take it as they take the bare C1; the proof is the same sector's.
+printf '{"SectorNum":5,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 seal.json)" > envelope.json
+check "c2 of a Commit2In envelope" 0 "$P" c2 --c1 envelope.json --out envelope.proof
+check "verify --c1 envelope (envelope proof)" 0 "$P" verify --vk "$vk" --c1 envelope.json --proof envelope.proof
+check "verify --c1 bare C1 (envelope proof)" 0 "$P" verify --vk "$vk" --c1 seal.json --proof envelope.proof
+check "verify --c1 envelope (bare C1's proof)" 0 "$P" verify --vk "$vk" --c1 envelope.json --proof seal.proof
+printf '{"SectorNum":5,"Phase1Out":"%s","SectorSize":34359738368}' "$(base64 -w0 seal.json)" > env32.json
+check "c2 of an envelope whose SectorSize disagrees" 3 "$P" c2 --c1 env32.json --out env32.proof
+expect_in "  the disagreement is named" err.txt "SectorSize: 34359738368 bytes, but Phase1Out's registered_proof is a 2048-byte sector"
+
 check "gen proof against the sealed sector's C1" 1 "$P" verify --vk "$vk" --c1 seal.json --proof gen.proof
 # c2 --json carries the engine's per-proof and per-partition timers (issue 17 item 3).
 check "c2 --json timers" 0 "$P" c2 --c1 gen.json --out gen2.proof --json

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/seal.hpp"
 #include "proofline/util/error.hpp"
 
@@ -247,3 +248,118 @@ TEST(C1Json, Files) {
 }
 
 }  // namespace
+
+// ---- the Commit2In envelope (Curio → cuzk, lotus-bench c1.json; reference cuzk-api §3.1) ----------
+
+namespace envelope_test {
+
+std::string b64(std::string_view s) {  // RFC 4648 standard alphabet with '=' padding, written here
+  static const char* A = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 3 <= s.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(s[i]) << 16) | (static_cast<unsigned char>(s[i + 1]) << 8) |
+                       static_cast<unsigned char>(s[i + 2]);
+    for (int k = 18; k >= 0; k -= 6) out.push_back(A[(v >> k) & 63]);
+  }
+  if (s.size() - i == 1) {
+    const unsigned v = static_cast<unsigned char>(s[i]) << 16;
+    out += {A[(v >> 18) & 63], A[(v >> 12) & 63], '=', '='};
+  } else if (s.size() - i == 2) {
+    const unsigned v = (static_cast<unsigned char>(s[i]) << 16) | (static_cast<unsigned char>(s[i + 1]) << 8);
+    out += {A[(v >> 18) & 63], A[(v >> 12) & 63], A[(v >> 6) & 63], '='};
+  }
+  return out;
+}
+
+std::string envelope(const std::string& phase1_b64, std::int64_t num = 7, std::uint64_t size = 2048) {
+  return "{\"SectorNum\":" + std::to_string(num) + ",\"Phase1Out\":\"" + phase1_b64 + "\",\"SectorSize\":" +
+         std::to_string(size) + "}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_c1_json(text);
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadC1Json) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text.substr(0, 120);
+  return "";
+}
+
+}  // namespace envelope_test
+
+TEST(C1Json, Commit2InEnvelope) {
+  using namespace envelope_test;
+  EXPECT_EQ(b64("foobar"), "Zm9vYmFy");  // RFC 4648 §10 vectors: the helper itself is right
+  EXPECT_EQ(b64("fooba"), "Zm9vYmE=");
+  EXPECT_EQ(b64("foob"), "Zm9vYg==");
+  const std::string text = to_json(c1_2k());
+  // Every padding length: the C1 text, and the same with 1 and 2 spaces appended (valid JSON).
+  for (const std::string& t : {text, text + " ", text + "  "}) {
+    C1Envelope env;
+    EXPECT_EQ(parse_c1_json(envelope(b64(t), 1234567, 2048), &env), c1_2k());
+    EXPECT_TRUE(env.present);
+    EXPECT_EQ(env.sector_num, 1234567);
+    EXPECT_EQ(env.sector_size, 2048u);
+  }
+  // Keys in another order and SectorSize 0 (not given); the bare C1 reports no envelope.
+  C1Envelope env;
+  EXPECT_EQ(parse_c1_json("{\"Phase1Out\":\"" + b64(text) + "\",\"SectorSize\":0,\"SectorNum\":-1}", &env), c1_2k());
+  EXPECT_EQ(env.sector_num, -1);
+  EXPECT_EQ(parse_c1_json(text, &env), c1_2k());
+  EXPECT_FALSE(env.present);
+}
+
+TEST(C1Json, GoRemarshalledC1InsideTheEnvelope) {
+  using namespace envelope_test;
+  // Go's json.Marshal of curio's Commit1OutRaw writes the struct's keys in another order (comm_d,
+  // comm_r, registered_proof, replica_id, seed, ticket, vanilla_proofs): nlohmann's sorted-key dump
+  // gives such a reordering at every level. Same value.
+  const std::string sorted = nlohmann::json::parse(to_json(c1_2k())).dump();
+  ASSERT_NE(sorted, to_json(c1_2k()));
+  EXPECT_EQ(sorted.rfind("{\"comm_d\":", 0), 0u);
+  EXPECT_EQ(parse_c1_json(envelope(b64(sorted))), c1_2k());
+  EXPECT_EQ(parse_c1_json(sorted), c1_2k());
+}
+
+TEST(C1Json, MalformedEnvelopes) {
+  using namespace envelope_test;
+  const std::string good = b64(to_json(c1_2k()));
+  auto expect = [](const std::string& text, const std::string& starts) {
+    const std::string what = error_of(text);
+    EXPECT_NE(what.find(starts), std::string::npos) << "got: " << what << "\nwanted: " << starts;
+  };
+  // cuzk's own wrapper test payload: "hello" is not JSON.
+  expect(envelope("aGVsbG8=", 1, 34359738368), "Phase1Out (base64 of the C1 JSON): (document): not valid JSON at byte 1");
+  expect(envelope("aGVsbG8=", 1, 34359738368), "last read: 'h'");  // decoded: the parser saw "hello"
+  expect(envelope(good.substr(0, good.size() - 1)), "Phase1Out: base64 text of");
+  expect(envelope("Zm9v*mFy"), "Phase1Out: not base64 at character 4");
+  expect(envelope("Zm=vYmFy"), "Phase1Out: not base64 at character 2");
+  expect(envelope(good, 7, 34359738368), "SectorSize: 34359738368 bytes, but Phase1Out's registered_proof is a 2048-byte sector");
+  expect("{\"SectorNum\":1,\"Phase1Out\":12,\"SectorSize\":2048}", "Phase1Out: expected a base64 string");
+  expect("{\"SectorNum\":\"1\",\"Phase1Out\":\"" + good + "\",\"SectorSize\":2048}", "SectorNum: expected an integer");
+  expect("{\"SectorNum\":1,\"Phase1Out\":\"" + good + "\",\"SectorSize\":-5}", "SectorSize: expected an unsigned integer");
+  expect("{\"SectorNum\":1,\"Phase1Out\":\"" + good + "\"}", "SectorSize: missing field");
+  expect("{\"SectorNum\":1,\"Phase1Out\":\"" + good + "\",\"SectorSize\":2048,\"X\":1}", "X: unknown key in the Commit2In envelope");
+  // An error deep inside the C1 keeps its JSON path, under the Phase1Out prefix.
+  Json j = Json::parse(to_json(c1_2k()));
+  j["comm_r"][0] = 256;
+  expect(envelope(b64(j.dump())), "Phase1Out (base64 of the C1 JSON): comm_r");
+}
+
+TEST(ProverId, FromMinerIdIsUnsignedLeb128) {
+  // cuzk's prover.rs unit vectors: 1000 → e8 07, 128 → 80 01; and the u64 extremes.
+  auto head = [](std::uint64_t id, std::size_t n) {
+    const Domain d = prover_id_from_miner(id);
+    for (std::size_t i = n; i < 32; ++i) EXPECT_EQ(d[i], 0) << id << " byte " << i;
+    return std::vector<int>(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n));
+  };
+  EXPECT_EQ(head(1000, 2), (std::vector<int>{0xe8, 0x07}));
+  EXPECT_EQ(head(128, 2), (std::vector<int>{0x80, 0x01}));
+  EXPECT_EQ(head(127, 1), (std::vector<int>{0x7f}));
+  EXPECT_EQ(head(0, 1), (std::vector<int>{0x00}));
+  EXPECT_EQ(head(~std::uint64_t{0}, 10),
+            (std::vector<int>{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}));
+}

@@ -108,6 +108,16 @@ TEST(Config, HelpDocumentsEveryOption) {
   EXPECT_GE(config_options().size(), 19u);
 }
 
+TEST(Config, GpuDeviceMemoryLimit) {
+  EXPECT_EQ(DaemonConfig{}.gpu_device_memory_limit, 0u);  // the device's memory
+  DaemonConfig c;
+  apply_config(c, parse_config_text("[gpu]\ndevice_memory_limit = \"20GiB\"\n", "cfg"), "cfg");
+  EXPECT_EQ(c.gpu_device_memory_limit, std::uint64_t{20} << 30);
+  apply_config(c, nlohmann::json{{"gpu.device_memory_limit", "24GiB"}}, "--set");
+  EXPECT_EQ(c.gpu_device_memory_limit, std::uint64_t{24} << 30);
+  EXPECT_NE(config_help().find("gpu.device_memory_limit (bytes"), std::string::npos);
+}
+
 TEST(Config, ParamsCheckAtStart) {
   EXPECT_FALSE(DaemonConfig{}.params_check_at_start);
   DaemonConfig c;

@@ -236,6 +236,13 @@ struct SrsStatus {
   unsigned users = 0;         ///< jobs holding it now (reference count)
   double idle_seconds = 0;    ///< since the last user released it (0 while used)
   double load_ms = 0;
+  /// How the prover backends hold their own copy of it (groth16::ProverBackend::srs_holding):
+  /// "resident" (in device memory on every backend that holds it), "streamed" (from host memory to
+  /// the device per MSM), "mixed", or "" (no backend holds a copy: CPU backends, or not loaded on a
+  /// device yet). device_bytes: the backends' bytes summed (device bytes when resident, the SRS
+  /// bytes streamed per proof when streamed).
+  std::string device_mode;
+  std::uint64_t device_bytes = 0;
 };
 
 struct QueueStatus {
@@ -288,9 +295,30 @@ struct EngineStatus {
   /// Jobs queued or running, in submission order.
   std::vector<JobProgress> jobs;
   std::size_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+  /// Per kind name (only kinds with at least one job the engine still holds): jobs queued / running /
+  /// done / failed (incl. cancelled), for per-kind queue reports (e.g. cuzk.v1 GetStatus.queues).
+  struct KindJobs {
+    std::size_t queued = 0, running = 0, done = 0, failed = 0;
+  };
+  std::map<std::string, KindJobs> jobs_by_kind;
   unsigned synthesis_workers = 0;
   bool overlap = true;
   double uptime_seconds = 0;
+};
+
+/// One stage of one partition on one worker, for timelines (Engine::timeline, the daemon's status
+/// page). Times in seconds since the engine started (steady clock).
+struct StageSpan {
+  std::string request_id;
+  std::string kind;
+  std::size_t partition = 0;   ///< engine partition index of the job
+  std::size_t partitions = 0;  ///< the job's partition count
+  std::string stage;           ///< "synthesis" or "prove"
+  /// The worker: "synthesis <slot>" or "backend <b> (<name>) worker <w>".
+  std::string lane;
+  double start_s = 0;
+  double end_s = 0;            ///< running spans: the time of the snapshot
+  bool running = false;
 };
 
 struct EngineConfig {
@@ -352,6 +380,10 @@ class Engine {
   EngineStatus status() const;
   /// Prometheus text exposition (format 0.0.4) of the engine's counters, gauges and histograms.
   std::string metrics_text() const;
+  /// The stage spans (synthesis and prove, per partition and worker) that ended at or after
+  /// `since_s` (seconds since the engine started) or are running now; at most the last 8192 spans
+  /// are kept. Oldest first.
+  std::vector<StageSpan> timeline(double since_s = 0) const;
 
   /// Loads the parameter file a request of this kind and these args would use (blocking), and
   /// keeps it resident (not evicted while the cache is within budget). Returns its status;

@@ -63,7 +63,9 @@ class SrsManager {
                                     bool* busy = nullptr);
   /// Evicts an idle entry; false if unknown, loading or in use.
   bool evict(const std::string& key);
-  std::vector<SrsStatus> status() const;
+  /// One entry per set; `describe` (if given) fills what the manager does not know (the backends'
+  /// device holdings: describe_device_holding) for each loaded set, under the manager's lock.
+  std::vector<SrsStatus> status(const std::function<void(const Srs&, SrsStatus&)>& describe = {}) const;
   std::uint64_t resident_bytes() const;
   std::uint64_t budget() const { return budget_; }
   std::uint64_t loads_total() const;
@@ -99,5 +101,9 @@ class SrsManager {
   std::function<void(const std::string&)> on_load_done_;
   void notify_load_done(const std::string& key);
 };
+
+/// Fills st.device_mode / st.device_bytes from every backend's srs_holding(params) (SrsStatus).
+void describe_device_holding(const std::vector<std::shared_ptr<groth16::ProverBackend>>& backends,
+                             const groth16::Parameters& params, SrsStatus& st);
 
 }  // namespace proofline::engine

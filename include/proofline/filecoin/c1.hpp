@@ -156,17 +156,34 @@ struct SealCommitPhase1Output {
 /// sector's C1 is ~51 MB (10 partitions x 18 challenges), a 64 GiB one about the same.
 inline constexpr std::size_t kMaxC1JsonBytes = std::size_t{256} << 20;
 
+/// What the Commit2In envelope said, when the input was one (see parse_c1_json).
+struct C1Envelope {
+  bool present = false;          ///< false: the text was the bare C1 JSON
+  std::int64_t sector_num = 0;   ///< "SectorNum" (Go int64; not used for proving, as cuzk)
+  std::uint64_t sector_size = 0; ///< "SectorSize" in bytes (0 = not given)
+};
+
 /// Parses and validates C1 JSON (see the header comment). Throws ProoflineError(Error::BadC1Json),
 /// also for a text over kMaxC1JsonBytes or nested deeper than json::kDefaultMaxDepth (checked on the
 /// raw text before parsing: no recursion on the input).
-SealCommitPhase1Output parse_c1_json(std::string_view text);
+///
+/// Also accepts the Commit2In envelope that Curio sends to cuzk and lotus-bench writes as c1.json
+/// (Go json.Marshal of {SectorNum int64; Phase1Out []byte; SectorSize uint64}; reference cuzk-api
+/// §3.1): `{"SectorNum":<int>,"Phase1Out":"<standard base64, padded>","SectorSize":<uint>}`, told
+/// apart by its "Phase1Out" key. Phase1Out must decode (strictly: RFC 4648 alphabet, '=' padding,
+/// no line breaks) to C1 JSON, which is validated as above (Go re-marshalled JSON, whose keys come
+/// in another order, is the same value). SectorSize, when not 0, must be the sector size of the
+/// inner registered_proof. Errors inside Phase1Out are prefixed "Phase1Out (base64 of the C1 JSON): ";
+/// envelope errors name the key (SectorNum, SectorSize, Phase1Out, or an unknown key). The envelope's
+/// fields are returned through `envelope` when it is not null.
+SealCommitPhase1Output parse_c1_json(std::string_view text, C1Envelope* envelope = nullptr);
 /// serde_json's compact form (no spaces, keys in serde order, `_h: null` in columns); parse_c1_json
 /// of the result gives back an equal value.
 std::string to_json(const SealCommitPhase1Output& c1);
 
 /// parse_c1_json of a file's contents (errors also name the file; a file over kMaxC1JsonBytes is
 /// refused from its size, before reading).
-SealCommitPhase1Output read_c1_file(const std::filesystem::path& path);
+SealCommitPhase1Output read_c1_file(const std::filesystem::path& path, C1Envelope* envelope = nullptr);
 void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Output& c1);
 
 /// Little-endian Fr of a domain value (must be < r; values that passed parse_c1_json are).

@@ -2,7 +2,7 @@
 // the challenged nodes, the label and column hashes, and the public inputs of each partition's
 // circuit.
 //
-// Owns: `replica_id`, `comm_r`, `interactive_challenges`, `ni_challenges`, `synthetic_challenges`, `challenges`,
+// Owns: `replica_id`, `prover_id_from_miner`, `comm_r`, `interactive_challenges`, `ni_challenges`, `synthetic_challenges`, `challenges`,
 // `label_hash`, `label_parents`, `column_hash`, `public_inputs`.
 //
 // Facts (reference §3.2, §5; storage-proofs-porep `stacked/vanilla/{challenges,params}.rs`,
@@ -39,6 +39,11 @@ namespace proofline::filecoin {
 
 Domain replica_id(const Domain& prover_id, std::uint64_t sector_id, const Domain& ticket, const Domain& comm_d,
                   const PorepId& porep_id);
+
+/// The prover_id of miner actor f0<miner_id>: the id as unsigned LEB128 at the start of 32 zero
+/// bytes (the payload of the ID address; filecoin-ffi / cuzk `prover_id`): 1000 → e8 07 00…,
+/// 128 → 80 01 00…, 0 → 00…. At most 10 bytes for a u64.
+Domain prover_id_from_miner(std::uint64_t miner_id);
 
 ff::Fr comm_r(const ff::Fr& comm_c, const ff::Fr& comm_r_last);
 

@@ -36,13 +36,33 @@
 //
 // ---- Residency ------------------------------------------------------------------------------------
 // The device copy of an SRS is keyed by the Parameters object (its address) and checked against a
-// fingerprint (the five query lengths, their data pointers, δ_G1) on every use: a Parameters
-// object that was modified or reallocated at the same address is uploaded again, never used stale.
-// preload() uploads ahead of the first proof; evict()/evict_all() free the device copies. Several
-// SRSs may be resident at once (device memory permitting). Device bytes of one SRS: 96 B per G1
-// base (h, l, a, b_g1) and 192 B per G2 base (b_g2). Scratch for a partition (kept between calls,
-// freed by release_scratch()): 3·m·32 B (a, b, c) + aux·32 B + the A/B scalar vectors + the MSM
-// scratch (msm.hpp, "Memory").
+// fingerprint (the five query lengths, their data pointers — or the source file object for
+// parameters whose queries are off the host —, δ_G1) on every use: a Parameters object that was
+// modified or reallocated at the same address is loaded again, never used stale.
+// preload() loads ahead of the first proof; evict()/evict_all() free the copies. Several SRSs may be
+// held at once (memory permitting).
+// Where the queries come from: the Parameters' host vectors (converted and uploaded), or, for
+// parameters whose queries are off the host (groth16::Parameters::source, ParamsFile::shell()),
+// the .params file itself, read in pinned chunks and decoded and checked on the device (srs_load.hpp:
+// on-curve always, subgroup when the file was opened with Check::Subgroup), with no host copy.
+// Two modes per SRS (srs_holding() reports it, with its bytes):
+//   resident  all five queries in device memory: 96 B per G1 base (h, l, a, b_g1) and 192 B per G2
+//             base (b_g2). Chosen when they fit: resident SRS bytes + this SRS + the working space of
+//             one partition (working_bytes()) <= the device budget (cfg.device_memory_limit, or the
+//             device's total memory when 0).
+//   streamed  otherwise (or when the resident allocation fails): the decoded queries stay in host
+//             memory — for a .params source, decoded on the device into pinned host memory in the
+//             device layout (the same bytes); for host parameters, their own vectors (no second
+//             copy), packed into two pinned chunks on the way — and every MSM streams its bases to
+//             the device in chunks of cfg.srs_stream_chunk_points points (0: the largest power of
+//             two up to 2^24 whose two G1 + two G2 chunk buffers fit the budget beside the working
+//             space), double-buffered: the copy of chunk i + 1 (a helper thread, own stream) runs
+//             while the MSM of chunk i computes; the MSM result is the sum of the chunks' MSMs (the
+//             same group element, so the same proof bytes). srs_holding()'s bytes are then the SRS
+//             bytes streamed per proof.
+// Scratch for a partition (kept between calls, freed by release_scratch()): 3·m·32 B (a, b, c) +
+// aux·32 B + the A/B scalar vectors + the MSM scratch (msm.hpp, "Memory") + in streamed mode the
+// chunk buffers.
 //
 // ---- Errors ---------------------------------------------------------------------------------------
 // Shape errors as groth16::check_partition_shape (ProoflineError BadLength), δ at infinity as
@@ -86,7 +106,19 @@ struct GpuBackendConfig {
   bool pinned_uploads = true;
   /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
   std::size_t pinned_stage_bytes = std::size_t{32} << 20;
+  /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
+  /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
+  std::size_t device_memory_limit = 0;
+  /// Points per streamed chunk of an SRS in streamed mode (0: chosen from the budget; "Residency").
+  std::size_t srs_stream_chunk_points = 0;
+  /// Bytes of each pinned staging chunk of the .params → device loader (srs_load.hpp).
+  std::size_t srs_load_chunk_bytes = std::size_t{64} << 20;
 };
+
+/// How a GpuBackend holds one SRS (backend.hpp "Residency").
+enum class SrsMode : std::uint8_t { Resident, Streamed };
+/// "resident", "streamed".
+std::string_view to_string(SrsMode m) noexcept;
 
 class GpuBackend final : public groth16::ProverBackend {
  public:
@@ -116,17 +148,27 @@ class GpuBackend final : public groth16::ProverBackend {
   std::string fault() const override;
   unsigned recoveries() const override;
 
-  /// Uploads params' five queries (h, l, a, b_g1, b_g2) unless already resident and current;
-  /// returns the milliseconds the upload took (0 if nothing was uploaded). ProoflineError
-  /// (OutOfMemory) if they do not fit; nothing stays allocated for them then.
+  /// Loads params' five queries (h, l, a, b_g1, b_g2) unless already held and current, resident or
+  /// streamed ("Residency"); returns the milliseconds the load took (0 if nothing was loaded).
+  /// ProoflineError(OutOfMemory) if even the streamed form cannot be had; nothing stays allocated
+  /// for them then. A bad point in a .params source: its named error (srs_load.hpp).
   double preload(const groth16::Parameters& params) override;
   /// Frees the device copy of params' SRS (no-op if not resident).
   void evict(const groth16::Parameters& params) override;
   void evict_all() override;
   /// True iff params' SRS is resident and its fingerprint matches.
   bool is_resident(const groth16::Parameters& params) const;
-  /// Device bytes of all resident SRSs.
+  /// Device bytes of all resident SRSs (streamed ones hold none between calls).
   std::size_t resident_bytes() const override;
+  /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
+  /// when not held. Never blocked by a running proof (status reads it).
+  groth16::SrsHolding srs_holding(const groth16::Parameters& params) const override;
+  /// The mode params' SRS would be given under the current budget, without loading it.
+  SrsMode plan_mode(const groth16::Parameters& params) const;
+  /// Device bytes one partition of params needs besides the SRS (an estimate: a, b, c, the
+  /// assignments and scalar vectors, the NTT tables, the G1 and G2 MSM scratch for `msm_points`
+  /// points — 0: the longest query).
+  static std::size_t working_bytes(const groth16::Parameters& params, std::size_t msm_points = 0);
   /// Frees the per-partition scratch (a, b, c, assignments, MSM scratch); resident SRSs stay.
   void release_scratch();
 
@@ -146,6 +188,15 @@ class GpuBackend final : public groth16::ProverBackend {
   std::atomic<unsigned> recoveries_{0};
   mutable std::mutex fault_mu_;    ///< guards fault_ only
   std::string fault_;
+  /// Refreshes holdings_ from impl_ (mu_ held) after every call that may load or free an SRS.
+  void refresh_holdings_locked();
+  mutable std::mutex holdings_mu_;  ///< guards holdings_ only
+  struct Holding {
+    const groth16::Parameters* key;
+    SrsMode mode;
+    std::size_t bytes;
+  };
+  std::vector<Holding> holdings_;
   unsigned generation_ = 0;        ///< the device generation (resets seen) impl_ was made in
 };
 

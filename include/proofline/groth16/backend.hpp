@@ -92,6 +92,15 @@ struct ProverResult {
   StageTimings timings;
 };
 
+/// How a backend holds one parameter set (ProverBackend::srs_holding).
+struct SrsHolding {
+  /// "" (holds nothing of its own: the CPU backend, or not loaded), "resident" (every query in
+  /// device memory) or "streamed" (in pinned host memory, streamed to the device per MSM).
+  std::string_view mode;
+  /// Bytes held for it: device bytes when resident, pinned host bytes when streamed.
+  std::size_t bytes = 0;
+};
+
 class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
@@ -129,6 +138,11 @@ class ProverBackend {
   virtual void evict_all() {}
   /// Bytes the backend holds for resident parameter sets (device bytes on a GPU).
   virtual std::size_t resident_bytes() const { return 0; }
+  /// How the backend holds params (status and metrics report it). Default: nothing.
+  virtual SrsHolding srs_holding(const Parameters& params) const {
+    (void)params;
+    return {};
+  }
 };
 
 /// Throws ProoflineError(Cancelled, "prove cancelled: partition k, before <stage>") if `cancel` is

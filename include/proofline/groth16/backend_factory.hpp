@@ -17,6 +17,7 @@
 // for it ("engine.backend = ", "--backend ").
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,6 +32,9 @@ struct BackendOptions {
   unsigned cpu_threads = 0;
   /// Device backends: at most this many devices; 0: every usable one.
   unsigned max_devices = 0;
+  /// Device backends: device bytes each plans for, SRS and working space (0: the device's memory;
+  /// gpu::GpuBackendConfig::device_memory_limit, daemon config gpu.device_memory_limit).
+  std::uint64_t device_memory_limit = 0;
 };
 
 /// The backends for `which` (see the header comment). `note` (may be null) receives one line on what

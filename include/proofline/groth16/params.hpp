@@ -4,8 +4,10 @@
 // Owns: `VerifyingKey` (the `.vk` file, and the prefix of `.params`), `Parameters` (the `.params`
 // file: vk + h, l, a, b_g1, b_g2), `ReadOptions`, their readers and writers, the streamed form
 // (`ParamsSection`, `ParamsSink`: section by section; `ParamsWriter` encodes as it goes, to a file or
-// bytes; `ParamsCollector` builds a Parameters), and `validate_verifying_key` (the one check every
-// verifying key passes, whatever its source).
+// bytes; `ParamsCollector` builds a Parameters), the chunked reader `ParamsFile` (layout first, then
+// the points in chunks for the CPU or a GPU decoder; `ParamsFile::shell`: parameters whose queries
+// stay in the file), `load_parameters` (the engine's choice between the two), and
+// `validate_verifying_key` (the one check every verifying key passes, whatever its source).
 //
 // Layout (../shared/reference/formats-and-circuits.md §1.2–1.4; no header, no padding, no trailer):
 //   .vk      alpha_g1 G1 ‖ beta_g1 G1 ‖ beta_g2 G2 ‖ gamma_g2 G2 ‖ delta_g1 G1 ‖ delta_g2 G2 ‖
@@ -48,6 +50,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -150,7 +153,14 @@ void validate_verifying_key(const VerifyingKey& vk, std::string_view source,
 enum class HForm : std::uint8_t { Bellperson, OddCoset };
 
 class ParamsSink;
+class ParamsFile;
 
+/// Parameters whose queries are not held on the host ("queries off the host"): `source` is set and
+/// h, l, a, b_g1, b_g2 are empty; the lengths come from the file (ParamsFile::shell()). Such an object
+/// serves a GPU backend, which loads the queries from the file straight into device memory
+/// (gpu/backend.hpp "Residency"); the CPU backend refuses it (ProoflineError BadArgument: it proves
+/// from host queries, so an engine with a CPU backend reads the file whole, Parameters::read_file).
+/// Every shape accessor (num_aux, domain_size, h_terms, the *_len below) answers from the file then.
 struct Parameters {
   VerifyingKey vk;
   /// The H query: m − 1 points (Bellperson) or m points (OddCoset); see HForm.
@@ -160,15 +170,28 @@ struct Parameters {
   std::vector<G1Affine> b_g1;
   std::vector<G2Affine> b_g2;
   HForm h_form = HForm::Bellperson;
+  /// Set iff the queries live in this .params file and not in the vectors above (see above).
+  std::shared_ptr<const ParamsFile> source;
+
+  /// True iff h, l, a, b_g1, b_g2 are held in the vectors (no `source`).
+  bool has_host_queries() const noexcept { return source == nullptr; }
+  /// Query lengths (the vectors' sizes, or the file's counts when the queries are off the host).
+  std::size_t h_len() const noexcept;
+  std::size_t l_len() const noexcept;
+  std::size_t a_len() const noexcept;
+  std::size_t b_g1_len() const noexcept;
+  std::size_t b_g2_len() const noexcept;
+  /// Bytes the five queries take in memory (host Affine points), wherever they are held.
+  std::size_t query_bytes() const noexcept;
 
   /// Number of public inputs including ONE (= vk.ic.size()).
   std::size_t num_inputs() const noexcept { return vk.ic.size(); }
-  /// Number of aux variables (= l.size()).
-  std::size_t num_aux() const noexcept { return l.size(); }
-  /// Evaluation-domain size m (h.size() + 1 for Bellperson, h.size() for OddCoset).
-  std::size_t domain_size() const noexcept { return h_form == HForm::OddCoset ? h.size() : h.size() + 1; }
-  /// Number of H MSM scalars and points (m − 1 for Bellperson, m for OddCoset) = h.size().
-  std::size_t h_terms() const noexcept { return h.size(); }
+  /// Number of aux variables (= l_len()).
+  std::size_t num_aux() const noexcept { return l_len(); }
+  /// Evaluation-domain size m (h_len() + 1 for Bellperson, h_len() for OddCoset).
+  std::size_t domain_size() const noexcept { return h_form == HForm::OddCoset ? h_len() : h_len() + 1; }
+  /// Number of H MSM scalars and points (m − 1 for Bellperson, m for OddCoset) = h_len().
+  std::size_t h_terms() const noexcept { return h_len(); }
 
   std::size_t serialized_size() const noexcept;
   /// Appends the .params encoding to `out` (points encoded in parallel for large sections).
@@ -276,6 +299,92 @@ class ParamsCollector final : public ParamsSink {
   std::vector<G1Affine>* g1_ = nullptr;
   Parameters p_;
 };
+
+// ---- a .params file read in chunks ------------------------------------------------------------------
+/// A bellperson .params file opened for chunked reading: the vk is decoded and checked (as
+/// Parameters::read_file does), every section's u32 count is read and checked against the bytes that
+/// remain, trailing bytes and the shape rules (h = 2^k − 1, a ≥ ic, b_g1 = b_g2) are checked — all
+/// before any query point is read, so a truncated 44 GB file fails in milliseconds. The query points
+/// are then read in chunks by the caller (read(): parallel preads into the caller's buffer, e.g.
+/// pinned host memory for a GPU upload), decoded and checked by it: the GPU backend on the device
+/// (gpu/backend.hpp), read_parameters() on the CPU.
+///
+/// Errors: as Parameters::read_file (same messages: file, section, element index, byte offset, what
+/// was found and expected). One difference of order: count, truncation, trailing-bytes and shape
+/// errors of every section are reported before a bad point of an earlier section (read_file decodes
+/// section by section). std::system_error naming the path for open/mmap/read failures.
+/// Thread-safe after construction (read() may run concurrently).
+class ParamsFile {
+ public:
+  /// One query section: `count` points of `point_bytes` (96: G1, 192: G2) from byte `offset` (the
+  /// first point, after the u32 count).
+  struct Section {
+    std::uint64_t count = 0;
+    std::uint64_t offset = 0;
+    std::size_t point_bytes = 0;
+    std::uint64_t bytes() const noexcept { return count * point_bytes; }
+  };
+
+  /// Opens, maps and checks `path` (see above). `opts.check` is how the query points are to be checked
+  /// by whoever decodes them; `opts.max_threads` bounds the reader threads (0: the TBB arena).
+  explicit ParamsFile(const std::string& path, const ReadOptions& opts = {});
+  ~ParamsFile();
+  ParamsFile(const ParamsFile&) = delete;
+  ParamsFile& operator=(const ParamsFile&) = delete;
+
+  const std::string& path() const noexcept { return path_; }
+  std::uint64_t file_size() const noexcept { return size_; }
+  const ReadOptions& options() const noexcept { return opts_; }
+  const VerifyingKey& vk() const noexcept { return vk_; }
+  const Section& section(ParamsSection s) const noexcept { return sections_[static_cast<int>(s)]; }
+
+  /// Copies file bytes [offset, offset + dst.size()) into dst with parallel preads of up to 8 MiB
+  /// (the page cache or the disk; no mapping is touched). std::system_error on a failed or short read.
+  void read(std::uint64_t offset, std::span<std::uint8_t> dst) const;
+  /// The bytes of points [first, first + n) of section s, for error paths: a view of the mapping.
+  std::span<const std::uint8_t> point_bytes(ParamsSection s, std::uint64_t first, std::uint64_t n) const;
+
+  /// Decodes the `bytes` of points [first, first + n) of section s on the CPU, with options().check;
+  /// each point i goes to out(i, point) — G1 for h … b_g1, G2 for b_g2. Throws the named error of the
+  /// first bad point (the point at infinity included: UnexpectedInfinity).
+  void decode_g1(ParamsSection s, std::uint64_t first, std::span<const std::uint8_t> bytes, G1Affine* out) const;
+  void decode_g2(std::uint64_t first, std::span<const std::uint8_t> bytes, G2Affine* out) const;
+  /// Throws the named error of point `index` of section s, which a decoder found bad (it is decoded
+  /// again on the CPU for the exact reason). std::logic_error if the CPU finds it good.
+  [[noreturn]] void throw_bad_point(ParamsSection s, std::uint64_t index) const;
+
+  /// The whole parameters decoded on the CPU from chunked reads of `chunk_bytes` (double-buffered:
+  /// the next chunk is read while this one is decoded). Same result and errors as read_file.
+  Parameters read_parameters(std::size_t chunk_bytes = std::size_t{64} << 20) const;
+  /// A Parameters with this file's vk, no host queries and `self` as its source (see Parameters).
+  /// `self` must own this object.
+  static Parameters shell(std::shared_ptr<const ParamsFile> self);
+
+ private:
+  std::string path_;
+  ReadOptions opts_;
+  int fd_ = -1;
+  const std::uint8_t* map_ = nullptr;
+  std::uint64_t size_ = 0;
+  VerifyingKey vk_;
+  Section sections_[5];
+};
+
+// ---- where the engine keeps the queries ------------------------------------------------------------
+/// Whether parameter sets loaded through load_parameters() keep their queries on the host.
+enum class HostQueries : std::uint8_t {
+  Keep,         ///< Parameters::read_file: every backend can prove with them (the default)
+  LeaveInFile,  ///< ParamsFile::shell: only the vk and shape on the host; GPU backends load the
+                ///< queries from the file into device (or pinned host) memory themselves
+};
+/// The process-wide choice load_parameters() follows. The engine sets it when it starts: LeaveInFile
+/// when every backend is a GPU backend (no host copy of a 47 GB SRS), Keep otherwise. Thread-safe.
+void set_host_queries(HostQueries h) noexcept;
+HostQueries host_queries() noexcept;
+/// Loads a .params file as host_queries() says: Parameters::read_file(path, opts), or
+/// ParamsFile::shell of ParamsFile(path, opts) (its vk, counts and layout checked now; its points
+/// when a GPU backend loads it). Errors as those.
+Parameters load_parameters(const std::string& path, const ReadOptions& opts = {});
 
 /// Reads a whole file into memory (std::system_error naming the path on failure). Small helper for
 /// proof files and tests; parameters use the memory-mapped readers above.

@@ -2,6 +2,13 @@
 //
 // Owns: `DensityTracker`, a growable bit vector with a running popcount.
 //
+// Window trackers (parallel synthesis, ProvingAssignment::synthesize_parts): window(first_bit,
+// low_bits) makes a tracker of size first_bit that stores only bits [0, low_bits) (the shared
+// prefix's variables, which a part may set) and bits from first_bit on (the part's own); the bits
+// between belong to other parts and must not be touched. Its popcount() counts the bits set in it.
+// merge_window() ORs it into the full tracker afterwards; words(), extend() and == are for full
+// trackers only.
+//
 // Layout: bit i of the vector is bit (i mod 64) of word i / 64 (LSB-first in 64-bit words, as
 // bellperson's bitvec<Lsb0, u64> and supraseal's density pointers); bits beyond size() in the last
 // word are zero. One bit per variable of one kind (inputs or aux), in allocation order.
@@ -25,7 +32,7 @@ class DensityTracker {
  public:
   /// Appends one bit (a newly allocated variable; the prover pushes false and sets it later).
   void push_back(bool bit) {
-    if ((size_ & 63) == 0) words_.push_back(0);
+    if ((size_ & 63) == 0) words_.push_back(0);  // word size_/64 (window: words_ starts at base_word_)
     if (bit) {
       words_.back() |= std::uint64_t{1} << (size_ & 63);
       ++popcount_;
@@ -34,7 +41,7 @@ class DensityTracker {
   }
   /// Sets bit i (i < size()); counts it once however often it is set.
   void set(std::size_t i) noexcept {
-    std::uint64_t& w = words_[i >> 6];
+    std::uint64_t& w = word(i >> 6);
     const std::uint64_t m = std::uint64_t{1} << (i & 63);
     popcount_ += (w & m) == 0;
     w |= m;
@@ -42,7 +49,7 @@ class DensityTracker {
   /// Appends n zero bits (a block of newly allocated variables, ConstraintSystem::prover_extend()).
   void push_zeros(std::size_t n) {
     size_ += n;
-    const std::size_t words = (size_ + 63) >> 6;
+    const std::size_t words = ((size_ + 63) >> 6) - base_word_;
     if (words > words_.size()) words_.resize(words, 0);
   }
   /// Sets bits [first, first + n) (first + n <= size()), a 64-bit word at a time.
@@ -50,29 +57,45 @@ class DensityTracker {
     while (n > 0) {
       const std::size_t b = first & 63, take = n < 64 - b ? n : 64 - b;
       const std::uint64_t m = (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << b;
-      std::uint64_t& w = words_[first >> 6];
+      std::uint64_t& w = word(first >> 6);
       popcount_ += static_cast<std::size_t>(std::popcount(m & ~w));
       w |= m;
       first += take;
       n -= take;
     }
   }
-  bool test(std::size_t i) const noexcept { return (words_[i >> 6] >> (i & 63)) & 1; }
+  bool test(std::size_t i) const noexcept {
+    const std::size_t k = i >> 6;
+    return ((k >= base_word_ ? words_[k - base_word_] : low_[k]) >> (i & 63)) & 1;
+  }
 
   /// Number of bits (= variables tracked).
   std::size_t size() const noexcept { return size_; }
   /// Number of set bits.
   std::size_t popcount() const noexcept { return popcount_; }
-  /// The bits as LSB-first 64-bit words; ceil(size() / 64) of them.
+  /// The bits as LSB-first 64-bit words; ceil(size() / 64) of them (full trackers only).
   std::span<const std::uint64_t> words() const noexcept { return words_; }
 
-  void reserve(std::size_t bits) { words_.reserve((bits + 63) / 64); }
-  /// Removes every bit, keeping the capacity.
+  void reserve(std::size_t bits) {
+    const std::size_t words = (bits + 63) / 64;
+    if (words > base_word_) words_.reserve(words - base_word_);
+  }
+  /// Removes every bit, keeping the capacity (a window tracker becomes a full, empty one).
   void clear() noexcept {
     words_.clear();
+    low_.clear();
+    base_word_ = 0;
     size_ = 0;
     popcount_ = 0;
   }
+
+  /// A window tracker (see the header comment) of size `first_bit`, all zero, that stores bits
+  /// [0, low_bits) and [first_bit, ...). Bits in between must not be set or tested.
+  static DensityTracker window(std::size_t first_bit, std::size_t low_bits);
+  bool is_window() const noexcept { return base_word_ != 0 || !low_.empty(); }
+  /// ORs the window tracker `w` (w.size() <= size()) into this full tracker, a word at a time,
+  /// keeping popcount() exact.
+  void merge_window(const DensityTracker& w) noexcept;
 
   /// Appends `other`'s bits. With `merge_first` (bellperson's input-density rule when one prover's
   /// assignment is extended by another's), other's bit 0 (its own ONE) is ORed into this bit 0
@@ -88,7 +111,12 @@ class DensityTracker {
   }
 
  private:
-  std::vector<std::uint64_t> words_;
+  // Word k of the bit vector (window: k < low_.size() or k >= base_word_).
+  std::uint64_t& word(std::size_t k) noexcept { return k >= base_word_ ? words_[k - base_word_] : low_[k]; }
+
+  std::vector<std::uint64_t> words_;  // words base_word_, base_word_ + 1, ...
+  std::vector<std::uint64_t> low_;    // window only: words [0, low_.size()), low_.size() <= base_word_
+  std::size_t base_word_ = 0;         // 0 for full trackers
   std::size_t size_ = 0;
   std::size_t popcount_ = 0;
 };

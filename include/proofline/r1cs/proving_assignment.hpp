@@ -37,11 +37,21 @@
 // are then partly filled: release() them for reuse, never prove them. The engine opens a
 // CancelScope with the job's flag around KindJob::synthesize, so every kind that synthesizes through
 // a ProvingAssignment on the worker's thread stops within one stride of Engine::cancel.
+//
+// Parallel parts (synthesize_parts): a circuit whose tail is a run of independent parts of one
+// shape (PoRep: the challenges of a partition, which only read the header's variables) is
+// synthesized part by part on oneTBB worker threads, each part into its own region of this
+// prover's buffers: a part prover's counters start at the part's first constraint / input / aux
+// index, its a, b, c and assignments are vectors over this prover's storage (fixed-storage
+// UninitAllocator, proving_buffers.hpp) that it fills in place (each thread first-touches the pages
+// it writes), and its densities are window trackers ORed in afterwards (density.hpp). The result is
+// byte for byte the one of running the parts in order on this prover.
 #pragma once
 
 #include <atomic>
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -51,6 +61,14 @@
 
 namespace proofline::r1cs {
 
+/// The counts one part adds (its own constraints, inputs and aux variables), for synthesize_parts.
+struct PartShape {
+  std::size_t constraints = 0;
+  std::size_t inputs = 0;
+  std::size_t aux = 0;
+  friend bool operator==(const PartShape&, const PartShape&) = default;
+};
+
 class ProvingAssignment final : public ConstraintSystem {
  public:
   /// Allocates ONE (input 0, value 1).
@@ -59,7 +77,10 @@ class ProvingAssignment final : public ConstraintSystem {
   explicit ProvingAssignment(ProvingBuffers recycled);
 
   /// Reserves room for the whole synthesis: `n_constraints` including the input constraints,
-  /// `n_inputs` including ONE, `n_aux`.
+  /// `n_inputs` including ONE, `n_aux`. On Linux the unwritten part of a, b, c and the aux
+  /// assignment is advised for transparent huge pages (MADV_HUGEPAGE, a hint; synthesize_parts
+  /// does the same): a fresh buffer's first touch then faults once per 2 MiB, not per 4 KiB
+  /// (8 MiB partition on fresh buffers, 2-core VM: 5.2 s → 0.44 s, bench/RESULTS.md).
   void reserve(std::size_t n_constraints, std::size_t n_inputs, std::size_t n_aux);
 
   bool computes_values() const noexcept override { return true; }
@@ -97,6 +118,29 @@ class ProvingAssignment final : public ConstraintSystem {
   /// may only be destroyed. Throws AlreadyFinalized if either is finalized.
   void extend(ProvingAssignment&& other);
 
+  /// Runs body(cs_j, j) for j = 0 .. n_parts−1 and leaves this prover exactly as running
+  /// body(*this, 0), body(*this, 1), … in order would (same a, b, c, assignments, densities and
+  /// counts), where every part adds `part` (constraints, inputs, aux) and reads only variables that
+  /// existed before the call (the prefix) or that it allocated itself.
+  ///
+  /// threads: 1 runs the parts in order on *this (the sequential path); 0 runs them in parallel
+  /// in the calling thread's oneTBB arena (all hardware threads by default); n > 1 in an arena of
+  /// n threads (at most the machine's). In parallel, cs_j is a part prover (see the header
+  /// comment) with this prover's cancellation flag, limits and fast-path switch (and the calling
+  /// thread's fault::JobScope),
+  /// and the buffers are first grown to their final sizes (capacity: + one input constraint per
+  /// input, for finalize()).
+  ///
+  /// Errors: the error of the lowest-numbered part that failed (parts above a failed one that had
+  /// not started are skipped), as the sequential order would report it when the failure depends on
+  /// the part only: SynthesisError(Cancelled) when the flag is set (every part stops within one
+  /// poll stride); SynthesisError(LimitExceeded) before any work when the final counts exceed
+  /// limits(); SynthesisError(ShapeMismatch, "part j …") when a part adds other counts than `part`
+  /// (its overflow is stopped at its region's end); AlreadyFinalized after finalize(). After a
+  /// throw the buffers hold partial results (release() them for reuse, never prove them).
+  void synthesize_parts(std::size_t n_parts, const PartShape& part,
+                        const std::function<void(ConstraintSystem&, std::size_t)>& body, std::size_t threads = 0);
+
  protected:
   void on_alloc(Name name, ValueFn value, std::size_t index) override;
   void on_alloc_input(Name name, ValueFn value, std::size_t index) override;
@@ -104,6 +148,10 @@ class ProvingAssignment final : public ConstraintSystem {
                   const LinearCombination& c, std::size_t index) override;
 
  private:
+  struct PartTag {};
+  // Part prover j of synthesize_parts over `parent` (prefix counts c0, i0, x0).
+  ProvingAssignment(PartTag, ProvingAssignment& parent, std::size_t j, const PartShape& part, std::size_t c0,
+                    std::size_t i0, std::size_t x0);
   void init_one();
   ProvingBuffers buf_;
 };

@@ -6,7 +6,10 @@
 // buffers being filled, see ConstraintSystem::prover_buffers()) without a cyclic include.
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -22,19 +25,50 @@ namespace proofline::r1cs {
 /// aux assignment once instead of zeroing it first (a third of synthesis time on SHA-256 words).
 /// Whoever grows such a vector by resize(n) writes every new element; resize(n, value) and every
 /// other member behave as with std::allocator.
+///
+/// Fixed storage (parallel synthesis, ProvingAssignment::synthesize_parts): an allocator made with
+/// UninitAllocator(storage, n) hands out `storage` itself for any request of at most n elements
+/// (std::length_error above) and frees nothing, so a vector using it fills part of a buffer owned
+/// by another vector in place. A copy-constructed vector gets a plain allocator (never a second
+/// user of the same storage); move assignment and swap carry the allocator along with the data.
 template <class T>
 struct UninitAllocator : std::allocator<T> {
   using std::allocator<T>::allocator;
+  using propagate_on_container_move_assignment = std::true_type;
+  using propagate_on_container_swap = std::true_type;
+  using is_always_equal = std::false_type;
   template <class U>
   struct rebind {
     using other = UninitAllocator<U>;
   };
+  UninitAllocator() noexcept = default;
+  /// Fixed storage: `storage[0, n)`, owned elsewhere and outliving every vector using it.
+  UninitAllocator(T* storage, std::size_t n) noexcept : fixed_(storage), fixed_n_(n) {}
+
+  T* allocate(std::size_t n) {
+    if (fixed_ == nullptr) return std::allocator<T>::allocate(n);
+    if (n > fixed_n_) {
+      throw std::length_error("UninitAllocator: " + std::to_string(n) + " elements requested of fixed storage for " +
+                              std::to_string(fixed_n_));
+    }
+    return fixed_;
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (fixed_ == nullptr) std::allocator<T>::deallocate(p, n);
+  }
+  UninitAllocator select_on_container_copy_construction() const noexcept { return UninitAllocator(); }
+
   template <class U>
   void construct(U*) noexcept {}
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
+  friend bool operator==(const UninitAllocator& x, const UninitAllocator& y) noexcept { return x.fixed_ == y.fixed_; }
+
+ private:
+  T* fixed_ = nullptr;
+  std::size_t fixed_n_ = 0;
 };
 
 /// The prover's growable Fr buffers (a vector of Fr; see UninitAllocator for resize(n)).

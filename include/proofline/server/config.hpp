@@ -35,6 +35,13 @@ struct DaemonConfig {
   std::string unix_socket = "/tmp/proofline.sock";  ///< "" : no unix socket
   std::string tcp = "127.0.0.1:50551";              ///< host:port, "" : no TCP; port 0: any free port
   bool allow_remote = false;                        ///< TCP on a non-loopback address only if true
+  // [status]
+  /// The live status page (GET / and GET /status): host:port ("": none; port 0: any free port).
+  /// Loopback unless listen.allow_remote. A port that cannot be bound is reported and skipped.
+  std::string status_listen = "127.0.0.1:9821";
+  // [api]
+  bool api_proofline = true;                        ///< serve proofline.v1.ProvingEngine
+  bool api_cuzk = true;                             ///< serve cuzk.v1.ProvingEngine (Curio; server/cuzk.hpp)
   // [engine]
   std::string backend = "cpu";                      ///< cpu | cuda | auto (cuda if a device is usable)
   unsigned cpu_threads = 0;                         ///< CPU backend threads per call; 0: all cores
@@ -47,11 +54,15 @@ struct DaemonConfig {
   bool overlap = true;
   std::uint64_t max_finished_jobs = 4096;
   bool log_partitions = true;
+  // [gpu]
+  /// Device bytes each CUDA backend plans for (SRS + working space; 0: the device's memory): an SRS
+  /// that does not fit is streamed from pinned host memory (gpu/backend.hpp "Residency").
+  std::uint64_t gpu_device_memory_limit = 0;
   /// Parameter files loaded at start: "kind:path" (kind bench, mul or snarkjs) or a path
   /// (.zkey → snarkjs, else bench).
   std::vector<std::string> preload;
   // [server]
-  std::uint64_t max_message_bytes = std::uint64_t{128} << 20;
+  std::uint64_t max_message_bytes = std::uint64_t{256} << 20;  ///< Curio sends and accepts 256 MiB
   unsigned max_threads = 64;                        ///< gRPC sync-server threads (concurrent calls)
   unsigned await_poll_ms = 100;                     ///< how often a waiting call checks its client
   std::uint64_t max_queued_jobs = 100000;           ///< submissions beyond: RESOURCE_EXHAUSTED

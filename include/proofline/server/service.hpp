@@ -106,6 +106,11 @@ class ProvingService final : public pb::ProvingEngine::Service {
   grpc::Status ListKinds(grpc::ServerContext* ctx, const pb::ListKindsRequest* req,
                          pb::ListKindsResponse* resp) override;
 
+  /// The checks a request passes before it is queued (header comment, "Requests"): the kind, its
+  /// declared arguments, the files they name, the kind's prepare(). Throws RequestError
+  /// (INVALID_ARGUMENT, naming the kind and the argument). Also used by CuzkService (cuzk.hpp).
+  void validate(const engine::ProofRequest& r) const;
+
   /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
   void stop() { stopping_ = true; }
   void set_listen(std::vector<std::string> addrs) { listen_ = std::move(addrs); }
@@ -118,7 +123,6 @@ class ProvingService final : public pb::ProvingEngine::Service {
   grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
                         bool cancel_on_disconnect, pb::ProofResult* resp);
   grpc::Status finish(Method m, grpc::Status s);
-  void validate(const engine::ProofRequest& r) const;
   /// The kind's ProofKind::proof_format ("" for a kind not in the registry).
   std::string proof_format(const std::string& kind) const;
 
@@ -136,6 +140,9 @@ class ProvingService final : public pb::ProvingEngine::Service {
   std::atomic<std::uint64_t> calls_[kMethods][17] = {};  ///< [method][grpc status code]
   std::atomic<std::uint64_t> client_gone_cancels_{0};
 };
+
+class CuzkService;  // proofline/server/cuzk.hpp
+class StatusPage;  // src/server/status_page.hpp
 
 /// What a host program (or a test) may hand the daemon instead of what the config would build.
 struct DaemonParts {
@@ -179,6 +186,8 @@ class Daemon {
   std::string address() const { return listening_.empty() ? "" : listening_.front(); }
   engine::Engine& engine() { return *engine_; }
   const std::string& backend_note() const { return backend_note_; }
+  /// "status page at http://host:port/", "status page off", or why it could not be started.
+  const std::string& status_note() const { return status_note_; }
   /// Blocks until shutdown() (from another thread or a signal handler thread).
   void wait();
   /// Stops the server (waiting calls end within `grace`), then the engine. Idempotent.
@@ -190,6 +199,9 @@ class Daemon {
   std::shared_ptr<engine::KindRegistry> kinds_;
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<ProvingService> service_;
+  std::unique_ptr<CuzkService> cuzk_;  ///< cuzk.v1 (api.cuzk), on the same listeners
+  std::unique_ptr<StatusPage> status_page_;  ///< status.listen (src/server/status_page.hpp)
+  std::string status_note_;
   std::unique_ptr<grpc::Server> server_;
   std::vector<std::string> listening_;
   std::once_flag shutdown_once_;

@@ -62,6 +62,9 @@ class [[nodiscard]] JobScope {
   ~JobScope();
   JobScope(const JobScope&) = delete;
   JobScope& operator=(const JobScope&) = delete;
+  /// The job of the innermost scope open on the calling thread (nullptr if none): for code that
+  /// hands a job's work to helper threads, which open a JobScope with it.
+  static const std::string* current() noexcept;
 
  private:
   const std::string* prev_;

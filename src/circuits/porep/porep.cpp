@@ -1,8 +1,12 @@
 // The StackedDRG PoRep circuit of one partition, in rust-fil-proofs' synthesis order.
 #include "proofline/circuits/porep.hpp"
 
+#include <atomic>
 #include <bit>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include <tbb/parallel_reduce.h>
@@ -11,8 +15,8 @@
 #include "proofline/gadgets/poseidon.hpp"
 #include "proofline/gadgets/sha256.hpp"
 #include "proofline/gadgets/uint32.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
-#include "proofline/util/error.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::circuits::porep {
@@ -362,8 +366,27 @@ PoRepPartitionInputs blank_inputs(const PoRepShape& shape) {
 
 // ---- the circuit -------------------------------------------------------------------------------
 
+namespace {
+
+std::atomic<std::size_t> g_default_threads{0};
+
+// Counts of one challenge per (layers, nodes, tree R/C): from count_porep, or measured by the first
+// prover-mode synthesis of that shape, which then runs its challenge 0 in order.
+using ChallengeKey = std::tuple<std::size_t, std::uint64_t, std::size_t, std::size_t, std::size_t>;
+std::mutex g_part_mutex;
+std::map<ChallengeKey, r1cs::PartShape> g_part_shapes;
+
+ChallengeKey challenge_key(const PoRepShape& s) {
+  return {s.layers, s.nodes, s.tree_rc.base, s.tree_rc.sub, s.tree_rc.top};
+}
+
+}  // namespace
+
+void set_default_synthesis_threads(std::size_t n) noexcept { g_default_threads.store(n, std::memory_order_relaxed); }
+std::size_t default_synthesis_threads() noexcept { return g_default_threads.load(std::memory_order_relaxed); }
+
 PoRepCircuit::PoRepCircuit(const PoRepShape& shape, PoRepPartitionInputs inputs)
-    : shape_(shape), in_(std::move(inputs)) {
+    : shape_(shape), in_(std::move(inputs)), threads_(default_synthesis_threads()) {
   shape_.validate();
   if (in_.challenges.size() != shape_.challenges) {
     bad_shape(std::to_string(in_.challenges.size()) + " challenges, expected " + std::to_string(shape_.challenges));
@@ -436,10 +459,39 @@ void PoRepCircuit::synthesize_marked(ConstraintSystem& cs, PoRepCounts* marks) c
     marks->header_aux = cs.num_aux();
   }
 
-  for (std::size_t i = 0; i < in_.challenges.size(); ++i) {
-    auto ns = cs.namespace_([&] { return "challenge_" + std::to_string(i); });
-    synthesize_challenge(cs, shape_, in_.challenges[i], h, i == 0 && marks ? &marks->challenge : nullptr);
+  const std::size_t n = in_.challenges.size();
+  auto challenge = [&](ConstraintSystem& c, std::size_t i) {
+    auto ns = c.namespace_([&] { return "challenge_" + std::to_string(i); });
+    synthesize_challenge(c, shape_, in_.challenges[i], h, i == 0 && marks ? &marks->challenge : nullptr);
+  };
+  auto* prover = marks == nullptr && threads_ != 1 && n > 1 ? dynamic_cast<r1cs::ProvingAssignment*>(&cs) : nullptr;
+  if (prover == nullptr) {
+    for (std::size_t i = 0; i < n; ++i) challenge(cs, i);
+    return;
   }
+  // Parallel: every challenge adds the same counts; measure them on challenge 0 (in order) the
+  // first time this shape is synthesized.
+  r1cs::PartShape part;
+  bool known = false;
+  {
+    std::lock_guard lock(g_part_mutex);
+    const auto it = g_part_shapes.find(challenge_key(shape_));
+    if (it != g_part_shapes.end()) {
+      part = it->second;
+      known = true;
+    }
+  }
+  std::size_t first = 0;  // challenges before `first` are done
+  if (!known) {
+    const std::size_t c0 = cs.num_constraints(), i0 = cs.num_inputs(), x0 = cs.num_aux();
+    challenge(cs, 0);
+    part = {cs.num_constraints() - c0, cs.num_inputs() - i0, cs.num_aux() - x0};
+    std::lock_guard lock(g_part_mutex);
+    g_part_shapes.emplace(challenge_key(shape_), part);
+    first = 1;
+  }
+  prover->synthesize_parts(
+      n - first, part, [&](ConstraintSystem& c, std::size_t j) { challenge(c, first + j); }, threads_);
 }
 
 std::uint64_t path_index(const AuthPath& path, const TreeShape& tree) {
@@ -499,6 +551,10 @@ PoRepCounts count_porep(const PoRepShape& shape) {
     bad_shape("one challenge allocated " + std::to_string(ch_inputs) + " inputs, expected 18");
   }
   c.challenge_aux = cs.num_aux() - c.header_aux;
+  {  // the parallel path's per-challenge counts, known from here on
+    std::lock_guard lock(g_part_mutex);
+    g_part_shapes.emplace(challenge_key(shape), r1cs::PartShape{c.challenge.total, kInputsPerChallenge, c.challenge_aux});
+  }
   c.constraints = c.header + shape.challenges * c.challenge.total;
   c.inputs = 4 + shape.challenges * kInputsPerChallenge;
   c.aux = c.header_aux + shape.challenges * c.challenge_aux;

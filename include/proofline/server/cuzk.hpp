@@ -1,0 +1,134 @@
+// proofline/server/cuzk.hpp — cuzk.v1.ProvingEngine (proto/cuzk/v1/proving.proto), the wire API
+// that Curio calls ([Cuzk] Address), served by the daemon beside proofline.v1 on the same engine
+// and listeners (config api.cuzk; issue 20). A provider switches from cuzk to proofline by pointing
+// Curio at the daemon's address; nothing else changes on Curio's side.
+//
+// Owns: `CuzkService` (the RPC handlers), `cuzk_engine_kind` (ProofKind → engine kind name),
+// `cuzk_circuit` (PreloadSRS/EvictSRS circuit ids → sector size).
+// Facts: shared/reference/cuzk-api.md (§1 messages and the reference daemon's behaviour, §2 how
+// Curio calls it, §3 byte formats).
+//
+// ---- Requests ------------------------------------------------------------------------------------
+// proof_kind → engine kind: POREP_SEAL_COMMIT → "porep-c2", SNAP_DEALS_UPDATE → "snap-update",
+// WINDOW_POST_PARTITION → "window-post", WINNING_POST → "winning-post". 0 or an unknown value:
+// INVALID_ARGUMENT (a gRPC error). A kind this build does not have: status FAILED, error_message
+// "… is not built in this proofline yet" (gRPC OK, so Curio's task fails and is retried elsewhere).
+// priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL; 0 = the kind's default (WinningPoSt CRITICAL,
+// WindowPoSt HIGH, PoRep and Snap NORMAL); any other value NORMAL (as cuzk).
+// PoRep: `vanilla_proof` is the Commit2In envelope (or the bare C1 JSON), parsed by
+// filecoin::parse_c1_json; the proof type comes from the inner registered_proof (registered_proof
+// and sector_size of the request are not used, as in cuzk). When miner_id ≠ 0, the C1's replica_id
+// must be the one of prover_id = LEB128(miner_id) (filecoin::prover_id_from_miner) and sector id =
+// sector_number: a C1 sent with another sector's ids fails before any proving.
+// Any problem with a request's contents (a malformed envelope, a C1 that does not verify, missing
+// parameters) is a proving failure: gRPC OK with status FAILED and error_message, never a gRPC error.
+//
+// ---- request_id and job_id -------------------------------------------------------------------------
+// job_id = request_id (any bytes Curio sends, spaces and brackets included; an empty one is replaced
+// by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
+// A request_id whose job is queued or running: the new call joins it (same result, nothing queued).
+// A request_id whose job has finished (done, failed or cancelled): a retry — a new job proves again.
+// Prove cancels its job only when every Prove waiting on it has gone away (disconnect or deadline);
+// AwaitProof never cancels.
+//
+// ---- Calls -----------------------------------------------------------------------------------------
+// Prove: submit, then wait (no time limit of ours; the client's deadline applies). SubmitProof:
+// queue_position = jobs queued in the engine before this one; assigned_gpu "". AwaitProof: waits up
+// to timeout_ms (0 = no limit); on expiry status TIMEOUT (the job goes on); unknown job_id NOT_FOUND.
+// CancelProof: was_running = the job was queued or running (it is cancelled). GetStatus: queues = one
+// entry per engine kind with queued or running jobs (pending = queued jobs, in_progress = running
+// jobs, from every API, not only cuzk's), gpus = the engine's backends (ordinal = backend index,
+// name = backend name, current_proof_kind "busy"/"" — device memory figures are 0: not measured
+// here), loaded_srs = the engine's parameter sets (circuit_id = the id they were preloaded by, else
+// the file name; HOT once loaded, WARM while loading; size_bytes; ref_count = jobs using it),
+// totals from the engine, pinned_memory_* 0. GetMetrics: the engine's Prometheus text.
+// PreloadSRS / EvictSRS: circuit ids porep-2k, porep-8m, porep-512m, porep-32g, porep-64g (the
+// upstream-named .params in $FIL_PROOFS_PARAMETER_CACHE); wpost-*, winning-*, snap-* answer
+// FAILED_PRECONDITION until those kinds exist; anything else INVALID_ARGUMENT. A missing parameter
+// file: NOT_FOUND naming it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <grpcpp/grpcpp.h>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "proofline/engine/engine.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/server/config.hpp"
+
+namespace proofline::server {
+
+class ProvingService;
+
+/// The engine kind for a cuzk ProofKind value, or "" for 0 / an unknown value.
+std::string cuzk_engine_kind(int proof_kind);
+/// The sector size (bytes) a PreloadSRS circuit id stands for and its family ("porep", "wpost",
+/// "winning", "snap"); nullopt for an id of no family or size.
+struct CuzkCircuit {
+  std::string family;
+  std::uint64_t sector_bytes = 0;
+};
+std::optional<CuzkCircuit> cuzk_circuit(const std::string& circuit_id);
+
+class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
+ public:
+  /// `validator`: the proofline.v1 service, whose request checks (kind arguments, files, the kind's
+  /// prepare) cuzk requests go through too.
+  CuzkService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds, const DaemonConfig& cfg,
+              const ProvingService& validator);
+
+  grpc::Status SubmitProof(grpc::ServerContext*, const ::cuzk::v1::SubmitProofRequest*,
+                           ::cuzk::v1::SubmitProofResponse*) override;
+  grpc::Status AwaitProof(grpc::ServerContext*, const ::cuzk::v1::AwaitProofRequest*,
+                          ::cuzk::v1::AwaitProofResponse*) override;
+  grpc::Status Prove(grpc::ServerContext*, const ::cuzk::v1::ProveRequest*, ::cuzk::v1::ProveResponse*) override;
+  grpc::Status CancelProof(grpc::ServerContext*, const ::cuzk::v1::CancelProofRequest*,
+                           ::cuzk::v1::CancelProofResponse*) override;
+  grpc::Status GetStatus(grpc::ServerContext*, const ::cuzk::v1::GetStatusRequest*,
+                         ::cuzk::v1::GetStatusResponse*) override;
+  grpc::Status GetMetrics(grpc::ServerContext*, const ::cuzk::v1::GetMetricsRequest*,
+                          ::cuzk::v1::GetMetricsResponse*) override;
+  grpc::Status PreloadSRS(grpc::ServerContext*, const ::cuzk::v1::PreloadSrsRequest*,
+                          ::cuzk::v1::PreloadSrsResponse*) override;
+  grpc::Status EvictSRS(grpc::ServerContext*, const ::cuzk::v1::EvictSrsRequest*,
+                        ::cuzk::v1::EvictSrsResponse*) override;
+
+  /// Ends waiting calls (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
+  void stop() { stopping_ = true; }
+
+ private:
+  struct Entry {
+    std::string engine_id;
+    std::string kind;
+    unsigned waiters = 0;  ///< Prove calls waiting on this job now
+  };
+  /// Submits (or joins) the job of `req`; fills `job_id`. A request the kind refuses becomes a job
+  /// that is already FAILED: `failed` gets its message and no engine job exists.
+  std::string submit(const ::cuzk::v1::SubmitProofRequest& req, std::string* job_id, std::string* failed);
+  /// Waits for the engine job; `prove_waiter` (Prove): cancels it when the last waiter goes away.
+  grpc::Status wait(grpc::ServerContext* ctx, const std::string& job_id, const std::string& engine_id,
+                    std::uint64_t timeout_ms, bool prove_waiter, ::cuzk::v1::AwaitProofResponse* out);
+  /// The .params path of a porep-* circuit id (NOT_FOUND / FAILED_PRECONDITION / INVALID_ARGUMENT).
+  std::string params_for_circuit(const std::string& circuit_id, std::string* kind) const;
+
+  engine::Engine& eng_;
+  std::shared_ptr<const engine::KindRegistry> kinds_;
+  DaemonConfig cfg_;
+  const ProvingService& validator_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<std::uint64_t> next_{0};
+  std::mutex mu_;
+  std::map<std::string, Entry> jobs_;                 ///< request_id → its current engine job
+  std::map<std::string, std::string> failed_;          ///< request_id → why (refused before the engine)
+  std::map<std::string, std::string> circuit_of_key_;  ///< SRS key → the circuit id it was preloaded by
+};
+
+}  // namespace proofline::server

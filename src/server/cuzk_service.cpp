@@ -1,0 +1,422 @@
+// cuzk.v1.ProvingEngine on the engine (include/proofline/server/cuzk.hpp has the semantics).
+#include "proofline/server/cuzk.hpp"
+
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/server/service.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::server {
+
+namespace cz = ::cuzk::v1;
+using grpc::Status;
+using grpc::StatusCode;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string hex(const filecoin::Domain& d) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (std::uint8_t b : d) {
+    s.push_back(digits[b >> 4]);
+    s.push_back(digits[b & 15]);
+  }
+  return s;
+}
+
+/// A random (version 4) UUID, for a request without request_id (as cuzk).
+std::string uuid4() {
+  std::uint8_t b[16];
+  if (RAND_bytes(b, sizeof b) != 1) throw std::runtime_error("RAND_bytes failed");
+  b[6] = static_cast<std::uint8_t>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<std::uint8_t>((b[8] & 0x3f) | 0x80);
+  char out[37];
+  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return out;
+}
+
+/// An engine request id (≤ 128 printable ASCII, no spaces) for the n-th cuzk job of `request_id`.
+std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
+  std::string id = "cuzk-" + std::to_string(n) + "-";
+  for (char c : request_id) {
+    if (id.size() >= 120) break;
+    const unsigned char u = static_cast<unsigned char>(c);
+    id.push_back(u > 0x20 && u < 0x7f ? c : '_');
+  }
+  return id;
+}
+
+engine::Priority priority_of(int p, int proof_kind) {
+  switch (p) {
+    case cz::LOW: return engine::Priority::Low;
+    case cz::NORMAL: return engine::Priority::Normal;
+    case cz::HIGH: return engine::Priority::High;
+    case cz::CRITICAL: return engine::Priority::Critical;
+    case cz::PRIORITY_UNSPECIFIED:
+      if (proof_kind == cz::WINNING_POST) return engine::Priority::Critical;
+      if (proof_kind == cz::WINDOW_POST_PARTITION) return engine::Priority::High;
+      return engine::Priority::Normal;
+    default: return engine::Priority::Normal;  // cuzk: anything else is NORMAL
+  }
+}
+
+void fill_result(const engine::ProofResult& r, const std::string& job_id, cz::AwaitProofResponse* out) {
+  out->set_job_id(job_id);
+  switch (r.state) {
+    case engine::JobState::Done:
+      out->set_status(cz::AwaitProofResponse::COMPLETED);
+      out->set_proof(std::string(r.proof_bytes.begin(), r.proof_bytes.end()));
+      break;
+    case engine::JobState::Failed:
+      out->set_status(cz::AwaitProofResponse::FAILED);
+      out->set_error_message(r.error);
+      break;
+    case engine::JobState::Cancelled:
+      out->set_status(cz::AwaitProofResponse::CANCELLED);
+      out->set_error_message(r.error);
+      break;
+    default: out->set_status(cz::AwaitProofResponse::UNKNOWN); break;
+  }
+  auto ms = [](double v) { return static_cast<std::uint64_t>(std::max(0.0, v) + 0.5); };
+  out->set_queue_wait_ms(ms(r.timings.queue_wait));
+  out->set_srs_load_ms(ms(r.timings.srs_load));
+  out->set_synthesis_ms(ms(r.timings.synthesis));
+  out->set_gpu_compute_ms(ms(r.timings.prover_call));
+  out->set_total_ms(ms(r.timings.total));
+}
+
+bool running_state(engine::JobState s) { return s == engine::JobState::Queued || s == engine::JobState::Running; }
+
+template <class F>
+Status guarded(F&& body) {
+  try {
+    return body();
+  } catch (const RequestError& e) {
+    return Status(e.code, e.what());
+  } catch (const std::exception& e) {
+    return Status(StatusCode::INTERNAL, std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace
+
+std::string cuzk_engine_kind(int proof_kind) {
+  switch (proof_kind) {
+    case cz::POREP_SEAL_COMMIT: return "porep-c2";
+    case cz::SNAP_DEALS_UPDATE: return "snap-update";
+    case cz::WINDOW_POST_PARTITION: return "window-post";
+    case cz::WINNING_POST: return "winning-post";
+    default: return "";
+  }
+}
+
+std::optional<CuzkCircuit> cuzk_circuit(const std::string& id) {
+  const auto dash = id.rfind('-');
+  if (dash == std::string::npos) return std::nullopt;
+  const std::string family = id.substr(0, dash), size = id.substr(dash + 1);
+  if (family != "porep" && family != "wpost" && family != "winning" && family != "snap") return std::nullopt;
+  static const std::pair<const char*, std::uint64_t> sizes[] = {
+      {"2k", 2048}, {"8m", std::uint64_t{8} << 20}, {"512m", std::uint64_t{512} << 20},
+      {"32g", std::uint64_t{32} << 30}, {"64g", std::uint64_t{64} << 30}};
+  for (const auto& [name, bytes] : sizes) {
+    if (size == name) return CuzkCircuit{family, bytes};
+  }
+  return std::nullopt;
+}
+
+CuzkService::CuzkService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds,
+                         const DaemonConfig& cfg, const ProvingService& validator)
+    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg), validator_(validator) {}
+
+std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* job_id, std::string* failed) {
+  if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
+  const std::string kind = cuzk_engine_kind(req.proof_kind());
+  if (kind.empty()) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT,
+                       "proof_kind: " + std::to_string(req.proof_kind()) +
+                           " is not a proof kind (1 POREP_SEAL_COMMIT, 2 SNAP_DEALS_UPDATE, 3 WINDOW_POST_PARTITION, "
+                           "4 WINNING_POST)");
+  }
+  *job_id = req.request_id().empty() ? uuid4() : req.request_id();
+  std::lock_guard lock(mu_);  // one submission at a time: a duplicate sent meanwhile joins this one
+  if (auto it = jobs_.find(*job_id); it != jobs_.end()) {
+    const engine::AwaitResult a = eng_.peek(it->second.engine_id);
+    if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
+  }
+  failed_.erase(*job_id);
+  if (!kinds_->find(kind)) {
+    failed_[*job_id] = "proof kind " + cz::ProofKind_Name(req.proof_kind()) + " (" + kind +
+                       ") is not built in this proofline yet";
+    jobs_.erase(*job_id);
+    *failed = failed_[*job_id];
+    return "";
+  }
+  engine::ProofRequest r;
+  r.kind = kind;
+  r.priority = priority_of(req.priority(), req.proof_kind());
+  r.request_id = engine_id_for(++next_, *job_id);
+  if (kind == "porep-c2") {
+    r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
+    if (req.miner_id() != 0) {
+      r.args["prover_id"] = hex(filecoin::prover_id_from_miner(req.miner_id()));
+      r.args["sector_id"] = std::to_string(req.sector_number());
+    }
+  }
+  try {
+    validator_.validate(r);
+  } catch (const RequestError& e) {
+    if (e.code != StatusCode::INVALID_ARGUMENT) throw;
+    failed_[*job_id] = e.what();  // Curio's contract: a bad input is a FAILED proof, not a gRPC error
+    jobs_.erase(*job_id);
+    *failed = e.what();
+    return "";
+  }
+  const engine::EngineStatus st = eng_.status();
+  if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
+    throw RequestError(StatusCode::RESOURCE_EXHAUSTED,
+                       std::to_string(st.jobs_queued + st.jobs_running) + " jobs queued or running, the limit is " +
+                           std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
+  }
+  const engine::SubmitResult s = eng_.submit(std::move(r));
+  jobs_[*job_id] = Entry{s.request_id, kind, 0};
+  return s.request_id;
+}
+
+Status CuzkService::wait(grpc::ServerContext* ctx, const std::string& job_id, const std::string& engine_id,
+                         std::uint64_t timeout_ms, bool prove_waiter, cz::AwaitProofResponse* out) {
+  if (timeout_ms > (std::uint64_t{1} << 40)) timeout_ms = 0;
+  if (prove_waiter) {
+    std::lock_guard lock(mu_);
+    if (auto it = jobs_.find(job_id); it != jobs_.end()) ++it->second.waiters;
+  }
+  auto leave = [&](bool gone) {
+    if (!prove_waiter) return;
+    std::lock_guard lock(mu_);
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end() || it->second.engine_id != engine_id) return;
+    if (--it->second.waiters == 0 && gone) eng_.cancel(engine_id);  // nobody waits for it any more
+  };
+  const auto t0 = Clock::now();
+  const auto poll = std::chrono::milliseconds(cfg_.await_poll_ms);
+  for (;;) {
+    if (stopping_) {
+      leave(false);
+      return Status(StatusCode::UNAVAILABLE, "the daemon is shutting down");
+    }
+    auto slice = poll;
+    if (timeout_ms > 0) {
+      const auto left = std::chrono::milliseconds(timeout_ms) -
+                        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+      slice = std::clamp(left, std::chrono::milliseconds(0), poll);
+    }
+    const engine::AwaitResult r = eng_.await(engine_id, slice);
+    if (r.status == engine::AwaitStatus::Ready) {
+      leave(false);
+      fill_result(r.result, job_id, out);
+      return Status::OK;
+    }
+    if (r.status == engine::AwaitStatus::NotFound) {
+      leave(false);
+      return Status(StatusCode::NOT_FOUND, "job_id '" + job_id + "': its result is no longer kept "
+                                           "(engine.max_finished_jobs)");
+    }
+    if (ctx->IsCancelled()) {
+      leave(true);
+      return Status(StatusCode::CANCELLED, "the client went away");
+    }
+    if (timeout_ms > 0 && Clock::now() - t0 >= std::chrono::milliseconds(timeout_ms)) {
+      leave(false);
+      out->set_job_id(job_id);
+      out->set_status(cz::AwaitProofResponse::TIMEOUT);
+      out->set_error_message("not finished after " + std::to_string(timeout_ms) + " ms (the job goes on)");
+      return Status::OK;
+    }
+  }
+}
+
+Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req, cz::ProveResponse* resp) {
+  return guarded([&] {
+    if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "submit: missing");
+    std::string job_id, failed;
+    const std::string engine_id = submit(req->submit(), &job_id, &failed);
+    cz::AwaitProofResponse* out = resp->mutable_result();
+    if (engine_id.empty()) {
+      out->set_job_id(job_id);
+      out->set_status(cz::AwaitProofResponse::FAILED);
+      out->set_error_message(failed);
+      return Status::OK;
+    }
+    return wait(ctx, job_id, engine_id, 0, true, out);
+  });
+}
+
+Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofRequest* req,
+                                cz::SubmitProofResponse* resp) {
+  return guarded([&] {
+    const std::size_t before = eng_.status().jobs_queued;
+    std::string job_id, failed;
+    (void)submit(*req, &job_id, &failed);
+    resp->set_job_id(job_id);
+    resp->set_queue_position(static_cast<std::uint32_t>(before));
+    resp->set_assigned_gpu("");
+    return Status::OK;
+  });
+}
+
+Status CuzkService::AwaitProof(grpc::ServerContext* ctx, const cz::AwaitProofRequest* req,
+                               cz::AwaitProofResponse* resp) {
+  return guarded([&] {
+    std::string engine_id;
+    {
+      std::lock_guard lock(mu_);
+      if (auto f = failed_.find(req->job_id()); f != failed_.end()) {
+        resp->set_job_id(req->job_id());
+        resp->set_status(cz::AwaitProofResponse::FAILED);
+        resp->set_error_message(f->second);
+        return Status::OK;
+      }
+      auto it = jobs_.find(req->job_id());
+      if (it == jobs_.end()) return Status(StatusCode::NOT_FOUND, "job_id '" + req->job_id() + "' is not known");
+      engine_id = it->second.engine_id;
+    }
+    return wait(ctx, req->job_id(), engine_id, req->timeout_ms(), false, resp);
+  });
+}
+
+Status CuzkService::CancelProof(grpc::ServerContext*, const cz::CancelProofRequest* req,
+                                cz::CancelProofResponse* resp) {
+  return guarded([&] {
+    std::string engine_id;
+    {
+      std::lock_guard lock(mu_);
+      auto it = jobs_.find(req->job_id());
+      if (it == jobs_.end()) {
+        resp->set_was_running(false);
+        return Status::OK;
+      }
+      engine_id = it->second.engine_id;
+    }
+    const engine::CancelResult c = eng_.cancel(engine_id);
+    resp->set_was_running(c.found && running_state(c.previous));
+    return Status::OK;
+  });
+}
+
+Status CuzkService::GetStatus(grpc::ServerContext*, const cz::GetStatusRequest*, cz::GetStatusResponse* resp) {
+  return guarded([&] {
+    const engine::EngineStatus s = eng_.status();
+    for (const auto& b : s.backends) {
+      cz::GPUStatus* g = resp->add_gpus();
+      g->set_ordinal(static_cast<std::uint32_t>(b.index));
+      g->set_name(b.name);
+      g->set_current_proof_kind(b.busy_workers > 0 ? "busy" : "");
+    }
+    std::map<std::string, std::string> circuit_of;
+    {
+      std::lock_guard lock(mu_);
+      circuit_of = circuit_of_key_;
+    }
+    for (const auto& e : s.srs) {
+      cz::SRSStatus* o = resp->add_loaded_srs();
+      auto c = circuit_of.find(e.key);
+      o->set_circuit_id(c != circuit_of.end() ? c->second : std::filesystem::path(e.key).filename().string());
+      o->set_tier(e.state == "loaded" ? cz::SRSStatus::HOT : cz::SRSStatus::WARM);
+      o->set_size_bytes(e.bytes);
+      o->set_ref_count(e.users);
+    }
+    std::size_t done = 0, failed = 0;
+    for (const auto& [kind, k] : s.jobs_by_kind) {
+      done += k.done;
+      failed += k.failed;
+      if (k.queued + k.running == 0) continue;
+      cz::QueueStatus* q = resp->add_queues();
+      q->set_proof_kind(kind);
+      q->set_pending(static_cast<std::uint32_t>(k.queued));
+      q->set_in_progress(static_cast<std::uint32_t>(k.running));
+    }
+    resp->set_total_proofs_completed(done);
+    resp->set_total_proofs_failed(failed);
+    resp->set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds));
+    return Status::OK;
+  });
+}
+
+Status CuzkService::GetMetrics(grpc::ServerContext*, const cz::GetMetricsRequest*, cz::GetMetricsResponse* resp) {
+  return guarded([&] {
+    resp->set_prometheus_text(eng_.metrics_text());
+    return Status::OK;
+  });
+}
+
+std::string CuzkService::params_for_circuit(const std::string& id, std::string* kind) const {
+  const std::optional<CuzkCircuit> c = cuzk_circuit(id);
+  if (!c) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT,
+                       "circuit_id: '" + id + "' is not a circuit id (porep-, wpost-, winning- or snap- followed by "
+                                              "2k, 8m, 512m, 32g or 64g)");
+  }
+  if (c->family != "porep" || !kinds_->find("porep-c2")) {
+    throw RequestError(StatusCode::FAILED_PRECONDITION,
+                       "circuit_id: '" + id + "': its proof kind is not built in this proofline yet");
+  }
+  *kind = "porep-c2";
+  const filecoin::PorepConfig cfg = filecoin::porep_config(filecoin::default_seal_proof(c->sector_bytes));
+  const std::filesystem::path p = filecoin::parameter_cache_dir() / filecoin::parameter_file_name(cfg, ".params");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(p, ec)) {
+    throw RequestError(StatusCode::NOT_FOUND, "circuit_id: '" + id + "': parameter file '" + p.string() +
+                                                  "' not found ($FIL_PROOFS_PARAMETER_CACHE)");
+  }
+  return std::filesystem::weakly_canonical(p, ec).string();
+}
+
+Status CuzkService::PreloadSRS(grpc::ServerContext*, const cz::PreloadSrsRequest* req, cz::PreloadSrsResponse* resp) {
+  return guarded([&] {
+    std::string kind;
+    const std::string path = params_for_circuit(req->circuit_id(), &kind);
+    bool already = false;
+    for (const auto& e : eng_.status().srs) already = already || (e.key.rfind(path, 0) == 0 && e.state == "loaded");
+    const auto t0 = Clock::now();
+    engine::SrsStatus st;
+    try {
+      st = eng_.preload_srs(kind, {{"params", path}});
+    } catch (const std::exception& e) {
+      return Status(StatusCode::FAILED_PRECONDITION, "circuit_id: '" + req->circuit_id() + "': " + e.what());
+    }
+    {
+      std::lock_guard lock(mu_);
+      circuit_of_key_[st.key] = req->circuit_id();
+    }
+    resp->set_already_loaded(already);
+    resp->set_load_time_ms(already ? 0
+                                   : static_cast<std::uint64_t>(
+                                         std::chrono::duration<double, std::milli>(Clock::now() - t0).count()));
+    return Status::OK;
+  });
+}
+
+Status CuzkService::EvictSRS(grpc::ServerContext*, const cz::EvictSrsRequest* req, cz::EvictSrsResponse* resp) {
+  return guarded([&] {
+    std::string kind;
+    const std::string path = params_for_circuit(req->circuit_id(), &kind);
+    for (const auto& e : eng_.status().srs) {
+      if (e.key.rfind(path, 0) != 0) continue;
+      if (eng_.evict_srs(e.key)) {
+        resp->set_was_loaded(true);
+        resp->set_freed_bytes(resp->freed_bytes() + e.bytes);
+      }
+    }
+    return Status::OK;
+  });
+}
+
+}  // namespace proofline::server

@@ -1,0 +1,262 @@
+// The daemon's status page (status_page.hpp).
+#include "status_page.hpp"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace proofline::server {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::uint64_t rss_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string status_json(engine::Engine& eng, double window_s) {
+  const engine::EngineStatus s = eng.status();
+  Json j;
+  j["uptime_s"] = s.uptime_seconds;
+  j["memory"] = {{"budget_bytes", s.memory.budget_bytes},
+                 {"used_bytes", s.memory.used_bytes},
+                 {"reserved_bytes", s.memory.reserved_bytes},
+                 {"pooled_bytes", s.memory.pooled_bytes},
+                 {"reclaim_pending_bytes", s.memory.reclaim_pending_bytes},
+                 {"srs_bytes", s.memory.srs_bytes},
+                 {"rss_bytes", rss_bytes()}};
+  j["srs"] = Json::array();
+  for (const auto& e : s.srs) {
+    j["srs"].push_back({{"key", e.key}, {"state", e.state}, {"progress", e.progress}, {"host_bytes", e.bytes},
+                        {"users", e.users}, {"idle_s", e.idle_seconds}, {"load_ms", e.load_ms}});
+  }
+  j["queues"] = Json::array();
+  for (const auto& q : s.queues) {
+    if (q.pending == 0 && q.running == 0) continue;
+    j["queues"].push_back({{"stage", q.stage}, {"priority", std::string(engine::to_string(q.priority))},
+                           {"pending", q.pending}, {"running", q.running}});
+  }
+  j["kinds"] = Json::object();
+  for (const auto& [kind, k] : s.jobs_by_kind) {
+    j["kinds"][kind] = {{"queued", k.queued}, {"running", k.running}, {"done", k.done}, {"failed", k.failed}};
+  }
+  j["backends"] = Json::array();
+  for (const auto& b : s.backends) {
+    j["backends"].push_back({{"index", b.index}, {"name", b.name}, {"workers", b.workers},
+                             {"busy_workers", b.busy_workers}, {"partitions_proved", b.partitions_proved},
+                             {"in_service", b.in_service}, {"fault", b.fault}, {"recoveries", b.recoveries}});
+  }
+  j["counters"] = {{"jobs_queued", s.jobs_queued},     {"jobs_running", s.jobs_running},
+                   {"jobs_done", s.jobs_done},         {"jobs_failed", s.jobs_failed},
+                   {"jobs_cancelled", s.jobs_cancelled}, {"synthesis_workers", s.synthesis_workers}};
+
+  // Jobs and their partitions, from the timeline (the jobs seen in the window) and the engine.
+  const double since = std::max(0.0, s.uptime_seconds - window_s);
+  const std::vector<engine::StageSpan> spans = eng.timeline(since);
+  struct Part {
+    std::string state = "pending";
+    double synth_ms = -1, prove_ms = -1;
+  };
+  struct JobView {
+    std::string kind;
+    std::size_t n = 0;
+    std::map<std::size_t, Part> parts;
+  };
+  std::map<std::string, JobView> jobs;
+  std::vector<std::string> order;
+  for (const auto& sp : spans) {
+    auto [it, fresh] = jobs.try_emplace(sp.request_id);
+    if (fresh) order.push_back(sp.request_id);
+    JobView& v = it->second;
+    v.kind = sp.kind;
+    v.n = std::max(v.n, sp.partitions);
+    Part& p = v.parts[sp.partition];
+    const double ms = (sp.end_s - sp.start_s) * 1e3;
+    if (sp.stage == "synthesis") {
+      p.synth_ms = ms;
+      if (p.state == "pending" || p.state == "synthesizing" || p.state == "synth_done") {
+        p.state = sp.running ? "synthesizing" : "synth_done";
+      }
+    } else {
+      p.prove_ms = ms;
+      p.state = sp.running ? "proving" : "done";
+    }
+  }
+  j["jobs"] = Json::array();
+  for (const std::string& id : order) {
+    const JobView& v = jobs[id];
+    const engine::AwaitResult a = eng.peek(id);
+    Json jj = {{"request_id", id}, {"kind", v.kind}, {"partitions", v.n}};
+    jj["state"] = a.status == engine::AwaitStatus::NotFound ? "forgotten" : std::string(engine::to_string(a.result.state));
+    jj["partitions_done"] = a.result.partitions_done;
+    jj["error"] = a.result.error;
+    Json parts = Json::array();
+    for (std::size_t k = 0; k < v.n; ++k) {
+      auto it = v.parts.find(k);
+      const Part p = it == v.parts.end() ? Part{} : it->second;
+      Json pj = {{"index", k}, {"state", p.state}};
+      pj["synth_ms"] = p.synth_ms >= 0 ? Json(p.synth_ms) : Json(nullptr);
+      pj["prove_ms"] = p.prove_ms >= 0 ? Json(p.prove_ms) : Json(nullptr);
+      parts.push_back(pj);
+    }
+    jj["partition_states"] = parts;
+    j["jobs"].push_back(jj);
+  }
+  Json tl = {{"now_s", s.uptime_seconds}, {"window_s", window_s}};
+  tl["lanes"] = Json::array();
+  for (unsigned i = 0; i < s.synthesis_workers; ++i) tl["lanes"].push_back("synthesis " + std::to_string(i));
+  for (const auto& b : s.backends) {
+    for (unsigned w = 0; w < b.workers; ++w) {
+      tl["lanes"].push_back("backend " + std::to_string(b.index) + " (" + b.name + ") worker " + std::to_string(w));
+    }
+  }
+  tl["spans"] = Json::array();
+  for (const auto& sp : spans) {
+    tl["spans"].push_back({{"job", sp.request_id}, {"kind", sp.kind}, {"partition", sp.partition},
+                           {"stage", sp.stage}, {"lane", sp.lane}, {"start_s", sp.start_s}, {"end_s", sp.end_s},
+                           {"running", sp.running}});
+  }
+  j["timeline"] = tl;
+  return j.dump();
+}
+
+const std::string& status_html() {
+  static const std::string html = R"HTML(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>proofline status</title>
+<style>
+body{font:13px system-ui,sans-serif;margin:16px;background:#fafafa;color:#222}
+h1{font-size:18px;margin:0 0 8px} h2{font-size:14px;margin:16px 0 6px}
+table{border-collapse:collapse;background:#fff} td,th{border:1px solid #ddd;padding:2px 8px;text-align:right}
+th{background:#f0f0f0} td:first-child,th:first-child{text-align:left}
+#tl{background:#fff;border:1px solid #ddd} .muted{color:#888} .grid{display:flex;gap:24px;flex-wrap:wrap}
+.p{display:inline-block;width:14px;height:14px;margin:1px;border:1px solid #999;vertical-align:middle}
+.pending{background:#fff}.synthesizing{background:#ffd27f}.synth_done{background:#ffe9bf}.proving{background:#7fb2ff}.done{background:#4caf50}
+</style></head><body>
+<h1>proofline <span id="up" class="muted"></span></h1>
+<h2>Pipeline (last 60 s; light = synthesis, solid = GPU/prover; colour = job)</h2>
+<svg id="tl" width="1100" height="100"></svg>
+<div class="grid">
+<div><h2>Jobs</h2><table id="jobs"><tr><th>request</th><th>kind</th><th>state</th><th>partitions</th></tr></table></div>
+<div><h2>Queues</h2><table id="queues"><tr><th>stage</th><th>priority</th><th>pending</th><th>running</th></tr></table>
+<h2>Workers</h2><table id="backends"><tr><th>backend</th><th>busy</th><th>proved</th><th>state</th></tr></table></div>
+<div><h2>Memory</h2><table id="mem"></table><h2>Parameter sets</h2><table id="srs"><tr><th>file</th><th>state</th><th>GB</th><th>users</th></tr></table></div>
+</div>
+<p id="err" class="muted"></p>
+<script>
+"use strict";
+const WINDOW = 60;
+function colour(id) {  // FNV-1a of the job id → a hue: neighbouring ids get distant colours
+  let h = 2166136261; for (const c of id) { h ^= c.charCodeAt(0); h = Math.imul(h, 16777619) >>> 0; }
+  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;  // mix
+  return "hsl(" + ((h >>> 0) % 360) + ",70%,48%)";
+}
+function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;","\"":"&quot;"})[c]); }
+function gb(b) { return (b / 1e9).toFixed(2); }
+function rows(id, head, list) {
+  const t = document.getElementById(id);
+  t.innerHTML = head + list.map(r => "<tr>" + r.map(c => "<td>" + c + "</td>").join("") + "</tr>").join("");
+}
+function draw(s) {
+  const svg = document.getElementById("tl");
+  const lanes = s.timeline.lanes, now = s.timeline.now_s, x0 = 190, w = 1100 - x0 - 10, rowh = 18;
+  svg.setAttribute("height", String(lanes.length * rowh + 24));
+  const t0 = now - WINDOW, X = t => x0 + Math.max(0, (t - t0) / WINDOW * w);
+  let out = "";
+  lanes.forEach((l, i) => { out += '<text x="4" y="' + (i * rowh + 13) + '" font-size="11">' + esc(l) + "</text>"; });
+  for (let k = 0; k <= 6; k++) { const x = x0 + k * w / 6;
+    out += '<line x1="' + x + '" x2="' + x + '" y1="0" y2="' + lanes.length * rowh + '" stroke="#eee"/>' +
+           '<text x="' + (x - 10) + '" y="' + (lanes.length * rowh + 14) + '" font-size="10" fill="#888">' + (k * 10 - 60) + " s</text>"; }
+  for (const sp of s.timeline.spans) {
+    const row = lanes.indexOf(sp.lane); if (row < 0 || sp.end_s < t0) continue;
+    const x = X(sp.start_s), x2 = X(sp.end_s), c = colour(sp.job);
+    out += '<rect x="' + x + '" y="' + (row * rowh + 2) + '" width="' + Math.max(1, x2 - x) + '" height="' + (rowh - 4) +
+           '" fill="' + c + '" fill-opacity="' + (sp.stage === "prove" ? 0.95 : 0.4) + '" stroke="' + c + '"><title>' +
+           esc(sp.job + " " + sp.kind + " partition " + sp.partition + " " + sp.stage + " " + ((sp.end_s - sp.start_s) * 1000).toFixed(0) + " ms") +
+           "</title></rect>";
+  }
+  svg.innerHTML = out;
+}
+function render(s) {
+  document.getElementById("up").textContent = "up " + s.uptime_s.toFixed(0) + " s, RSS " + gb(s.memory.rss_bytes) + " GB";
+  draw(s);
+  rows("jobs", "<tr><th>request</th><th>kind</th><th>state</th><th>partitions</th></tr>",
+       s.jobs.slice(-20).reverse().map(j => [esc(j.request_id), esc(j.kind), esc(j.state),
+         j.partition_states.map(p => '<span class="p ' + p.state + '" title="' + p.index + ": " + p.state +
+           (p.synth_ms !== null ? ", synthesis " + p.synth_ms.toFixed(0) + " ms" : "") +
+           (p.prove_ms !== null ? ", prove " + p.prove_ms.toFixed(0) + " ms" : "") + '"></span>').join("")]));
+  rows("queues", "<tr><th>stage</th><th>priority</th><th>pending</th><th>running</th></tr>",
+       s.queues.map(q => [q.stage, q.priority, q.pending, q.running]));
+  rows("backends", "<tr><th>backend</th><th>busy</th><th>proved</th><th>state</th></tr>",
+       s.backends.map(b => [b.index + " " + esc(b.name), b.busy_workers + "/" + b.workers, b.partitions_proved,
+                            b.in_service ? "in service" : esc("out: " + b.fault)]));
+  const m = s.memory;
+  rows("mem", "", [["budget GB", gb(m.budget_bytes)], ["in use GB", gb(m.used_bytes)], ["partitions GB", gb(m.reserved_bytes)],
+                   ["pooled GB", gb(m.pooled_bytes)], ["SRS GB", gb(m.srs_bytes)], ["process RSS GB", gb(m.rss_bytes)]]);
+  rows("srs", "<tr><th>file</th><th>state</th><th>GB</th><th>users</th></tr>",
+       s.srs.map(e => [esc(e.key.split("/").pop()), esc(e.state), gb(e.host_bytes), e.users]));
+}
+async function tick() {
+  try {
+    const r = await fetch("/status", {cache: "no-store"});
+    render(await r.json());
+    document.getElementById("err").textContent = "";
+  } catch (e) {
+    document.getElementById("err").textContent = "status unavailable: " + e;
+  }
+  setTimeout(tick, 1000);
+}
+tick();
+</script></body></html>
+)HTML";
+  return html;
+}
+
+StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(eng), http_(std::make_unique<httplib::Server>()) {
+  const auto colon = hostport.rfind(':');
+  if (colon == std::string::npos) throw std::runtime_error("status.listen: '" + hostport + "': expected host:port");
+  std::string host = hostport.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  int port = 0;
+  try {
+    port = std::stoi(hostport.substr(colon + 1));
+  } catch (const std::exception&) {
+    throw std::runtime_error("status.listen: '" + hostport + "': the port is not a number");
+  }
+  http_->Get("/status", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Access-Control-Allow-Origin", "*");
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(status_json(eng_), "application/json");
+  });
+  http_->Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(status_html(), "text/html; charset=utf-8");
+  });
+  if (port == 0) {
+    port = http_->bind_to_any_port(host);
+  } else if (!http_->bind_to_port(host, port)) {
+    port = -1;
+  }
+  if (port <= 0) throw std::runtime_error("status.listen: cannot bind '" + hostport + "' (address in use or not allowed)");
+  address_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  thread_ = std::thread([this] { http_->listen_after_bind(); });
+}
+
+void StatusPage::stop() {
+  if (http_) http_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+StatusPage::~StatusPage() { stop(); }
+
+}  // namespace proofline::server

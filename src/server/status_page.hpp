@@ -1,0 +1,51 @@
+// The daemon's live status page (issue 20 item 4; private to src/server): an HTTP server on
+// status.listen (cpp-httplib, Debian's libcpp-httplib-dev) with
+//   GET /status  JSON: memory (budget, used, pooled, SRS bytes, the process's RSS), SRS sets (key,
+//                state, where they live, bytes, users), queues per stage and priority, per kind job
+//                counts, backends (GPU workers: busy, partitions proved, faults), recent jobs with a
+//                state per partition (pending, synthesizing, synth_done, proving, done) and their
+//                stage times, and the timeline of the last `window` seconds (Engine::timeline).
+//                Shape: docs/status.md. Access-Control-Allow-Origin: *.
+//   GET /        one self-contained HTML page (no external resources) that fetches /status every
+//                second and draws the pipeline as a timeline: a row per synthesis slot and per GPU
+//                worker, a bar per partition stage coloured by job, plus queues, memory and jobs.
+// Anything else: 404. The server runs on its own threads; stop() ends it (Daemon::shutdown).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "proofline/engine/engine.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace proofline::server {
+
+/// The JSON body of GET /status (see the header comment), for `window_s` seconds of timeline.
+std::string status_json(engine::Engine& eng, double window_s = 120);
+/// The HTML of GET /.
+const std::string& status_html();
+
+class StatusPage {
+ public:
+  /// Binds `hostport` ("127.0.0.1:9821"; port 0: any free port). Throws std::runtime_error naming
+  /// the address when it cannot be bound.
+  StatusPage(engine::Engine& eng, const std::string& hostport);
+  ~StatusPage();
+  StatusPage(const StatusPage&) = delete;
+  StatusPage& operator=(const StatusPage&) = delete;
+  /// "host:port" actually bound.
+  const std::string& address() const { return address_; }
+  void stop();
+
+ private:
+  engine::Engine& eng_;
+  std::unique_ptr<httplib::Server> http_;
+  std::thread thread_;
+  std::string address_;
+};
+
+}  // namespace proofline::server

@@ -1,0 +1,240 @@
+// tests/gpu/srs_stream_test.cpp — the SRS straight from a .params file to the device
+// (gpu/srs_load.hpp) and the two residency modes of GpuBackend (backend.hpp "Residency"):
+//  - the loader's device bytes equal GpuMsm::set_bases' bytes for the host-decoded points (every
+//    section, chunks of one point up to the whole section; to device and to host memory);
+//  - proofs from a shell (queries only in the file) equal the CPU's for the same r, s;
+//  - a device memory limit too small for the SRS streams it (chunks of a few hundred points):
+//    same proof bytes as the resident path and the CPU, host or file source;
+//  - a bad point is named as read_file names it (section, element, offset), on-curve always and
+//    subgroup when the file was opened with Check::Subgroup.
+// Skipped without a device.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "../groth16/test_util.hpp"
+#include "gpu/device_buffer.cuh"
+#include "proofline/circuits/bench/bench.hpp"
+#include "proofline/gpu/backend.hpp"
+#include "proofline/gpu/device.hpp"
+#include "proofline/gpu/msm.hpp"
+#include "proofline/gpu/srs_load.hpp"
+#include "proofline/groth16/groth16.hpp"
+#include "require_device.hpp"
+
+namespace {
+
+using namespace proofline;
+using ff::Fr;
+using groth16::Parameters;
+using groth16::ParamsFile;
+using groth16::ParamsSection;
+using groth16::Randomizers;
+
+Parameters setup_for(const r1cs::CircuitInterface& c, std::uint64_t seed) {
+  groth16::SeededRandom rng(seed);
+  groth16::SetupOptions opts;
+  opts.warn = false;
+  opts.progress_min_constraints = ~std::size_t{0};
+  return groth16::generate_parameters(c, rng, opts);
+}
+
+std::vector<std::uint8_t> device_bytes(const void* d, std::size_t n) {
+  std::vector<std::uint8_t> out(n);
+  if (n) CUDA_CHECK(cudaMemcpy(out.data(), d, n, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+/// The packed device bytes GpuMsm::set_bases makes of host points (the old upload path).
+template <class Msm, class Affine>
+std::vector<std::uint8_t> uploaded_bytes(const std::vector<Affine>& pts) {
+  Msm m;
+  m.set_bases(pts);
+  return device_bytes(m.bases_device(), pts.size() * 2 * sizeof(typename Affine::Field));
+}
+
+struct Bench12 {
+  circuits::bench::SizedCircuit circuit{12, Fr::from_u64(12)};
+  Parameters params = setup_for(circuit, 1212);
+  std::string path = groth16::testing::temp_path("gpu_bench12.params");
+  Bench12() { params.write_file(path); }
+  ~Bench12() { std::remove(path.c_str()); }
+};
+
+TEST(SrsLoad, DeviceBytesEqualTheUploadPath) {
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const std::vector<std::uint8_t> want[5] = {
+      uploaded_bytes<gpu::GpuMsmG1>(b.params.h), uploaded_bytes<gpu::GpuMsmG1>(b.params.l),
+      uploaded_bytes<gpu::GpuMsmG1>(b.params.a), uploaded_bytes<gpu::GpuMsmG1>(b.params.b_g1),
+      uploaded_bytes<gpu::GpuMsmG2>(b.params.b_g2)};
+  // chunks of 1–2 points up to the whole section; the subgroup check (one thread per point, [r]P)
+  // only with whole-section chunks (a chunk of one point would run it one point per launch)
+  for (std::size_t chunk : {std::size_t{192}, std::size_t{96 * 1000}, std::size_t{64} << 20}) {
+    const ParamsFile f(b.path, groth16::ReadOptions{chunk == (std::size_t{64} << 20) ? ec::Check::Subgroup
+                                                                                     : ec::Check::OnCurveOnly});
+    gpu::SrsLoader loader(chunk);
+    for (int k = 0; k < 5; ++k) {
+      const auto s = static_cast<ParamsSection>(k);
+      const std::size_t bytes = f.section(s).count * gpu::device_point_bytes(s);
+      ASSERT_EQ(bytes, want[k].size());
+      gpu::DeviceBuffer d(bytes, "test bases");
+      loader.load(f, s, d.get());
+      EXPECT_EQ(device_bytes(d.get(), bytes), want[k]) << "section " << k << " chunk " << chunk;
+      std::vector<std::uint8_t> host(bytes);
+      loader.load(f, s, host.data(), true);
+      EXPECT_EQ(host, want[k]) << "section " << k << " chunk " << chunk << " to host";
+    }
+  }
+}
+
+TEST(SrsLoad, BadPointsAreNamedAsReadFileNamesThem) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(51);
+  const Parameters p = groth16::testing::random_parameters(rng, 2, 7, 5, 6, 4);
+  const auto bytes = p.to_bytes();
+  const std::string path = groth16::testing::temp_path("gpu_bad.params");
+  auto outcome = [&](const std::vector<std::uint8_t>& b, ec::Check check, bool via_backend) {
+    groth16::write_file_bytes(path, b);
+    std::pair<Error, std::string> whole{Error::Ok, ""}, gpu_side{Error::Ok, ""};
+    try {
+      Parameters::read_file(path, groth16::ReadOptions{check});
+    } catch (const ProoflineError& e) {
+      whole = {e.code(), e.what()};
+    }
+    try {
+      auto f = std::make_shared<const ParamsFile>(path, groth16::ReadOptions{check});
+      if (via_backend) {
+        gpu::GpuBackend backend;
+        const Parameters shell = ParamsFile::shell(f);
+        try {
+          backend.preload(shell);
+        } catch (...) {
+          EXPECT_EQ(backend.resident_bytes(), 0u) << "nothing stays after a failed load";
+          EXPECT_EQ(backend.srs_holding(shell).mode, "");
+          throw;
+        }
+      } else {
+        gpu::SrsLoader loader(96 * 2);
+        for (int k = 0; k < 5; ++k) {
+          const auto s = static_cast<ParamsSection>(k);
+          gpu::DeviceBuffer d(f->section(s).count * gpu::device_point_bytes(s), "test bases");
+          loader.load(*f, s, d.get());
+        }
+      }
+    } catch (const ProoflineError& e) {
+      gpu_side = {e.code(), e.what()};
+    }
+    return std::pair{whole, gpu_side};
+  };
+  const std::size_t vk = p.vk.serialized_size();
+  const std::size_t l0 = vk + 4 + 96 * 7 + 4, b20 = l0 + 96 * 5 + 4 + 96 * 6 + 4 + 96 * 4 + 4;
+  for (bool via_backend : {false, true}) {
+    auto bad = bytes;
+    bad[l0 + 96 * 3 + 95] ^= 1;  // l[3] off the curve
+    auto [whole, got] = outcome(bad, ec::Check::OnCurveOnly, via_backend);
+    EXPECT_EQ(got.first, Error::NotOnCurve) << got.second;
+    EXPECT_EQ(got.second, whole.second);
+    EXPECT_NE(got.second.find("section l, element 3 of 5 at byte offset " + std::to_string(l0 + 96 * 3)),
+              std::string::npos)
+        << got.second;
+    bad = bytes;
+    bad[b20 + 192 * 2] |= 0x40;  // b_g2[2]: infinity flag over a non-zero point
+    std::tie(whole, got) = outcome(bad, ec::Check::OnCurveOnly, via_backend);
+    EXPECT_NE(got.first, Error::Ok);
+    EXPECT_EQ(got.second, whole.second);
+    // a coordinate >= p
+    bad = bytes;
+    for (int i = 1; i < 48; ++i) bad[l0 + i] = 0xff;
+    bad[l0] = 0x1f;
+    std::tie(whole, got) = outcome(bad, ec::Check::OnCurveOnly, via_backend);
+    EXPECT_NE(got.first, Error::Ok);
+    EXPECT_EQ(got.second, whole.second);
+    Parameters q = p;
+    q.a[5] = groth16::testing::g1_outside_subgroup();
+    q.b_g2[3] = groth16::testing::g2_outside_subgroup();
+    std::tie(whole, got) = outcome(q.to_bytes(), ec::Check::Subgroup, via_backend);
+    EXPECT_EQ(got.first, Error::NotInSubgroup) << got.second;
+    EXPECT_EQ(got.second, whole.second);
+    EXPECT_NE(got.second.find("section a, element 5"), std::string::npos) << got.second;
+    std::tie(whole, got) = outcome(q.to_bytes(), ec::Check::OnCurveOnly, via_backend);
+    EXPECT_EQ(got.first, Error::Ok) << got.second;
+    q = p;
+    q.h[2] = ec::G1Affine::identity();
+    std::tie(whole, got) = outcome(q.to_bytes(), ec::Check::OnCurveOnly, via_backend);
+    EXPECT_EQ(got.first, Error::UnexpectedInfinity) << got.second;
+    EXPECT_EQ(got.second, whole.second);
+  }
+  std::remove(path.c_str());
+}
+
+/// The proofs of `params` on `backend` equal the CPU backend's on the host parameters `ref`.
+void expect_cpu_proofs(gpu::GpuBackend& backend, const Parameters& params, const Parameters& ref,
+                       const r1cs::CircuitInterface& circuit, std::uint64_t seed, const std::string& what) {
+  std::vector<r1cs::ProvingBuffers> w(2, groth16::synthesize_for_proving(circuit));
+  std::vector<r1cs::ProvingBuffers> for_cpu = w;
+  std::mt19937_64 rng(seed);
+  std::vector<Randomizers> rs;
+  for (int k = 0; k < 2; ++k) rs.push_back({Fr::random(rng), Fr::random(rng)});
+  groth16::CpuBackend cpu;
+  const auto want = cpu.prove(ref, for_cpu, rs);
+  const auto got = backend.prove(params, w, rs);
+  ASSERT_EQ(got.proofs.size(), 2u) << what;
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " #" << k;
+}
+
+TEST(GpuSrs, ShellProvesAsTheCpuWithoutHostQueries) {
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  gpu::GpuBackend backend;
+  EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Resident);
+  EXPECT_GT(backend.preload(shell), 0);
+  const auto held = backend.srs_holding(shell);
+  EXPECT_EQ(held.mode, "resident");
+  EXPECT_EQ(held.bytes, 96 * (shell.h_len() + shell.l_len() + shell.a_len() + shell.b_g1_len()) + 192 * shell.b_g2_len());
+  EXPECT_EQ(backend.resident_bytes(), held.bytes);
+  expect_cpu_proofs(backend, shell, b.params, b.circuit, 7, "shell, resident");
+  // the host-parameters path on the same backend: same bytes too
+  expect_cpu_proofs(backend, b.params, b.params, b.circuit, 7, "host parameters, resident");
+  backend.evict(shell);
+  EXPECT_EQ(backend.srs_holding(shell).mode, "");
+}
+
+TEST(GpuSrs, StreamedUnderADeviceLimitSameProofBytes) {
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  for (std::size_t chunk : {std::size_t{333}, std::size_t{1000}, std::size_t{0}}) {
+    gpu::GpuBackendConfig cfg;
+    cfg.device_memory_limit = std::size_t{1} << 20;  // far below the SRS and working space
+    cfg.srs_stream_chunk_points = chunk;
+    gpu::GpuBackend backend(cfg);
+    const std::string what = "streamed, chunk " + std::to_string(chunk);
+    EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Streamed);
+    backend.preload(shell);
+    EXPECT_EQ(backend.srs_holding(shell).mode, "streamed");
+    EXPECT_EQ(backend.srs_holding(shell).bytes,
+              96 * (shell.h_len() + shell.l_len() + shell.a_len() + shell.b_g1_len()) + 192 * shell.b_g2_len());
+    EXPECT_EQ(backend.resident_bytes(), 0u);
+    expect_cpu_proofs(backend, shell, b.params, b.circuit, 9, what + ", file source");
+    expect_cpu_proofs(backend, b.params, b.params, b.circuit, 9, what + ", host source");
+    EXPECT_EQ(backend.srs_holding(b.params).mode, "streamed");
+    for (bool overlap : {false}) {
+      gpu::GpuBackendConfig c2 = cfg;
+      c2.overlap_g2 = overlap;
+      gpu::GpuBackend serial(c2);
+      expect_cpu_proofs(serial, shell, b.params, b.circuit, 10, what + ", G2 after G1");
+    }
+  }
+  // the resident path on the same inputs gives the same bytes (the CPU is the common reference)
+  gpu::GpuBackend resident;
+  expect_cpu_proofs(resident, shell, b.params, b.circuit, 9, "resident");
+}
+
+}  // namespace
