@@ -341,11 +341,12 @@ void print_result(const pb::ProofResult& r) {
     std::cout << "\n";
   }
   if (r.partitions_size() > 0) {
-    std::cout << "timings (ms)   queue     srs   synth  p.wait  kernel  prover   stage   total  backend\n";
+    std::cout << "timings (ms)   queue     srs   synth  p.wait     h2d  kernel  prover   stage   total  backend\n";
     for (const auto& p : r.partitions()) {
       std::cout << "  [" << p.index() << "]" << std::string(p.index() < 10 ? 9 : 8, ' ')
                 << fmt("%7.1f", p.queue_wait_ms()) << fmt(" %7.1f", p.srs_load_ms()) << fmt(" %7.1f", p.synthesis_ms())
-                << fmt(" %7.1f", p.prove_wait_ms()) << fmt(" %7.1f", p.kernel_ms()) << fmt(" %7.1f", p.prover_ms())
+                << fmt(" %7.1f", p.prove_wait_ms()) << fmt(" %7.1f", p.h2d_ms()) << fmt(" %7.1f", p.kernel_ms())
+                << fmt(" %7.1f", p.prover_ms())
                 << fmt(" %7.1f", p.stage_ms()) << fmt(" %7.1f", p.total_ms()) << "  " << p.backend() << "\n";
     }
   }
@@ -838,6 +839,18 @@ void print_status(const pb::StatusResponse& s) {
   }
   std::cout << "jobs        queued " << s.jobs_queued() << ", running " << s.jobs_running() << ", completed "
             << s.jobs_completed() << ", failed " << s.jobs_failed() << ", cancelled " << s.jobs_cancelled() << "\n";
+  // Per job in flight: partitions synthesized / proved of n.
+  for (const auto& j : s.jobs()) {
+    std::cout << "  " << j.request_id() << "  " << j.kind() << "  "
+              << (j.status() == pb::PROOF_STATUS_QUEUED ? "queued" : "running");
+    if (j.num_partitions() != 0) {
+      std::cout << "  synthesized " << j.partitions_synthesized() << "/" << j.num_partitions() << ", proved "
+                << j.partitions_done() << "/" << j.num_partitions();
+    } else {
+      std::cout << "  (preparing)";
+    }
+    std::cout << ", " << fmt("%.1f", j.elapsed_s()) << " s\n";
+  }
   std::cout << "queues      stage        pending  running   pending by priority (critical/high/normal/low)\n";
   for (const auto& q : s.queues()) {
     auto at = [&](const char* p) {
@@ -853,6 +866,13 @@ void print_status(const pb::StatusResponse& s) {
   std::cout << "memory      budget " << mib(m.budget_bytes()) << ", used " << mib(m.used_bytes()) << " (reserved "
             << mib(m.reserved_bytes()) << ", pooled " << mib(m.pooled_bytes()) << ", reclaim pending "
             << mib(m.reclaim_pending_bytes()) << "), reclaimer " << (m.reclaimer_enabled() ? "on" : "off") << "\n";
+  if (!m.budget_source().empty()) {
+    // "configured: N bytes", or "derived: MemAvailable … − SRS … − margin … = …".
+    std::cout << "            budget " << (m.budget_source() == "derived" ? "derived: " : "") << m.budget_derivation()
+              << "\n"
+              << "            pool hits " << m.pool_hits() << ", misses " << m.pool_misses()
+              << ", frees on the prove path " << m.critical_path_frees() << "\n";
+  }
   std::cout << "srs cache   " << mib(m.srs_bytes()) << " of "
             << (m.srs_budget_bytes() ? mib(m.srs_budget_bytes()) : std::string("unlimited")) << "\n";
   for (const auto& e : s.srs()) {

@@ -5,11 +5,19 @@
 // Options (add_engine_options), as the daemon's engine.* keys:
 //   --backend cpu|cuda|auto   groth16::make_backends (cuda: one backend per usable device)
 //   --memory-budget SIZE      bytes of partition buffers in flight (engine.memory_budget; "512MiB",
-//                             "8GiB", …; default 0: 3/4 of the RAM). Partitions beyond it wait for
+//                             "8GiB", …; default 0: derived from the machine, engine.hpp). Partitions beyond it wait for
 //                             memory: a C1 of 10 partitions never holds more than the budget admits.
 //   --threads N (the command's)  threads of one CPU backend call and synthesis workers (0: all cores).
-// Progress on stderr: one line when the job starts, then "<cmd>: k/N partition(s) proved (t s)"
-// whenever k grows (checked every second).
+// c2 prints the engine's memory budget and how it came about on stderr first ("c2: memory budget
+// configured: N bytes" / "… MemAvailable 120.0 GiB − SRS 0.0 MiB − margin 15.0 GiB … = 105.0 GiB").
+// Progress on stderr (checked 5 times a second): one line when a job's partitions are known, then
+// one per event — a partition synthesized or proved —
+//   "<cmd>: 4/10 partition(s) proved, 6 synthesized; 2.31 s/partition, ETA 13.9 s (12.0 s)"
+// (with several jobs: "[sector 2/3 4/10] 14/30 partition(s) proved, …" over all of them). The rate
+// comes from completed partitions (the time between the first and the last proof over their
+// count, or the first's time from the start when only one is done); the ETA is the partitions
+// left × that rate. On a terminal the line is rewritten in place; otherwise (a log, a pipe) each
+// event is its own line.
 // Outcome → exception (cli::run_guarded maps it to the exit code): DONE returns the result (every
 // proof verified by the engine's self-check); a failure of the request's inputs (Failure::BadInput)
 // or of the self-check throws ExitError (common.hpp) with exit 3; Cancelled exit 5; anything else exit 4. The
@@ -22,6 +30,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "proofline/engine/engine.hpp"
 #include "proofline/groth16/params.hpp"
@@ -56,7 +65,13 @@ class LocalEngine {
   /// throws ExitError otherwise (see the header comment).
   EngineRun run(const char* cmd, engine::ProofRequest request,
                 const std::function<std::string(const std::string& reason)>& self_check_message);
+  /// Submits every request at once (the engine pipelines them: partitions of request i+1
+  /// synthesize while request i's are proved), prints their joint progress and waits for all.
+  /// Results in request order; throws ExitError for the first that did not end DONE.
+  std::vector<EngineRun> run_all(const char* cmd, std::vector<engine::ProofRequest> requests,
+                                 const std::function<std::string(const std::string& reason)>& self_check_message);
   const std::string& backend_note() const { return note_; }
+  engine::Engine& engine() { return *engine_; }
 
  private:
   std::string note_;

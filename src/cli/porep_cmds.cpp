@@ -1,6 +1,7 @@
 // Filecoin PoRep C2 commands: setup --circuit porep, c2, verify --c1.
 #include "porep_cmds.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -211,11 +212,41 @@ int cmd_setup(PorepCli& p) {
 // ---- c2 ----------------------------------------------------------------------------------------
 std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" : "_" + std::to_string(k); }
 
+Json partition_timings_json(const engine::PartitionTimings& t) {
+  return Json{{"index", t.index},         {"backend", t.backend_name}, {"queue_wait", t.queue_wait},
+              {"srs_load", t.srs_load},   {"synthesis", t.synthesis},  {"prove_wait", t.prove_wait},
+              {"h2d", t.h2d},             {"kernel", t.kernel},        {"prover_call", t.prover_call},
+              {"stage", t.stage},         {"total", t.total}};
+}
+
+Json proof_timings_json(const engine::ProofTimings& t) {
+  return Json{{"queue_wait", t.queue_wait}, {"srs_load", t.srs_load}, {"synthesis", t.synthesis},
+              {"h2d", t.h2d},               {"kernel", t.kernel},     {"prover_call", t.prover_call},
+              {"stage", t.stage},           {"assemble", t.assemble}, {"verify", t.verify},
+              {"total", t.total}};
+}
+
+Json partitions_json(const engine::ProofResult& r) {
+  Json a = Json::array();
+  for (const auto& t : r.partitions) a.push_back(partition_timings_json(t));
+  return a;
+}
+
+int cmd_c2_many(PorepCli& p);
+
 /// The C1's partitions through an engine started in this process (engine_client.hpp, kind
 /// "porep-c2"): synthesized and proved within --memory-budget (a 10-partition C1 never holds more
 /// partitions than the budget admits), every constraint checked, every proof verified with the
 /// inputs a verifier derives from the C1, before the file is written.
 int cmd_c2(PorepCli& p) {
+  if (p.c1s.size() != p.outs.size()) {
+    throw UsageError("--c1 and --out come in pairs: got " + std::to_string(p.c1s.size()) + " --c1 and " +
+                     std::to_string(p.outs.size()) + " --out");
+  }
+  if (p.c1s.size() > 1) return cmd_c2_many(p);
+  if (p.first_alone) throw UsageError("--first-alone needs several --c1 (it proves the first alone, then the others)");
+  p.c1 = p.c1s.at(0);
+  p.out = p.outs.at(0);
   const auto t_all = Clock::now();
   auto t0 = Clock::now();
   // Outputs apart from the inputs and each other: now for the files named here, again below once
@@ -230,6 +261,7 @@ int cmd_c2(PorepCli& p) {
   // usable device) is a usage error before the C1 is read.
   p.engine.threads = p.threads;
   LocalEngine eng(p.engine);
+  progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
   progress("c2", "reading " + p.c1);
   const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
   const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
@@ -301,7 +333,10 @@ int cmd_c2(PorepCli& p) {
                         {"synthesis", synth_s},
                         {"prove", prove_s},
                         {"verify", verify_s},
-                        {"total", total_s}}}}
+                        {"total", total_s}}},
+                      {"timings_ms", proof_timings_json(r.timings)},
+                      {"partition_timings_ms", partitions_json(r)},
+                      {"peak_rss_bytes", peak_rss_bytes()}}
                      .dump(2)
               << "\n";
   } else {
@@ -314,6 +349,211 @@ int cmd_c2(PorepCli& p) {
               << "prove       " << fmt_s(prove_s) << "  (summed over partitions)\n"
               << "verify      " << fmt_s(verify_s) << "\n"
               << "total       " << fmt_s(total_s) << "\n";
+  }
+  return kOk;
+}
+
+/// Several C1s through one engine (porep_cmds.hpp, "c2 --c1 A --out PA --c1 B --out PB …").
+int cmd_c2_many(PorepCli& p) {
+  const std::size_t m = p.c1s.size();
+  if (!p.pub.empty() || !p.snarkjs_dir.empty()) throw UsageError("--public and --snarkjs-dir take one --c1");
+  refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
+  std::vector<NamedFile> in_files{{"--params", p.params}}, out_files;
+  for (std::size_t i = 0; i < m; ++i) {
+    in_files.push_back({"--c1", p.c1s[i]});
+    out_files.push_back({"--out", p.outs[i]});
+  }
+  check_output_paths(in_files, out_files);
+  std::vector<std::unique_ptr<PendingOutput>> outs;
+  for (const std::string& o : p.outs) outs.push_back(std::make_unique<PendingOutput>(o));
+  p.engine.threads = p.threads;
+  LocalEngine eng(p.engine);
+  progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
+
+  // The C1s: read and checked here (registered proof, partitions) and again by the kind.
+  std::vector<double> read_s;
+  filecoin::RegisteredSealProof proof{};
+  std::size_t n = 0;
+  std::string params_path = p.params;
+  for (std::size_t i = 0; i < m; ++i) {
+    const auto t0 = Clock::now();
+    progress("c2", "reading " + p.c1s[i]);
+    const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1s[i]);
+    read_s.push_back(secs_since(t0));
+    const std::size_t parts = c1.vanilla_proofs.size();
+    if (p.partition >= 0 && static_cast<std::size_t>(p.partition) >= parts) {
+      throw UsageError("--partition " + std::to_string(p.partition) + ": " + p.c1s[i] + " has " +
+                       std::to_string(parts) + " partition(s)");
+    }
+    if (i == 0) {
+      proof = c1.registered_proof;
+      n = p.partition >= 0 ? 1 : parts;
+      if (params_path.empty()) params_path = default_param_path(filecoin::porep_config(proof), ".params").string();
+    } else if (c1.registered_proof != proof) {
+      throw UsageError(p.c1s[i] + " is a " + std::string(filecoin::to_string(c1.registered_proof)) + " C1, " +
+                       p.c1s[0] + " a " + std::string(filecoin::to_string(proof)) +
+                       " one: one run proves sectors of one registered proof (one parameter file)");
+    }
+  }
+  if (!fs::exists(params_path)) {
+    throw std::system_error(std::make_error_code(std::errc::no_such_file_or_directory),
+                            "parameter file not found: '" + params_path + "' (pass --params)");
+  }
+  const filecoin::PorepConfig cfg = filecoin::porep_config(proof);
+  const circuits::porep::PoRepCounts counts = circuits::porep::count_porep(circuits::porep::shape_for(cfg));
+  auto request = [&](std::size_t i) {
+    engine::ProofRequest req;
+    req.kind = "porep-c2";
+    req.args = {{"c1", p.c1s[i]}, {"params", params_path}};
+    if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+    return req;
+  };
+  auto self_check = [](const std::string& reason) {
+    return "the proofs made here do not verify (" + reason + "); no proof written";
+  };
+
+  // 1. The parameters, once, with the first C1's checks (its sector's circuit against the file).
+  progress("c2", "loading " + params_path);
+  auto t0 = Clock::now();
+  try {
+    const engine::ProofRequest r0 = request(0);
+    eng.engine().preload_srs("porep-c2", r0.args);
+  } catch (const std::invalid_argument& e) {
+    throw ExitError(kBadInput, e.what());
+  }
+  const double load_s = secs_since(t0);
+
+  struct Done {
+    engine::ProofResult result;
+    std::string phase;
+    double latency_s = 0;   ///< alone: submit → proof written; sustained: batch start → proof written
+  };
+  std::vector<Done> done(m);
+  std::string backend;
+  auto write_proof = [&](std::size_t i, engine::ProofResult&& r) {
+    write_file_bytes(outs[i]->temp_path(), r.proof_bytes);
+    outs[i]->commit();
+    done[i].result = std::move(r);
+  };
+  // 2. --first-alone: the first C1 alone (single-proof latency, parameters resident).
+  std::size_t first = 0;
+  double single_s = -1;
+  if (p.first_alone) {
+    progress("c2", "sector 1/" + std::to_string(m) + " alone (latency)");
+    t0 = Clock::now();
+    EngineRun run = eng.run("c2", request(0), self_check);
+    backend = run.backend;
+    write_proof(0, std::move(run.result));
+    single_s = secs_since(t0);
+    done[0].phase = "alone";
+    done[0].latency_s = single_s;
+    first = 1;
+  }
+  // 3. The rest at once (sustained).
+  std::vector<engine::ProofRequest> reqs;
+  for (std::size_t i = first; i < m; ++i) reqs.push_back(request(i));
+  progress("c2", std::to_string(m - first) + " sector(s) back to back (sustained)");
+  t0 = Clock::now();
+  std::vector<EngineRun> runs = eng.run_all("c2", std::move(reqs), self_check);
+  const double wall_s = secs_since(t0);
+  std::vector<double> ends;
+  for (std::size_t j = 0; j < runs.size(); ++j) {
+    const std::size_t i = first + j;
+    if (backend.empty()) backend = runs[j].backend;
+    ends.push_back(runs[j].result.timings.total / 1000);  // submit (≈ t0) → result
+    write_proof(i, std::move(runs[j].result));
+    done[i].phase = "sustained";
+    done[i].latency_s = ends.back();
+  }
+  std::sort(ends.begin(), ends.end());
+  const std::size_t k = m - first;
+  const double per_proof = wall_s / static_cast<double>(k);
+  const double steady = k >= 2 ? (ends.back() - ends.front()) / static_cast<double>(k - 1) : per_proof;
+  const std::size_t backends = std::max<std::size_t>(1, eng.engine().status().backends.size());
+  // Per-partition means over the sustained phase; the busy fraction of the backends over its wall.
+  // Per-partition means of these timers (ms) over the sustained phase.
+  struct Mean {
+    double engine::PartitionTimings::*timer;
+    const char* name;  ///< "synthesis" → JSON "mean_synthesis_ms", text "synthesis"
+    double sum = 0;
+  };
+  Mean means[] = {{&engine::PartitionTimings::synthesis, "synthesis"},
+                  {&engine::PartitionTimings::prove_wait, "prove_wait"},
+                  {&engine::PartitionTimings::h2d, "h2d"},
+                  {&engine::PartitionTimings::kernel, "kernel"},
+                  {&engine::PartitionTimings::prover_call, "prover_call"},
+                  {&engine::PartitionTimings::stage, "stage"}};
+  double sum_call = 0, sum_verify = 0, sum_queue = 0;
+  std::size_t parts = 0;
+  for (std::size_t i = first; i < m; ++i) {
+    const engine::ProofResult& r = done[i].result;
+    for (const auto& t : r.partitions) {
+      for (Mean& x : means) x.sum += t.*x.timer;
+      sum_call += t.prover_call;
+      ++parts;
+    }
+    sum_verify += r.timings.verify;
+    sum_queue += r.timings.queue_wait;
+  }
+  const double np = static_cast<double>(std::max<std::size_t>(parts, 1));
+  const double busy = sum_call / 1000 / (wall_s * static_cast<double>(backends));
+  const std::uint64_t rss = peak_rss_bytes();
+  const std::size_t proof_bytes = done[0].result.proof_bytes.size();
+  for (std::size_t i = 0; i < m; ++i) progress("c2", "wrote " + p.outs[i]);
+
+  if (p.json) {
+    Json proofs = Json::array();
+    for (std::size_t i = 0; i < m; ++i) {
+      proofs.push_back(Json{{"c1", p.c1s[i]},
+                            {"proof", p.outs[i]},
+                            {"proof_bytes", done[i].result.proof_bytes.size()},
+                            {"verified", true},
+                            {"phase", done[i].phase},
+                            {"read_c1_s", read_s[i]},
+                            {"latency_s", done[i].latency_s},
+                            {"timings_ms", proof_timings_json(done[i].result.timings)},
+                            {"partition_timings_ms", partitions_json(done[i].result)}});
+    }
+    Json j{{"command", "c2"},
+           {"registered_proof", filecoin::to_string(proof)},
+           {"sectors", m},
+           {"partitions", n},
+           {"constraints_per_partition", counts.constraints},
+           {"proof_bytes", proof_bytes},
+           {"verified", true},
+           {"backend", backend},
+           {"backends", backends},
+           {"load_params_s", load_s}};
+    if (single_s >= 0) j["single_latency_s"] = single_s;
+    j["sustained_proofs"] = k;
+    j["sustained_wall_s"] = wall_s;
+    j["sustained_seconds_per_proof"] = per_proof;
+    j["steady_seconds_per_proof"] = steady;
+    j["gpu_busy_fraction"] = busy;
+    j["mean_queue_wait_ms"] = sum_queue / static_cast<double>(k);
+    for (const Mean& x : means) j[std::string("mean_") + x.name + "_ms"] = x.sum / np;
+    j["mean_verify_ms"] = sum_verify / static_cast<double>(k);
+    j["peak_rss_bytes"] = rss;
+    j["proofs"] = std::move(proofs);
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << "c2          " << m << " × " << filecoin::to_string(proof) << ", " << n << " partition(s) × "
+              << counts.constraints << " constraints, backend " << backend << "\n"
+              << "load params " << fmt_s(load_s) << "\n";
+    if (single_s >= 0) std::cout << "single      " << fmt_s(single_s) << "  (C1 → verified proof written, alone)\n";
+    std::cout << "sustained   " << k << " proof(s) in " << fmt_s(wall_s) << ": " << fmt_s(per_proof)
+              << " per proof (" << fmt_s(steady) << " between completions)\n";
+    char busy_s[32];
+    std::snprintf(busy_s, sizeof busy_s, "%.1f %%", 100 * busy);
+    std::cout << "busy        " << busy_s << " of the backends (Σ prover call / wall)\n"
+              << "per partition (means):";
+    for (const Mean& x : means) std::cout << " " << x.name << " " << fmt_s(x.sum / np / 1000);
+    std::cout << "\n"
+              << "peak RSS    " << (rss >> 20) << " MiB\n";
+    for (std::size_t i = 0; i < m; ++i) {
+      std::cout << "proof       " << p.outs[i] << " (" << done[i].result.proof_bytes.size() << " bytes), verified, "
+                << done[i].phase << " " << fmt_s(done[i].latency_s) << "\n";
+    }
   }
   return kOk;
 }
@@ -370,11 +610,22 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   if (CLI::Option* o = verify.get_option_no_throw("--public")) c1_opt->excludes(o->required(false));
 
   p.c2 = app.add_subcommand("c2", "Filecoin PoRep commit phase 2: prove every partition of a C1 JSON");
-  p.c2->add_option("--c1", p.c1, "C1 output JSON (SealCommitPhase1Output)")->required()->check(CLI::ExistingFile);
+  p.c2->add_option("--c1", p.c1s,
+                   "C1 output JSON (SealCommitPhase1Output); repeat with --out for several sectors through one engine")
+      ->required()
+      ->check(CLI::ExistingFile)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   p.c2->add_option("--params", p.params,
                    "PoRep .params file (default: $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters, "
                    "upstream file name)");
-  p.c2->add_option("--out", p.out, "output proof file (192 bytes per partition)")->required();
+  p.c2->add_option("--out", p.outs, "output proof file (192 bytes per partition); one per --c1, in order")
+      ->required()
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  p.c2->add_flag("--first-alone", p.first_alone,
+                 "with several --c1: prove the first alone (single-proof latency with the parameters loaded), then "
+                 "the others back to back (sustained)");
   p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
   p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
   p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");

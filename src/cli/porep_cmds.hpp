@@ -19,6 +19,23 @@
 //       groth16::make_backends (cuda = every usable CUDA device, auto = cuda when one is usable,
 //       else cpu; default cpu). --partition K: only partition K is synthesized, proved, verified and
 //       written (one 192-byte proof; for benchmarks of one 32 GiB partition).
+//   proofline c2     --c1 A --out PA --c1 B --out PB … [--first-alone] [--params P] [--json]
+//       several sectors through one engine (the sustained mode of bench/porep.sh): the parameters
+//       are loaded once first (with the first C1's checks), then every C1 is submitted at once, so
+//       partitions of sector i+1 synthesize while sector i's are proved; each proof verified and
+//       written to its --out. --first-alone: the first C1 is proved alone first (its latency, C1 →
+//       verified proof written, with the parameters resident), then the others together. Prints
+//       the sustained seconds per proof (wall / proofs, and between the first and last completion),
+//       the backends' busy fraction (Σ prover call / (wall × backends)), per-partition stage means,
+//       peak RSS, and with --json every proof's per-partition timings (below). --public,
+//       --snarkjs-dir: one --c1 only.
+// c2 --json (one C1): command, registered_proof, partitions, partitions_in_c1,
+//   constraints_per_partition, proof, proof_bytes, verified, backend, timings_s {read_c1,
+//   load_params, synthesis, prove, verify, total} (seconds; synthesis and prove summed over
+//   partitions), timings_ms {queue_wait, srs_load, synthesis, h2d, kernel, prover_call, stage,
+//   assemble, verify, total} (the engine's ProofTimings), partition_timings_ms [{index, backend,
+//   queue_wait, srs_load, synthesis, prove_wait, h2d, kernel, prover_call, stage, total}] (the
+//   engine's PartitionTimings, engine.hpp), peak_rss_bytes (VmHWM).
 //   proofline verify --vk V --c1 c1.json --proof proof.bin
 //       public inputs of each partition from the C1 (filecoin::public_inputs), then Groth16 verify.
 // Progress lines go to stderr; results to stdout (text, or one JSON object with --json).
@@ -29,6 +46,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine_client.hpp"
 
@@ -41,7 +59,9 @@ struct PorepCli {
   // setup (the setup subcommand's own --circuit, --params, --vk, --seed are read back from it)
   std::string sector_size;
   // c2
-  std::string c1, params, out, pub, snarkjs_dir;
+  std::string c1, params, out, pub, snarkjs_dir;  ///< c1, out: the first pair of c1s, outs
+  std::vector<std::string> c1s, outs;            ///< --c1 / --out, in pairs
+  bool first_alone = false;                      ///< --first-alone
   EngineOptions engine;  ///< --backend, --memory-budget (engine_client.hpp)
   // verify
   std::string verify_c1;

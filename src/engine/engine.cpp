@@ -99,10 +99,19 @@ constexpr int kStages = 3;  // prepare, synthesis, prove
 constexpr const char* kStageNames[kStages] = {"prepare", "synthesis", "prove"};
 constexpr int kPriorities = 4;
 
-std::uint64_t default_budget() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return std::uint64_t{8} << 30;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 4 * 3;
+/// The host memory the derived budget starts from; 3/4 of the physical pages where /proc/meminfo
+/// cannot be read.
+HostMemory host_memory_at_start() {
+  try {
+    return read_host_memory();
+  } catch (const std::exception&) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    HostMemory h;
+    h.mem_total = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                                        : std::uint64_t{8} << 30;
+    h.mem_available = h.mem_total / 4 * 3;
+    return h;
+  }
 }
 
 }  // namespace
@@ -126,6 +135,7 @@ struct Engine::Impl {
     std::vector<std::vector<ff::Fr>> inputs;
     std::vector<PartitionTimings> pt;
     std::size_t proved = 0;
+    std::size_t synthesized = 0;
     std::size_t active = 0;  ///< items of this job on a worker now
     bool parked = false;     ///< waited (off the workers) for another job's load of its SRS
     Clock::time_point parked_at;
@@ -154,12 +164,19 @@ struct Engine::Impl {
 
   EngineConfig cfg;
   std::shared_ptr<const KindRegistry> kinds;
+  /// memory_budget_bytes = 0: the budget follows the SRS cache (rederive_budget); `host` is the
+  /// machine's memory as it was when the engine started (what was available to it).
+  const bool budget_derived;
+  const HostMemory host;
   MemoryBudget budget;
   Reclaimer reclaimer;
   BufferPool pool;
   SrsManager srs;
   std::atomic<std::uint64_t> reserved{0};
   const Clock::time_point started = Clock::now();
+  mutable std::mutex why_mu;
+  std::string budget_why;                  ///< under why_mu
+  std::atomic<bool> budget_stale{false};   ///< an SRS was evicted: re-derive the budget
 
   mutable std::mutex mu;
   std::condition_variable cv;       ///< queues changed / budget released / stop
@@ -223,7 +240,9 @@ struct Engine::Impl {
   explicit Impl(EngineConfig c)
       : cfg(std::move(c)),
         kinds(cfg.kinds ? cfg.kinds : KindRegistry::builtin()),
-        budget(cfg.memory_budget_bytes ? cfg.memory_budget_bytes : default_budget()),
+        budget_derived(cfg.memory_budget_bytes == 0),
+        host(budget_derived ? host_memory_at_start() : HostMemory{}),
+        budget(budget_derived ? derive_memory_budget(host, 0).bytes : cfg.memory_budget_bytes),
         reclaimer(budget, cfg.reclaimer),
         pool(budget, reclaimer, cfg.pool_max_bytes),
         srs(cfg.srs_budget_bytes) {
@@ -241,11 +260,20 @@ struct Engine::Impl {
                                   : groth16::HostQueries::Keep);
     budget.set_listener([this] { cv.notify_all(); });
     // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
+    if (budget_derived) {
+      budget_why = derive_memory_budget(host, 0).why;
+    } else {
+      budget_why = "configured: " + std::to_string(cfg.memory_budget_bytes) + " bytes";
+    }
     srs.set_on_evict([this](const Srs& s) {
       for (const auto& b : cfg.backends) b->evict(s.params);
       if (cfg.on_srs_evict) cfg.on_srs_evict(s.params);
+      budget_stale.store(true);  // re-derived by the next synthesis worker pass (the SRS lock is held here)
     });
-    srs.set_on_load_done([this](const std::string& key) { unpark(key); });
+    srs.set_on_load_done([this](const std::string& key) {
+      rederive_budget();
+      unpark(key);
+    });
     for (unsigned i = 0; i < synth_workers; ++i) threads.emplace_back([this, i] { synth_worker(i); });
     for (std::size_t b = 0; b < cfg.backends.size(); ++b) {
       for (unsigned w = 0; w < cfg.prover_workers_per_backend; ++w) {
@@ -254,9 +282,25 @@ struct Engine::Impl {
     }
     threads.emplace_back([this] { finisher(); });
     log()->info("engine start backends={} prover_workers_per_backend={} synthesis_workers={} budget_bytes={} "
-                "srs_budget_bytes={} reclaimer={} overlap={}",
+                "budget_source={} budget=\"{}\" srs_budget_bytes={} reclaimer={} overlap={}",
                 cfg.backends.size(), cfg.prover_workers_per_backend, synth_workers, budget.total(),
-                cfg.srs_budget_bytes, cfg.reclaimer, cfg.overlap);
+                budget_derived ? "derived" : "configured", budget_why, cfg.srs_budget_bytes, cfg.reclaimer,
+                cfg.overlap);
+  }
+
+  /// A derived budget follows the SRS host bytes resident now (no engine lock needed; takes the
+  /// SRS manager's). Logs a change.
+  void rederive_budget() {
+    if (!budget_derived) return;
+    budget_stale.store(false);
+    // Under why_mu from reading the SRS bytes to setting the total, so that two re-derivations
+    // (a load ending, an eviction) cannot leave the older figure in place.
+    std::lock_guard lk(why_mu);
+    const DerivedBudget d = derive_memory_budget(host, srs.resident_bytes());
+    if (d.bytes == budget.total() && d.why == budget_why) return;
+    budget_why = d.why;
+    budget.set_total(d.bytes);
+    log()->info("memory budget derived budget_bytes={} budget=\"{}\"", d.bytes, d.why);
   }
 
   ~Impl() {
@@ -299,6 +343,7 @@ struct Engine::Impl {
     r.state = j.state;
     r.num_partitions = j.n;
     r.partitions_done = j.proved;
+    r.partitions_synthesized = j.synthesized;
     return r;
   }
 
@@ -332,6 +377,7 @@ struct Engine::Impl {
     r.failure = state == JobState::Done ? Failure::None : state == JobState::Cancelled ? Failure::Cancelled : j.failure;
     r.num_partitions = j.n;
     r.partitions_done = j.proved;
+    r.partitions_synthesized = j.synthesized;
     r.timings.total = ms_between(j.submitted, j.finished);
     if (state == JobState::Done) {
       ++counters.done;
@@ -499,17 +545,44 @@ struct Engine::Impl {
 
   // ---- synthesis (no lock held) -------------------------------------------------------------------
 
-  void do_synthesize(const JobPtr& job, std::size_t k, groth16::ByteSource& rng, Clock::time_point t0) {
+  /// What admitting one partition gave it: a buffer (pooled, its pages faulted in already, or
+  /// fresh) and the bytes reserved for it (the estimate, or the pooled buffer's capacity if larger).
+  struct Admission {
+    r1cs::ProvingBuffers buf;
+    std::uint64_t reserved = 0;
+  };
+
+  /// Admits a partition of `bytes` into the budget. A pooled buffer is taken with its charge (so a
+  /// budget that is full of pooled buffers admits the next partition into one of them instead of
+  /// freeing it and faulting a fresh one in); only the part of `bytes` beyond its capacity is
+  /// acquired. false: it does not fit yet (nothing changed).
+  bool admit(std::uint64_t bytes, Admission& out) {
+    if (std::optional<BufferPool::Taken> t = pool.take_charged(bytes)) {
+      const std::uint64_t extra = bytes > t->bytes ? bytes - t->bytes : 0;
+      if (extra == 0 || budget.try_acquire(extra)) {
+        out.reserved = t->bytes + extra;
+        out.buf = std::move(t->buf);
+        return true;
+      }
+      pool.put_back_charged(std::move(*t));
+      return false;
+    }
+    if (!budget.try_acquire(bytes)) return false;
+    pool.note_fresh();
+    out.reserved = bytes;
+    return true;
+  }
+
+  void do_synthesize(const JobPtr& job, std::size_t k, Admission adm, groth16::ByteSource& rng, Clock::time_point t0) {
     PartitionTimings t;
     t.index = k;
     t.srs_load = job->srs_load_ms;
     t.queue_wait = std::max(0.0, ms_between(job->submitted, t0) - job->srs_load_ms);
-    const std::uint64_t reserved_bytes = job->part_bytes;
-    r1cs::ProvingBuffers buf;
+    const std::uint64_t reserved_bytes = adm.reserved;
+    r1cs::ProvingBuffers buf = std::move(adm.buf);
     std::vector<ff::Fr> inputs;
     groth16::Randomizers rs;
     try {
-      buf = pool.acquire(reserved_bytes);
       {
         // The kind's ProvingAssignment polls the job's flag and stays within the shape the
         // parameters allow (so its buffers stay within the bytes reserved for them).
@@ -538,6 +611,7 @@ struct Engine::Impl {
     {
       std::lock_guard lk(mu);
       if (!is_final(job->state)) {
+        ++job->synthesized;
         job->inputs[k] = std::move(inputs);
         auto item = std::make_unique<ProveItem>();
         item->job = job;
@@ -580,19 +654,32 @@ struct Engine::Impl {
         cv.wait(lk);
         continue;
       }
+      if (budget_stale.load()) rederive_budget();
       bool admitted = false;
       bool blocked = false;
+      Admission adm;
       if (sit != synth_q.end() && (pit == prep_q.end() || sit->first < pit->first)) {
         const JobPtr& job = sit->second;
         if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
           blocked = true;
-        } else if (budget.try_acquire(job->part_bytes)) {
+        } else if (admit(job->part_bytes, adm)) {
           admitted = true;
+        } else if (job->part_bytes > budget.total()) {
+          // The budget was re-derived below this job's partition after its prepare (an SRS load).
+          JobPtr victim = job;
+          lk.unlock();
+          fail_job(victim, "bad request: one partition needs " + std::to_string(victim->part_bytes) +
+                               " bytes of buffers; the engine's memory budget is now " +
+                               std::to_string(budget.total()) + " bytes", Failure::BadInput);
+          lk.lock();
+          continue;
         } else {
           blocked = true;
-          if (pool.pooled_count() > 0) {
+          // The pooled buffers other than the one kept for this admission go to the reclaimer;
+          // the budget listener wakes us when they are freed.
+          if (pool.pooled_count() > 1) {
             lk.unlock();
-            pool.shrink(0);  // idle buffers → reclaimer; the budget listener wakes us when freed
+            pool.shrink_keeping_largest();
             lk.lock();
             continue;
           }
@@ -602,7 +689,7 @@ struct Engine::Impl {
         const Key key = sit->first;
         JobPtr job = sit->second;
         const int p = std::get<0>(key);
-        reserved += job->part_bytes;
+        reserved += adm.reserved;
         synth_q.erase(sit);
         ++running[1][p];
         ++synth_active;
@@ -616,7 +703,7 @@ struct Engine::Impl {
         lk.unlock();
         const std::size_t span = span_begin(*job, static_cast<std::size_t>(std::get<2>(key)), "synthesis",
                                             "synthesis " + std::to_string(slot));
-        do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), rng, t0);
+        do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), std::move(adm), rng, t0);
         span_end(span);
         lk.lock();
         --synth_active;
@@ -651,6 +738,7 @@ struct Engine::Impl {
   void prove_worker(int b, unsigned w) {
     groth16::ProverBackend& be = *cfg.backends[static_cast<std::size_t>(b)];
     const std::string be_name(be.name());
+    const CriticalPathScope critical;  // frees on this thread are counted (MemoryStatus::critical_path_frees)
     const std::string lane = "backend " + std::to_string(b) + " (" + be_name + ") worker " + std::to_string(w);
     std::unique_lock lk(mu);
     for (;;) {
@@ -699,13 +787,15 @@ struct Engine::Impl {
         if (res.proofs.size() != 1) throw std::runtime_error("backend returned " + std::to_string(res.proofs.size()) + " proofs for 1 partition");
         proof = res.proofs[0];
         t.kernel = res.timings.kernel;
+        t.h2d = res.timings.h2d;
         t.backend_timings = res.timings;
       } catch (const std::exception& e) {
         error = e.what();
         failure = classify(e);
       }
       span_end(span);
-      release_partition(std::move(item->buf), item->reserved);
+      // The stage ends with the result; the buffers go back to the pool after it (below), so their
+      // hand-off (and, with the reclaimer off, their free) is never inside the stage timer.
       const auto t_end = Clock::now();
       t.stage = ms_between(t_stage, t_end);
       t.total = ms_between(job->submitted, t_end);
@@ -735,13 +825,14 @@ struct Engine::Impl {
       auto lease = take_idle_lease_locked(*job);
       cv.notify_all();
       lk.unlock();
+      release_partition(std::move(item->buf), item->reserved);
       lease.reset();
       if (logged && cfg.log_partitions) {
         log()->info(
             "partition job={} kind={} k={}/{} backend={}:{} queue_wait_ms={:.2f} srs_load_ms={:.2f} synthesis_ms={:.2f} "
-            "prove_wait_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} total_ms={:.2f}",
+            "prove_wait_ms={:.2f} h2d_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} total_ms={:.2f}",
             job->req.request_id, job->req.kind, item->k, job->n, b, be_name, t.queue_wait, t.srs_load, t.synthesis,
-            t.prove_wait, t.kernel, t.prover_call, t.stage, t.total);
+            t.prove_wait, t.h2d, t.kernel, t.prover_call, t.stage, t.total);
       }
       item.reset();
       lk.lock();
@@ -787,6 +878,7 @@ struct Engine::Impl {
         pt.srs_load = job->srs_load_ms;
         for (const auto& p : job->pt) {
           pt.synthesis += p.synthesis;
+          pt.h2d += p.h2d;
           pt.kernel += p.kernel;
           pt.prover_call += p.prover_call;
           pt.stage += p.stage;
@@ -803,9 +895,10 @@ struct Engine::Impl {
         for (std::size_t i = 0; i < counters.proof.size(); ++i) counters.proof[i].observe_ms(vals[i]);
         if (cfg.log_partitions) {
           log()->info("job id={} kind={} state=done partitions={} queue_wait_ms={:.2f} srs_load_ms={:.2f} "
-                      "synthesis_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} assemble_ms={:.3f} "
-                      "verify_ms={:.2f} total_ms={:.2f}",
-                      job->req.request_id, job->req.kind, job->n, pt.queue_wait, pt.srs_load, pt.synthesis, pt.kernel,
+                      "synthesis_ms={:.2f} h2d_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} "
+                      "assemble_ms={:.3f} verify_ms={:.2f} total_ms={:.2f}",
+                      job->req.request_id, job->req.kind, job->n, pt.queue_wait, pt.srs_load, pt.synthesis, pt.h2d,
+                      pt.kernel,
                       pt.prover_call, pt.stage, pt.assemble, pt.verify, pt.total);
         }
       }
@@ -916,6 +1009,14 @@ EngineStatus Engine::status() const {
   s.memory.reclaimer_enabled = m.reclaimer.threaded();
   s.memory.freed_bytes_total = m.reclaimer.freed_bytes_total();
   s.memory.free_ms_total = m.reclaimer.free_ms_total();
+  s.memory.critical_path_frees = m.reclaimer.critical_path_frees();
+  s.memory.pool_hits = m.pool.hits();
+  s.memory.pool_misses = m.pool.misses();
+  s.memory.budget_source = m.budget_derived ? "derived" : "configured";
+  {
+    std::lock_guard wl(m.why_mu);
+    s.memory.budget_derivation = m.budget_why;
+  }
   std::lock_guard lk(m.mu);
   for (std::size_t b = 0; b < m.backends.size(); ++b) {
     const groth16::ProverBackend& be = *m.cfg.backends[b];
@@ -933,7 +1034,9 @@ EngineStatus Engine::status() const {
       s.queues.push_back(QueueStatus{kStageNames[st], static_cast<Priority>(p), pending[st][p], m.running[st][p]});
     }
   }
+  std::vector<const Impl::Job*> live;
   for (const auto& [id, job] : m.jobs) {
+    if (!is_final(job->state)) live.push_back(job.get());
     EngineStatus::KindJobs& k = s.jobs_by_kind[job->req.kind];
     switch (job->state) {
       case JobState::Queued: ++s.jobs_queued; ++k.queued; break;
@@ -942,6 +1045,12 @@ EngineStatus Engine::status() const {
       case JobState::Failed: ++s.jobs_failed; ++k.failed; break;
       case JobState::Cancelled: ++s.jobs_cancelled; ++k.failed; break;
     }
+  }
+  std::sort(live.begin(), live.end(), [](const Impl::Job* a, const Impl::Job* b) { return a->seq < b->seq; });
+  const auto now = Clock::now();
+  for (const Impl::Job* j : live) {
+    s.jobs.push_back(JobProgress{j->req.request_id, j->req.kind, j->req.priority, j->state, j->n, j->synthesized,
+                                 j->proved, std::chrono::duration<double>(now - j->submitted).count()});
   }
   s.synthesis_workers = m.synth_workers;
   s.overlap = m.cfg.overlap;
@@ -1002,6 +1111,10 @@ SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::
   return gone;
 }
 
-bool Engine::evict_srs(const std::string& key) { return impl_->srs.evict(key); }
+bool Engine::evict_srs(const std::string& key) {
+  const bool evicted = impl_->srs.evict(key);
+  if (evicted) impl_->rederive_budget();
+  return evicted;
+}
 
 }  // namespace proofline::engine

@@ -7,6 +7,9 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "proofline/util/error.hpp"
@@ -47,7 +50,102 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what) {
 }
 
 
+// ---- host memory and the derived budget ----------------------------------------------------------
+
+namespace {
+
+/// The first line of a file as a byte count; nullopt if missing, unparsable, "max" or ≥ 2^60 (v1's
+/// "no limit" is a page-rounded 2^63 − 1).
+std::optional<std::uint64_t> read_limit_file(const std::string& path) {
+  std::ifstream f(path);
+  std::string line;
+  if (!f || !std::getline(f, line)) return std::nullopt;
+  if (line.empty() || line == "max") return std::nullopt;
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(line, &used);
+    if (used == 0 || v >= (std::uint64_t{1} << 60)) return std::nullopt;
+    return static_cast<std::uint64_t>(v);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+/// "44.0 GiB", or "0.1 MiB" below 1 GiB.
+std::string gib(std::uint64_t bytes) {
+  char b[32];
+  if (bytes >= (std::uint64_t{1} << 30)) {
+    std::snprintf(b, sizeof b, "%.1f GiB", static_cast<double>(bytes) / 1073741824.0);
+  } else {
+    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / 1048576.0);
+  }
+  return b;
+}
+
+}  // namespace
+
+HostMemory read_host_memory(const std::string& meminfo, const std::string& cgroup_dir) {
+  std::ifstream f(meminfo);
+  if (!f) throw ProoflineError(Error::BadArgument, "host memory: cannot read '" + meminfo + "'");
+  HostMemory h;
+  bool total = false, avail = false;
+  std::string line;
+  while (std::getline(f, line)) {
+    std::istringstream in(line);
+    std::string key, unit;
+    std::uint64_t v = 0;
+    if (!(in >> key >> v)) continue;
+    in >> unit;
+    const std::uint64_t bytes = unit == "kB" ? v * 1024 : v;
+    if (key == "MemTotal:") h.mem_total = bytes, total = true;
+    if (key == "MemAvailable:") h.mem_available = bytes, avail = true;
+  }
+  if (!total) throw ProoflineError(Error::BadArgument, "host memory: '" + meminfo + "' has no MemTotal line");
+  if (!avail) h.mem_available = h.mem_total;  // kernels before 3.14
+  if (auto lim = read_limit_file(cgroup_dir + "/memory.max")) {
+    h.cgroup_limit = lim;
+    h.cgroup_usage = read_limit_file(cgroup_dir + "/memory.current").value_or(0);
+  } else if (auto lim1 = read_limit_file(cgroup_dir + "/memory/memory.limit_in_bytes")) {
+    h.cgroup_limit = lim1;
+    h.cgroup_usage = read_limit_file(cgroup_dir + "/memory/memory.usage_in_bytes").value_or(0);
+  }
+  return h;
+}
+
+DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes) {
+  constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+  std::uint64_t available = host.mem_available;
+  std::string from = "MemAvailable " + gib(host.mem_available);
+  if (host.cgroup_limit) {
+    const std::uint64_t usage = host.cgroup_usage.value_or(0);
+    const std::uint64_t room = *host.cgroup_limit > usage ? *host.cgroup_limit - usage : 0;
+    if (room < available) {
+      available = room;
+      from = "cgroup limit " + gib(*host.cgroup_limit) + " − usage " + gib(usage) + " (below MemAvailable " +
+             gib(host.mem_available) + ")";
+    }
+  }
+  const std::uint64_t margin = std::max(4 * kGiB, available / 8);
+  const std::uint64_t taken = srs_host_bytes + margin;
+  const std::uint64_t floor = std::min(kGiB, available);
+  DerivedBudget d;
+  d.bytes = available > taken ? std::max(available - taken, floor) : floor;
+  d.why = from + " − SRS " + gib(srs_host_bytes) + " − margin " + gib(margin) + " (max(4 GiB, 1/8)) = " +
+          gib(d.bytes) + (available > taken && available - taken >= floor ? "" : " (the 1 GiB floor)");
+  return d;
+}
+
 // ---- MemoryBudget ---------------------------------------------------------------------------------
+
+void MemoryBudget::set_total(std::uint64_t total_bytes) {
+  std::function<void()> f;
+  {
+    std::lock_guard lk(mu_);
+    total_ = total_bytes;
+    f = listener_;
+  }
+  if (f) f();
+}
 
 std::uint64_t MemoryBudget::used() const {
   std::lock_guard lk(mu_);
@@ -89,6 +187,16 @@ std::uint64_t buffer_bytes(const r1cs::ProvingBuffers& b) {
          words(b.a_aux_density) + words(b.b_input_density) + words(b.b_aux_density);
 }
 
+// ---- CriticalPathScope ----------------------------------------------------------------------------
+
+namespace {
+thread_local int t_critical_depth = 0;
+}
+
+CriticalPathScope::CriticalPathScope() { ++t_critical_depth; }
+CriticalPathScope::~CriticalPathScope() { --t_critical_depth; }
+bool CriticalPathScope::active() { return t_critical_depth > 0; }
+
 // ---- Reclaimer ------------------------------------------------------------------------------------
 
 Reclaimer::Reclaimer(MemoryBudget& budget, bool threaded) : budget_(budget), threaded_(threaded) {
@@ -122,6 +230,7 @@ void Reclaimer::free_now(std::vector<Item>& items) {
     std::lock_guard lk(mu_);
     freed_bytes_ += bytes;
     frees_ += items.size();
+    if (CriticalPathScope::active()) critical_path_frees_ += items.size();
     free_ms_ += ms;
   }
   budget_.release(bytes);
@@ -204,36 +313,50 @@ double Reclaimer::free_ms_total() const {
   std::lock_guard lk(mu_);
   return free_ms_;
 }
+std::uint64_t Reclaimer::critical_path_frees() const {
+  std::lock_guard lk(mu_);
+  return critical_path_frees_;
+}
 
 // ---- BufferPool -----------------------------------------------------------------------------------
 
 BufferPool::BufferPool(MemoryBudget& budget, Reclaimer& reclaimer, std::uint64_t max_bytes)
     : budget_(budget), reclaimer_(reclaimer), max_bytes_(max_bytes) {}
 
-r1cs::ProvingBuffers BufferPool::acquire(std::uint64_t want_bytes) {
-  Entry taken;
-  {
-    std::lock_guard lk(mu_);
-    if (idle_.empty()) {
-      ++misses_;
-      return {};
-    }
-    std::size_t best = idle_.size();
-    for (std::size_t i = 0; i < idle_.size(); ++i) {
-      if (idle_[i].bytes >= want_bytes && (best == idle_.size() || idle_[i].bytes < idle_[best].bytes)) best = i;
-    }
-    if (best == idle_.size()) {
-      best = static_cast<std::size_t>(
-          std::max_element(idle_.begin(), idle_.end(), [](const Entry& a, const Entry& b) { return a.bytes < b.bytes; }) -
-          idle_.begin());
-    }
-    taken = std::move(idle_[best]);
-    idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(best));
-    pooled_ -= taken.bytes;
-    ++hits_;
+std::optional<BufferPool::Taken> BufferPool::take_charged(std::uint64_t want_bytes) {
+  std::lock_guard lk(mu_);
+  if (idle_.empty()) return std::nullopt;
+  std::size_t best = idle_.size();
+  for (std::size_t i = 0; i < idle_.size(); ++i) {
+    if (idle_[i].bytes >= want_bytes && (best == idle_.size() || idle_[i].bytes < idle_[best].bytes)) best = i;
   }
-  budget_.release(taken.bytes);
-  return std::move(taken.buf);
+  if (best == idle_.size()) {
+    best = static_cast<std::size_t>(
+        std::max_element(idle_.begin(), idle_.end(), [](const Entry& a, const Entry& b) { return a.bytes < b.bytes; }) -
+        idle_.begin());
+  }
+  Taken t{std::move(idle_[best].buf), idle_[best].bytes};
+  idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(best));
+  pooled_ -= t.bytes;
+  ++hits_;
+  return t;
+}
+
+void BufferPool::put_back_charged(Taken&& t) {
+  std::lock_guard lk(mu_);
+  idle_.push_back(Entry{std::move(t.buf), t.bytes});
+  pooled_ += t.bytes;
+  --hits_;
+}
+
+r1cs::ProvingBuffers BufferPool::acquire(std::uint64_t want_bytes) {
+  std::optional<Taken> t = take_charged(want_bytes);
+  if (!t) {
+    note_fresh();
+    return {};
+  }
+  budget_.release(t->bytes);
+  return std::move(t->buf);
 }
 
 void BufferPool::give_back(r1cs::ProvingBuffers&& buf) {
@@ -265,6 +388,31 @@ std::uint64_t BufferPool::shrink(std::uint64_t keep_bytes) {
     reclaimer_.reclaim(std::move(e.buf), e.bytes);
   }
   return handed;
+}
+
+std::uint64_t BufferPool::shrink_keeping_largest() {
+  std::vector<Entry> out;
+  {
+    std::lock_guard lk(mu_);
+    if (idle_.size() < 2) return 0;
+    std::sort(idle_.begin(), idle_.end(), [](const Entry& a, const Entry& b) { return a.bytes > b.bytes; });
+    for (std::size_t i = 1; i < idle_.size(); ++i) {
+      pooled_ -= idle_[i].bytes;
+      out.push_back(std::move(idle_[i]));
+    }
+    idle_.resize(1);
+  }
+  std::uint64_t handed = 0;
+  for (Entry& e : out) {
+    handed += e.bytes;
+    reclaimer_.reclaim(std::move(e.buf), e.bytes);
+  }
+  return handed;
+}
+
+void BufferPool::note_fresh() {
+  std::lock_guard lk(mu_);
+  ++misses_;
 }
 
 std::uint64_t BufferPool::pooled_bytes() const {

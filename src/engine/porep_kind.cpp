@@ -58,6 +58,41 @@ std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std
   return v;
 }
 
+/// The parameter set of a PoRep .params file as the engine holds it (key: path + file_version).
+/// On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
+std::shared_ptr<const Srs> read_porep_params(const std::string& params, const std::string& key,
+                                             const std::function<void(double)>& progress) {
+  groth16::Parameters p = groth16::load_parameters(params, groth16::ReadOptions{ec::Check::OnCurveOnly});
+  progress(1);
+  auto srs = std::make_shared<Srs>();
+  srs->key = key;
+  srs->pvk = groth16::prepare_verifying_key(p.vk);
+  srs->bytes = parameters_bytes(p);
+  srs->params = std::move(p);
+  return srs;
+}
+
+/// PreloadSRS / engine.preload = ["porep-c2:<params>"] without a C1: only the parameter file,
+/// under the key a request naming the same file gets (its shape is checked against each request's
+/// sector when that request is prepared).
+class PoRepParamsOnlyJob final : public KindJob {
+ public:
+  PoRepParamsOnlyJob(std::string params, std::string key) : params_(std::move(params)), key_(std::move(key)) {}
+  std::size_t num_partitions() const override { return 1; }
+  std::string srs_key() const override { return key_; }
+  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
+    progress(0);
+    return read_porep_params(params_, key_, progress);
+  }
+  void check(const Srs&) const override {}
+  void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers&) const override {
+    throw std::logic_error("kind 'porep-c2': a parameter-only job (preload) has no partition to synthesize");
+  }
+
+ private:
+  std::string params_, key_;
+};
+
 class PoRepC2Job final : public KindJob {
  public:
   /// `ks`: the circuit partitions to prove, in order (engine partition i is circuit partition ks[i]).
@@ -89,15 +124,7 @@ class PoRepC2Job final : public KindJob {
       porep::check_parameter_counts(porep::count_porep(shape_), cfg_.shape->name, params_, walk.counts[0],
                                     walk.counts[2]);
     }
-    // On-curve checks only, as Filecoin loads its parameter cache: every proof is verified anyway.
-    groth16::Parameters p = groth16::load_parameters(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
-    progress(1);
-    auto srs = std::make_shared<Srs>();
-    srs->key = key_;
-    srs->pvk = groth16::prepare_verifying_key(p.vk);
-    srs->bytes = parameters_bytes(p);
-    srs->params = std::move(p);
-    return srs;
+    return read_porep_params(params_, key_, progress);
   }
 
   void check(const Srs& srs) const override {
@@ -217,7 +244,7 @@ class PoRepC2Kind final : public ProofKind {
                                   "setup --circuit porep --sector-size " + std::string(cfg.shape->name) +
                                   "`, or give the argument 'params')");
     }
-    params = fs::weakly_canonical(params, ec).string();
+    params = canonical_params(params);
     const bool check = yes_no_arg(r, "check_constraints", "1") == "1";
     std::vector<std::size_t> ks;
     const std::string only = arg_or(r, "partition", "");
@@ -235,7 +262,32 @@ class PoRepC2Kind final : public ProofKind {
     return std::make_shared<PoRepC2Job>(std::move(source), std::move(c1), std::move(params), check, std::move(ks));
   }
 
+  /// With a C1 (argument or payload): as prepare. Without one (engine.preload "porep-c2:<params>",
+  /// PreloadSRS with only 'params'): the parameter file alone, under the key a request naming that
+  /// file would use; 'params' is then required (the C1 names the upstream file otherwise).
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
+    if (!arg_or(r, "c1", "").empty() || !r.payload.empty()) return prepare(r);
+    const std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      throw std::invalid_argument("kind 'porep-c2': loading parameters without a C1 needs the argument 'params' "
+                                  "(the .params file)");
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(params, ec)) {
+      throw std::invalid_argument("kind 'porep-c2': parameter file '" + params + "' not found (or not a regular file)");
+    }
+    const std::string canon = canonical_params(params);
+    return std::make_shared<PoRepParamsOnlyJob>(canon, canon + file_version(canon));
+  }
+
  private:
+  /// The one spelling of a parameter path that keys the SRS cache (prepare and prepare_srs agree).
+  static std::string canonical_params(const std::string& params) {
+    std::error_code ec;
+    const fs::path c = fs::weakly_canonical(params, ec);
+    return ec ? params : c.string();
+  }
+
   /// With prover_id given: replica_id must be upstream's H(prover_id, sector_id, ticket, comm_d, porep_id).
   static void check_replica_id(const ProofRequest& r, const filecoin::SealCommitPhase1Output& c1,
                                const filecoin::PorepConfig& cfg, const std::string& source) {

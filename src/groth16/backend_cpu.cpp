@@ -21,6 +21,7 @@ StageTimings& StageTimings::operator+=(const StageTimings& o) {
   msm_b_g1 += o.msm_b_g1;
   msm_b_g2 += o.msm_b_g2;
   assemble += o.assemble;
+  h2d += o.h2d;
   kernel += o.kernel;
   total += o.total;
   return *this;

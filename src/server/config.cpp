@@ -127,7 +127,7 @@ const std::vector<ConfigOption>& config_options() {
                          &DaemonConfig::prover_workers_per_backend, 1, 64));
     o.push_back(u64_opt("engine.memory_budget",
                         "bytes of partition buffers in flight; a partition enters synthesis only when it fits "
-                        "(0: 3/4 of physical memory)",
+                        "(0: derived from the machine: MemAvailable or the cgroup room − SRS host bytes − a margin; see GetStatus memory.budget_derivation)",
                         &DaemonConfig::memory_budget, true));
     o.push_back(u64_opt("engine.srs_budget", "bytes of the SRS cache; idle sets evicted LRU beyond it (0: unlimited)",
                         &DaemonConfig::srs_budget, true));

@@ -195,6 +195,7 @@ void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out) {
   out->set_priority(to_proto_priority(r.priority));
   out->set_num_partitions(static_cast<std::uint32_t>(r.num_partitions));
   out->set_partitions_done(static_cast<std::uint32_t>(r.partitions_done));
+  out->set_partitions_synthesized(static_cast<std::uint32_t>(r.partitions_synthesized));
   out->set_srs_key(r.srs_key);
   out->set_proof(std::string(r.proof_bytes.begin(), r.proof_bytes.end()));
   for (const auto& inputs : r.public_inputs) {
@@ -221,11 +222,13 @@ void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out) {
     p->set_msm_a_ms(b.msm_a);
     p->set_msm_b_g1_ms(b.msm_b_g1);
     p->set_msm_b_g2_ms(b.msm_b_g2);
+    p->set_h2d_ms(t.h2d);
   }
   const auto& t = r.timings;
   out->set_queue_wait_ms(t.queue_wait);
   out->set_srs_load_ms(t.srs_load);
   out->set_synthesis_ms(t.synthesis);
+  out->set_h2d_ms(t.h2d);
   out->set_kernel_ms(t.kernel);
   out->set_prover_ms(t.prover_call);
   out->set_stage_ms(t.stage);
@@ -519,6 +522,22 @@ Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusReques
     m->set_srs_bytes(s.memory.srs_bytes);
     m->set_srs_budget_bytes(s.memory.srs_budget_bytes);
     m->set_reclaimer_enabled(s.memory.reclaimer_enabled);
+    m->set_budget_source(s.memory.budget_source);
+    m->set_budget_derivation(s.memory.budget_derivation);
+    m->set_critical_path_frees(s.memory.critical_path_frees);
+    m->set_pool_hits(s.memory.pool_hits);
+    m->set_pool_misses(s.memory.pool_misses);
+    for (const engine::JobProgress& j : s.jobs) {
+      auto* o = resp->add_jobs();
+      o->set_request_id(j.request_id);
+      o->set_kind(j.kind);
+      o->set_priority(to_proto_priority(j.priority));
+      o->set_status(to_proto_status(j.state));
+      o->set_num_partitions(static_cast<std::uint32_t>(j.num_partitions));
+      o->set_partitions_synthesized(static_cast<std::uint32_t>(j.partitions_synthesized));
+      o->set_partitions_done(static_cast<std::uint32_t>(j.partitions_done));
+      o->set_elapsed_s(j.elapsed_seconds);
+    }
     for (const auto& k : kinds_->all()) {
       resp->add_kinds(std::string(k->name()));
       to_proto_kind(*k, resp->add_kind_info());

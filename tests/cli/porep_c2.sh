@@ -52,6 +52,28 @@ check "c2 of an envelope whose SectorSize disagrees" 3 "$P" c2 --c1 env32.json -
 expect_in "  the disagreement is named" err.txt "SectorSize: 34359738368 bytes, but Phase1Out's registered_proof is a 2048-byte sector"
 
 check "gen proof against the sealed sector's C1" 1 "$P" verify --vk "$vk" --c1 seal.json --proof gen.proof
+# c2 --json carries the engine's per-proof and per-partition timers (issue 17 item 3).
+check "c2 --json timers" 0 "$P" c2 --c1 gen.json --out gen2.proof --json
+expect_in "  per-partition timings" out.txt '"partition_timings_ms": \['
+expect_in "  prover call of partition 0" out.txt '"prover_call": [0-9.e+-]+'
+expect_in "  the derived memory budget is said" err.txt '^c2: memory budget MemAvailable [0-9.]+ [GM]iB .* = [0-9.]+ [GM]iB'
+expect_in "  progress per event (stderr not a terminal)" err.txt '^c2: 1/1 partition\(s\) proved, 1 synthesized; [0-9.]+ s/partition'
+
+# Several sectors through one engine (bench/porep.sh's sustained mode): the parameters loaded once,
+# the first sector alone, then the rest at once; each proof written and valid on its own.
+check "c2 several --c1 unpaired" 2 "$P" c2 --c1 gen.json --c1 seal.json --out a.proof
+expect_in "  pairs are named" err.txt 'come in pairs: got 2 --c1 and 1 --out'
+check "c2 --first-alone with one --c1" 2 "$P" c2 --c1 gen.json --out a.proof --first-alone
+check "c2 two sectors in one engine" 0 "$P" c2 --c1 gen.json --out many-gen.proof --c1 seal.json --out many-seal.proof \
+  --first-alone --json
+expect_in "  two sectors" out.txt '"sectors": 2,'
+expect_in "  single-proof latency" out.txt '"single_latency_s": [0-9.e+-]+,'
+expect_in "  sustained seconds per proof" out.txt '"sustained_seconds_per_proof": [0-9.e+-]+,'
+expect_in "  backend busy fraction" out.txt '"gpu_busy_fraction": [0-9.e+-]+,'
+expect_in "  the sustained sector" out.txt '"phase": "sustained"'
+for kind in gen seal; do
+  check "verify --c1 many-$kind" 0 "$P" verify --vk "$vk" --c1 $kind.json --proof many-$kind.proof
+done
 
 # The same C1 with another seed: the verifier derives the challenges from the seed, so the proof
 # (made for the C1's challenges) must not verify; c2 refuses such a C1 and writes no proof.

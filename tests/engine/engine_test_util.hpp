@@ -108,7 +108,10 @@ class TestBackend final : public groth16::ProverBackend {
                               const std::atomic<bool>* cancel = nullptr) override {
     {
       std::unique_lock lk(mu_);
-      for (const auto& p : parts) order_.push_back(partition_tag(p));
+      for (const auto& p : parts) {
+        order_.push_back(partition_tag(p));
+        a_data_.push_back(p.a.data());
+      }
       ++entered_;
       cv_.notify_all();
       cv_.wait(lk, [&] { return !closed_; });
@@ -134,6 +137,11 @@ class TestBackend final : public groth16::ProverBackend {
     std::lock_guard lk(mu_);
     return order_;
   }
+  /// The address of each partition's `a` buffer, in the order prove() saw them (pool reuse).
+  std::vector<const void*> a_addresses() const {
+    std::lock_guard lk(mu_);
+    return a_data_;
+  }
   void set_corrupt(bool c) { corrupt_ = c; }
 
  private:
@@ -144,6 +152,7 @@ class TestBackend final : public groth16::ProverBackend {
   std::chrono::milliseconds delay_;
   std::size_t entered_ = 0;
   std::vector<std::uint64_t> order_;
+  std::vector<const void*> a_data_;
   std::atomic<bool> corrupt_{false};
 };
 

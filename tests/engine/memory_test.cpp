@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "proofline/engine/kind.hpp"
@@ -39,6 +41,61 @@ TEST(MemoryBudget, AdmitsOnlyWhatFits) {
   EXPECT_FALSE(b.try_acquire(1));
   b.release(5000);  // clamped
   EXPECT_EQ(b.used(), 0u);
+}
+
+// The budget derived from the machine (EngineConfig::memory_budget_bytes = 0), from fake /proc and
+// cgroup files: MemAvailable − SRS host bytes − margin max(4 GiB, 1/8); a cgroup limit below the
+// host's memory wins (v2 and v1); "max" and v1's 2^63 mean no limit; a tiny machine gets the floor.
+TEST(MemoryBudget, DerivedFromTheMachine) {
+  constexpr std::uint64_t GiB = std::uint64_t{1} << 30;
+  const std::filesystem::path d = std::filesystem::temp_directory_path() / ("proofline-meminfo-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d / "v2");
+  std::filesystem::create_directories(d / "v1" / "memory");
+  std::filesystem::create_directories(d / "none");
+  auto write = [](const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; };
+  // The H200 host: 128 GiB, 124 GiB available.
+  write(d / "meminfo", "MemTotal:       134217728 kB\nMemFree:        100000000 kB\nMemAvailable:   130023424 kB\n");
+  const HostMemory h = read_host_memory((d / "meminfo").string(), (d / "none").string());
+  EXPECT_EQ(h.mem_total, 128 * GiB);
+  EXPECT_EQ(h.mem_available, 124 * GiB);
+  EXPECT_FALSE(h.cgroup_limit.has_value());
+  // margin 124/8 = 15.5 GiB; SRS 44 GiB: 124 − 44 − 15.5 = 64.5 GiB.
+  DerivedBudget b = derive_memory_budget(h, 44 * GiB);
+  EXPECT_EQ(b.bytes, 124 * GiB - 44 * GiB - 124 * GiB / 8);
+  EXPECT_NE(b.why.find("MemAvailable 124.0 GiB − SRS 44.0 GiB − margin 15.5 GiB"), std::string::npos) << b.why;
+  EXPECT_NE(b.why.find("= 64.5 GiB"), std::string::npos) << b.why;
+  EXPECT_EQ(derive_memory_budget(h, 0).bytes, 124 * GiB - 124 * GiB / 8);
+
+  // cgroup v2: 32 GiB limit, 2 GiB used → 30 GiB available; margin 4 GiB.
+  write(d / "v2" / "memory.max", "34359738368\n");
+  write(d / "v2" / "memory.current", "2147483648\n");
+  const HostMemory c2 = read_host_memory((d / "meminfo").string(), (d / "v2").string());
+  ASSERT_TRUE(c2.cgroup_limit.has_value());
+  b = derive_memory_budget(c2, 0);
+  EXPECT_EQ(b.bytes, 26 * GiB);
+  EXPECT_NE(b.why.find("cgroup limit 32.0 GiB − usage 2.0 GiB (below MemAvailable 124.0 GiB)"), std::string::npos)
+      << b.why;
+  write(d / "v2" / "memory.max", "max\n");
+  EXPECT_FALSE(read_host_memory((d / "meminfo").string(), (d / "v2").string()).cgroup_limit.has_value());
+
+  // cgroup v1: 16 GiB limit; v1's "unlimited" is 2^63 − 4096.
+  write(d / "v1" / "memory" / "memory.limit_in_bytes", "17179869184\n");
+  write(d / "v1" / "memory" / "memory.usage_in_bytes", "0\n");
+  EXPECT_EQ(derive_memory_budget(read_host_memory((d / "meminfo").string(), (d / "v1").string()), 0).bytes, 12 * GiB);
+  write(d / "v1" / "memory" / "memory.limit_in_bytes", "9223372036854771712\n");
+  EXPECT_FALSE(read_host_memory((d / "meminfo").string(), (d / "v1").string()).cgroup_limit.has_value());
+
+  // A small machine: 3 GiB available, SRS 1 GiB: below the margin → the 1 GiB floor.
+  write(d / "small", "MemTotal: 4194304 kB\nMemAvailable: 3145728 kB\n");
+  b = derive_memory_budget(read_host_memory((d / "small").string(), (d / "none").string()), GiB);
+  EXPECT_EQ(b.bytes, GiB);
+  EXPECT_NE(b.why.find("(the 1 GiB floor)"), std::string::npos) << b.why;
+
+  write(d / "bad", "nothing here\n");
+  EXPECT_THROW(read_host_memory((d / "bad").string(), (d / "none").string()), ProoflineError);
+  EXPECT_THROW(read_host_memory((d / "missing").string(), (d / "none").string()), ProoflineError);
+  std::filesystem::remove_all(d);
 }
 
 TEST(Reclaimer, MemoryStaysChargedUntilFreed) {

@@ -251,5 +251,35 @@ TEST(PoRepKind, BadRequestsFailOnlyThatJob) {
   }
 }
 
+
+// engine.preload = ["porep-c2:<params>"] (daemon) and PreloadSRS give only the parameter file: it
+// was refused ("needs the argument 'c1'") because prepare_srs wanted a C1. Now it loads the file
+// under the key a request naming the same file (in another spelling) gets, so that request finds
+// it resident; no file, or no 'params', is refused with the reason.
+TEST(PoRepKind, PreloadByParameterPathWithoutC1) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  const SrsStatus s = e.preload_srs("porep-c2", {{"params", mul_params()}});
+  EXPECT_EQ(s.state, "loaded");
+  EXPECT_GT(s.bytes, 0u);
+  const std::string c1_path = write_text("porep-preload.json", filecoin::to_json(c1_2kib()));
+  const std::filesystem::path dotted = std::filesystem::path(mul_params()).parent_path() / "." /
+                                       std::filesystem::path(mul_params()).filename();
+  EXPECT_EQ(prepare(porep_request({{"c1", c1_path}, {"params", dotted.string()}}))->srs_key(), s.key);
+  ASSERT_EQ(e.status().srs.size(), 1u);
+  EXPECT_EQ(e.status().srs[0].key, s.key);
+  try {
+    e.preload_srs("porep-c2", {});
+    FAIL() << "preload without params or c1 was accepted";
+  } catch (const std::invalid_argument& x) {
+    EXPECT_NE(std::string(x.what()).find("needs the argument 'params'"), std::string::npos) << x.what();
+  }
+  try {
+    e.preload_srs("porep-c2", {{"params", (test_dir() / "no-such.params").string()}});
+    FAIL() << "preload of a missing file was accepted";
+  } catch (const std::invalid_argument& x) {
+    EXPECT_NE(std::string(x.what()).find("no-such.params' not found"), std::string::npos) << x.what();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::engine::testing

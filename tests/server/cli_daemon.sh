@@ -107,6 +107,11 @@ grep -q "no request 'nobody'" "$tmp/cancel_err.txt" || fail "cancel unknown: $(c
 "$exe" submit "${long[@]}" --request-id long-2 >"$tmp/int.out" 2>"$tmp/int.err" &
 submit_pid=$!
 wait_running
+# Per-job progress and the budget's origin in the text status (issue 17 item 5).
+"$exe" status --address "unix:$tmp/d.sock" >"$tmp/running.txt"
+grep -Eq '^  long-2  bench  running  synthesized [0-9]+/400, proved [0-9]+/400, [0-9.]+ s$' "$tmp/running.txt" ||
+  fail "status per-job progress: $(cat "$tmp/running.txt")"
+grep -q '^            budget configured: 268435456 bytes$' "$tmp/running.txt" || fail "status budget: $(cat "$tmp/running.txt")"
 kill -INT "$submit_pid"
 set +e
 wait "$submit_pid"

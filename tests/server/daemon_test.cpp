@@ -540,6 +540,9 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.synthesis_workers(), 2u);
   EXPECT_EQ(st.memory().budget_bytes(), std::uint64_t{1} << 30);
   EXPECT_TRUE(st.memory().reclaimer_enabled());
+  EXPECT_EQ(st.memory().budget_source(), "configured");
+  EXPECT_EQ(st.memory().budget_derivation(), "configured: 1073741824 bytes");
+  EXPECT_EQ(st.jobs_size(), 0);
   EXPECT_EQ(st.kinds_size(), 8);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs, window-post, winning-post
   ASSERT_EQ(st.kind_info_size(), 8);
   EXPECT_EQ(st.kind_info(0).name(), "bench");
@@ -557,6 +560,18 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   // While a job holds the parameters they are not evicted.
   ASSERT_TRUE(submit(s, slow_req("holder", 5, 1, 3, 400)).ok());
   ASSERT_TRUE(eventually([&] { return h.status().jobs_running() == 1; }));
+  {
+    // Its progress in GetStatus (proofline status): one partition (proved or not by now).
+    const pb::StatusResponse run = h.status();
+    ASSERT_EQ(run.jobs_size(), 1);
+    EXPECT_EQ(run.jobs(0).request_id(), "holder");
+    EXPECT_EQ(run.jobs(0).kind(), "slow-bench");
+    EXPECT_EQ(run.jobs(0).status(), pb::PROOF_STATUS_RUNNING);
+    EXPECT_EQ(run.jobs(0).num_partitions(), 1u);
+    EXPECT_LE(run.jobs(0).partitions_done(), run.jobs(0).partitions_synthesized());
+    EXPECT_LE(run.jobs(0).partitions_synthesized(), 1u);
+    EXPECT_GE(run.jobs(0).elapsed_s(), 0);
+  }
   {
     grpc::ClientContext c;
     pb::EvictSRSRequest ev;
@@ -716,14 +731,16 @@ TEST(Daemon, PreloadEntriesNameTheirKind) {
   const auto sj = engine::testing::snarkjs_chain(12, 2, "server-preload-chain12");
   {
     DaemonConfig cfg;
-    cfg.preload = {"bench:" + bench_params(4), "snarkjs:" + sj.zkey};
+    // porep-c2 by its parameter file alone (no C1): was refused ("needs the argument 'c1'").
+    cfg.preload = {"bench:" + bench_params(4), "snarkjs:" + sj.zkey, "porep-c2:" + engine::testing::mul_params()};
     Harness h(1, {}, cfg);
     const pb::StatusResponse st = h.status();
-    ASSERT_EQ(st.srs_size(), 2);
+    ASSERT_EQ(st.srs_size(), 3);
     std::set<std::string> keys;
     for (const auto& e : st.srs()) keys.insert(e.key().substr(0, e.key().find('#')));
     EXPECT_EQ(keys, (std::set<std::string>{std::filesystem::canonical(bench_params(4)).string(),
-                                           "snarkjs:" + std::filesystem::canonical(sj.zkey).string()}));
+                                           "snarkjs:" + std::filesystem::canonical(sj.zkey).string(),
+                                           std::filesystem::canonical(engine::testing::mul_params()).string()}));
   }
   for (const std::string& entry : {bench_params(4), "nosuch:" + bench_params(4)}) {
     DaemonConfig cfg;

@@ -53,10 +53,12 @@
 // SRS load); srs_load = the job's SRS load (0 when it was already resident; the same value on each
 // partition); synthesis = kind synthesis incl. buffer acquisition; prove_wait = synthesized → a
 // prover worker takes it; kernel = StageTimings::kernel as the backend measures it (CUDA events on a
-// GPU); prover_call = the ProverBackend::prove call as the engine sees it; stage = the prove stage
-// as the pipeline sees it (taken from the queue → buffers handed off, result stored); total =
+// GPU); h2d = StageTimings::h2d (its host → device copies, part of kernel); prover_call = the
+// ProverBackend::prove call as the engine sees it; stage = the prove stage as the pipeline sees it
+// (taken from the queue → result stored; the buffers go back to the pool after the timer stops,
+// never freed on the prove worker while the reclaimer runs); total =
 // submit → proof stored. Per proof (ProofTimings): the job's queue wait (submit → first synthesis),
-// srs_load, sums of synthesis / kernel / prover_call / stage over partitions, assemble (collecting
+// srs_load, sums of synthesis / h2d / kernel / prover_call / stage over partitions, assemble (collecting
 // and encoding the N proofs), verify (the batch check), total = submit → result ready (wall).
 // One structured log line per partition (spdlog, logger "proofline.engine") and per job;
 // metrics_text() exports counters and histograms (Prometheus text format 0.0.4).
@@ -132,6 +134,7 @@ struct PartitionTimings {
   double srs_load = 0;
   double synthesis = 0;
   double prove_wait = 0;
+  double h2d = 0;  ///< StageTimings::h2d of its backend call (0 where the backend does not copy / measure)
   double kernel = 0;
   double prover_call = 0;
   double stage = 0;
@@ -147,6 +150,7 @@ struct ProofTimings {
   double queue_wait = 0;
   double srs_load = 0;
   double synthesis = 0;    ///< sum over partitions
+  double h2d = 0;          ///< sum over partitions
   double kernel = 0;       ///< sum over partitions
   double prover_call = 0;  ///< sum over partitions
   double stage = 0;        ///< sum over partitions
@@ -177,6 +181,7 @@ struct ProofResult {
   Failure failure = Failure::None;
   std::size_t num_partitions = 0;    ///< 0 until the request was validated
   std::size_t partitions_done = 0;   ///< proved so far (progress)
+  std::size_t partitions_synthesized = 0;  ///< synthesized so far (progress; >= partitions_done)
   /// DONE only: one proof per partition, in partition order, all verified.
   std::vector<groth16::Proof> proofs;
   /// DONE only: the proofs concatenated (192 bytes each, bellperson encoding).
@@ -258,6 +263,27 @@ struct MemoryStatus {
   bool reclaimer_enabled = true;
   std::uint64_t freed_bytes_total = 0;  ///< freed so far (reclaimer thread, or inline when it is off)
   double free_ms_total = 0;             ///< time spent freeing (destroying + malloc_trim), ms
+  /// Frees done on a prove worker's thread (the critical path): 0 while the reclaimer runs; with
+  /// EngineConfig::reclaimer = false the inline frees of the baseline are counted here.
+  std::uint64_t critical_path_frees = 0;
+  std::uint64_t pool_hits = 0;          ///< partitions admitted with a pooled (already faulted) buffer
+  std::uint64_t pool_misses = 0;        ///< partitions admitted with a fresh buffer
+  /// "configured" (EngineConfig::memory_budget_bytes) or "derived" (from the machine, see
+  /// derive_memory_budget in memory.hpp), and how: "MemAvailable 120.0 GiB − SRS 44.0 GiB − margin …".
+  std::string budget_source;
+  std::string budget_derivation;
+};
+
+/// Progress of one job that is not final yet (status; `proofline status`).
+struct JobProgress {
+  std::string request_id;
+  std::string kind;
+  Priority priority = Priority::Normal;
+  JobState state = JobState::Queued;
+  std::size_t num_partitions = 0;          ///< 0 until the request was validated
+  std::size_t partitions_synthesized = 0;
+  std::size_t partitions_done = 0;         ///< proved
+  double elapsed_seconds = 0;              ///< since submit
 };
 
 struct EngineStatus {
@@ -266,6 +292,8 @@ struct EngineStatus {
   /// One entry per (stage, priority) — always all 12, zeros included.
   std::vector<QueueStatus> queues;
   MemoryStatus memory;
+  /// Jobs queued or running, in submission order.
+  std::vector<JobProgress> jobs;
   std::size_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
   /// Per kind name (only kinds with at least one job the engine still holds): jobs queued / running /
   /// done / failed (incl. cancelled), for per-kind queue reports (e.g. cuzk.v1 GetStatus.queues).
@@ -301,7 +329,11 @@ struct EngineConfig {
   /// Synthesis worker threads; 0: std::thread::hardware_concurrency().
   unsigned synthesis_workers = 0;
   /// Memory budget for partition buffers (a, b, c, assignments, densities), bytes. A partition is
-  /// admitted into synthesis only when its estimate fits. 0: 3/4 of the physical memory.
+  /// admitted into synthesis only when its estimate fits. 0: derived from the machine
+  /// (derive_memory_budget, memory.hpp: the host memory available at start — MemAvailable, or the
+  /// cgroup's limit minus its usage when lower — minus the SRS host bytes resident in the engine,
+  /// re-derived whenever a parameter set is loaded or evicted, minus a margin); logged and shown in
+  /// status (MemoryStatus::budget_derivation).
   std::uint64_t memory_budget_bytes = 0;
   /// Budget of the SRS cache, bytes: idle parameter sets are evicted (least recently used first)
   /// while the cache is over it. 0: unlimited (never evicted automatically).

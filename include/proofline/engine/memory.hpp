@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,10 +43,42 @@ namespace proofline::engine {
 /// "is too large") for anything else.
 std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 
+/// Host memory as the budget derivation sees it (bytes).
+struct HostMemory {
+  std::uint64_t mem_total = 0;      ///< /proc/meminfo MemTotal
+  std::uint64_t mem_available = 0;  ///< /proc/meminfo MemAvailable (MemFree + reclaimable caches)
+  /// The process's cgroup limit (v2 memory.max, v1 memory.limit_in_bytes) and usage, when limited.
+  std::optional<std::uint64_t> cgroup_limit, cgroup_usage;
+};
+
+/// Reads `meminfo` (a /proc/meminfo text) and the cgroup files under `cgroup_dir` (v2:
+/// memory.max + memory.current; else v1: memory/memory.limit_in_bytes + memory.usage_in_bytes; a
+/// limit of "max" or ≥ 2^60 means none). Missing cgroup files: no limit. Throws
+/// ProoflineError(BadArgument) naming the file when `meminfo` is unreadable or lacks MemTotal.
+HostMemory read_host_memory(const std::string& meminfo = "/proc/meminfo", const std::string& cgroup_dir = "/sys/fs/cgroup");
+
+struct DerivedBudget {
+  std::uint64_t bytes = 0;  ///< the partition-buffer budget
+  std::string why;          ///< "MemAvailable 120.0 GiB − SRS 44.0 GiB − margin 15.0 GiB = 61.0 GiB"
+};
+
+/// The budget for partition buffers when none is configured: the memory available to the process
+/// (`available`: MemAvailable, or the cgroup's limit − usage when that is lower) minus the SRS host
+/// bytes the engine holds, minus a margin of max(4 GiB, available / 8) for everything else (the
+/// backends' staging, the C1s, the allocator's slack); at least 1 GiB (min with `available`), so a
+/// small machine still admits small partitions.
+DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes);
+
 class MemoryBudget {
  public:
   explicit MemoryBudget(std::uint64_t total_bytes) : total_(total_bytes) {}
-  std::uint64_t total() const { return total_; }
+  std::uint64_t total() const {
+    std::lock_guard lk(mu_);
+    return total_;
+  }
+  /// A new total (a re-derived budget); charges are kept (used() may exceed it until released).
+  /// Runs the listener (the engine re-checks admissions).
+  void set_total(std::uint64_t total_bytes);
   std::uint64_t used() const;
   /// Charges `bytes` if used() + bytes <= total(); false (nothing charged) otherwise.
   bool try_acquire(std::uint64_t bytes);
@@ -66,6 +99,19 @@ class MemoryBudget {
 /// Capacity bytes held by a ProvingBuffers (a, b, c, assignments: 32 B per Fr of capacity;
 /// density words: 8 B each).
 std::uint64_t buffer_bytes(const r1cs::ProvingBuffers& b);
+
+/// Marks the calling thread as being on the critical path (the engine's prove workers) while it
+/// lives: a free done on such a thread (Reclaimer inline, or a holder destroyed there) counts in
+/// Reclaimer::critical_path_frees(). Scopes nest.
+class CriticalPathScope {
+ public:
+  CriticalPathScope();
+  ~CriticalPathScope();
+  CriticalPathScope(const CriticalPathScope&) = delete;
+  CriticalPathScope& operator=(const CriticalPathScope&) = delete;
+  /// True on a thread inside a scope.
+  static bool active();
+};
 
 class Reclaimer {
  public:
@@ -92,6 +138,8 @@ class Reclaimer {
   std::uint64_t frees_total() const;
   /// Milliseconds spent freeing (destroying + malloc_trim), on whichever thread did it.
   double free_ms_total() const;
+  /// Frees done on a thread inside a CriticalPathScope (each holder destroyed counts one).
+  std::uint64_t critical_path_frees() const;
 
  private:
   struct Item {
@@ -108,7 +156,7 @@ class Reclaimer {
   std::deque<Item> queue_;
   std::uint64_t pending_bytes_ = 0;
   std::size_t in_progress_ = 0;
-  std::uint64_t freed_bytes_ = 0, frees_ = 0;
+  std::uint64_t freed_bytes_ = 0, frees_ = 0, critical_path_frees_ = 0;
   double free_ms_ = 0;
   bool paused_ = false, stop_ = false;
   std::thread thread_;
@@ -123,17 +171,35 @@ class BufferPool {
   /// >= want_bytes, else the largest pooled one, else a fresh empty one. Its pooled charge is
   /// released (the caller's reservation covers the partition from now on).
   r1cs::ProvingBuffers acquire(std::uint64_t want_bytes);
+  /// A pooled buffer for an admission that keeps its charge: the pooled one with the smallest
+  /// capacity >= want_bytes, else the largest pooled one; its `bytes` stay charged to the budget
+  /// and become the caller's (a reservation of at least that much). nullopt when nothing is pooled
+  /// (the caller counts a fresh buffer it uses with note_fresh). The pages of a pooled buffer are already faulted in: reusing it spares
+  /// the next partition the first-touch cost (seconds per 16 GB partition).
+  struct Taken {
+    r1cs::ProvingBuffers buf;
+    std::uint64_t bytes = 0;
+  };
+  std::optional<Taken> take_charged(std::uint64_t want_bytes);
+  /// Puts back a buffer from take_charged that was not used (its charge moves back to "pooled";
+  /// not counted as a hit).
+  void put_back_charged(Taken&& t);
+  /// Counts a partition that starts with a fresh (empty) buffer: a miss.
+  void note_fresh();
   /// Returns a buffer whose capacity (buffer_bytes) the caller has ALREADY charged to the budget:
   /// kept (charge moves to "pooled") if the pool stays within its limit, else handed to the reclaimer.
   void give_back(r1cs::ProvingBuffers&& buf);
   /// Hands idle buffers to the reclaimer until at most `keep_bytes` stay pooled; returns the bytes
   /// handed over.
   std::uint64_t shrink(std::uint64_t keep_bytes);
+  /// Hands every idle buffer but the largest to the reclaimer (the engine, when the head partition
+  /// does not fit: the largest stays for it); returns the bytes handed over.
+  std::uint64_t shrink_keeping_largest();
 
   std::uint64_t pooled_bytes() const;
   std::size_t pooled_count() const;
   std::uint64_t hits() const;    ///< acquire() served from the pool
-  std::uint64_t misses() const;  ///< acquire() with nothing pooled
+  std::uint64_t misses() const;  ///< acquire() with nothing pooled, and note_fresh()
 
  private:
   struct Entry {

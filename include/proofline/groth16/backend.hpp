@@ -72,6 +72,11 @@ struct StageTimings {
   double msm_b_g1 = 0;
   double msm_b_g2 = 0;
   double assemble = 0;   ///< proof assembly and conversion to affine
+  /// Host → device copies of the partition's own data (a, b, c, assignments, density bitmaps) as
+  /// the backend measures them, also where they overlap compute; 0 on the CPU (nothing to copy) and
+  /// on a backend that does not measure them. Part of the stage entries above (ntt, msm_*), not
+  /// beside them.
+  double h2d = 0;
   /// The compute time of the call as the backend measures it from inside: on a GPU, CUDA-event
   /// time of the device work (up to just before any teardown); on the CPU, the sum of the stage
   /// entries above. The engine compares it with `total` and its own stage wall time (the three

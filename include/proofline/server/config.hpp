@@ -47,7 +47,7 @@ struct DaemonConfig {
   unsigned cpu_threads = 0;                         ///< CPU backend threads per call; 0: all cores
   unsigned synthesis_workers = 0;                   ///< 0: number of cores
   unsigned prover_workers_per_backend = 1;
-  std::uint64_t memory_budget = 0;                  ///< partition buffers, bytes; 0: 3/4 of RAM
+  std::uint64_t memory_budget = 0;                  ///< partition buffers, bytes; 0: derived (EngineConfig::memory_budget_bytes)
   std::uint64_t srs_budget = 0;                     ///< SRS cache, bytes; 0: unlimited
   std::uint64_t pool_max = std::uint64_t{1} << 62;  ///< idle buffers kept for reuse, bytes
   bool reclaimer = true;
