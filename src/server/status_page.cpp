@@ -40,7 +40,8 @@ std::string status_json(engine::Engine& eng, double window_s) {
   j["srs"] = Json::array();
   for (const auto& e : s.srs) {
     j["srs"].push_back({{"key", e.key}, {"state", e.state}, {"progress", e.progress}, {"host_bytes", e.bytes},
-                        {"users", e.users}, {"idle_s", e.idle_seconds}, {"load_ms", e.load_ms}});
+                        {"users", e.users}, {"idle_s", e.idle_seconds}, {"load_ms", e.load_ms},
+                        {"device_mode", e.device_mode}, {"device_bytes", e.device_bytes}});
   }
   j["queues"] = Json::array();
   for (const auto& q : s.queues) {
@@ -151,7 +152,7 @@ th{background:#f0f0f0} td:first-child,th:first-child{text-align:left}
 <div><h2>Jobs</h2><table id="jobs"><tr><th>request</th><th>kind</th><th>state</th><th>partitions</th></tr></table></div>
 <div><h2>Queues</h2><table id="queues"><tr><th>stage</th><th>priority</th><th>pending</th><th>running</th></tr></table>
 <h2>Workers</h2><table id="backends"><tr><th>backend</th><th>busy</th><th>proved</th><th>state</th></tr></table></div>
-<div><h2>Memory</h2><table id="mem"></table><h2>Parameter sets</h2><table id="srs"><tr><th>file</th><th>state</th><th>GB</th><th>users</th></tr></table></div>
+<div><h2>Memory</h2><table id="mem"></table><h2>Parameter sets</h2><table id="srs"></table></div>
 </div>
 <p id="err" class="muted"></p>
 <script>
@@ -204,8 +205,9 @@ function render(s) {
   const m = s.memory;
   rows("mem", "", [["budget GB", gb(m.budget_bytes)], ["in use GB", gb(m.used_bytes)], ["partitions GB", gb(m.reserved_bytes)],
                    ["pooled GB", gb(m.pooled_bytes)], ["SRS GB", gb(m.srs_bytes)], ["process RSS GB", gb(m.rss_bytes)]]);
-  rows("srs", "<tr><th>file</th><th>state</th><th>GB</th><th>users</th></tr>",
-       s.srs.map(e => [esc(e.key.split("/").pop()), esc(e.state), gb(e.host_bytes), e.users]));
+  rows("srs", "<tr><th>file</th><th>state</th><th>where</th><th>host GB</th><th>device GB</th><th>users</th></tr>",
+       s.srs.map(e => [esc(e.key.split("/").pop().split("#")[0]), esc(e.state), esc(e.device_mode || "host"),
+                       gb(e.host_bytes), gb(e.device_bytes), e.users]));
 }
 async function tick() {
   try {

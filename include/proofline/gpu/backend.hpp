@@ -29,7 +29,8 @@
 // ntt: upload of a, b, c + H on the device; msm_h, msm_l (incl. the assignment upload and the
 // density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
 // runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
-// host assembly. kernel: the elapsed
+// host assembly. h2d: the host → device copies of the assignments (with their density gathers)
+// and of a, b, c (inside msm_l and ntt respectively). kernel: the elapsed
 // time between two CUDA events recorded after a device synchronisation at the start of the device
 // work and after the last MSM (the SRS upload, when this call makes it, is outside it). total: the
 // wall time of the call. For a batch, stage entries and kernel are summed over partitions.
