@@ -136,6 +136,7 @@ struct Resident {
   const Parameters* key = nullptr;
   Fingerprint fp;
   SrsMode mode = SrsMode::Resident;
+  std::size_t msm_chunk = 0;  ///< resident: bases per MSM slice (0: whole MSMs)
   DeviceBuffer dev[5];
   PinnedBytes host[5];
   std::size_t len[5] = {};
@@ -332,10 +333,20 @@ struct GpuBackend::Impl {
   static std::size_t srs_device_bytes(const Parameters& p) {
     return kG1Dev * (p.h_len() + p.l_len() + p.a_len() + p.b_g1_len()) + kG2Dev * p.b_g2_len();
   }
-  SrsMode plan(const Parameters& p) const {
+  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr) const {
     const std::size_t budget = device_budget(), held = held_device_bytes(&p);
-    const std::size_t need = srs_device_bytes(p) + GpuBackend::working_bytes(p);
-    return held + need <= budget ? SrsMode::Resident : SrsMode::Streamed;
+    const std::size_t srs = srs_device_bytes(p);
+    std::size_t chunk = cfg.resident_msm_chunk_points;
+    bool fits = held + srs + GpuBackend::working_bytes(p, chunk) <= budget;
+    // Whole MSMs do not fit beside the SRS: slices of a power of two (2^26 … 2^20) may.
+    for (std::size_t c = std::size_t{1} << 26; !fits && chunk == 0 && c >= (std::size_t{1} << 20); c >>= 1) {
+      if (held + srs + GpuBackend::working_bytes(p, c) <= budget) {
+        chunk = c;
+        fits = true;
+      }
+    }
+    if (msm_chunk) *msm_chunk = fits ? chunk : 0;
+    return fits ? SrsMode::Resident : SrsMode::Streamed;
   }
   /// Points per streamed chunk for p: the config's, or the largest power of two <= 2^24 whose two
   /// G1 and two G2 chunk buffers fit the budget beside the working space (at least 2^12).
@@ -400,7 +411,7 @@ struct GpuBackend::Impl {
     r->key = &p;
     r->fp = fp;
     for (int k = 0; k < 5; ++k) r->len[k] = fp.len[k];
-    r->mode = plan(p);
+    r->mode = plan(p, &r->msm_chunk);
     if (r->mode == SrsMode::Resident) {
       try {
         translating_oom("loading the SRS into device memory (h, l, a, b_g1, b_g2 bases)", [&] {
@@ -433,8 +444,20 @@ struct GpuBackend::Impl {
   auto run_query(Msm& msm, ChunkRing& ring, const Resident& res, int k, const void* d_scalars, std::size_t n)
       -> decltype(msm.run_device(d_scalars, n, 0, cfg.msm)) {
     if (res.mode == SrsMode::Resident) {
-      msm.set_bases_device(res.dev[k].get(), res.len[k]);
-      return msm.run_device(d_scalars, n, 0, cfg.msm);
+      if (res.msm_chunk == 0 || n <= res.msm_chunk) {
+        msm.set_bases_device(res.dev[k].get(), res.len[k]);
+        return msm.run_device(d_scalars, n, 0, cfg.msm);
+      }
+      // Slices of the resident bases (backend.hpp "Residency"): the scratch of one slice.
+      using Projective = decltype(msm.run_device(d_scalars, n, 0, cfg.msm));
+      Projective acc = Projective::identity();
+      const std::size_t pb = dev_point_bytes(k);
+      for (std::size_t off = 0; off < n; off += res.msm_chunk) {
+        const std::size_t len = std::min(res.msm_chunk, n - off);
+        msm.set_bases_device(static_cast<const unsigned char*>(res.dev[k].get()) + off * pb, len);
+        acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, cfg.msm);
+      }
+      return acc;
     }
     using Projective = decltype(msm.run_device(d_scalars, n, 0, cfg.msm));
     Projective acc = Projective::identity();

@@ -237,4 +237,21 @@ TEST(GpuSrs, StreamedUnderADeviceLimitSameProofBytes) {
   expect_cpu_proofs(resident, shell, b.params, b.circuit, 9, "resident");
 }
 
+TEST(GpuSrs, ResidentMsmSlicesSameProofBytes) {
+  // A resident SRS whose MSMs run over slices of the bases (the 2^27 case, where whole-length sort
+  // scratch does not fit beside the SRS): the same proof bytes as the CPU, slice sizes that do not
+  // divide the lengths included.
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  for (std::size_t chunk : {std::size_t{333}, std::size_t{1024}}) {
+    gpu::GpuBackendConfig cfg;
+    cfg.resident_msm_chunk_points = chunk;
+    gpu::GpuBackend backend(cfg);
+    EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Resident);
+    expect_cpu_proofs(backend, shell, b.params, b.circuit, 11, "resident, MSM slices of " + std::to_string(chunk));
+    expect_cpu_proofs(backend, b.params, b.params, b.circuit, 11, "resident host, MSM slices of " + std::to_string(chunk));
+  }
+}
+
 }  // namespace

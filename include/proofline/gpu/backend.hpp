@@ -50,7 +50,11 @@
 //   resident  all five queries in device memory: 96 B per G1 base (h, l, a, b_g1) and 192 B per G2
 //             base (b_g2). Chosen when they fit: resident SRS bytes + this SRS + the working space of
 //             one partition (working_bytes()) <= the device budget (cfg.device_memory_limit, or the
-//             device's total memory when 0).
+//             device's total memory when 0). When the whole-length MSM scratch is what does not fit
+//             (a 2^27 bench circuit: ~20 GB of sort scratch per MSM), the SRS still stays resident
+//             and each MSM runs over slices of cfg.resident_msm_chunk_points bases (0: the largest
+//             power of two from 2^26 down to 2^20 whose working space fits), summed: the same group
+//             element, so the same proof bytes, with the scratch of one slice.
 //   streamed  otherwise (or when the resident allocation fails): the decoded queries stay in host
 //             memory — for a .params source, decoded on the device into pinned host memory in the
 //             device layout (the same bytes); for host parameters, their own vectors (no second
@@ -112,6 +116,9 @@ struct GpuBackendConfig {
   std::size_t device_memory_limit = 0;
   /// Points per streamed chunk of an SRS in streamed mode (0: chosen from the budget; "Residency").
   std::size_t srs_stream_chunk_points = 0;
+  /// Bases per MSM slice of a resident SRS (0: whole MSMs when their scratch fits, else chosen from
+  /// the budget; "Residency"). Nonzero forces slices of this size (tests).
+  std::size_t resident_msm_chunk_points = 0;
   /// Bytes of each pinned staging chunk of the .params → device loader (srs_load.hpp).
   std::size_t srs_load_chunk_bytes = std::size_t{64} << 20;
 };
