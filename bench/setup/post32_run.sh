@@ -14,15 +14,14 @@ mkdir -p "$OUT" "$DIR"
 export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 P=$(realpath "$B/proofline")
 date -u
-timeout 200 "$B/test_gpu" --gtest_filter='SrsStream*:SrsLoad*:GpuBackend*:GpuBackendTest*' 2>&1 | tail -25 | tee "$OUT/test_gpu.txt"
-/usr/bin/time -v -o "$OUT/win-setup.time" "$P" setup --circuit winning-post --sector-size 32GiB --params "$DIR/win.params" \
+timeout 200 "$B/test_gpu" --gtest_filter='GpuSrs*:SrsLoad*' 2>&1 | tail -25 | tee "$OUT/test_gpu.txt"
+[ -s "$DIR/win.params" ] || /usr/bin/time -v -o "$OUT/win-setup.time" "$P" setup --circuit winning-post --sector-size 32GiB --params "$DIR/win.params" \
   --vk "$DIR/win.vk" --seed 1 --backend cuda >"$OUT/win-setup.txt" 2>&1
 echo "winning setup rc=$?"; grep -E "Elapsed|Maximum resident" "$OUT/win-setup.time"
 "$P" gen-vanilla winning-post --sector-size 32GiB --seed 7 --out "$DIR/win" >"$OUT/gen-vanilla.txt" 2>&1
 echo "gen-vanilla rc=$?"; ls -la "$DIR" | grep -v "^d" | head
-pre='["winning-post:'"$DIR"'/win.params"'
-[ -s "$DIR/p32.params" ] && pre+=',"porep-c2:'"$DIR"'/p32.params"'
-pre+=']'
+pre='[]'
+[ -s "$DIR/p32.params" ] && pre='["porep-c2:'"$DIR"'/p32.params"]'
 "$P" daemon --unix "$DIR/d.sock" --tcp "" --backend cuda --set "engine.preload=$pre" --set status.listen= \
   2>"$OUT/daemon.log" &
 dpid=$!
@@ -37,13 +36,13 @@ win() {  # win LABEL: one WinningPoSt submit, client wall and the daemon's total
     --params "$DIR/win.params" --priority critical --proof "$DIR/win.proof" --public "$DIR/win.public.json" --json >"$OUT/win-$1.json" 2>&1
   local rc=$?
   t1=$(now)
-  printf '%-28s rc=%d client %.3f s, daemon total_ms %s\n' "$1" $rc "$(echo "$t1 - $t0" | bc)" \
+  printf '%-28s rc=%d client %.3f s, daemon total_ms %s\n' "$1" $rc "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
     "$(sed -n 's/.*"total_ms": *\([0-9.]*\).*/\1/p' "$OUT/win-$1.json" | head -1)"
 }
 for i in 1 2 3 4; do win "alone-$i"; done
 "$P" verify --vk "$DIR/win.vk" --proof "$DIR/win.proof" --public "$DIR/win.public.json" >/dev/null 2>&1 &&
   echo "the WinningPoSt proof verifies (separate process)" || echo "WinningPoSt verify: see $OUT"
-if [ -s "$DIR/p32.params" ] && ls "$DIR"/work/32GiB/s*.json >/dev/null 2>&1; then
+if [ -s "$DIR/p32.params" ] && [ -s "$DIR/win.params" ] && ls "$DIR"/work/32GiB/s*.json >/dev/null 2>&1; then
   n=0
   for c in "$DIR"/work/32GiB/s*.json; do
     "$P" submit "${A[@]}" --kind porep-c2 --c1 "$c" --params "$DIR/p32.params" --request-id "stream-$n" --no-wait >/dev/null 2>&1
