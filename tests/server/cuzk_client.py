@@ -162,6 +162,12 @@ st = stub.GetStatus(pb.GetStatusRequest())
 expect("  GetStatus.loaded_srs names porep-2k, HOT",
        any(s.circuit_id == "porep-2k" and s.tier == pb.SRSStatus.HOT and s.size_bytes > 0 for s in st.loaded_srs),
        st.loaded_srs)
+# EvictSRS refuses a set in use: wait until the cancelled job above has let go of it.
+for _ in range(600):
+    st = stub.GetStatus(pb.GetStatusRequest())
+    if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == "porep-2k"):
+        break
+    time.sleep(0.05)
 e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
 expect("EvictSRS porep-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)
