@@ -4,6 +4,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -252,6 +253,9 @@ StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(
   if (port <= 0) throw std::runtime_error("status.listen: cannot bind '" + hostport + "' (address in use or not allowed)");
   address_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   thread_ = std::thread([this] { http_->listen_after_bind(); });
+  // httplib's stop() does nothing until the server loop has started (it would then run for ever
+  // and stop()'s join hang: a daemon made and destroyed at once, as tests do): wait for it.
+  for (int i = 0; i < 10000 && !http_->is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 void StatusPage::stop() {

@@ -671,6 +671,26 @@ TEST(Daemon, ListenRules) {
   EXPECT_TRUE(std::filesystem::exists(regular));
 }
 
+// The status page (status.listen) of a daemon made and destroyed at once: its HTTP loop may not have
+// started when shutdown stops it; that stop must still end it (it once hung: httplib's stop() is a
+// no-op until the loop runs, and the join waited for ever).
+TEST(Daemon, StatusPageStartsAndStopsAtOnce) {
+  for (int i = 0; i < 25; ++i) {
+    DaemonConfig c;
+    c.unix_socket = (server_dir() / ("status-" + std::to_string(i) + ".sock")).string();
+    c.tcp = "";
+    c.status_listen = "127.0.0.1:0";
+    Daemon d(c);
+    EXPECT_EQ(d.status_note().rfind("status page at http://127.0.0.1:", 0), 0u) << d.status_note();
+  }
+  DaemonConfig off;
+  off.unix_socket = (server_dir() / "status-off.sock").string();
+  off.tcp = "";
+  off.status_listen = "";
+  Daemon d(off);
+  EXPECT_EQ(d.status_note(), "status page off (status.listen)");
+}
+
 // ListKinds: every kind of the registry with its declarations as the engine holds them, and the
 // client-side conversion back (server::arguments_of) loses nothing a client checks with.
 TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
