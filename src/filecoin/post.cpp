@@ -279,7 +279,8 @@ GeneratedPoSt gen_post_vanilla(const GenPoStOptions& o) {
   std::array<std::uint8_t, 32> seed{};
   for (int i = 0; i < 8; ++i) seed[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(o.seed >> (8 * i));
   const std::string_view tag = "proofline gen-vanilla post";
-  std::copy(tag.begin(), tag.end(), seed.begin() + 8);
+  // The tag's first 24 bytes fill the seed after the 8 of o.seed (the whole tag, 26 bytes, overran it).
+  std::copy_n(tag.begin(), std::min(tag.size(), seed.size() - 8), seed.begin() + 8);
   ChaCha8Rng rng(seed);
 
   GeneratedPoSt g;
