@@ -5,25 +5,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "proofline/server/service.hpp"
 
 namespace proofline::server {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::uint64_t rss_bytes() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -37,7 +29,7 @@ std::string status_json(engine::Engine& eng, double window_s) {
                  {"pooled_bytes", s.memory.pooled_bytes},
                  {"reclaim_pending_bytes", s.memory.reclaim_pending_bytes},
                  {"srs_bytes", s.memory.srs_bytes},
-                 {"rss_bytes", rss_bytes()}};
+                 {"rss_bytes", resident_bytes()}};
   j["srs"] = Json::array();
   for (const auto& e : s.srs) {
     j["srs"].push_back({{"key", e.key}, {"state", e.state}, {"progress", e.progress}, {"host_bytes", e.bytes},

@@ -310,7 +310,9 @@ TEST(PoStTampered, ChallengeIndex) {
   // satisfied, but its public input is not the challenged leaf the verifier derives.
   GeneratedPoSt g = two_sectors();
   auto& proofs = g.vanilla_proofs[0].sectors[0].inclusion_proofs;
-  if (proofs[0].leaf_index() == proofs[1].leaf_index()) GTEST_SKIP() << "challenges 0 and 1 coincide";
+  // Seed 11 gives two different leaves; a generator change that made them coincide must fail here,
+  // not skip the check.
+  ASSERT_NE(proofs[0].leaf_index(), proofs[1].leaf_index()) << "challenges 0 and 1 coincide";
   proofs[1] = proofs[0];
   const Tampered t = run_tampered(g, g.public_inputs);
   EXPECT_FALSE(t.native.ok);

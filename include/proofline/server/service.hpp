@@ -210,7 +210,7 @@ class Daemon {
 /// A channel to a daemon address ("unix:/path", "unix:///path", "host:port") with the message
 /// size limit the daemon uses.
 std::shared_ptr<grpc::Channel> make_channel(const std::string& address,
-                                            std::uint64_t max_message_bytes = std::uint64_t{128} << 20);
+                                            std::uint64_t max_message_bytes = DaemonConfig{}.max_message_bytes);
 
 /// The process's resident set (VmRSS of /proc/self/status), bytes; 0 if unreadable.
 std::uint64_t resident_bytes();
