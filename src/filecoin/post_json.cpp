@@ -1,60 +1,27 @@
 // PoSt requests in files: see post_json.hpp.
 #include "proofline/filecoin/post_json.hpp"
 
-#include "proofline/filecoin/porep.hpp"
-#include "proofline/filecoin/post_bincode.hpp"
-
 #include <span>
 #include <utility>
-#include "proofline/util/base64.hpp"
-#include "proofline/util/json.hpp"
+
+#include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/post_bincode.hpp"
+#include "request_json.hpp"
 
 namespace proofline::filecoin {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using request_json::Json;
+constexpr std::string_view kSource = "PoSt request";
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw ProoflineError(Error::Malformed, "PoSt request: " + where + ": " + what);
-}
-
-std::string hex32(const Domain& d) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string s;
-  for (const std::uint8_t b : d) {
-    s.push_back(kHex[b >> 4]);
-    s.push_back(kHex[b & 15]);
-  }
-  return s;
-}
-
-Domain domain_from_hex(const Json& j, const std::string& where) {
-  if (!j.is_string()) bad(where, "not a string of 64 hex digits");
-  const std::string& s = j.get_ref<const std::string&>();
-  if (s.size() != 64) bad(where, std::to_string(s.size()) + " hex digits, expected 64");
-  Domain d{};
-  for (std::size_t i = 0; i < 64; ++i) {
-    const char c = s[i];
-    const int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    if (v < 0) bad(where, "character " + std::to_string(i) + " is not a hex digit");
-    d[i / 2] = static_cast<std::uint8_t>(d[i / 2] << 4 | v);
-  }
-  ff::Fr f;
-  if (ff::Fr::from_bytes_le(f, d) != Error::Ok) bad(where, "value >= r (32 bytes little-endian, expected < r)");
-  return d;
-}
-
+[[noreturn]] void bad(const std::string& where, const std::string& what) { request_json::bad(kSource, where, what); }
+std::string hex32(const Domain& d) { return request_json::hex32(d); }
+Domain domain_from_hex(const Json& j, const std::string& where) { return request_json::domain_from_hex(j, kSource, where); }
 const Json& key(const Json& j, const char* name, const std::string& where) {
-  const auto it = j.find(name);
-  if (it == j.end()) bad(where.empty() ? name : where + "." + name, "missing");
-  return *it;
+  return request_json::key(j, name, kSource, where);
 }
-
-std::uint64_t uint_of(const Json& j, const std::string& where) {
-  if (!j.is_number_unsigned()) bad(where, "not an unsigned integer");
-  return j.get<std::uint64_t>();
-}
+std::uint64_t uint_of(const Json& j, const std::string& where) { return request_json::uint_of(j, kSource, where); }
 
 template <class T>
 using Names = std::span<const std::pair<std::string_view, T>>;
@@ -92,31 +59,18 @@ ApiVersion api_version_from_string(std::string_view s) {
 }
 
 std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proofs) {
-  Json a = Json::array();
-  for (const FallbackPoStSectorProof& p : proofs) a.push_back(base64_encode(encode_fallback_post_sector_proof(p)));
-  return a.dump();
+  std::vector<std::vector<std::uint8_t>> items;
+  items.reserve(proofs.size());
+  for (const FallbackPoStSectorProof& p : proofs) items.push_back(encode_fallback_post_sector_proof(p));
+  return request_json::base64_array(items);
 }
 
 std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes,
                                                                std::size_t challenges) {
-  const Json a = json::parse<Json>(text, {kMaxPoStJsonBytes}, "vanilla proofs JSON");
-  if (!a.is_array()) bad("vanilla proofs", "not a JSON array of base64 strings");
-  if (a.size() > kMaxPoStSectors) {
-    bad("vanilla proofs", std::to_string(a.size()) + " elements, at most " + std::to_string(kMaxPoStSectors));
-  }
-  std::vector<FallbackPoStSectorProof> out;
-  out.reserve(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const std::string at = "vanilla_proofs[" + std::to_string(i) + "]";
-    if (!a[i].is_string()) bad(at, "not a base64 string");
-    try {
-      out.push_back(decode_fallback_post_sector_proof(base64_decode(a[i].get_ref<const std::string&>()), sector_bytes,
-                                                      challenges));
-    } catch (const ProoflineError& e) {
-      throw ProoflineError(e.code(), at + ": " + e.what());
-    }
-  }
-  return out;
+  return request_json::parse_base64_array<FallbackPoStSectorProof>(
+      text, kMaxPoStJsonBytes, kMaxPoStSectors, kSource, [&](const std::vector<std::uint8_t>& b) {
+        return decode_fallback_post_sector_proof(b, sector_bytes, challenges);
+      });
 }
 
 std::string to_json(const PoStRequest& r) {

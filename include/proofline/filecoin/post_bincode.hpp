@@ -31,27 +31,18 @@
 #include <string>
 #include <vector>
 
+#include "proofline/filecoin/bincode.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::filecoin {
 
-/// A refused byte string: `offset` of the offending value, `field` its path (e.g.
-/// "vanilla_proof[0].inclusion_proofs[3].base_proof[1].hashes"), `expected` what was expected there.
-/// code(): Error::BadLength for lengths and truncation, Error::NotCanonical for a Domain ≥ r,
-/// Error::Malformed for the rest (variant, index, trailing bytes). what() = "bincode
-/// FallbackPoStSectorProof: <field> at byte <offset>: <found>, expected <expected>".
-class PostBincodeError : public ProoflineError {
+/// A refused byte string (filecoin/bincode.hpp): what() = "bincode FallbackPoStSectorProof: <field> at
+/// byte <offset>: <found>, expected <expected>", field e.g.
+/// "vanilla_proof[0].inclusion_proofs[3].base_proof[1].hashes".
+class PostBincodeError : public BincodeError {
  public:
   PostBincodeError(Error code, std::size_t offset, std::string field, std::string expected, const std::string& found);
-  std::size_t offset() const noexcept { return offset_; }
-  const std::string& field() const noexcept { return field_; }
-  const std::string& expected() const noexcept { return expected_; }
-
- private:
-  std::size_t offset_;
-  std::string field_;
-  std::string expected_;
 };
 
 struct PostDecodeLimits {

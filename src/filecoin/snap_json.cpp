@@ -1,0 +1,84 @@
+// SnapDeals requests in files: see snap_json.hpp.
+#include "proofline/filecoin/snap_json.hpp"
+
+#include "proofline/filecoin/snap_bincode.hpp"
+#include "request_json.hpp"
+
+namespace proofline::filecoin {
+
+namespace {
+
+using request_json::Json;
+constexpr std::string_view kSource = "Snap request";
+
+Domain hex_key(const Json& j, const char* name) {
+  return request_json::domain_from_hex(request_json::key(j, name, kSource, ""), kSource, name);
+}
+
+}  // namespace
+
+std::string snap_vanilla_proofs_to_json(std::span<const SnapPartitionProof> proofs) {
+  std::vector<std::vector<std::uint8_t>> items;
+  items.reserve(proofs.size());
+  for (const SnapPartitionProof& p : proofs) items.push_back(encode_snap_partition_proof(p));
+  return request_json::base64_array(items);
+}
+
+std::vector<SnapPartitionProof> parse_snap_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes) {
+  return request_json::parse_base64_array<SnapPartitionProof>(
+      text, kMaxSnapJsonBytes, kMaxSnapPartitions, kSource,
+      [&](const std::vector<std::uint8_t>& b) { return decode_snap_partition_proof(b, sector_bytes); });
+}
+
+std::string to_json(const SnapRequest& r) {
+  Json j;
+  j["proof"] = "snap-update";
+  j["sector_size"] = r.sector_bytes;
+  j["h"] = r.public_inputs.h;
+  j["comm_r_old"] = request_json::hex32(r.public_inputs.comm_r_old);
+  j["comm_d_new"] = request_json::hex32(r.public_inputs.comm_d_new);
+  j["comm_r_new"] = request_json::hex32(r.public_inputs.comm_r_new);
+  return j.dump(1);
+}
+
+SnapRequest parse_snap_request_json(std::string_view text) {
+  const Json j = json::parse<Json>(text, {kMaxSnapJsonBytes}, "Snap request JSON");
+  if (!j.is_object()) request_json::bad(kSource, "top level", "not a JSON object");
+  if (const auto it = j.find("proof"); it != j.end() && !(it->is_string() && *it == "snap-update")) {
+    request_json::bad(kSource, "proof", "expected \"snap-update\"");
+  }
+  SnapRequest r;
+  r.sector_bytes = request_json::uint_of(request_json::key(j, "sector_size", kSource, ""), kSource, "sector_size");
+  const SnapParams* p = nullptr;
+  try {
+    p = &snap_params(r.sector_bytes);
+  } catch (const ProoflineError& e) {
+    request_json::bad(kSource, "sector_size", e.what());
+  }
+  r.public_inputs.h = p->h_default();
+  if (const auto it = j.find("h"); it != j.end()) {
+    r.public_inputs.h = request_json::uint_of(*it, kSource, "h");
+    try {
+      (void)h_select_index(*p, r.public_inputs.h);
+    } catch (const ProoflineError& e) {
+      request_json::bad(kSource, "h", e.what());
+    }
+  }
+  r.public_inputs.comm_r_old = hex_key(j, "comm_r_old");
+  r.public_inputs.comm_d_new = hex_key(j, "comm_d_new");
+  r.public_inputs.comm_r_new = hex_key(j, "comm_r_new");
+  return r;
+}
+
+bool is_snap_request_json(std::string_view text) {
+  try {
+    const Json j = json::parse<Json>(text, {kMaxSnapJsonBytes}, "request JSON");
+    if (!j.is_object()) return false;
+    const auto it = j.find("proof");
+    return (it != j.end() && it->is_string() && *it == "snap-update") || j.contains("comm_r_new");
+  } catch (const ProoflineError&) {
+    return false;
+  }
+}
+
+}  // namespace proofline::filecoin
