@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <string>
+#include <utility>
 
 #include "proofline/gadgets/poseidon.hpp"
 #include "proofline/gadgets/sha256.hpp"
@@ -223,6 +224,84 @@ void por_circuit(ConstraintSystem& cs, TreeHash hash, const TreeShape& shape, co
     auto ns = cs.namespace_("root");
     rt.inputize(cs);
   }
+}
+
+void por_no_challenge_input(ConstraintSystem& cs, TreeHash hash, const TreeShape& shape, std::span<const Boolean> bits,
+                            const AllocatedNum& leaf, const std::vector<std::vector<AllocatedNum>>& path,
+                            const AllocatedNum& root) {
+  const std::size_t upper = (shape.sub ? 1 : 0) + (shape.top ? 1 : 0);
+  if (path.size() < upper) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "por_no_challenge_input: " + std::to_string(path.size()) +
+                                                                " path levels for a tree with sub/top levels");
+  }
+  const std::size_t base_levels = path.size() - upper;
+  AllocatedNum cur = leaf;
+  std::size_t used = 0;
+  for (std::size_t height = 0; height < path.size(); ++height) {
+    const std::size_t arity = height < base_levels ? shape.base : height == base_levels && shape.sub ? shape.sub : shape.top;
+    check_arity(arity);
+    const std::size_t nbits = static_cast<std::size_t>(std::countr_zero(arity));
+    if (path[height].size() != arity - 1 || used + nbits > bits.size()) {
+      throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                           "por_no_challenge_input: level " + std::to_string(height) + " has " +
+                               std::to_string(path[height].size()) + " siblings for arity " + std::to_string(arity) +
+                               " and " + std::to_string(bits.size() - used) + " position bits left");
+    }
+    std::vector<AllocatedNum> inserted;
+    {
+      auto ns = cs.namespace_([&] { return "merkle proof insert (height=" + std::to_string(height) + ")"; });
+      inserted = insert(cs, cur, bits.subspan(used, nbits), path[height]);
+    }
+    used += nbits;
+    auto ns = cs.namespace_([&] { return "merkle proof hash (height=" + std::to_string(height) + ")"; });
+    cur = hash_multi_leaf_circuit(cs, hash, inserted);
+  }
+  if (used != bits.size()) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "por_no_challenge_input: " + std::to_string(bits.size()) +
+                                                                " position bits for " + std::to_string(used));
+  }
+  enforce_equal(cs, "calculated root == provided root", cur, root);
+}
+
+AllocatedNum hash2_circuit(ConstraintSystem& cs, TreeHash hash, const AllocatedNum& a, const AllocatedNum& b) {
+  if (hash == TreeHash::Poseidon) {
+    const AllocatedNum pre[2] = {a, b};
+    return poseidon_hash(cs, pre, PoseidonConstants::merkle(2));
+  }
+  std::vector<Boolean> bits;
+  bits.reserve(512);
+  for (const auto& [num, name] : {std::pair{&a, "a_bits"}, std::pair{&b, "b_bits"}}) {
+    std::vector<Boolean> padded;
+    {
+      auto ns = cs.namespace_(name);
+      padded = num->to_bits_le(cs);
+    }
+    while (padded.size() % 8 != 0) padded.push_back(Boolean::constant(false));
+    const auto rev = reverse_bit_numbering(padded);
+    bits.insert(bits.end(), rev.begin(), rev.end());
+  }
+  return sha256_hash_bits_circuit(cs, bits);
+}
+
+AllocatedNum select(ConstraintSystem& cs, std::span<const AllocatedNum> from, std::span<const Boolean> bits) {
+  if (bits.size() >= 64 || (std::size_t{1} << bits.size()) != from.size()) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch, "select: " + std::to_string(from.size()) + " numbers for " +
+                                                                std::to_string(bits.size()) + " bits");
+  }
+  std::vector<AllocatedNum> state(from.begin(), from.end());
+  // Most significant bit first: each bit keeps the upper or the lower half.
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    const Boolean& bit = bits[bits.size() - 1 - i];
+    const std::size_t half = state.size() / 2;
+    std::vector<AllocatedNum> next;
+    next.reserve(half);
+    for (std::size_t j = 0; j < half; ++j) {
+      auto ns = cs.namespace_([&] { return "pick " + std::to_string(i) + ", " + std::to_string(j); });
+      next.push_back(pick(cs, bit, state[half + j], state[j]));
+    }
+    state = std::move(next);
+  }
+  return state[0];
 }
 
 }  // namespace proofline::gadgets
