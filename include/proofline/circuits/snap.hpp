@@ -121,9 +121,8 @@ std::vector<Fr> snap_public_inputs(const filecoin::SnapParams& p, const filecoin
 std::string locate_snap_constraint(const SnapCounts& counts, std::size_t index);
 
 /// What check_snap_partition found: the native check (filecoin::verify_snap_vanilla), then the
-/// circuit synthesized in prover mode: the first unsatisfied constraint, where it lies and (for
-/// circuits of at most `kNamedSnapCheckLimit` constraints, re-synthesized in test mode) its namespace
-/// path. (The circuit's public inputs are the request's, never the vanilla proof's: a wrong
+/// circuit synthesized in prover mode: the first unsatisfied constraint, where it lies and its
+/// test-mode path (r1cs::ConstraintPathFinder, one more synthesis at shape-mode cost). (The circuit's public inputs are the request's, never the vanilla proof's: a wrong
 /// comm_r_old shows as the comm_r_old constraint.)
 struct SnapPartitionCheck {
   filecoin::SnapVanillaCheck native;
@@ -135,7 +134,6 @@ struct SnapPartitionCheck {
   /// 123 unsatisfied: challenge 3: tree R old inclusion (root_r_old) (por tree_r_old (c_index=3)/…)".
   std::string describe() const;
 };
-inline constexpr std::size_t kNamedSnapCheckLimit = std::size_t{8} << 20;
 
 /// Checks partition k: verifies the vanilla proof natively and synthesizes the circuit of its
 /// witness. Throws (snap_witness) only for a

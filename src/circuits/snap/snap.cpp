@@ -11,7 +11,7 @@
 #include "proofline/gadgets/poseidon.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
-#include "proofline/r1cs/test_constraint_system.hpp"
+#include "proofline/r1cs/constraint_path.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::circuits::snap {
@@ -481,11 +481,9 @@ SnapPartitionCheck check_snap_partition(const SnapParams& p, const filecoin::Sna
   if (r.unsatisfied) {
     const SnapCounts counts = count_snap(p);
     r.where = locate_snap_constraint(counts, *r.unsatisfied);
-    if (counts.constraints <= kNamedSnapCheckLimit) {
-      r1cs::TestConstraintSystem test;
-      circuit.synthesize(test);
-      r.name = test.which_is_unsatisfied().value_or("");
-    }
+    r1cs::ConstraintPathFinder finder(*r.unsatisfied);
+    circuit.synthesize(finder);
+    r.name = finder.path().value_or("");
   }
   return r;
 }
