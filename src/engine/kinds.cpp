@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -160,6 +162,22 @@ std::string existing_file(const std::string& what, const std::string& path) {
     throw std::invalid_argument(what + " '" + path + "' not found (or not a regular file)");
   }
   return std::filesystem::weakly_canonical(path, ec).string();
+}
+
+std::string read_text_file(const std::string& what, const std::string& path, std::uint64_t max_bytes) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw std::invalid_argument(what + " '" + path + "' not found (or not a regular file)");
+  }
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw ProoflineError(Error::BadLength, what + " '" + path + "': " + std::to_string(size) + " bytes, at most " +
+                                               std::to_string(max_bytes));
+  }
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
 }
 
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,

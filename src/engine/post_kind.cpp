@@ -11,8 +11,6 @@
 // failure names the sector, challenge and constraint, check_post_partition), and the self-check
 // verifies the proof against those derived inputs.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -32,20 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace post = circuits::post;
 using ff::Fr;
-
-std::string read_text(const std::string& what, const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw std::invalid_argument(what + " '" + path + "' not found (or not a regular file)");
-  const auto size = fs::file_size(path, ec);
-  if (!ec && size > filecoin::kMaxPoStJsonBytes) {
-    throw ProoflineError(Error::BadLength, what + " '" + path + "': " + std::to_string(size) + " bytes, at most " +
-                                               std::to_string(filecoin::kMaxPoStJsonBytes));
-  }
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 class PoStJob final : public KindJob {
  public:
@@ -160,7 +144,7 @@ class PoStKind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string kind(name());
-    filecoin::PoStRequest req = filecoin::parse_post_request_json(read_text("request", require_arg(r, "request")));
+    filecoin::PoStRequest req = filecoin::parse_post_request_json(read_text_file("request", require_arg(r, "request"), filecoin::kMaxPoStJsonBytes));
     if (req.config.type != type_) {
       throw std::invalid_argument("kind '" + kind + "': the request is a " +
                                   std::string(filecoin::to_string(req.config.type)) + " PoSt request");
@@ -170,7 +154,7 @@ class PoStKind final : public ProofKind {
     std::string vanilla_text;
     const std::string vanilla = arg_or(r, "vanilla", "");
     if (!vanilla.empty()) {
-      vanilla_text = read_text("vanilla proofs", vanilla);
+      vanilla_text = read_text_file("vanilla proofs", vanilla, filecoin::kMaxPoStJsonBytes);
     } else if (!r.payload.empty()) {
       vanilla_text.assign(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
     } else {

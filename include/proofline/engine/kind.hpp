@@ -274,6 +274,10 @@ std::string file_version(const std::string& path);
 /// The absolute canonical path of an existing regular file; std::invalid_argument
 /// ("<what> '<path>' not found (or not a regular file)") otherwise.
 std::string existing_file(const std::string& what, const std::string& path);
+/// The whole text of a small input file (a request JSON, vanilla proofs): std::invalid_argument
+/// ("<what> '<path>' not found (or not a regular file)") for a missing file, ProoflineError(BadLength)
+/// for one larger than `max_bytes`.
+std::string read_text_file(const std::string& what, const std::string& path, std::uint64_t max_bytes);
 /// An Srs of `params` (its prepared verifying key, bytes = parameters_bytes + extra_bytes).
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,
                                     std::uint64_t extra_bytes);

@@ -1,0 +1,174 @@
+// The "snap-update" kind: Filecoin SnapDeals (EmptySectorUpdate) in the engine
+// (include/proofline/engine/kind.hpp; arguments: docs/kinds.md).
+//
+// One job per request, one engine partition per SnapDeals partition (1, 2, 4 or 16 by sector size),
+// all proved: the proof is partition_count × 192 bytes in partition order. The inputs are the files
+// `proofline gen-vanilla snap` writes and nodes send (filecoin/snap_json.hpp): the request JSON
+// (sector size, h, comm_r_old, comm_d_new, comm_r_new) and the vanilla proofs as the JSON array of
+// base64 bincode PartitionProof that Curio writes to snap-vproof.json (the argument 'vanilla' or the
+// request payload). Partition k is synthesized from vanilla proof k (circuits/snap); its public inputs
+// are the ones a verifier derives from the request alone (k_and_h_select, comm_r_old, comm_d_new,
+// comm_r_new), every constraint is checked (a failure names the partition, the part and the
+// constraint's path, with the native check's finding), and the engine's self-check verifies every
+// partition's proof against those inputs before anything is returned.
+#include <filesystem>
+#include <stdexcept>
+#include <utility>
+
+#include "proofline/circuits/porep.hpp"
+#include "proofline/circuits/snap.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/filecoin/snap.hpp"
+#include "proofline/filecoin/snap_json.hpp"
+#include "proofline/groth16/param_cache.hpp"
+#include "proofline/r1cs/constraint_path.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/util/error.hpp"
+
+namespace proofline::engine {
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace snap = circuits::snap;
+using ff::Fr;
+
+class SnapJob final : public KindJob {
+ public:
+  SnapJob(filecoin::SnapRequest request, std::vector<filecoin::SnapPartitionProof> proofs, std::string params,
+          bool check_constraints)
+      : req_(std::move(request)),
+        p_(&filecoin::snap_params(req_.sector_bytes)),
+        proofs_(std::move(proofs)),
+        params_(std::move(params)),
+        key_(params_ + file_version(params_)),
+        check_constraints_(check_constraints),
+        counts_(snap::count_snap(*p_)) {}
+
+  std::size_t num_partitions() const override { return p_->partition_count; }
+  std::string srs_key() const override { return key_; }
+
+  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
+    progress(0);
+    // Section counts first (headers only): parameters of another circuit are named before any
+    // point is read.
+    const auto walk = groth16::walk_param_layout(params_, groth16::ParamFileKind::Params, fs::file_size(params_));
+    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
+    groth16::Parameters params = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
+    progress(1);
+    return make_srs(key_, std::move(params), nullptr, 0);
+  }
+
+  void check(const Srs& srs) const override { check_counts(srs.params.num_inputs(), srs.params.num_aux()); }
+
+  void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
+    const snap::EmptySectorUpdateCircuit circuit(*p_, snap::snap_witness(*p_, req_.public_inputs, k, proofs_.at(k)));
+    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
+      cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+      circuit.synthesize(cs);
+      cs.finalize();
+    });
+    if (!check_constraints_) return;
+    if (const auto bad = circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
+      r1cs::ConstraintPathFinder finder(*bad);
+      circuit.synthesize(finder);
+      const filecoin::SnapVanillaCheck v = filecoin::verify_snap_vanilla(*p_, req_.public_inputs, k, proofs_[k]);
+      throw ProoflineError(Error::Malformed, "partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
+                                                 " unsatisfied: " + snap::locate_snap_constraint(counts_, *bad) + " (" +
+                                                 finder.path().value_or("?") + ")" +
+                                                 (v.ok ? "" : "; vanilla check: " + v.what));
+    }
+  }
+
+  std::vector<Fr> public_inputs(std::size_t k, const r1cs::ProvingBuffers&) const override {
+    return snap::snap_public_inputs(*p_, req_.public_inputs, k);
+  }
+
+ private:
+  void check_counts(std::size_t n_inputs, std::size_t n_aux) const {
+    if (n_inputs == counts_.inputs && n_aux == counts_.aux) return;
+    throw ProoflineError(Error::BadLength, "parameter file '" + params_ + "' is not for " +
+                                               filecoin::snap_identifier(*p_) + " (SnapDeals " + std::string(p_->name) +
+                                               "): it has " + std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
+                                               std::to_string(n_aux) + " aux variables, the circuit has " +
+                                               std::to_string(counts_.inputs) + " and " + std::to_string(counts_.aux));
+  }
+
+  filecoin::SnapRequest req_;
+  const filecoin::SnapParams* p_;
+  std::vector<filecoin::SnapPartitionProof> proofs_;
+  std::string params_, key_;
+  bool check_constraints_;
+  snap::SnapCounts counts_;
+};
+
+class SnapKind final : public ProofKind {
+ public:
+  std::string_view name() const override { return "snap-update"; }
+  std::string_view description() const override {
+    return "Filecoin SnapDeals (EmptySectorUpdate, tree D SHA-256): every partition (16 × 86 challenges at 32 GiB), "
+           "from the vanilla proofs nodes send";
+  }
+  std::vector<ArgSpec> arguments() const override {
+    return {ArgSpec("request", ArgType::File,
+                    "the request JSON: sector size, h, comm_r_old, comm_d_new, comm_r_new (as `proofline gen-vanilla "
+                    "snap` writes it)")
+                .require(),
+            ArgSpec("vanilla", ArgType::File,
+                    "the vanilla proofs: a JSON array of base64 bincode PartitionProof, one per partition (Curio's "
+                    "snap-vproof.json)")
+                .require()
+                .or_payload(),
+            ArgSpec("params", ArgType::File,
+                    "the SnapDeals .params file (default: param_cache / the upstream file name of the circuit)")
+                .names_srs(),
+            ArgSpec("param_cache", ArgType::Dir,
+                    "the folder holding the parameters under their upstream names, when params is not given")
+                .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
+            ArgSpec("check_constraints", ArgType::Bool,
+                    "check every constraint after synthesis and name the failing partition, part and constraint")
+                .defaults_to("1")};
+  }
+
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+    const std::string kind(name());
+    filecoin::SnapRequest req = filecoin::parse_snap_request_json(
+        read_text_file("request", require_arg(r, "request"), filecoin::kMaxSnapJsonBytes));
+    std::string vanilla_text;
+    const std::string vanilla = arg_or(r, "vanilla", "");
+    if (!vanilla.empty()) {
+      vanilla_text = read_text_file("vanilla proofs", vanilla, filecoin::kMaxSnapJsonBytes);
+    } else if (!r.payload.empty()) {
+      vanilla_text.assign(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+    } else {
+      throw std::invalid_argument("kind '" + kind + "' needs the argument 'vanilla' or the vanilla proofs as the payload");
+    }
+    std::vector<filecoin::SnapPartitionProof> proofs =
+        filecoin::parse_snap_vanilla_proofs_json(vanilla_text, req.sector_bytes);
+    const filecoin::SnapParams& p = filecoin::snap_params(req.sector_bytes);
+    if (proofs.size() != p.partition_count) {
+      throw ProoflineError(Error::BadLength, "kind '" + kind + "': " + std::to_string(proofs.size()) +
+                                                 " vanilla partition proofs, a " + std::string(p.name) +
+                                                 " sector has " + std::to_string(p.partition_count) + " partitions");
+    }
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
+      params = (fs::path(dir) / filecoin::snap_parameter_file_name(p, ".params")).string();
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(params, ec)) {
+      throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
+                                  "' not found (give the argument 'params')");
+    }
+    params = fs::weakly_canonical(params, ec).string();
+    const std::string check = arg_or(r, "check_constraints", "1");
+    return std::make_shared<SnapJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
+  }
+};
+
+}  // namespace
+
+PROOFLINE_REGISTER_KIND(snap_kind, std::make_shared<SnapKind>());
+
+}  // namespace proofline::engine
