@@ -414,9 +414,10 @@ int main(int argc, char** argv) {
   SetupArgs sa;
   CLI::App* setup = app.add_subcommand(
       "setup", "generate development parameters (NOT secure) for a built-in circuit (mul, bench), Filecoin PoRep "
-               "(--circuit porep --sector-size S) or PoSt (--circuit window-post|winning-post --sector-size S)");
+               "(--circuit porep --sector-size S), PoSt (--circuit window-post|winning-post --sector-size S) or SnapDeals "
+               "(--circuit snap --sector-size S)");
   setup->add_option("--circuit", sa.circuit,
-                    "circuit: mul | bench | porep | window-post | winning-post (the Filecoin ones need --sector-size)")
+                    "circuit: mul | bench | porep | window-post | winning-post | snap (the Filecoin ones need --sector-size)")
       ->capture_default_str();
   setup->add_option("--size", sa.size, "bench: constraint rows, 2^4 … 2^27 (e.g. 2^16)")->capture_default_str();
   setup->add_option("--params", sa.params, "output .params file (required unless --discard)");
@@ -488,7 +489,7 @@ int main(int argc, char** argv) {
   cli::ParamsCli params_cli;
   cli::add_params_commands(app, params_cli);
   cli::PostCli post_cli;
-  cli::add_post_commands(app, post_cli);
+  cli::add_post_commands(app, *verify, post_cli);
 
   // CLI11 reports an unknown first word only as "A subcommand is required": name it and the commands.
   if (argc > 1 && argv[1][0] != '-') {

@@ -15,11 +15,13 @@
 
 #include "proofline/circuits/porep.hpp"
 #include "proofline/circuits/post.hpp"
+#include "proofline/circuits/snap.hpp"
 #include "proofline/filecoin/c1.hpp"
 #include "proofline/filecoin/graph.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/sector.hpp"
+#include "proofline/filecoin/snap.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/groth16/backend_factory.hpp"
 #include "proofline/groth16/groth16.hpp"
@@ -64,17 +66,6 @@ std::string fmt_s(double s) {
   return buf;
 }
 
-template <class T>
-T option_value(CLI::App& app, const char* name, T fallback) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
-}
-
-bool flag_set(CLI::App& app, const char* name) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0;
-}
-
 void write_text(const std::string& path, const std::string& text) {
   write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
@@ -86,7 +77,7 @@ fs::path default_param_path(const filecoin::PorepConfig& cfg, const char* ext) {
 // ---- setup -------------------------------------------------------------------------------------
 /// What `setup` needs of a Filecoin circuit: its blank instance, counts, names and default file.
 struct SetupCircuit {
-  std::string circuit;      ///< the --circuit value ("porep", "window-post", "winning-post")
+  std::string circuit;      ///< the --circuit value ("porep", "window-post", "winning-post", "snap")
   std::string title;        ///< "PoRep 2KiB partition", "WindowPoSt 2KiB partition"
   std::string describe;     ///< the shape in words
   std::size_t constraints = 0, inputs = 0, aux = 0;
@@ -126,12 +117,30 @@ SetupCircuit post_setup_circuit(filecoin::PoStType type, std::uint64_t bytes) {
           Json{{"identifier", filecoin::fallback_identifier(fp)}, {"sector_size", bytes}}};
 }
 
+SetupCircuit snap_setup_circuit(std::uint64_t bytes) {
+  const filecoin::SnapParams& sp = filecoin::snap_params(bytes);
+  const auto counts = circuits::snap::count_snap(sp);
+  return {"snap",
+          "SnapDeals " + std::string(sp.name) + " partition",
+          std::to_string(sp.challenge_count) + " challenges, " + std::to_string(sp.apex_leaf_count) + " apex leaves, " +
+              std::to_string(sp.nodes) + " nodes, tree R " + std::to_string(sp.tree_r.base) + "-" +
+              std::to_string(sp.tree_r.sub) + "-" + std::to_string(sp.tree_r.top),
+          counts.constraints,
+          counts.inputs,
+          counts.aux,
+          std::make_shared<circuits::snap::EmptySectorUpdateCircuit>(sp, circuits::snap::blank_witness(sp)),
+          filecoin::parameter_cache_dir() / filecoin::snap_parameter_file_name(sp, ".params"),
+          Json{{"identifier", filecoin::snap_identifier(sp)}, {"sector_size", bytes}, {"partitions", sp.partition_count}}};
+}
+
 int cmd_setup(PorepCli& p) {
   CLI::App& app = *p.setup;
   const std::string which = option_value<std::string>(app, "--circuit", "");
   if (p.sector_size.empty()) throw UsageError("setup --circuit " + which + " needs --sector-size (e.g. 2KiB, 32GiB)");
-  const std::uint64_t bytes = filecoin::parse_sector_size(p.sector_size);
+  const std::uint64_t bytes =
+      which == "snap" ? filecoin::parse_byte_size(p.sector_size) : filecoin::parse_sector_size(p.sector_size);
   const SetupCircuit sc = which == "porep"         ? porep_setup_circuit(bytes)
+                          : which == "snap"        ? snap_setup_circuit(bytes)
                           : which == "window-post" ? post_setup_circuit(filecoin::PoStType::Window, bytes)
                                                    : post_setup_circuit(filecoin::PoStType::Winning, bytes);
   std::string params = option_value<std::string>(app, "--params", "");
@@ -598,8 +607,8 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.setup = &setup;
   p.verify = &verify;
   setup.add_option("--sector-size", p.sector_size,
-                   "porep: sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; also the test sizes 4KiB, 16KiB, 32KiB, "
-                   "16MiB, 1GiB)");
+                   "porep / PoSt: sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; also the test sizes 4KiB, 16KiB, "
+                   "32KiB, 16MiB, 1GiB); snap: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB and the test sizes 1KiB … 32KiB, 16MiB");
   if (CLI::Option* o = setup.get_option_no_throw("--params")) {
     o->required(false);
     o->description("output .params file (porep: default $FIL_PROOFS_PARAMETER_CACHE/<upstream name>.params)");
@@ -642,11 +651,11 @@ int run_porep_commands(PorepCli& p) {
     p.json = flag_set(*p.setup, "--json");
     p.threads = option_value<int>(*p.setup, "--threads", 0);
     const std::string circuit = option_value<std::string>(*p.setup, "--circuit", "");
-    if (circuit == "porep" || circuit == "window-post" || circuit == "winning-post") {
+    if (circuit == "porep" || circuit == "window-post" || circuit == "winning-post" || circuit == "snap") {
       return run_guarded("setup", cmd_setup, p);
     }
     if (!p.sector_size.empty()) {
-      return usage_error("setup", "--sector-size is for --circuit porep, window-post or winning-post", p.json);
+      return usage_error("setup", "--sector-size is for --circuit porep, window-post, winning-post or snap", p.json);
     }
     if (!flag_set(*p.setup, "--params") && !flag_set(*p.setup, "--discard")) {
       return usage_error("setup", "--params is required (or --discard)", p.json);
@@ -657,7 +666,8 @@ int run_porep_commands(PorepCli& p) {
     p.json = flag_set(*p.verify, "--json");
     if (!p.verify_c1.empty()) return run_guarded("verify", cmd_verify, p);
     if (!flag_set(*p.verify, "--public")) {
-      return usage_error("verify", "--public is required (or --c1 for a PoRep proof)", p.json);
+      return usage_error("verify", "--public is required (or --c1 for a PoRep proof, --request for a SnapDeals one)",
+                         p.json);
     }
   }
   return -1;

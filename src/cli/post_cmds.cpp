@@ -10,9 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "proofline/circuits/post.hpp"
+#include "proofline/circuits/snap.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/post_json.hpp"
+#include "proofline/filecoin/snap.hpp"
+#include "proofline/filecoin/snap_json.hpp"
 #include "proofline/groth16/params.hpp"
+#include "proofline/groth16/verifier.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::cli {
@@ -46,8 +50,41 @@ std::string read_text_file(const std::string& path) {
   return std::string(b.begin(), b.end());
 }
 
+int gen_snap_vanilla_cmd(const PostCli& p) {
+  for (const char* post_only : {"--sectors", "--api", "--miner-id"}) {
+    if (p.gen_vanilla->get_option(post_only)->count() > 0) {
+      throw UsageError(std::string(post_only) + " is for window-post and winning-post, not snap");
+    }
+  }
+  fc::GenSnapOptions o;
+  o.sector_bytes = fc::snap_params(fc::parse_byte_size(p.sector_size)).sector_bytes;
+  o.h = p.h;
+  o.seed = p.seed;
+  const std::string vanilla_path = p.out + ".vanilla.json", request_path = p.out + ".request.json";
+  PendingOutput vanilla_out(vanilla_path), request_out(request_path);  // unwritable paths refused first
+  Stopwatch watch;
+  const fc::GeneratedSnap g = fc::gen_snap_vanilla(o);
+  const double gen_ms = watch.lap();
+  write_text(vanilla_out, fc::snap_vanilla_proofs_to_json(g.partition_proofs));
+  write_text(request_out, fc::to_json(fc::SnapRequest{g.sector_bytes, g.public_inputs}));
+  if (p.json) {
+    std::cout << Json{{"command", "gen-vanilla"}, {"proof", "snap-update"},   {"sector_size", g.sector_bytes},
+                      {"h", g.public_inputs.h},   {"partitions", g.partition_proofs.size()},
+                      {"vanilla", vanilla_path},  {"request", request_path}, {"gen_ms", gen_ms}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << "snap        " << fc::snap_params(g.sector_bytes).name << ", h " << g.public_inputs.h << ", "
+              << g.partition_proofs.size() << " partitions\nvanilla     " << vanilla_path << "\nrequest     "
+              << request_path << "\n";
+  }
+  return 0;
+}
+
 int gen_vanilla_cmd(const PostCli& p) {
   if (p.sector_size.empty()) throw UsageError("give --sector-size (e.g. 2KiB, 32GiB)");
+  if (p.kind == "snap") return gen_snap_vanilla_cmd(p);
+  if (p.gen_vanilla->get_option("--h")->count() > 0) throw UsageError("--h is for snap");
   const fc::PoStType type = p.kind == "winning-post" ? fc::PoStType::Winning : fc::PoStType::Window;
   fc::GenPoStOptions o;
   o.config = fc::post_config(type, fc::parse_sector_size(p.sector_size), fc::api_version_from_string(p.api));
@@ -77,9 +114,62 @@ int gen_vanilla_cmd(const PostCli& p) {
   return 0;
 }
 
-int check_vanilla_cmd(const PostCli& p) {
+int check_snap_vanilla_cmd(const PostCli& p, const std::string& request_text) {
   Stopwatch watch;
-  fc::PoStRequest r = fc::parse_post_request_json(read_text_file(p.request));
+  const fc::SnapRequest r = fc::parse_snap_request_json(request_text);
+  const fc::SnapParams& sp = fc::snap_params(r.sector_bytes);
+  const std::vector<fc::SnapPartitionProof> proofs =
+      fc::parse_snap_vanilla_proofs_json(read_text_file(p.vanilla), r.sector_bytes);
+  if (proofs.size() != sp.partition_count) {
+    throw ProoflineError(Error::BadLength, std::to_string(proofs.size()) + " vanilla partition proofs, a " +
+                                               std::string(sp.name) + " sector has " +
+                                               std::to_string(sp.partition_count) + " partitions");
+  }
+  if (p.partition && *p.partition >= sp.partition_count) {
+    throw ProoflineError(Error::BadArgument, "partition " + std::to_string(*p.partition) + " of a " +
+                                                 std::string(sp.name) + " sector: expected 0.." +
+                                                 std::to_string(sp.partition_count - 1));
+  }
+  const double read_ms = watch.lap();
+  bool all = true;
+  Json parts = Json::array();
+  std::string text;
+  for (std::size_t k = 0; k < sp.partition_count; ++k) {
+    if (p.partition && *p.partition != k) continue;
+    const circuits::snap::SnapPartitionCheck c = circuits::snap::check_snap_partition(sp, r.public_inputs, k, proofs[k]);
+    all = all && c.ok();
+    Json j{{"partition", k}, {"valid", c.ok()}};
+    if (!c.ok()) {
+      j["error"] = c.describe();
+      if (c.native.challenge) j["challenge"] = *c.native.challenge;
+      if (c.unsatisfied) {
+        j["unsatisfied_constraint"] = *c.unsatisfied;
+        j["where"] = c.where;
+        if (!c.name.empty()) j["constraint_name"] = c.name;
+      }
+    }
+    parts.push_back(std::move(j));
+    text += "partition " + std::to_string(k) + ": " + (c.ok() ? "valid" : "INVALID: " + c.describe()) + "\n";
+  }
+  const double check_ms = watch.lap();
+  if (p.json) {
+    std::cout << Json{{"command", "check-vanilla"}, {"proof", "snap-update"}, {"sector_size", r.sector_bytes},
+                      {"valid", all},                {"partitions", parts},    {"read_ms", read_ms},
+                      {"check_ms", check_ms}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::cout << (all ? "valid" : "INVALID") << "\n" << text;
+    std::printf("read        %10.1f ms\ncheck       %10.1f ms\n", read_ms, check_ms);
+  }
+  return all ? 0 : 1;
+}
+
+int check_vanilla_cmd(const PostCli& p) {
+  const std::string request_text = read_text_file(p.request);
+  if (fc::is_snap_request_json(request_text)) return check_snap_vanilla_cmd(p, request_text);
+  Stopwatch watch;
+  fc::PoStRequest r = fc::parse_post_request_json(request_text);
   const std::vector<fc::FallbackPoStSectorProof> proofs =
       fc::parse_vanilla_proofs_json(read_text_file(p.vanilla), r.config.sector_bytes, r.config.challenge_count);
   const double read_ms = watch.lap();
@@ -112,19 +202,57 @@ int check_vanilla_cmd(const PostCli& p) {
   return c.ok() ? 0 : 1;
 }
 
+int verify_snap_cmd(const PostCli& p) {
+  const std::string vk_path = option_value<std::string>(*p.verify, "--vk", "");
+  const std::string proof_path = option_value<std::string>(*p.verify, "--proof", "");
+  if (vk_path.empty()) throw UsageError("verify --request needs --vk (the SnapDeals .vk file)");
+  Stopwatch watch;
+  const std::string text = read_text_file(p.verify_request);
+  if (!fc::is_snap_request_json(text)) {
+    throw UsageError("verify --request takes a SnapDeals request (comm_r_old, comm_d_new, comm_r_new), as "
+                     "`proofline gen-vanilla snap` writes it");
+  }
+  const fc::SnapRequest r = fc::parse_snap_request_json(text);
+  const fc::SnapParams& sp = fc::snap_params(r.sector_bytes);
+  const groth16::VerifyingKey vk = groth16::VerifyingKey::read_file(vk_path);
+  const std::vector<groth16::Proof> proofs = read_proof_file(proof_path, sp.partition_count, "the request's sector has");
+  const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(vk);
+  bool all = true;
+  Json per = Json::array();
+  for (std::size_t k = 0; k < proofs.size(); ++k) {
+    const bool ok = groth16::verify_proof(pvk, proofs[k], circuits::snap::snap_public_inputs(sp, r.public_inputs, k));
+    all = all && ok;
+    per.push_back(ok);
+    if (!p.json) std::cout << "partition " << k << ": " << (ok ? "valid" : "INVALID") << "\n";
+  }
+  const double ms = watch.lap();
+  if (p.json) {
+    std::cout << Json{{"command", "verify"}, {"valid", all}, {"partitions", per}, {"timings_ms", {{"total", ms}}}}.dump(2)
+              << "\n";
+  } else {
+    std::cout << "result: " << (all ? "valid" : "INVALID") << "   (" << ms << " ms)\n";
+  }
+  return all ? kOk : kInvalid;
+}
+
 }  // namespace
 
-void add_post_commands(CLI::App& app, PostCli& p) {
+void add_post_commands(CLI::App& app, CLI::App& verify, PostCli& p) {
   auto common = [&](CLI::App* s) {
     s->add_flag("--json", p.json, "print one JSON object on stdout instead of text");
     add_threads_option(*s, p.threads);
   };
-  p.gen_vanilla = app.add_subcommand("gen-vanilla", "write valid PoSt vanilla proofs of random sectors of any size "
-                                                    "and their public inputs");
-  p.gen_vanilla->add_option("kind", p.kind, "window-post or winning-post")
+  p.gen_vanilla = app.add_subcommand("gen-vanilla", "write valid PoSt or SnapDeals vanilla proofs of random sectors "
+                                                    "of any size and their public inputs");
+  p.gen_vanilla->add_option("kind", p.kind, "window-post, winning-post or snap")
       ->required()
-      ->check(CLI::IsMember({"window-post", "winning-post"}));
-  p.gen_vanilla->add_option("--sector-size", p.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or a test size)");
+      ->check(CLI::IsMember({"window-post", "winning-post", "snap"}));
+  p.gen_vanilla->add_option("--sector-size", p.sector_size,
+                            "2KiB, 8MiB, 512MiB, 32GiB, 64GiB (or a test size; snap: also 1KiB, 8KiB)");
+  add_integer_option(*p.gen_vanilla, "--h", p.h,
+                     "snap: high bits of a challenge that select its rho (1 below 8 MiB, 7..12 above; default the "
+                     "size's hs[3], what nodes use)",
+                     1, 12);
   add_integer_option(*p.gen_vanilla, "--sectors", p.sectors,
                      "real sectors (default: one partition's for window-post, 1 for winning-post)", 1, 100000);
   p.gen_vanilla->add_option("--api", p.api, "API version of the challenge derivation: 1.0.0, 1.1.0, 1.2.0 (default)");
@@ -134,17 +262,31 @@ void add_post_commands(CLI::App& app, PostCli& p) {
   p.gen_vanilla->add_option("--out", p.out, "output prefix: PREFIX.vanilla.json and PREFIX.request.json")->required();
   common(p.gen_vanilla);
 
-  p.check_vanilla = app.add_subcommand("check-vanilla", "verify PoSt vanilla proofs natively and synthesize the "
-                                                        "partition's circuit, naming what is wrong");
+  p.check_vanilla = app.add_subcommand("check-vanilla", "verify PoSt or SnapDeals vanilla proofs natively and "
+                                                        "synthesize the partition's circuit, naming what is wrong");
   p.check_vanilla->add_option("--request", p.request, "request JSON (public inputs)")->required()->check(CLI::ExistingFile);
   p.check_vanilla->add_option("--vanilla", p.vanilla, "JSON array of base64 vanilla proofs")
       ->required()
       ->check(CLI::ExistingFile);
-  p.check_vanilla->add_option("--partition", p.partition, "partition to check (default: the request's)");
+  p.check_vanilla->add_option("--partition", p.partition,
+                               "partition to check (default: PoSt the request's, snap every partition)");
   common(p.check_vanilla);
+
+  p.verify = &verify;
+  CLI::Option* request = verify.add_option("--request", p.verify_request,
+                                           "SnapDeals: each partition's public inputs from this request JSON "
+                                           "(comm_r_old, comm_d_new, comm_r_new, h)")
+                             ->check(CLI::ExistingFile);
+  for (const char* other : {"--public", "--c1"}) {
+    if (CLI::Option* o = verify.get_option_no_throw(other)) request->excludes(o);
+  }
 }
 
 int run_post_commands(PostCli& p) {
+  if (p.verify != nullptr && p.verify->parsed() && !p.verify_request.empty()) {
+    p.json = flag_set(*p.verify, "--json");
+    return run_guarded("verify", [&] { return verify_snap_cmd(p); }, p.json);
+  }
   const char* cmd = p.gen_vanilla && p.gen_vanilla->parsed()       ? "gen-vanilla"
                     : p.check_vanilla && p.check_vanilla->parsed() ? "check-vanilla"
                                                                    : nullptr;

@@ -137,7 +137,7 @@ const SectorShape& sector_shape(std::uint64_t sector_bytes) {
 
 std::span<const SectorShape> all_sector_shapes() { return shapes(); }
 
-std::uint64_t parse_sector_size(std::string_view text) {
+std::uint64_t parse_byte_size(std::string_view text) {
   std::string t;
   for (char c : text) {
     if (c != ' ' && c != '_') t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
@@ -155,9 +155,10 @@ std::uint64_t parse_sector_size(std::string_view text) {
                                                  "\": expected a number with an optional unit (KiB, MiB, GiB), e.g. "
                                                  "2KiB, 32GiB or 2048");
   }
-  const std::uint64_t bytes = std::stoull(t.substr(0, digits)) * mult;
-  return sector_shape(bytes).sector_bytes;
+  return std::stoull(t.substr(0, digits)) * mult;
 }
+
+std::uint64_t parse_sector_size(std::string_view text) { return sector_shape(parse_byte_size(text)).sector_bytes; }
 
 std::string_view to_string(RegisteredSealProof p) { return info(p).name; }
 

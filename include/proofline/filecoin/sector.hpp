@@ -113,6 +113,9 @@ std::span<const SectorShape> all_sector_shapes();
 /// "2KiB", "2 KiB", "2kib", "2048", "32GiB", "32G" → bytes. Throws ProoflineError on anything else or
 /// an unsupported size.
 std::uint64_t parse_sector_size(std::string_view text);
+/// The same without the size check (SnapDeals has sizes of its own, snap.hpp): throws
+/// ProoflineError(BadArgument) only for text that is not a number with an optional unit.
+std::uint64_t parse_byte_size(std::string_view text);
 
 /// Upstream name, e.g. "StackedDrg32GiBV1_1_Feat_SyntheticPoRep".
 std::string_view to_string(RegisteredSealProof p);
