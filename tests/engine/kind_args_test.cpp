@@ -55,8 +55,8 @@ ProofRequest with(std::map<std::string, std::string> args, std::string payload =
 // present, with the arguments it declares, in declaration order.
 TEST(Kinds, EveryBuiltinKindIsRegisteredWithItsDeclarations) {
   const auto r = KindRegistry::builtin();
-  EXPECT_EQ(r->names(), (std::vector<std::string>{"bench", "mul", "porep-c2", "registrar-probe", "snarkjs", "window-post",
-                                                "winning-post"}));
+  EXPECT_EQ(r->names(), (std::vector<std::string>{"bench", "mul", "porep-c2", "registrar-probe", "snap-update",
+                                                "snarkjs", "window-post", "winning-post"}));
   EXPECT_EQ(names_of(r->get("bench")->arguments()),
             (std::vector<std::string>{"params", "size", "partitions", "input", "checked"}));
   EXPECT_EQ(names_of(r->get("mul")->arguments()), (std::vector<std::string>{"params", "partitions", "input", "checked"}));

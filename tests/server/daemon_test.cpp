@@ -315,7 +315,7 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     r.set_kind("porep-c2-64g");
     bad.push_back({"unknown kind", r,
                    "'porep-c2-64g' is not a kind this daemon proves (known: bench, mul, overrun, porep-c2, slow-bench, "
-                   "snarkjs, window-post, winning-post)"});
+                   "snap-update, snarkjs, window-post, winning-post)"});
   }
   {
     pb::ProofRequest r = base();
@@ -543,8 +543,9 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
   EXPECT_EQ(st.memory().budget_source(), "configured");
   EXPECT_EQ(st.memory().budget_derivation(), "configured: 1073741824 bytes");
   EXPECT_EQ(st.jobs_size(), 0);
-  EXPECT_EQ(st.kinds_size(), 8);  // bench, mul, overrun, porep-c2, slow-bench, snarkjs, window-post, winning-post
-  ASSERT_EQ(st.kind_info_size(), 8);
+  EXPECT_EQ(st.kinds_size(), 9);  // bench, mul, overrun, porep-c2, slow-bench, snap-update, snarkjs, window-post,
+                                  // winning-post
+  ASSERT_EQ(st.kind_info_size(), 9);
   EXPECT_EQ(st.kind_info(0).name(), "bench");
   EXPECT_EQ(st.kind_info(0).arguments_size(), 5);
   std::set<std::string> stages;
@@ -700,8 +701,8 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
   ASSERT_TRUE(h.stub(true).ListKinds(&ctx, pb::ListKindsRequest{}, &resp).ok());
   std::vector<std::string> names;
   for (const auto& k : resp.kinds()) names.push_back(k.name());
-  EXPECT_EQ(names, (std::vector<std::string>{"bench", "mul", "overrun", "porep-c2", "slow-bench", "snarkjs",
-                                              "window-post", "winning-post"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"bench", "mul", "overrun", "porep-c2", "slow-bench", "snap-update",
+                                              "snarkjs", "window-post", "winning-post"}));
   const pb::KindInfo& bench = resp.kinds(0);
   EXPECT_EQ(bench.proof_format(), "bellperson");
   ASSERT_EQ(bench.arguments_size(), 5);
@@ -715,7 +716,7 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
   EXPECT_TRUE(bench.arguments(0).srs());
   EXPECT_EQ(bench.arguments(0).type(), "file");
   EXPECT_EQ(bench.arguments(2).default_value(), "1");
-  const pb::KindInfo& sj = resp.kinds(5);
+  const pb::KindInfo& sj = resp.kinds(6);
   EXPECT_EQ(sj.proof_format(), "snarkjs");
   ASSERT_EQ(sj.arguments_size(), 3);
   EXPECT_TRUE(sj.arguments(1).payload());
@@ -771,7 +772,7 @@ TEST(Daemon, PreloadEntriesNameTheirKind) {
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("engine.preload: '" + entry +
                                            "': expected kind:path with one of the kinds bench, mul, overrun, porep-c2, "
-                                           "slow-bench, snarkjs, window-post, winning-post"),
+                                           "slow-bench, snap-update, snarkjs, window-post, winning-post"),
                 std::string::npos)
           << e.what();
     }

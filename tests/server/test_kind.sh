@@ -94,7 +94,7 @@ grep -q -- "--size: only for --kind bench (this request is --kind test-product)"
 expect_rc 2 "$P" submit "${A[@]}" --kind test-product --params "$tmp/m.params" --x 6 --y 7 --arg z=1
 grep -q "kind 'test-product' has no argument 'z' (its arguments: params, x, y, note)" "$tmp/err" || fail "--arg z: $(cat "$tmp/err")"
 expect_rc 2 "$P" submit "${A[@]}" --kind no-such-kind
-grep -q -- "--kind no-such-kind: the daemon at unix:$tmp/d.sock proves bench, mul, porep-c2, snarkjs, test-product, window-post, winning-post" \
+grep -q -- "--kind no-such-kind: the daemon at unix:$tmp/d.sock proves bench, mul, porep-c2, snap-update, snarkjs, test-product, window-post, winning-post" \
   "$tmp/err" || fail "unknown kind: $(cat "$tmp/err")"
 expect_rc 3 "$P" submit "${A[@]}" --kind test-product --params "$tmp/nope.params" --x 6 --y 7
 grep -q "request.args\['params'\]: '$tmp/nope.params': no such file on the daemon's machine" "$tmp/err" ||
