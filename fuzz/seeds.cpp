@@ -3,7 +3,8 @@
 //
 // The seeds are the test fixtures of the layers (tests/groth16/test_util.hpp: random-point
 // parameters of bellperson's toy shape; tests/snarkjs/toy_setup.hpp: the hand-built circom/snarkjs
-// toy circuit, its zkey and witness; filecoin/seal.hpp: a generated 2 KiB C1 output), encoded by proofline's writers, plus the edge encodings of
+// toy circuit, its zkey and witness; filecoin/seal.hpp: a generated 2 KiB C1 output; PoSt and SnapDeals
+// vanilla proofs of filecoin/post.hpp and snap.hpp), encoded by proofline's writers, plus the edge encodings of
 // points (identity, generator, sign flag, points outside the subgroup). The random generator has a
 // fixed seed, so the corpus is the same on every run.
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "../tests/snarkjs/toy_setup.hpp"
 #include "proofline/filecoin/post_bincode.hpp"
 #include "proofline/filecoin/seal.hpp"
+#include "proofline/filecoin/snap_bincode.hpp"
 #include "proofline/groth16/snarkjs.hpp"
 #ifdef PROOFLINE_FUZZ_HAVE_SERVER
 #include "proofline/server/service.hpp"
@@ -113,6 +115,19 @@ int main(int argc, char** argv) {
     const auto v = filecoin::encode_fallback_post_sector_proof(filecoin::gen_post_vanilla(o).vanilla_proofs[0]);
     b.insert(b.end(), v.begin(), v.end());
     put("post_vanilla", std::string(filecoin::to_string(type)) + "_" + std::to_string(kSizes[shape & 3] / 1024) + "k", b);
+  }
+
+  // SnapDeals vanilla proofs (filecoin/snap.hpp gen_snap_vanilla): the shape byte of snap_vanilla_fuzz
+  // (bits 0-1: 1 / 2 / 4 / 32 KiB), then the bincode of partition 0.
+  for (std::uint8_t shape = 0; shape < 4; ++shape) {
+    static constexpr std::uint64_t kSizes[4] = {1024, 2048, 4096, 32768};
+    filecoin::GenSnapOptions o;
+    o.sector_bytes = kSizes[shape];
+    o.seed = shape;
+    std::vector<std::uint8_t> b{shape};
+    const auto v = filecoin::encode_snap_partition_proof(filecoin::gen_snap_vanilla(o).partition_proofs[0]);
+    b.insert(b.end(), v.begin(), v.end());
+    put("snap_vanilla", std::to_string(kSizes[shape] / 1024) + "k", b);
   }
 
   // Filecoin C1 output of a 2 KiB sector (filecoin/seal.hpp gen_c1, as tests/filecoin uses it).
