@@ -12,6 +12,8 @@
 #include <utility>
 
 #include "proofline/engine/kind.hpp"
+#include "proofline/filecoin/sector.hpp"
+#include "proofline/groth16/param_cache.hpp"
 #include "proofline/groth16/prover.hpp"
 #include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
@@ -178,6 +180,55 @@ std::string read_text_file(const std::string& what, const std::string& path, std
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, const std::string& what,
+                                 std::uint64_t max_bytes) {
+  const std::string path = arg_or(r, arg, "");
+  if (!path.empty()) return read_text_file(what, path, max_bytes);
+  if (!r.payload.empty()) return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+  throw std::invalid_argument("kind '" + r.kind + "' needs the argument '" + arg + "' or " + what + " as the payload");
+}
+
+ArgSpec param_cache_arg() {
+  return ArgSpec("param_cache", ArgType::Dir,
+                 "the folder holding the parameters under their upstream names, when params is not given")
+      .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters");
+}
+
+std::string filecoin_params_path(const ProofRequest& r, const std::string& upstream_name) {
+  std::string params = arg_or(r, "params", "");
+  if (params.empty()) {
+    const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
+    params = (std::filesystem::path(dir) / upstream_name).string();
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(params, ec)) {
+    throw std::invalid_argument("kind '" + r.kind + "': parameter file '" + params +
+                                "' not found (give the argument 'params')");
+  }
+  return std::filesystem::weakly_canonical(params, ec).string();
+}
+
+void check_circuit_params(const std::string& path, const std::string& what, std::size_t n_inputs, std::size_t n_aux,
+                          std::size_t inputs, std::size_t aux) {
+  if (n_inputs == inputs && n_aux == aux) return;
+  throw ProoflineError(Error::BadLength, "parameter file '" + path + "' is not for " + what + ": it has " +
+                                             std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
+                                             std::to_string(n_aux) + " aux variables, the circuit has " +
+                                             std::to_string(inputs) + " and " + std::to_string(aux));
+}
+
+std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path, const std::string& what,
+                                               std::size_t inputs, std::size_t aux,
+                                               const std::function<void(double)>& progress) {
+  progress(0);
+  const auto walk =
+      groth16::walk_param_layout(path, groth16::ParamFileKind::Params, std::filesystem::file_size(path));
+  if (walk.counts.size() >= 3) check_circuit_params(path, what, walk.counts[0], walk.counts[2], inputs, aux);
+  groth16::Parameters p = groth16::Parameters::read_file(path, groth16::ReadOptions{ec::Check::OnCurveOnly});
+  progress(1);
+  return make_srs(key, std::move(p), nullptr, 0);
 }
 
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,

@@ -189,9 +189,7 @@ class PoRepC2Kind final : public ProofKind {
             ArgSpec("params", ArgType::File,
                     "the PoRep .params file (default: param_cache / the upstream file name of the C1's proof)")
                 .names_srs(),
-            ArgSpec("param_cache", ArgType::Dir,
-                    "the folder holding the parameters under their upstream names, when params is not given")
-                .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
+            param_cache_arg(),
             ArgSpec("prover_id", ArgType::Hex, "the prover id; the C1's replica_id must be the one it and sector_id derive")
                 .of_bytes(32)
                 .needing("sector_id"),

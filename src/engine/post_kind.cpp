@@ -10,7 +10,6 @@
 // verifier derives from randomness, sector ids and comm_r alone, every constraint is checked (a
 // failure names the sector, challenge and constraint, check_post_partition), and the self-check
 // verifies the proof against those derived inputs.
-#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -19,7 +18,6 @@
 #include "proofline/engine/kind.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/post_json.hpp"
-#include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
 
@@ -27,7 +25,6 @@ namespace proofline::engine {
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace post = circuits::post;
 using ff::Fr;
 
@@ -49,17 +46,15 @@ class PoStJob final : public KindJob {
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    progress(0);
-    // Section counts first (headers only): parameters of another circuit are named before any
-    // point is read.
-    const auto walk = groth16::walk_param_layout(params_, groth16::ParamFileKind::Params, fs::file_size(params_));
-    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
-    groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
-    progress(1);
-    return make_srs(key_, std::move(p), nullptr, 0);
+    const post::PoStCounts c = post::count_post(shape_);
+    return load_circuit_params(key_, params_, filecoin::fallback_identifier(fp_), c.inputs, c.aux, progress);
   }
 
-  void check(const Srs& srs) const override { check_counts(srs.params.num_inputs(), srs.params.num_aux()); }
+  void check(const Srs& srs) const override {
+    const post::PoStCounts c = post::count_post(shape_);
+    check_circuit_params(params_, filecoin::fallback_identifier(fp_), srs.params.num_inputs(), srs.params.num_aux(),
+                         c.inputs, c.aux);
+  }
 
   void synthesize(std::size_t, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
     const post::FallbackPoStCircuit circuit(shape_, post::circuit_sectors(part_));
@@ -90,16 +85,6 @@ class PoStJob final : public KindJob {
   std::vector<Fr> public_inputs(std::size_t, const r1cs::ProvingBuffers&) const override { return inputs_; }
 
  private:
-  void check_counts(std::size_t n_inputs, std::size_t n_aux) const {
-    const post::PoStCounts c = post::count_post(shape_);
-    if (n_inputs == c.inputs && n_aux == c.aux) return;
-    throw ProoflineError(Error::BadLength, "parameter file '" + params_ + "' is not for " +
-                                               filecoin::fallback_identifier(fp_) + ": it has " +
-                                               std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
-                                               std::to_string(n_aux) + " aux variables, the circuit has " +
-                                               std::to_string(c.inputs) + " and " + std::to_string(c.aux));
-  }
-
   filecoin::PoStRequest req_;
   filecoin::FallbackParams fp_;
   post::FallbackPoStShape shape_;
@@ -132,9 +117,7 @@ class PoStKind final : public ProofKind {
             ArgSpec("params", ArgType::File,
                     "the PoSt .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
-            ArgSpec("param_cache", ArgType::Dir,
-                    "the folder holding the parameters under their upstream names, when params is not given")
-                .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
+            param_cache_arg(),
             ArgSpec("partition", ArgType::Int, "the WindowPoSt partition to prove (default: the request's)")
                 .defaults_to("the request's partition_index"),
             ArgSpec("check_constraints", ArgType::Bool,
@@ -144,36 +127,20 @@ class PoStKind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string kind(name());
-    filecoin::PoStRequest req = filecoin::parse_post_request_json(read_text_file("request", require_arg(r, "request"), filecoin::kMaxPoStJsonBytes));
+    filecoin::PoStRequest req = filecoin::parse_post_request_json(
+        read_text_file("request", require_arg(r, "request"), filecoin::kMaxPoStJsonBytes));
     if (req.config.type != type_) {
       throw std::invalid_argument("kind '" + kind + "': the request is a " +
                                   std::string(filecoin::to_string(req.config.type)) + " PoSt request");
     }
     const std::string only = arg_or(r, "partition", "");
     if (!only.empty()) req.partition = parse_u64_arg("partition", only);
-    std::string vanilla_text;
-    const std::string vanilla = arg_or(r, "vanilla", "");
-    if (!vanilla.empty()) {
-      vanilla_text = read_text_file("vanilla proofs", vanilla, filecoin::kMaxPoStJsonBytes);
-    } else if (!r.payload.empty()) {
-      vanilla_text.assign(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
-    } else {
-      throw std::invalid_argument("kind '" + kind + "' needs the argument 'vanilla' or the vanilla proofs as the payload");
-    }
+    const std::string vanilla_text =
+        file_or_payload_text(r, "vanilla", "the vanilla proofs", filecoin::kMaxPoStJsonBytes);
     std::vector<filecoin::FallbackPoStSectorProof> proofs =
         filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
-    std::string params = arg_or(r, "params", "");
-    if (params.empty()) {
-      const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
-      params = (fs::path(dir) / filecoin::fallback_parameter_file_name(filecoin::fallback_params(req.config), ".params"))
-                   .string();
-    }
-    std::error_code ec;
-    if (!fs::is_regular_file(params, ec)) {
-      throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
-                                  "' not found (give the argument 'params')");
-    }
-    params = fs::weakly_canonical(params, ec).string();
+    std::string params = filecoin_params_path(
+        r, filecoin::fallback_parameter_file_name(filecoin::fallback_params(req.config), ".params"));
     const std::string check = arg_or(r, "check_constraints", "1");
     return std::make_shared<PoStJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
   }

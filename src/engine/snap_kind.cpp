@@ -11,7 +11,6 @@
 // comm_r_new), every constraint is checked (a failure names the partition, the part and the
 // constraint's path, with the native check's finding), and the engine's self-check verifies every
 // partition's proof against those inputs before anything is returned.
-#include <filesystem>
 #include <stdexcept>
 #include <utility>
 
@@ -20,7 +19,6 @@
 #include "proofline/engine/kind.hpp"
 #include "proofline/filecoin/snap.hpp"
 #include "proofline/filecoin/snap_json.hpp"
-#include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/constraint_path.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
@@ -29,7 +27,6 @@ namespace proofline::engine {
 
 namespace {
 
-namespace fs = std::filesystem;
 namespace snap = circuits::snap;
 using ff::Fr;
 
@@ -49,17 +46,12 @@ class SnapJob final : public KindJob {
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    progress(0);
-    // Section counts first (headers only): parameters of another circuit are named before any
-    // point is read.
-    const auto walk = groth16::walk_param_layout(params_, groth16::ParamFileKind::Params, fs::file_size(params_));
-    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
-    groth16::Parameters params = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
-    progress(1);
-    return make_srs(key_, std::move(params), nullptr, 0);
+    return load_circuit_params(key_, params_, what(), counts_.inputs, counts_.aux, progress);
   }
 
-  void check(const Srs& srs) const override { check_counts(srs.params.num_inputs(), srs.params.num_aux()); }
+  void check(const Srs& srs) const override {
+    check_circuit_params(params_, what(), srs.params.num_inputs(), srs.params.num_aux(), counts_.inputs, counts_.aux);
+  }
 
   void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
     const snap::EmptySectorUpdateCircuit circuit(*p_, snap::snap_witness(*p_, req_.public_inputs, k, proofs_.at(k)));
@@ -85,14 +77,7 @@ class SnapJob final : public KindJob {
   }
 
  private:
-  void check_counts(std::size_t n_inputs, std::size_t n_aux) const {
-    if (n_inputs == counts_.inputs && n_aux == counts_.aux) return;
-    throw ProoflineError(Error::BadLength, "parameter file '" + params_ + "' is not for " +
-                                               filecoin::snap_identifier(*p_) + " (SnapDeals " + std::string(p_->name) +
-                                               "): it has " + std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
-                                               std::to_string(n_aux) + " aux variables, the circuit has " +
-                                               std::to_string(counts_.inputs) + " and " + std::to_string(counts_.aux));
-  }
+  std::string what() const { return filecoin::snap_identifier(*p_) + " (SnapDeals " + std::string(p_->name) + ")"; }
 
   filecoin::SnapRequest req_;
   const filecoin::SnapParams* p_;
@@ -122,9 +107,7 @@ class SnapKind final : public ProofKind {
             ArgSpec("params", ArgType::File,
                     "the SnapDeals .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
-            ArgSpec("param_cache", ArgType::Dir,
-                    "the folder holding the parameters under their upstream names, when params is not given")
-                .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
+            param_cache_arg(),
             ArgSpec("check_constraints", ArgType::Bool,
                     "check every constraint after synthesis and name the failing partition, part and constraint")
                 .defaults_to("1")};
@@ -134,15 +117,8 @@ class SnapKind final : public ProofKind {
     const std::string kind(name());
     filecoin::SnapRequest req = filecoin::parse_snap_request_json(
         read_text_file("request", require_arg(r, "request"), filecoin::kMaxSnapJsonBytes));
-    std::string vanilla_text;
-    const std::string vanilla = arg_or(r, "vanilla", "");
-    if (!vanilla.empty()) {
-      vanilla_text = read_text_file("vanilla proofs", vanilla, filecoin::kMaxSnapJsonBytes);
-    } else if (!r.payload.empty()) {
-      vanilla_text.assign(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
-    } else {
-      throw std::invalid_argument("kind '" + kind + "' needs the argument 'vanilla' or the vanilla proofs as the payload");
-    }
+    const std::string vanilla_text =
+        file_or_payload_text(r, "vanilla", "the vanilla proofs", filecoin::kMaxSnapJsonBytes);
     std::vector<filecoin::SnapPartitionProof> proofs =
         filecoin::parse_snap_vanilla_proofs_json(vanilla_text, req.sector_bytes);
     const filecoin::SnapParams& p = filecoin::snap_params(req.sector_bytes);
@@ -151,17 +127,7 @@ class SnapKind final : public ProofKind {
                                                  " vanilla partition proofs, a " + std::string(p.name) +
                                                  " sector has " + std::to_string(p.partition_count) + " partitions");
     }
-    std::string params = arg_or(r, "params", "");
-    if (params.empty()) {
-      const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
-      params = (fs::path(dir) / filecoin::snap_parameter_file_name(p, ".params")).string();
-    }
-    std::error_code ec;
-    if (!fs::is_regular_file(params, ec)) {
-      throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
-                                  "' not found (give the argument 'params')");
-    }
-    params = fs::weakly_canonical(params, ec).string();
+    std::string params = filecoin_params_path(r, filecoin::snap_parameter_file_name(p, ".params"));
     const std::string check = arg_or(r, "check_constraints", "1");
     return std::make_shared<SnapJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
   }

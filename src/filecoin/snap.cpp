@@ -362,14 +362,7 @@ class BlockTree {
     const std::size_t a = arities_[level - 1];
     std::vector<Domain> kids(a);
     for (std::size_t t = 0; t < a; ++t) kids[t] = node(level - 1, j * a + t);
-    Domain v;
-    if (sha256_) {
-      v = sha256_node(kids);
-    } else {
-      std::vector<Fr> f(a);
-      for (std::size_t t = 0; t < a; ++t) f[t] = domain_fr(kids[t]);
-      v = fr_domain(poseidon_node(f));
-    }
+    const Domain v = tree_node(kids, sha256_);
     memo_.emplace(key, v);
     return v;
   }

@@ -27,6 +27,14 @@ MerkleProofKind tree_rc_proof_kind(const SectorShape& s) {
   return s.tree_rc.top ? MerkleProofKind::Top : s.tree_rc.sub ? MerkleProofKind::Sub : MerkleProofKind::Single;
 }
 
+Domain tree_node(std::span<const Domain> children, bool sha256) {
+  if (sha256) return sha256_node(children);
+  std::vector<Fr> f;
+  f.reserve(children.size());
+  for (const Domain& d : children) f.push_back(domain_fr(d));
+  return fr_domain(poseidon_node(f));
+}
+
 SparseTree::SparseTree(std::vector<std::size_t> arities, bool sha256) : arities_(std::move(arities)), sha256_(sha256) {
   levels_.resize(arities_.size() + 1);
 }
@@ -47,15 +55,7 @@ void SparseTree::build(ChaCha8Rng& rng) {
       }
     }
     std::vector<Domain> parents(gs.size());
-    tbb::parallel_for(std::size_t{0}, gs.size(), [&](std::size_t n) {
-      if (sha256_) {
-        parents[n] = sha256_node(children[n]);
-      } else {
-        std::vector<Fr> f;
-        for (const auto& d : children[n]) f.push_back(domain_fr(d));
-        parents[n] = fr_domain(poseidon_node(f));
-      }
-    });
+    tbb::parallel_for(std::size_t{0}, gs.size(), [&](std::size_t n) { parents[n] = tree_node(children[n], sha256_); });
     for (std::size_t n = 0; n < gs.size(); ++n) levels_[k + 1][gs[n]] = parents[n];
   }
 }

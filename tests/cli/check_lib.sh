@@ -20,3 +20,21 @@ check() {
 expect_in() {
   if grep -Eq -e "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: /$3/ not in $2:"; sed 's/^/  | /' "$2" | tail -5; fails=$((fails + 1)); fi
 }
+# start_daemon <proofline binary>: a daemon on $W/d.sock (CPU backend, one synthesis worker, log in
+# $W/daemon.log), stopped on exit; sets $daemon_pid and A=(--address unix:$W/d.sock) for the clients.
+# stop_daemon: stops it.
+start_daemon() {
+  "$1" daemon --unix "$W/d.sock" --tcp "" --backend cpu --set engine.synthesis_workers=1 \
+    --set engine.log_partitions=false 2>"$W/daemon.log" &
+  daemon_pid=$!
+  trap 'kill $daemon_pid 2>/dev/null; wait $daemon_pid 2>/dev/null; rm -rf "$W"' EXIT
+  for _ in $(seq 1 100); do
+    grep -q 'listening on' "$W/daemon.log" && break
+    sleep 0.1
+  done
+  A=(--address "unix:$W/d.sock")
+}
+stop_daemon() {
+  kill "$daemon_pid" 2>/dev/null
+  wait "$daemon_pid" 2>/dev/null
+}

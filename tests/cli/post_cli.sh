@@ -65,15 +65,7 @@ check "missing file" 2 "$P" check-vanilla --request nope.json --vanilla w.vanill
 check "setup window-post 2KiB" 0 "$P" setup --circuit window-post --sector-size 2KiB --params w.params --seed 1 --json
 expect_in "setup counts" out.txt '"constraints": 21866'
 check "setup --sector-size for mul refused" 2 "$P" setup --circuit mul --sector-size 2KiB --params m.params
-"$P" daemon --unix "$W/d.sock" --tcp "" --backend cpu --set engine.synthesis_workers=1 \
-  --set engine.log_partitions=false 2>daemon.log &
-daemon_pid=$!
-trap 'kill $daemon_pid 2>/dev/null; wait $daemon_pid 2>/dev/null; rm -rf "$W"' EXIT
-for _ in $(seq 1 100); do
-  grep -q 'listening on' daemon.log && break
-  sleep 0.1
-done
-A=(--address "unix:$W/d.sock")
+start_daemon "$P"
 check "submit window-post partition 1" 0 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
   --vanilla w.vanilla.json --params w.params --partition 1 --proof w.proof --public w.public.json
 expect_in "completed" out.txt 'status      COMPLETED'
@@ -84,8 +76,7 @@ expect_in "the daemon names the constraint" out.txt 'unsatisfied: sector 1 chall
 check "submit with another randomness" 3 "$P" submit "${A[@]}" --kind window-post --request other_randomness.json \
   --vanilla w.vanilla.json --params w.params
 expect_in "inputs differ from the verifier's" out.txt 'differ from those a verifier derives'
-kill $daemon_pid 2>/dev/null
-wait $daemon_pid 2>/dev/null
+stop_daemon
 
 echo "post_cli: $fails failure(s)"
 exit $((fails > 0))

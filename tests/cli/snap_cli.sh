@@ -84,15 +84,7 @@ fi
 check "setup snap 1KiB" 0 "$P" setup --circuit snap --sector-size 1KiB --params s.params --seed 1 --json
 expect_in "setup counts" out.txt '"constraints": 1248389'
 expect_in "setup identifier" out.txt '"identifier": "empty_sector_update::PublicParams\{ sector_nodes: 32 \}"'
-"$P" daemon --unix "$W/d.sock" --tcp "" --backend cpu --set engine.synthesis_workers=1 \
-  --set engine.log_partitions=false 2>daemon.log &
-daemon_pid=$!
-trap 'kill $daemon_pid 2>/dev/null; wait $daemon_pid 2>/dev/null; rm -rf "$W"' EXIT
-for _ in $(seq 1 100); do
-  grep -q 'listening on' daemon.log && break
-  sleep 0.1
-done
-A=(--address "unix:$W/d.sock")
+start_daemon "$P"
 check "submit snap-update" 0 "$P" submit "${A[@]}" --kind snap-update --request s.request.json \
   --vanilla s.vanilla.json --params s.params --proof s.proof --public s.public.json
 expect_in "completed" out.txt 'status      COMPLETED'
@@ -105,8 +97,7 @@ check "verify the daemon's public.json" 0 "$P" verify --vk s.vk --proof s.proof 
 check "submit a tampered vanilla proof" 3 "$P" submit "${A[@]}" --kind snap-update --request s.request.json \
   --vanilla bad_sibling.json --params s.params
 expect_in "the daemon names the constraint" out.txt 'unsatisfied: challenge 3: tree D new inclusion up to the apex leaf'
-kill $daemon_pid 2>/dev/null
-wait $daemon_pid 2>/dev/null
+stop_daemon
 
 echo "snap_cli prove: $fails failure(s)"
 exit $((fails > 0))

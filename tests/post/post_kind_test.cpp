@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../support/kind_test_util.hpp"
 #include "proofline/circuits/post.hpp"
 #include "proofline/engine/engine.hpp"
 #include "proofline/engine/kind.hpp"
@@ -23,16 +24,9 @@ using namespace std::chrono_literals;
 using filecoin::ApiVersion;
 using filecoin::PoStType;
 
-fs::path scratch() {
-  const fs::path d = fs::temp_directory_path() / ("proofline-post-kind-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
+fs::path scratch() { return testing::scratch_dir("post-kind"); }
 std::string write(const std::string& name, const std::string& text) {
-  const std::string p = (scratch() / name).string();
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
+  return testing::write_scratch("post-kind", name, text);
 }
 
 /// Dev parameters of a PoSt circuit, made once per process.
@@ -51,15 +45,7 @@ std::string params_for(PoStType t) {
   return path;
 }
 
-EngineConfig config() {
-  EngineConfig c;
-  c.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
-  c.synthesis_workers = 1;
-  c.memory_budget_bytes = std::uint64_t{1} << 30;
-  c.kinds = KindRegistry::builtin();
-  c.log_partitions = false;
-  return c;
-}
+EngineConfig config() { return testing::cpu_engine_config(1, std::uint64_t{1} << 30); }
 
 TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
   filecoin::GenPoStOptions o;

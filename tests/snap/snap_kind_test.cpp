@@ -5,11 +5,10 @@
 // sibling byte failing the job with the partition, part, constraint path and the vanilla check named.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
+#include "../support/kind_test_util.hpp"
 #include "proofline/circuits/post.hpp"
 #include "proofline/circuits/snap.hpp"
 #include "proofline/engine/engine.hpp"
@@ -26,16 +25,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-fs::path scratch() {
-  const fs::path d = fs::temp_directory_path() / ("proofline-snap-kind-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
+fs::path scratch() { return testing::scratch_dir("snap-kind"); }
 std::string write(const std::string& name, const std::string& text) {
-  const std::string p = (scratch() / name).string();
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
+  return testing::write_scratch("snap-kind", name, text);
 }
 
 template <class Circuit>
@@ -50,15 +42,7 @@ std::string params_of(const std::string& name, const Circuit& blank) {
   return path;
 }
 
-EngineConfig config() {
-  EngineConfig c;
-  c.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{0}));
-  c.synthesis_workers = 1;
-  c.memory_budget_bytes = std::uint64_t{3} << 30;
-  c.kinds = KindRegistry::builtin();
-  c.log_partitions = false;
-  return c;
-}
+EngineConfig config() { return testing::cpu_engine_config(0, std::uint64_t{3} << 30); }
 
 struct Files {
   filecoin::GeneratedSnap g;

@@ -278,6 +278,32 @@ std::string existing_file(const std::string& what, const std::string& path);
 /// ("<what> '<path>' not found (or not a regular file)") for a missing file, ProoflineError(BadLength)
 /// for one larger than `max_bytes`.
 std::string read_text_file(const std::string& what, const std::string& path, std::uint64_t max_bytes);
+/// The text of the file named by argument `arg`, else the request payload (at most `max_bytes`,
+/// read_text_file); std::invalid_argument "kind 'K' needs the argument '<arg>' or <what> as the
+/// payload" when neither is given.
+std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, const std::string& what,
+                                 std::uint64_t max_bytes);
+
+// ---- Filecoin parameter files (the PoSt and SnapDeals kinds) ----------------------------------------
+
+/// ArgSpec "param_cache": the folder of parameters under their upstream names.
+ArgSpec param_cache_arg();
+/// The canonical path of the argument 'params', else <param_cache, else $FIL_PROOFS_PARAMETER_CACHE or
+/// /var/tmp/filecoin-proof-parameters>/<upstream_name>; std::invalid_argument naming the kind and
+/// the path when it is not a regular file.
+std::string filecoin_params_path(const ProofRequest& r, const std::string& upstream_name);
+/// Throws ProoflineError(BadLength) "parameter file '<path>' is not for <what>: it has N public inputs
+/// (incl. ONE) and M aux variables, the circuit has A and B" unless (n_inputs, n_aux) = (inputs, aux).
+void check_circuit_params(const std::string& path, const std::string& what, std::size_t n_inputs, std::size_t n_aux,
+                          std::size_t inputs, std::size_t aux);
+/// Reads the .params file at `path` as the Srs `key` for a circuit of `inputs` public inputs (ONE
+/// included) and `aux` aux variables: the section counts first (headers only, check_circuit_params),
+/// so a file of another circuit is named before any point is read, then the points (on-curve checks,
+/// as Filecoin loads its cache).
+std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path, const std::string& what,
+                                               std::size_t inputs, std::size_t aux,
+                                               const std::function<void(double)>& progress);
+
 /// An Srs of `params` (its prepared verifying key, bytes = parameters_bytes + extra_bytes).
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,
                                     std::uint64_t extra_bytes);

@@ -1,7 +1,7 @@
 // proofline/filecoin/sparse_tree.hpp — Merkle trees of which only a few leaves are known, for test
 // inputs of any sector size (gen-c1's PoRep trees, gen-vanilla's PoSt tree R).
 //
-// Owns: `SparseTree`, `random_fr_domain`, `tree_rc_arities`, `tree_rc_proof_kind`.
+// Owns: `SparseTree`, `random_fr_domain`, `tree_rc_arities`, `tree_rc_proof_kind`, `tree_node`.
 //
 // A SparseTree has the level arities of a real tree (leaf level first). Leaves are set by index;
 // build() then walks up: every group of children that holds a known node gets its missing children
@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 #include "proofline/filecoin/c1.hpp"
@@ -29,6 +30,10 @@ Domain random_fr_domain(ChaCha8Rng& rng);
 std::vector<std::size_t> tree_rc_arities(const SectorShape& s);
 /// The MerkleProof variant of tree R / tree C paths: Single (x-0-0), Sub (x-y-0) or Top (x-y-z).
 MerkleProofKind tree_rc_proof_kind(const SectorShape& s);
+
+/// A tree node from its children: trimmed SHA-256 of their bytes (`sha256`) or Poseidon with the
+/// MerkleTree tag of arity children.size() (hashers.hpp).
+Domain tree_node(std::span<const Domain> children, bool sha256);
 
 class SparseTree {
  public:

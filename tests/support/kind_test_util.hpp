@@ -1,0 +1,46 @@
+// tests/support/kind_test_util.hpp — what the tests of the file-driven kinds (tests/post, tests/snap)
+// share: a scratch folder of the process, files written into it, and a CPU engine with every
+// built-in kind.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "proofline/engine/engine.hpp"
+#include "proofline/engine/kind.hpp"
+#include "proofline/groth16/backend.hpp"
+
+namespace proofline::engine::testing {
+
+/// <temp>/proofline-<tag>-<pid>, created.
+inline std::filesystem::path scratch_dir(const std::string& tag) {
+  const std::filesystem::path d =
+      std::filesystem::temp_directory_path() / ("proofline-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+/// Writes `text` to scratch_dir(tag)/name and returns the path.
+inline std::string write_scratch(const std::string& tag, const std::string& name, const std::string& text) {
+  const std::string p = (scratch_dir(tag) / name).string();
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+/// One CPU backend of `threads` threads (0: all), one synthesis worker, the built-in kinds.
+inline EngineConfig cpu_engine_config(int threads, std::uint64_t memory_budget_bytes) {
+  EngineConfig c;
+  c.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{threads}));
+  c.synthesis_workers = 1;
+  c.memory_budget_bytes = memory_budget_bytes;
+  c.kinds = KindRegistry::builtin();
+  c.log_partitions = false;
+  return c;
+}
+
+}  // namespace proofline::engine::testing
