@@ -42,14 +42,13 @@ SnapParams make_params(std::uint64_t bytes, std::string_view name, hash::TreeSha
   p.name = name;
   p.tree_r = tree;
   p.challenge_bit_len = log2_exact(p.nodes);
-  p.partition_count = p.nodes <= 8 * kKiB / kNodeBytes ? 1 : p.nodes <= 32 * kKiB / kNodeBytes ? 2
-                      : p.nodes <= 16 * kMiB / kNodeBytes                                 ? 4
-                                                                                          : 16;
+  const auto at_most = [&](std::uint64_t bytes) { return p.nodes <= bytes / kNodeBytes; };
+  p.partition_count = at_most(8 * kKiB) ? 1 : at_most(32 * kKiB) ? 2 : at_most(16 * kMiB) ? 4 : 16;
   p.partition_bit_len = log2_exact(p.partition_count);
-  p.challenge_count = p.nodes <= 16 * kMiB / kNodeBytes ? 10 : 86;
-  p.apex_leaf_count = p.nodes <= 8 * kKiB / kNodeBytes ? 8 : 128;
+  p.challenge_count = at_most(16 * kMiB) ? 10 : 86;
+  p.apex_leaf_count = at_most(8 * kKiB) ? 8 : 128;
   p.apex_leaf_bit_len = log2_exact(p.apex_leaf_count);
-  if (p.nodes <= 32 * kKiB / kNodeBytes) {
+  if (at_most(32 * kKiB)) {
     p.hs = {1, 1, 1, 1, 1, 1};
   } else {
     p.hs = {7, 8, 9, 10, 11, 12};

@@ -34,6 +34,9 @@ std::string to_json(const SnapRequest& r) {
   Json j;
   j["proof"] = "snap-update";
   j["sector_size"] = r.sector_bytes;
+  for (std::uint64_t v = 0; v < 5; ++v) {
+    if (sector_size(static_cast<RegisteredUpdateProof>(v)) == r.sector_bytes) j["registered_update_proof"] = v;
+  }
   j["h"] = r.public_inputs.h;
   j["comm_r_old"] = request_json::hex32(r.public_inputs.comm_r_old);
   j["comm_d_new"] = request_json::hex32(r.public_inputs.comm_d_new);
@@ -48,7 +51,22 @@ SnapRequest parse_snap_request_json(std::string_view text) {
     request_json::bad(kSource, "proof", "expected \"snap-update\"");
   }
   SnapRequest r;
-  r.sector_bytes = request_json::uint_of(request_json::key(j, "sector_size", kSource, ""), kSource, "sector_size");
+  const auto size = j.find("sector_size");
+  const auto registered = j.find("registered_update_proof");
+  if (registered != j.end()) {
+    const std::uint64_t v = request_json::uint_of(*registered, kSource, "registered_update_proof");
+    try {
+      r.sector_bytes = sector_size(registered_update_proof_from_u64(v));
+    } catch (const ProoflineError& e) {
+      request_json::bad(kSource, "registered_update_proof", e.what());
+    }
+    if (size != j.end() && request_json::uint_of(*size, kSource, "sector_size") != r.sector_bytes) {
+      request_json::bad(kSource, "sector_size", "not the size of registered_update_proof " + std::to_string(v) + " (" +
+                                                    std::to_string(r.sector_bytes) + " bytes)");
+    }
+  } else {
+    r.sector_bytes = request_json::uint_of(request_json::key(j, "sector_size", kSource, ""), kSource, "sector_size");
+  }
   const SnapParams* p = nullptr;
   try {
     p = &snap_params(r.sector_bytes);

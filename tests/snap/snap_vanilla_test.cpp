@@ -362,6 +362,15 @@ TEST(SnapJson, NamedRefusals) {
   EXPECT_NE(msg(R"({"sector_size": 2048, "comm_r_old": ")" + h64 + "\"}").find("comm_d_new: missing"), std::string::npos);
   EXPECT_NE(msg(R"({"proof": "window-post", "sector_size": 2048)" + rest).find("proof: expected \"snap-update\""),
             std::string::npos);
+  // The size from the registered update proof (3: 32 GiB), and a sector_size that contradicts it.
+  EXPECT_EQ(parse_snap_request_json(R"({"registered_update_proof": 3)" + rest).sector_bytes, 32 * GiB);
+  EXPECT_NE(msg(R"({"registered_update_proof": 3, "sector_size": 2048)" + rest)
+                .find("Snap request: sector_size: not the size of registered_update_proof 3 (34359738368 bytes)"),
+            std::string::npos);
+  EXPECT_NE(msg(R"({"registered_update_proof": 5)" + rest).find("Snap request: registered_update_proof: "),
+            std::string::npos);
+  EXPECT_NE(to_json(SnapRequest{2 * KiB, {}}).find("\"registered_update_proof\": 0"), std::string::npos);
+  EXPECT_EQ(to_json(SnapRequest{1 * KiB, {}}).find("registered_update_proof"), std::string::npos);
   // Without "h": the size's default.
   EXPECT_EQ(parse_snap_request_json(R"({"sector_size": 8388608)" + rest).public_inputs.h, 10u);
   // A bad element of the vanilla array is named with the decoder's error.

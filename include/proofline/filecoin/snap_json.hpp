@@ -10,6 +10,9 @@
 // Request JSON (keys in this order when written):
 //   { "proof": "snap-update",
 //     "sector_size": 2048,                bytes, a SnapDeals size (snap.hpp)
+//     "registered_update_proof": 0,       abi.RegisteredUpdateProof (0..4), written for the sizes that have
+//                                         one; when read, it gives the size (sector_size may then be left
+//                                         out, and must match when given)
 //     "h": 1,                             optional when read (default: the size's hs[3], what nodes use)
 //     "comm_r_old": "<64 hex digits>",    32 bytes little-endian, < r
 //     "comm_d_new": "<64 hex digits>",
