@@ -369,22 +369,8 @@ class BlockTree {
   Domain root() { return node(arities_.size(), 0); }
 
   MerkleProof proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels) {
-    MerkleProof m;
-    m.kind = kind;
-    m.root = root();
-    m.leaf = node(0, i);
-    std::uint64_t idx = i;
-    for (std::size_t k = 0; k < arities_.size(); ++k) {
-      const std::size_t a = arities_[k];
-      PathElement e;
-      e.index = idx % a;
-      for (std::size_t t = 0; t < a; ++t) {
-        if (t != e.index) e.hashes.push_back(node(k, idx - e.index + t));
-      }
-      (k < base_levels ? m.base : k == base_levels ? m.sub : m.top).push_back(std::move(e));
-      idx /= a;
-    }
-    return m;
+    return tree_proof(i, kind, base_levels, arities_,
+                      [&](std::size_t level, std::uint64_t index) { return node(level, index); });
   }
 
  private:

@@ -60,23 +60,30 @@ void SparseTree::build(ChaCha8Rng& rng) {
   }
 }
 
-MerkleProof SparseTree::proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels) const {
+MerkleProof tree_proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels,
+                       std::span<const std::size_t> arities,
+                       const std::function<Domain(std::size_t level, std::uint64_t index)>& node) {
   MerkleProof m;
   m.kind = kind;
-  m.root = root();
-  m.leaf = levels_[0].at(i);
+  m.root = node(arities.size(), 0);
+  m.leaf = node(0, i);
   std::uint64_t idx = i;
-  for (std::size_t k = 0; k < arities_.size(); ++k) {
-    const std::size_t a = arities_[k];
+  for (std::size_t k = 0; k < arities.size(); ++k) {
+    const std::size_t a = arities[k];
     PathElement e;
     e.index = idx % a;
     for (std::size_t j = 0; j < a; ++j) {
-      if (j != e.index) e.hashes.push_back(levels_[k].at(idx - e.index + j));
+      if (j != e.index) e.hashes.push_back(node(k, idx - e.index + j));
     }
     (k < base_levels ? m.base : k == base_levels ? m.sub : m.top).push_back(std::move(e));
     idx /= a;
   }
   return m;
+}
+
+MerkleProof SparseTree::proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels) const {
+  return tree_proof(i, kind, base_levels, arities_,
+                    [&](std::size_t level, std::uint64_t index) { return levels_[level].at(index); });
 }
 
 }  // namespace proofline::filecoin

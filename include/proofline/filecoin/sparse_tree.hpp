@@ -1,7 +1,8 @@
 // proofline/filecoin/sparse_tree.hpp — Merkle trees of which only a few leaves are known, for test
 // inputs of any sector size (gen-c1's PoRep trees, gen-vanilla's PoSt tree R).
 //
-// Owns: `SparseTree`, `random_fr_domain`, `tree_rc_arities`, `tree_rc_proof_kind`, `tree_node`.
+// Owns: `SparseTree`, `random_fr_domain`, `tree_rc_arities`, `tree_rc_proof_kind`, `tree_node`,
+// `tree_proof`.
 //
 // A SparseTree has the level arities of a real tree (leaf level first). Leaves are set by index;
 // build() then walks up: every group of children that holds a known node gets its missing children
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <vector>
@@ -34,6 +36,13 @@ MerkleProofKind tree_rc_proof_kind(const SectorShape& s);
 /// A tree node from its children: trimmed SHA-256 of their bytes (`sha256`) or Poseidon with the
 /// MerkleTree tag of arity children.size() (hashers.hpp).
 Domain tree_node(std::span<const Domain> children, bool sha256);
+
+/// The proof of leaf `i` of a tree of `arities` (leaf level first) whose node `index` of `level` is
+/// node(level, index) (level 0: the leaves; the root is node(arities.size(), 0)): levels [0,
+/// base_levels) in `base`, the next in `sub`, the next in `top`.
+MerkleProof tree_proof(std::uint64_t i, MerkleProofKind kind, std::size_t base_levels,
+                       std::span<const std::size_t> arities,
+                       const std::function<Domain(std::size_t level, std::uint64_t index)>& node);
 
 class SparseTree {
  public:
