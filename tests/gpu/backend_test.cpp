@@ -252,6 +252,34 @@ TEST(GpuBackend, PinnedUploadsSameProofsAsCpu) {
   }
 }
 
+TEST(GpuBackend, OverlappedAndSerialSchedulesSameProofsAsCpu) {
+  // backend.hpp "Schedule": the copies of a, b, c and the assignments on a second stream beside the
+  // transforms and the H MSM must give the CPU's bytes, with B_G2 beside or after the G1 MSMs, with
+  // small pinned chunks (many chunks per column) and pageable copies; three partitions per call, so
+  // the second and third reuse the buffers the first grew.
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit bench(13, Fr::from_u64(13));
+  const Parameters params = setup_for(bench, 51);
+  const std::vector<r1cs::ProvingBuffers> parts(3, groth16::synthesize_for_proving(bench));
+  for (bool overlap : {true, false})
+    for (bool g2 : {true, false})
+      for (bool pinned : {true, false}) {
+        gpu::GpuBackendConfig cfg;
+        cfg.overlap_uploads = overlap;
+        cfg.overlap_g2 = g2;
+        cfg.pinned_uploads = pinned;
+        cfg.pinned_stage_bytes = std::size_t{64} << 10;
+        gpu::GpuBackend backend(cfg);
+        const std::string what = std::string(overlap ? "overlapped" : "serial") + (g2 ? ", G2 beside" : ", G2 after") +
+                                 (pinned ? ", pinned" : ", pageable");
+        const auto proofs = expect_same_proofs(backend, params, parts, randomizers(3, 52), what);
+        ASSERT_EQ(proofs.size(), 3u);
+        for (const auto& pr : proofs)
+          EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params.vk), pr, bench.public_inputs()))
+              << what;
+      }
+}
+
 TEST_F(GpuBackendTest, ShapeErrorsBeforeDeviceWork) {
   const RowsCircuit c(64, 3, 5);
   const Parameters params = setup_for(c, 5);

@@ -25,12 +25,24 @@
 // partition and before each of steps 2 and 4's H computation and G1 MSMs (ProoflineError
 // Cancelled); device work already launched (and the B_G2 thread) is waited for, not interrupted.
 //
+// ---- Schedule ------------------------------------------------------------------------------------
+// Overlapped (cfg.overlap_uploads, the default): a, b, c are copied on a second stream, each column
+// transformed as soon as it is on the device (NttDomain::h_column: a's transforms run while b is
+// copied, b's while c is); the H MSM starts on its own host thread when the transforms are done,
+// while the calling thread copies the assignments and gathers the A and B scalars (step 3, now
+// after step 2's copies); B_G2 then starts beside the G1 MSMs, and L, A, B_G1 follow H. Serial
+// (overlap_uploads false): steps 3, 2, 4 one after another, as listed above. Same sums, same proofs.
+// Measured at a 32 GiB partition before the overlap: 0.79 s of 2.68 s per partition were copies
+// with the device otherwise idle (bench/RESULTS.md).
+//
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
-// ntt: upload of a, b, c + H on the device; msm_h, msm_l (incl. the assignment upload and the
+// ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
+// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l (incl. the assignment upload and the
 // density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
 // runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
 // host assembly. h2d: the host → device copies of the assignments (with their density gathers)
-// and of a, b, c (inside msm_l and ntt respectively). kernel: the elapsed
+// and of a, b, c (inside msm_l and ntt respectively; overlapped, the host time spent queuing them,
+// which runs beside the transforms and the H MSM). kernel: the elapsed
 // time between two CUDA events recorded after a device synchronisation at the start of the device
 // work and after the last MSM (the SRS upload, when this call makes it, is outside it). total: the
 // wall time of the call. For a batch, stage entries and kernel are summed over partitions.
@@ -102,6 +114,11 @@ struct GpuBackendConfig {
   /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
   /// MSMs, instead of after them. Its stage time then overlaps the others'.
   bool overlap_g2 = true;
+  /// The overlapped schedule ("Schedule" above): a, b, c and the assignments are copied on a
+  /// second stream while the columns already there are transformed, and the assignments while the
+  /// H MSM runs. Off: the serial schedule (assignments, then a, b, c, then the transforms, then the
+  /// MSMs). Same proofs either way; on by default (bench/RESULTS.md, both side by side).
+  bool overlap_uploads = true;
   /// Copy the caller's vectors (a, b, c, assignments) to the device through two pinned staging
   /// chunks of `pinned_stage_bytes` each (parallel host memcpy into one while the DMA drains the
   /// other) instead of cudaMemcpyAsync from pageable memory (~5 GB/s on the H200: ~320 ms of a 2^24
