@@ -21,6 +21,7 @@
 
 #include "device_buffer.cuh"
 #include "proofline/gpu/device.hpp"
+#include "host_pin.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/gpu/srs_load.hpp"
 #include "proofline/util/error.hpp"
@@ -223,6 +224,7 @@ struct GpuBackend::Impl {
   cudaStream_t xfer = nullptr;
   cudaEvent_t ev_col[3] = {nullptr, nullptr, nullptr};
   cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  std::size_t pinned_copies = 0;  // uploads made straight from page-locked caller buffers
   std::vector<std::unique_ptr<Resident>> residents;
   std::unique_ptr<NttDomain> domain;
   GpuMsmG1 g1;  // scratch for the four G1 MSMs, bases pointed at the resident copies
@@ -235,6 +237,7 @@ struct GpuBackend::Impl {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithFlags(&xfer, cudaStreamNonBlocking));
     for (auto& e : ev_col) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    host_pin::install_release_hook();
     CUDA_CHECK(cudaEventCreate(&ev_start));
     CUDA_CHECK(cudaEventCreate(&ev_stop));
   }
@@ -538,9 +541,16 @@ struct GpuBackend::Impl {
 
   /// Copies `bytes` from host src to device dst on stream s (default: the backend's stream). Returns
   /// when the last chunk's copy is queued; the copy is complete when s reaches that point.
-  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t s = nullptr) {
+  /// pinnable: src is the data of an r1cs::FrVector (its frees reach host_pin::release), which may be
+  /// page-locked in place and copied by DMA directly (backend.hpp "Host buffers").
+  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t s = nullptr, bool pinnable = false) {
     if (bytes == 0) return;
     if (!s) s = stream;
+    if (pinnable && cfg.register_host_buffers && host_pin::ensure(src, bytes, cfg.register_min_bytes)) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // page-locked: DMA, no staging
+      ++pinned_copies;
+      return;
+    }
     const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
     if (!cfg.pinned_uploads || bytes < stage_bytes / 32 || !ensure_stage()) {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // pageable (fallback)
@@ -616,7 +626,7 @@ struct GpuBackend::Impl {
     const std::size_t b_len = p.b_g1_len();
     translating_oom("uploading the assignments (aux, A and B scalars)", [&] {
       aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
-      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr), s);
+      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr), s, /*pinnable=*/true);
       sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
       upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr), s);
       gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux, s);
@@ -687,7 +697,7 @@ struct GpuBackend::Impl {
       const r1cs::FrVector* h[3] = {&w.a, &w.b, &w.c};
       for (int col = 0; col < 3; ++col) {
         const auto t_up = Clock::now();
-        upload(d[col], h[col]->data(), rows * sizeof(ff::Fr), xfer);
+        upload(d[col], h[col]->data(), rows * sizeof(ff::Fr), xfer, /*pinnable=*/true);
         if (rows < m) CUDA_CHECK(cudaMemsetAsync(d[col] + rows, 0, (m - rows) * sizeof(ff::Fr), xfer));
         CUDA_CHECK(cudaEventRecord(ev_col[col], xfer));
         h2d_abc += ms_since(t_up);
@@ -804,7 +814,7 @@ struct GpuBackend::Impl {
       ff::Fr* d_c = d_b + m;
       const auto t_up = Clock::now();
       for (auto [d, h] : {std::pair{d_a, &w.a}, std::pair{d_b, &w.b}, std::pair{d_c, &w.c}}) {
-        upload(d, h->data(), rows * sizeof(ff::Fr));
+        upload(d, h->data(), rows * sizeof(ff::Fr), stream, /*pinnable=*/true);
         if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
       }
       // The transforms wait for these copies on the stream anyway: waiting here costs one launch
@@ -1051,6 +1061,13 @@ bool GpuBackend::is_resident(const Parameters& params) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Resident* r = impl_->find(params);
   return r != nullptr && r->fp == Fingerprint::of(params);
+}
+
+std::size_t GpuBackend::registered_host_bytes() { return host_pin::registered_bytes(); }
+
+std::size_t GpuBackend::direct_copies() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->pinned_copies;
 }
 
 std::size_t GpuBackend::resident_bytes() const {

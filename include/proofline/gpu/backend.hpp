@@ -35,6 +35,19 @@
 // Measured at a 32 GiB partition before the overlap: 0.79 s of 2.68 s per partition were copies
 // with the device otherwise idle (bench/RESULTS.md).
 //
+// ---- Host buffers ---------------------------------------------------------------------------------
+// The partition buffers the engine hands over (r1cs::FrVector storage of a, b, c and the aux
+// assignment) come from its pool and are reused partition after partition. With
+// cfg.register_host_buffers (default), a vector of at least cfg.register_min_bytes is page-locked
+// in place (cudaHostRegister, portable) the second time the same buffer is copied, and from then on
+// copied by DMA straight from it: no staging memcpy on the host's cores, which under a sustained
+// stream are busy synthesizing the next partitions (bench/RESULTS.md: the staged copies of a 32 GiB
+// partition took 0.36 s on an idle host and 0.88 s beside synthesis). A buffer used once (a one-shot
+// proof) is never locked. Every registration is undone before its memory is freed: the backend
+// installs a release hook in r1cs (r1cs::set_release_hook) that r1cs::UninitAllocator calls before
+// it frees storage. If the driver refuses a registration, that buffer keeps the staged path.
+// Locked bytes are the pool's own (no extra memory); registered_host_bytes() reports them.
+//
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
 // ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
 // transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l (incl. the assignment upload and the
@@ -128,6 +141,11 @@ struct GpuBackendConfig {
   bool pinned_uploads = true;
   /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
   std::size_t pinned_stage_bytes = std::size_t{32} << 20;
+  /// Page-lock the caller's partition buffers in place on their second use and copy them by DMA
+  /// straight from there ("Host buffers" above). Off: every copy goes through the staging chunks.
+  bool register_host_buffers = true;
+  /// Smallest vector (bytes) that is page-locked in place; smaller ones are staged.
+  std::size_t register_min_bytes = std::size_t{64} << 20;
   /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
   /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
   std::size_t device_memory_limit = 0;
@@ -185,6 +203,10 @@ class GpuBackend final : public groth16::ProverBackend {
   bool is_resident(const groth16::Parameters& params) const;
   /// Device bytes of all resident SRSs (streamed ones hold none between calls).
   std::size_t resident_bytes() const override;
+  /// Host bytes page-locked in place now, over every backend of the process ("Host buffers").
+  static std::size_t registered_host_bytes();
+  /// Copies this backend made straight from page-locked caller buffers so far ("Host buffers").
+  std::size_t direct_copies() const;
   /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
   /// when not held. Never blocked by a running proof (status reads it).
   groth16::SrsHolding srs_holding(const groth16::Parameters& params) const override;
