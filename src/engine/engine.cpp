@@ -1101,6 +1101,18 @@ SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::
   const std::string key = kj->srs_key();
   {
     auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });
+    // Onto every backend that holds parameters (a GPU's device memory, resident or streamed), so that
+    // the first proof does not pay the upload: the "parameters loaded" of a single-proof latency.
+    for (const auto& b : m.cfg.backends) {
+      if (!b->in_service()) continue;
+      try {
+        const double ms = b->preload(lease->srs().params);
+        if (ms > 0) log()->info("preload key={} backend={} upload_ms={:.1f}", key, b->name(), ms);
+      } catch (const ProoflineError& e) {
+        // Does not fit the device beside the rest: the first proof loads (or streams) it instead.
+        log()->warn("preload key={} backend={}: {}", key, b->name(), e.what());
+      }
+    }
   }
   for (const auto& s : m.srs.status()) {
     if (s.key == key) return s;

@@ -546,7 +546,7 @@ struct GpuBackend::Impl {
   void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t s = nullptr, bool pinnable = false) {
     if (bytes == 0) return;
     if (!s) s = stream;
-    if (pinnable && cfg.register_host_buffers && host_pin::ensure(src, bytes, cfg.register_min_bytes)) {
+    if (pinnable && cfg.register_host_buffers && host_pin::ensure(src, bytes, cfg.register_min_bytes, cfg.register_in_background)) {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // page-locked: DMA, no staging
       ++pinned_copies;
       return;
@@ -1064,6 +1064,7 @@ bool GpuBackend::is_resident(const Parameters& params) const {
 }
 
 std::size_t GpuBackend::registered_host_bytes() { return host_pin::registered_bytes(); }
+void GpuBackend::settle_host_registrations() { host_pin::settle(); }
 
 std::size_t GpuBackend::direct_copies() const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -13,17 +13,22 @@
 
 namespace proofline::gpu::host_pin {
 
-/// True when [p, p + bytes) lies inside a registered range, after registering [p, p + bytes) if it
-/// is not yet and the policy allows: bytes >= min_bytes and this range start was offered before
-/// (the second use of a buffer: a buffer used once, as in a one-shot proof, is never pinned, so it
-/// costs nothing). A failed registration (e.g. the range overlaps one registered differently, or
-/// the driver refuses) returns false and is not retried for that start until it is released;
-/// the caller then copies through its staging chunks. Thread-safe.
-bool ensure(const void* p, std::size_t bytes, std::size_t min_bytes) noexcept;
+/// True when [p, p + bytes) lies inside a registered range. Otherwise registers [p, p + bytes) if
+/// the policy allows — bytes >= min_bytes and this range start was offered before (the second use of
+/// a buffer: a buffer used once, as in a one-shot proof, is never locked, so it costs nothing) — on a
+/// background thread when `background` (this call returns false, the caller stages this copy and
+/// the next use finds the range registered; page-locking 16 GB takes ~1 s of a core, which then
+/// stays off the copy's critical path), else here (true if it worked). A failed registration (the
+/// range overlaps one registered differently, or the driver refuses) is not retried for that start
+/// until it is released; the caller then copies through its staging chunks. Thread-safe.
+bool ensure(const void* p, std::size_t bytes, std::size_t min_bytes, bool background) noexcept;
 
 /// Unregisters every registered range that intersects [p, p + bytes) and forgets the starts seen
-/// inside it. Installed as r1cs's release hook; also safe to call directly. Thread-safe, noexcept.
+/// inside it, after waiting for a background registration of that memory to finish. Installed as r1cs's release hook; also safe to call directly. Thread-safe, noexcept.
 void release(const void* p, std::size_t bytes) noexcept;
+
+/// Waits until no background registration is in flight (tests).
+void settle() noexcept;
 
 /// Bytes registered now (for tests and status).
 std::size_t registered_bytes() noexcept;

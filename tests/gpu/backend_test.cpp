@@ -281,46 +281,55 @@ TEST(GpuBackend, OverlappedAndSerialSchedulesSameProofsAsCpu) {
 }
 
 TEST(GpuBackend, PageLockedCallerBuffersSameProofsAndUnlockedWhenFreed) {
-  // backend.hpp "Host buffers": the second copy of the same buffer page-locks it in place and copies
-  // it by DMA; the proofs stay the CPU's; freeing (or growing) a buffer unlocks it first.
+  // backend.hpp "Host buffers": the second copy of the same buffer page-locks it in place (here or
+  // on a background thread) and later copies go by DMA straight from it; the proofs stay the CPU's;
+  // freeing (or growing) a buffer unlocks it first.
   REQUIRE_CUDA_DEVICE();
-  const std::size_t before = gpu::GpuBackend::registered_host_bytes();
-  gpu::GpuBackendConfig cfg;
-  cfg.register_min_bytes = 1;  // every vector of these small circuits qualifies
-  gpu::GpuBackend backend(cfg);
   const circuits::bench::SizedCircuit bench(12, Fr::from_u64(12));
   const Parameters params = setup_for(bench, 61);
-  {
-    std::vector<r1cs::ProvingBuffers> parts(2, groth16::synthesize_for_proving(bench));
-    groth16::CpuBackend cpu;
-    std::vector<r1cs::ProvingBuffers> for_cpu = parts;
-    const auto want = cpu.prove(params, for_cpu, randomizers(2, 62));
-    for (int use = 0; use < 3; ++use) {
-      const auto got = backend.prove(params, parts, randomizers(2, 62));
-      ASSERT_EQ(got.proofs.size(), 2u);
-      for (std::size_t k = 0; k < 2; ++k)
-        EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << "use " << use << " partition " << k;
-      if (use == 0) EXPECT_EQ(backend.direct_copies(), 0u) << "a buffer seen once is staged";
+  for (bool background : {false, true}) {
+    const std::string what = background ? "background" : "inline";
+    const std::size_t before = gpu::GpuBackend::registered_host_bytes();
+    gpu::GpuBackendConfig cfg;
+    cfg.register_min_bytes = 1;  // every vector of these small circuits qualifies
+    cfg.register_in_background = background;
+    gpu::GpuBackend backend(cfg);
+    {
+      std::vector<r1cs::ProvingBuffers> parts(2, groth16::synthesize_for_proving(bench));
+      groth16::CpuBackend cpu;
+      std::vector<r1cs::ProvingBuffers> for_cpu = parts;
+      const auto want = cpu.prove(params, for_cpu, randomizers(2, 62));
+      for (int use = 0; use < 3; ++use) {
+        const auto got = backend.prove(params, parts, randomizers(2, 62));
+        ASSERT_EQ(got.proofs.size(), 2u);
+        for (std::size_t k = 0; k < 2; ++k)
+          EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " use " << use << " partition " << k;
+        if (use == 0) EXPECT_EQ(backend.direct_copies(), 0u) << what << ": a buffer seen once is staged";
+        gpu::GpuBackend::settle_host_registrations();
+      }
+      // a, b, c and aux of both partitions are locked (4 vectors × 2 partitions) and copied directly
+      EXPECT_GE(backend.direct_copies(), 8u) << what;
+      const std::size_t abc_aux = sizeof(Fr) * (3 * parts[0].a.size() + parts[0].aux_assignment.size());
+      EXPECT_GE(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux) << what;
+      // growing one buffer reallocates it: the old storage is unlocked before it is freed
+      parts[0].a.resize(parts[0].a.capacity() * 2 + 1);
+      EXPECT_LT(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux) << what;
     }
-    // a, b, c and aux of both partitions are locked (4 vectors × 2 partitions), at least their bytes
-    EXPECT_GE(backend.direct_copies(), 8u);
-    const std::size_t abc_aux = sizeof(Fr) * (3 * parts[0].a.size() + parts[0].aux_assignment.size());
-    EXPECT_GE(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux);
-    // growing one buffer reallocates it: the old storage is unlocked before it is freed
-    parts[0].a.resize(parts[0].a.capacity() * 2 + 1);
-    EXPECT_LT(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux);
+    // every buffer freed: nothing stays locked
+    EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before) << what;
+    // and fresh buffers (possibly at the same addresses) still prove the CPU's bytes
+    std::vector<r1cs::ProvingBuffers> again(1, groth16::synthesize_for_proving(bench));
+    std::vector<r1cs::ProvingBuffers> for_cpu = again;
+    groth16::CpuBackend cpu;
+    const auto want = cpu.prove(params, for_cpu, randomizers(1, 63));
+    for (int use = 0; use < 3; ++use) {
+      EXPECT_EQ(backend.prove(params, again, randomizers(1, 63)).proofs[0].to_bytes(), want.proofs[0].to_bytes())
+          << what;
+      gpu::GpuBackend::settle_host_registrations();
+    }
+    again.clear();
+    EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before) << what;
   }
-  // every buffer freed: nothing stays locked
-  EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before);
-  // and fresh buffers (possibly at the same addresses) still prove the CPU's bytes
-  std::vector<r1cs::ProvingBuffers> again(1, groth16::synthesize_for_proving(bench));
-  std::vector<r1cs::ProvingBuffers> for_cpu = again;
-  groth16::CpuBackend cpu;
-  const auto want = cpu.prove(params, for_cpu, randomizers(1, 63));
-  for (int use = 0; use < 2; ++use)
-    EXPECT_EQ(backend.prove(params, again, randomizers(1, 63)).proofs[0].to_bytes(), want.proofs[0].to_bytes());
-  again.clear();
-  EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before);
 }
 
 TEST_F(GpuBackendTest, ShapeErrorsBeforeDeviceWork) {

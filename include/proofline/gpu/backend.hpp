@@ -39,10 +39,12 @@
 // The partition buffers the engine hands over (r1cs::FrVector storage of a, b, c and the aux
 // assignment) come from its pool and are reused partition after partition. With
 // cfg.register_host_buffers (default), a vector of at least cfg.register_min_bytes is page-locked
-// in place (cudaHostRegister, portable) the second time the same buffer is copied, and from then on
-// copied by DMA straight from it: no staging memcpy on the host's cores, which under a sustained
-// stream are busy synthesizing the next partitions (bench/RESULTS.md: the staged copies of a 32 GiB
-// partition took 0.36 s on an idle host and 0.88 s beside synthesis). A buffer used once (a one-shot
+// in place (cudaHostRegister, portable) the second time the same buffer is copied — on a background
+// thread with cfg.register_in_background (default), so that the ~1 s per 16 GB it takes stays off
+// the copy's critical path — and from then on copied by DMA straight from it: no staging memcpy
+// on the host's cores, which under a sustained stream are busy synthesizing the next partitions
+// (bench/RESULTS.md: the staged copies of a 32 GiB partition took 0.36 s on an idle host and
+// 0.88 s beside synthesis). A buffer used once (a one-shot
 // proof) is never locked. Every registration is undone before its memory is freed: the backend
 // installs a release hook in r1cs (r1cs::set_release_hook) that r1cs::UninitAllocator calls before
 // it frees storage. If the driver refuses a registration, that buffer keeps the staged path.
@@ -50,7 +52,8 @@
 //
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
 // ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
-// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l (incl. the assignment upload and the
+// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l
+// (incl. the assignment upload and the
 // density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
 // runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
 // host assembly. h2d: the host → device copies of the assignments (with their density gathers)
@@ -146,6 +149,9 @@ struct GpuBackendConfig {
   bool register_host_buffers = true;
   /// Smallest vector (bytes) that is page-locked in place; smaller ones are staged.
   std::size_t register_min_bytes = std::size_t{64} << 20;
+  /// Page-lock on a background thread (the copy that triggers it is staged; the next use is direct)
+  /// instead of inside the copy that triggers it.
+  bool register_in_background = true;
   /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
   /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
   std::size_t device_memory_limit = 0;
@@ -205,6 +211,8 @@ class GpuBackend final : public groth16::ProverBackend {
   std::size_t resident_bytes() const override;
   /// Host bytes page-locked in place now, over every backend of the process ("Host buffers").
   static std::size_t registered_host_bytes();
+  /// Waits until no background page-locking is in flight ("Host buffers"; tests).
+  static void settle_host_registrations();
   /// Copies this backend made straight from page-locked caller buffers so far ("Host buffers").
   std::size_t direct_copies() const;
   /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
