@@ -51,6 +51,10 @@ Registry& registry() {
 }
 
 constexpr std::size_t kMaxSeen = 4096;  // offered starts remembered (a bound; reset when full)
+/// The use of a buffer that locks it (host_pin.hpp): the third. Locking 16 GB costs ~1 s and slows
+/// the copies beside it, a direct copy saves ~0.3–0.5 s per use (bench/RESULTS.md); a single 32 GiB
+/// proof uses each of its pooled buffer sets at most twice, a sustained stream every few seconds.
+constexpr int kUsesBeforeLock = 3;
 
 /// cudaHostRegister of [a, a + n) and its bookkeeping; the lock is not held.
 void register_now(std::uintptr_t a, std::size_t n) {
@@ -89,7 +93,7 @@ bool ensure(const void* p, std::size_t bytes, std::size_t min_bytes, bool backgr
     if (r.seen.size() >= kMaxSeen) r.seen.clear();
     int& uses = r.seen[a];
     if (uses < 0) return false;  // failed before
-    if (++uses < 2) return false;
+    if (++uses < kUsesBeforeLock) return false;
     // Ranges of an earlier, smaller use of the same buffer (it grew in place) are replaced.
     r.drop_locked(a, bytes);
     r.pending.emplace(a, bytes);
