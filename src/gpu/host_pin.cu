@@ -51,10 +51,12 @@ Registry& registry() {
 }
 
 constexpr std::size_t kMaxSeen = 4096;  // offered starts remembered (a bound; reset when full)
-/// The use of a buffer that locks it (host_pin.hpp): the third. Locking 16 GB costs ~1 s and slows
-/// the copies beside it, a direct copy saves ~0.3–0.5 s per use (bench/RESULTS.md); a single 32 GiB
-/// proof uses each of its pooled buffer sets at most twice, a sustained stream every few seconds.
-constexpr int kUsesBeforeLock = 3;
+/// The use of a buffer that locks it (host_pin.hpp): the second. Measured at 32 GiB on the H200
+/// (bench/RESULTS.md): locking a partition's ~16 GB costs ~1–1.5 s once and slows the copies beside
+/// it, a direct copy then saves ~0.4–0.8 s per use; locking at the second use cost a single proof
+/// (whose pooled buffer sets are used twice) nothing measurable (41.0 s with it against 45.3 s with
+/// the third use, within the run-to-run spread) and starts the savings a whole sector earlier.
+constexpr int kUsesBeforeLock = 2;
 
 /// cudaHostRegister of [a, a + n) and its bookkeeping; the lock is not held.
 void register_now(std::uintptr_t a, std::size_t n) {

@@ -14,8 +14,8 @@
 namespace proofline::gpu::host_pin {
 
 /// True when [p, p + bytes) lies inside a registered range. Otherwise registers [p, p + bytes) if
-/// the policy allows — bytes >= min_bytes and this range start was offered twice before (the third
-/// use of a buffer: a buffer used once or twice, as in a one-shot proof, is never locked) — on a
+/// the policy allows — bytes >= min_bytes and this range start was offered before (the second use
+/// of a buffer: a buffer used once is never locked) — on a
 /// background thread when `background` (this call returns false, the caller stages this copy and
 /// the next use finds the range registered; page-locking 16 GB takes ~1 s of a core, which then
 /// stays off the copy's critical path), else here (true if it worked). A failed registration (the

@@ -39,18 +39,18 @@
 // The partition buffers the engine hands over (r1cs::FrVector storage of a, b, c and the aux
 // assignment) come from its pool and are reused partition after partition. With
 // cfg.register_host_buffers (default), a vector of at least cfg.register_min_bytes is page-locked
-// in place (cudaHostRegister, portable) the third time the same buffer is copied (on a background
+// in place (cudaHostRegister, portable) the second time the same buffer is copied (on a background
 // thread with cfg.register_in_background, the default: that copy is staged, the next is direct),
 // and from then on copied by DMA straight from it: no staging memcpy on the host's cores, which
 // under a sustained stream are busy synthesizing the next partitions. On the H200 at 32 GiB
-// (bench/RESULTS.md): staged copies of a partition took 0.36 s on an idle host and 0.88 s beside
-// synthesis; locking a partition's buffers (~16 GB) costs ~1–1.5 s once and slows the copies beside
-// it, so a buffer used at most twice (as the pooled buffer sets of one 32 GiB proof are) is never
-// locked. Every registration is undone before its memory is freed: the backend installs a release
-// hook in r1cs (r1cs::set_release_hook) that r1cs::UninitAllocator calls before it frees storage
-// (waiting for a registration of that memory in flight). If the driver refuses a registration,
-// that buffer keeps the staged path. Locked bytes are the pool's own (no extra memory);
-// registered_host_bytes() reports them.
+// (bench/RESULTS.md): staged copies of a partition took 0.36 s of host time on an idle host and
+// 0.88 s beside synthesis, and the partition 2.25–2.8 s; direct, 2.105–2.11 s. Locking a
+// partition's buffers (~16 GB) costs ~1–1.5 s once and slows the copies beside it. A buffer used
+// once is never locked. Every registration is undone before its memory is freed: the backend
+// installs a release hook in r1cs (r1cs::set_release_hook) that r1cs::UninitAllocator calls before
+// it frees storage (waiting for a registration of that memory in flight). If the driver refuses a
+// registration, that buffer keeps the staged path. Locked bytes are the pool's own (no extra
+// memory); registered_host_bytes() reports them.
 //
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
 // ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
@@ -146,7 +146,7 @@ struct GpuBackendConfig {
   bool pinned_uploads = true;
   /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
   std::size_t pinned_stage_bytes = std::size_t{32} << 20;
-  /// Page-lock the caller's partition buffers in place on their third use and copy them by DMA
+  /// Page-lock the caller's partition buffers in place on their second use and copy them by DMA
   /// straight from there ("Host buffers" above). Off: every copy goes through the staging chunks.
   bool register_host_buffers = true;
   /// Smallest vector (bytes) that is page-locked in place; smaller ones are staged.
