@@ -57,7 +57,7 @@ std::uint64_t fingerprint(const engine::ProofRequest& r) {
     h = (h ^ 0xff) * 1099511628211ull;  // field separator
   };
   mix(r.kind);
-  mix(engine::to_string(r.priority));
+  mix(r.priority ? engine::to_string(*r.priority) : std::string_view("kind default"));
   for (const auto& [k, v] : r.args) {
     mix(k);
     mix(v);
@@ -103,12 +103,13 @@ Status to_status(const std::exception& e, const char* what) {
 
 // ---- conversions ---------------------------------------------------------------------------------
 
-engine::Priority to_engine_priority(pb::Priority p) {
+std::optional<engine::Priority> to_engine_priority(pb::Priority p) {
   switch (p) {
     case pb::PRIORITY_CRITICAL: return engine::Priority::Critical;
     case pb::PRIORITY_HIGH: return engine::Priority::High;
+    case pb::PRIORITY_NORMAL: return engine::Priority::Normal;
     case pb::PRIORITY_LOW: return engine::Priority::Low;
-    default: return engine::Priority::Normal;
+    default: return std::nullopt;  // UNSPECIFIED: the kind's default
   }
 }
 

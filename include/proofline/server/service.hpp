@@ -6,8 +6,8 @@
 // The backends come from groth16::make_backends (groth16/backend_factory.hpp, engine.backend).
 //
 // ---- Requests ------------------------------------------------------------------------------------
-// A proto ProofRequest becomes an engine::ProofRequest as it is: kind, priority, request_id, args,
-// payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
+// A proto ProofRequest becomes an engine::ProofRequest as it is: kind, priority (UNSPECIFIED: the
+// kind's default, engine::ProofKind::default_priority), request_id, args, payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
 // arguments (engine::ArgSpec, engine/kind.hpp), which ListKinds and GetStatus send to clients
 // (to_proto_kind).
 // Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously — request_id
@@ -50,6 +50,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -81,7 +82,9 @@ void to_proto_kind(const engine::ProofKind& k, pb::KindInfo* out);
 /// unknown type reads as String, so a newer daemon's types are not refused here).
 std::vector<engine::ArgSpec> arguments_of(const pb::KindInfo& k);
 
-engine::Priority to_engine_priority(pb::Priority p);
+/// PRIORITY_UNSPECIFIED → nullopt: the engine gives the job its kind's default class
+/// (engine::ProofKind::default_priority: winning-post CRITICAL, window-post HIGH, others NORMAL).
+std::optional<engine::Priority> to_engine_priority(pb::Priority p);
 pb::Priority to_proto_priority(engine::Priority p);
 pb::ProofStatus to_proto_status(engine::JobState s);
 /// engine result → proto (proofs, public inputs as decimal strings, timings).
