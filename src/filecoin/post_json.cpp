@@ -113,7 +113,9 @@ std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view 
       out.push_back(decode_fallback_post_sector_proof(base64_decode(a[i].get_ref<const std::string&>()), sector_bytes,
                                                       challenges));
     } catch (const ProoflineError& e) {
-      throw ProoflineError(e.code(), at + ": " + e.what());
+      // e.what() starts with its code's name ("bad length: …"), which the new error repeats.
+      const std::string what = e.what(), code = std::string(to_string(e.code())) + ": ";
+      throw ProoflineError(e.code(), at + ": " + (what.rfind(code, 0) == 0 ? what.substr(code.size()) : what));
     }
   }
   return out;

@@ -44,7 +44,7 @@
 //     (the macro's first argument must be the file's stem), so a static link keeps every kind file;
 //     a file linked directly (a test's kind) needs no listing.
 // The built-in kinds' arguments: docs/kinds.md. Their files: bench_kind.cpp ("bench", "mul"),
-// kinds.cpp ("snarkjs"), porep_kind.cpp ("porep-c2").
+// kinds.cpp ("snarkjs"), porep_kind.cpp ("porep-c2"), post_kind.cpp ("window-post", "winning-post").
 #pragma once
 
 #include <cstddef>
