@@ -33,6 +33,7 @@
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -317,17 +318,10 @@ class PoStKind final : public ProofKind {
   }
 
   static filecoin::Randomness randomness_of(const std::string& hex) {
-    auto nibble = [](char c) {
-      return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    };
     filecoin::Randomness d{};
-    bool ok = hex.size() == 64;
-    for (std::size_t i = 0; ok && i < 32; ++i) {
-      const int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
-      ok = hi >= 0 && lo >= 0;
-      d[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+    if (!from_hex(hex, d)) {
+      throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
     }
-    if (!ok) throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
     Fr f;
     if (Fr::from_bytes_le(f, d) != Error::Ok) {
       throw std::invalid_argument("argument 'randomness' = " + hex +

@@ -16,6 +16,7 @@
 #include "proofline/server/service.hpp"
 #include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::server {
 
@@ -25,16 +26,6 @@ using grpc::StatusCode;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string hex(const filecoin::Domain& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : d) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
-}
 
 /// A random (version 4) UUID, for a request without request_id (as cuzk).
 std::string uuid4() {
@@ -83,7 +74,7 @@ std::optional<engine::Priority> priority_of(int p) {
 void fill_porep(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
   if (req.miner_id() != 0) {
-    r.args["prover_id"] = hex(filecoin::prover_id_from_miner(req.miner_id()));
+    r.args["prover_id"] = to_hex(filecoin::prover_id_from_miner(req.miner_id()));
     r.args["sector_id"] = std::to_string(req.sector_number());
   }
 }
@@ -121,7 +112,7 @@ void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
     throw std::invalid_argument("vanilla_proofs: none, expected one bincode FallbackPoStSectorProof per sector");
   }
   r.args["registered_proof"] = std::to_string(req.registered_proof());
-  r.args["randomness"] = hex(rand);
+  r.args["randomness"] = to_hex(rand);
   r.args["miner_id"] = std::to_string(req.miner_id());
   if (req.partition_index() != 0 || config.type == filecoin::PoStType::Window) {
     r.args["partition"] = std::to_string(req.partition_index());  // WinningPoSt: the kind refuses ≠ 0

@@ -20,6 +20,7 @@
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/groth16/backend.hpp"
 #include "proofline/groth16/setup.hpp"
+#include "proofline/util/hex.hpp"
 
 #include "../engine/engine_test_util.hpp"
 
@@ -122,16 +123,6 @@ TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
 }
 
 
-std::string hex(const filecoin::Domain& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : d) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
-}
-
 std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
 
 /// A request in the cuzk.v1 form: registered proof number, randomness, miner id, partition; the
@@ -141,7 +132,7 @@ ProofRequest cuzk_form(const std::string& kind, int registered, const filecoin::
   ProofRequest r;
   r.kind = kind;
   r.args = {{"registered_proof", std::to_string(registered)},
-            {"randomness", hex(g.public_inputs.randomness)},
+            {"randomness", to_hex(g.public_inputs.randomness)},
             {"miner_id", std::to_string(miner)},
             {"partition", std::to_string(partition)}};
   r.payload = bytes_of(filecoin::vanilla_proofs_to_json(proofs));

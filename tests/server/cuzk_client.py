@@ -40,6 +40,16 @@ def expect(what, cond, detail=""):
 R = pb.AwaitProofResponse
 
 
+def wait_unused(circuit_id, seconds=120):
+    """Waits until no job holds the parameter set preloaded as `circuit_id` (EvictSRS refuses a set in
+    use; a cancelled job's running partition keeps its lease until it stops)."""
+    for _ in range(seconds * 20):
+        st = stub.GetStatus(pb.GetStatusRequest())
+        if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == circuit_id):
+            return
+        time.sleep(0.05)
+
+
 def post_checks(window_prefix, winning_prefix):
     """WindowPoSt and WinningPoSt as Curio sends them (cuzk-api §2.4): priority 0 (the kind's default),
     registered_proof, randomness (top 2 bits of byte 31 cleared), miner_id, partition_index 0,
@@ -107,11 +117,7 @@ def post_checks(window_prefix, winning_prefix):
     st = stub.GetStatus(pb.GetStatusRequest())
     expect("  GetStatus.loaded_srs names wpost-2k and winning-2k",
            {"wpost-2k", "winning-2k"} <= {s.circuit_id for s in st.loaded_srs}, st.loaded_srs)
-    for _ in range(600):
-        st = stub.GetStatus(pb.GetStatusRequest())
-        if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == "wpost-2k"):
-            break
-        time.sleep(0.05)
+    wait_unused("wpost-2k")
     e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="wpost-2k"))
     expect("EvictSRS wpost-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
     p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"), timeout=120)
@@ -267,11 +273,7 @@ expect("  GetStatus.loaded_srs names porep-2k, HOT",
        any(s.circuit_id == "porep-2k" and s.tier == pb.SRSStatus.HOT and s.size_bytes > 0 for s in st.loaded_srs),
        st.loaded_srs)
 # EvictSRS refuses a set in use: wait until the cancelled job above has let go of it.
-for _ in range(600):
-    st = stub.GetStatus(pb.GetStatusRequest())
-    if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == "porep-2k"):
-        break
-    time.sleep(0.05)
+wait_unused("porep-2k")
 e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
 expect("EvictSRS porep-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)
