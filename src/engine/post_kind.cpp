@@ -43,9 +43,9 @@ namespace fs = std::filesystem;
 namespace post = circuits::post;
 using ff::Fr;
 
-/// The parameter set of a PoSt .params file as the engine holds it. When the circuit is known
-/// (`shape`), the section counts are read first (headers only): parameters of another circuit are
-/// named before any point is read. On-curve checks only, as Filecoin loads its parameter cache:
+/// The parameter set of a PoSt .params file as the engine holds it. With `check_counts` (the
+/// circuit is known), the section counts are read first (headers only) and checked: parameters of
+/// another circuit are named before any point is read. On-curve checks only, as Filecoin loads its parameter cache:
 /// every proof is verified anyway.
 std::shared_ptr<const Srs> read_post_params(const std::string& params, const std::string& key,
                                             const std::function<void(std::size_t, std::size_t)>& check_counts,
@@ -211,10 +211,9 @@ class PoStKind final : public ProofKind {
             ArgSpec("registered_proof", ArgType::Int,
                     "instead of request (cuzk.v1's form): the registered PoSt proof, go-state-types abi numbers: 0-4 "
                     "Winning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5-9 Window…V1, 10-14 Window…V1_1 (API 1.2.0); the "
-                    "sectors are the vanilla proofs' own sector ids and comm_r, in their order")
-                .range(0, 14)
-                .needing("randomness")
-                .needing("miner_id"),
+                    "sectors are the vanilla proofs' own sector ids and comm_r, in their order (a request needs "
+                    "randomness and miner_id with it; alone it names the parameters to preload)")
+                .range(0, 14),
             ArgSpec("randomness", ArgType::Hex,
                     "with registered_proof: the PoSt randomness, 32 bytes little-endian, < r (the chain's "
                     "randomness with the top 2 bits of byte 31 cleared)")

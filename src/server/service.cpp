@@ -259,7 +259,7 @@ Status ProvingService::finish(Method m, Status s) {
   return s;
 }
 
-void ProvingService::validate(const engine::ProofRequest& r) const {
+void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) const {
   const engine::ProofKind* kind = kinds_->find(r.kind);
   if (!kind) {
     std::string known;
@@ -267,8 +267,11 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     throw RequestError(StatusCode::INVALID_ARGUMENT,
                        "request.kind: '" + r.kind + "' is not a kind this daemon proves (known: " + known + ")");
   }
-  const std::vector<engine::ArgSpec> args = kind->arguments();
+  std::vector<engine::ArgSpec> args = kind->arguments();
   const std::string prefix = "kind '" + r.kind + "'";
+  if (srs_only) {
+    for (engine::ArgSpec& a : args) a.required = false;  // the parameter set's arguments are the kind's to ask for
+  }
   try {
     engine::check_arguments(r.kind, args, r);
   } catch (const std::exception& e) {
@@ -302,7 +305,11 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     }
   }
   try {
-    kind->prepare(r);
+    if (srs_only) {
+      kind->prepare_srs(r);
+    } else {
+      kind->prepare(r);
+    }
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.
     const std::string what = e.what();
@@ -588,7 +595,7 @@ Status ProvingService::PreloadSRS(grpc::ServerContext*, const pb::PreloadSRSRequ
   return finish(kPreload, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     engine::ProofRequest r = to_engine_request(req->request());
-    validate(r);
+    validate(r, /*srs_only=*/true);
     fill_srs(eng_.preload_srs(r.kind, r.args), resp->mutable_srs());
     return Status::OK;
   }));

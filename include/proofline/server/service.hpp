@@ -10,7 +10,8 @@
 // kind's default, engine::ProofKind::default_priority), request_id, args, payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
 // arguments (engine::ArgSpec, engine/kind.hpp), which ListKinds and GetStatus send to clients
 // (to_proto_kind).
-// Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously — request_id
+// Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously (PreloadSRS:
+// only what names the parameter set, ProvingService::validate's srs_only) — request_id
 // (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the request against the
 // kind's declarations (engine::check_arguments: names, value forms, required ones, payload), every
 // declared file argument naming a readable regular file (a folder argument a folder) on the
@@ -112,7 +113,10 @@ class ProvingService final : public pb::ProvingEngine::Service {
   /// The checks a request passes before it is queued (header comment, "Requests"): the kind, its
   /// declared arguments, the files they name, the kind's prepare(). Throws RequestError
   /// (INVALID_ARGUMENT, naming the kind and the argument). Also used by CuzkService (cuzk.hpp).
-  void validate(const engine::ProofRequest& r) const;
+  /// `srs_only` (PreloadSRS): the request names only a parameter set — no argument is required by
+  /// its declaration, and the kind's prepare_srs() (e.g. porep-c2, window-post, winning-post with
+  /// 'params' alone) stands for prepare().
+  void validate(const engine::ProofRequest& r, bool srs_only = false) const;
 
   /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
   void stop() { stopping_ = true; }
