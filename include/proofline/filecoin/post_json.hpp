@@ -17,8 +17,8 @@
 //     "sectors": [ { "sector_id": 1, "comm_r": "<64 hex digits>" }, … ] }   proving order
 // Errors: ProoflineError(Error::Malformed) naming the JSON key or array element ("sectors[3].comm_r:
 // 63 hex digits, expected 64"), the base64 decoder's or the bincode decoder's error prefixed by
-// the element ("vanilla_proofs[2]: …"). Limits: 64 MiB of text (a 64 GiB partition of 2300 proofs
-// in base64 is ~45 MB), 10,000 sectors.
+// the element ("vanilla_proofs[2]: …"). Limits: 96 MiB of text (a full partition in base64: 32 GiB
+// 2349 × 24,960 bytes → 78.2 MB, 64 GiB 2300 × 25,520 bytes → 78.3 MB), 10,000 sectors.
 #pragma once
 
 #include <cstdint>
@@ -42,7 +42,7 @@ struct PoStRequest {
 std::string_view to_string(ApiVersion v);
 ApiVersion api_version_from_string(std::string_view s);
 
-inline constexpr std::size_t kMaxPoStJsonBytes = std::size_t{64} << 20;
+inline constexpr std::size_t kMaxPoStJsonBytes = std::size_t{96} << 20;
 inline constexpr std::size_t kMaxPoStSectors = 10000;
 
 /// `[ "<base64>", … ]`, one element per proof (compact, no spaces).
