@@ -220,6 +220,20 @@ CLI::Option* add_integer_option(CLI::App& sub, const std::string& name, T& value
 
 inline constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 
+/// The value of option `name` of a parsed subcommand that another file added (e.g. verify's --vk),
+/// or `fallback` when it is absent or was not given.
+template <class T>
+T option_value(CLI::App& app, const char* name, T fallback) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
+}
+
+/// True when option / flag `name` of `app` was given.
+inline bool flag_set(CLI::App& app, const char* name) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0;
+}
+
 // ---- outputs -----------------------------------------------------------------------------------
 
 /// A file a command reads or writes, with the flag that named it ({"--zkey", "c.zkey"}).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -208,12 +209,14 @@ int run_daemon(const DaemonCli& d) {
 
 // ---- submit --------------------------------------------------------------------------------------
 
+/// "" / "default": UNSPECIFIED, the daemon gives the job its kind's default class.
 pb::Priority parse_priority(const std::string& s) {
+  if (s.empty() || s == "default") return pb::PRIORITY_UNSPECIFIED;
   if (s == "low") return pb::PRIORITY_LOW;
   if (s == "normal") return pb::PRIORITY_NORMAL;
   if (s == "high") return pb::PRIORITY_HIGH;
   if (s == "critical") return pb::PRIORITY_CRITICAL;
-  throw CLI::ValidationError("--priority", "expected low, normal, high or critical, got '" + s + "'");
+  throw CLI::ValidationError("--priority", "expected default, low, normal, high or critical, got '" + s + "'");
 }
 
 /// The channel to the daemon at `address`, checked first (UsageError, exit 2): "unix:PATH" with a
@@ -325,7 +328,10 @@ pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
 }
 
 void print_result(const pb::ProofResult& r) {
-  std::cout << "request     " << r.request_id() << "  (kind " << r.kind() << ")\n";
+  std::string prio = pb::Priority_Name(r.priority());
+  for (char& c : prio) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::cout << "request     " << r.request_id() << "  (kind " << r.kind() << ", priority "
+            << (prio.rfind("priority_", 0) == 0 ? prio.substr(9) : prio) << ")\n";
   std::cout << "status      " << pb::ProofStatus_Name(r.status()).substr(13) << "\n";
   if (!r.error_message().empty()) std::cout << "error       " << r.error_message() << "\n";
   const std::string& proof = r.proof();
@@ -926,7 +932,10 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit = app.add_subcommand("submit", "send a proof request to the daemon, wait for it, print proof and timings");
   add_address(d.submit);
   d.submit->add_option("--kind", d.kind, "proof kind (proofline kinds lists the daemon's)")->capture_default_str();
-  d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
+  d.submit->add_option("--priority", d.priority,
+                       "default | low | normal | high | critical (default: the kind's: winning-post critical, "
+                       "window-post high, the others normal)")
+      ->capture_default_str();
   d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
   CLI::Option* submit_timeout = add_integer_option(
       *d.submit, "--timeout-ms", d.timeout_ms,

@@ -3,7 +3,7 @@
 //   proofline daemon [--config FILE] [--unix PATH] [--tcp HOST:PORT] [--backend cpu|cuda|auto]
 //                    [--set section.key=value]... [--print-config]
 //   proofline submit [--address A] [--kind K] [--<argument of K> VALUE]... [--arg name=value]...
-//                    [--priority low|normal|high|critical] [--request-id ID] [--timeout-ms T]
+//                    [--priority default|low|normal|high|critical] [--request-id ID] [--timeout-ms T]
 //                    [--proof OUT] [--public OUT] [--no-wait] [--json] [--help]
 //   proofline kinds  [--address A | --local] [--markdown] [--json]
 //   proofline await  [--address A] --id ID [--timeout-ms T] [--proof OUT] [--public OUT] [--json]
@@ -70,7 +70,7 @@ struct DaemonCli {
   bool print_config = false;
   // submit / status
   std::string address = "unix:/tmp/proofline.sock";
-  std::string kind = "bench", priority = "normal", request_id, proof_out, public_out;
+  std::string kind = "bench", priority = "default", request_id, proof_out, public_out;
   std::uint64_t timeout_ms = 0;
   std::vector<std::string> args;  // --arg name=value
   bool no_wait = false, metrics = false, json = false;

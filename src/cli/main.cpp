@@ -16,7 +16,8 @@
 //   proofline daemon | submit | status | kinds   the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
 //   proofline params check                 the parameter cache against the published digests (params_cmds.hpp)
-//   proofline gen-vanilla | check-vanilla  Fallback PoSt vanilla proofs: generate, check (post_cmds.hpp)
+//   proofline gen-vanilla | check-vanilla  Fallback PoSt vanilla proofs: generate, check; verify --post R
+//                                          PoSt proofs from the verifier's inputs (post_cmds.hpp)
 // Every command takes --json (one JSON object on stdout instead of text) and --threads N (0 … 4096).
 // Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
 // partition order, public inputs as snarkjs public.json (an array of decimal strings; for several
@@ -488,7 +489,7 @@ int main(int argc, char** argv) {
   cli::ParamsCli params_cli;
   cli::add_params_commands(app, params_cli);
   cli::PostCli post_cli;
-  cli::add_post_commands(app, post_cli);
+  cli::add_post_commands(app, *verify, post_cli);
 
   // CLI11 reports an unknown first word only as "A subcommand is required": name it and the commands.
   if (argc > 1 && argv[1][0] != '-') {

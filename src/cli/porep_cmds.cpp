@@ -64,17 +64,6 @@ std::string fmt_s(double s) {
   return buf;
 }
 
-template <class T>
-T option_value(CLI::App& app, const char* name, T fallback) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
-}
-
-bool flag_set(CLI::App& app, const char* name) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0;
-}
-
 void write_text(const std::string& path, const std::string& text) {
   write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
@@ -657,7 +646,7 @@ int run_porep_commands(PorepCli& p) {
     p.json = flag_set(*p.verify, "--json");
     if (!p.verify_c1.empty()) return run_guarded("verify", cmd_verify, p);
     if (!flag_set(*p.verify, "--public")) {
-      return usage_error("verify", "--public is required (or --c1 for a PoRep proof)", p.json);
+      return usage_error("verify", "--public is required (or --c1 for a PoRep proof, --post for a PoSt proof)", p.json);
     }
   }
   return -1;

@@ -11,8 +11,15 @@
 //       verifies the partition's vanilla proofs natively and synthesizes its circuit, naming the
 //       first failing sector / challenge, the first unsatisfied constraint (place and, for small
 //       circuits, its test-mode path) and a public input that differs from the verifier's.
+//   proofline verify (--vk V | --params P) --post R.json --proof F [--partition K]
+//       verifies PoSt proofs against the public inputs a verifier derives from the request's
+//       randomness, sector ids and comm_r (type, size and API version fix the circuit and the
+//       challenges; miner id is part of it, not of the circuit's inputs) — never from vanilla
+//       proofs. A proof file of one proof (192 bytes): partition K (default: the request's
+//       partition_index); of several: every partition of the request's sectors, in order. A key of
+//       another circuit is named (exit 3).
 // Each command takes --json and --threads N. Exit codes as main.cpp: 0 ok / valid, 1 invalid
-// (check-vanilla), 2 usage error, 3 bad input, 4 internal error.
+// (check-vanilla, verify), 2 usage error, 3 bad input, 4 internal error.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -26,7 +33,8 @@ namespace proofline::cli {
 struct PostCli {
   CLI::App* gen_vanilla = nullptr;
   CLI::App* check_vanilla = nullptr;
-  std::string kind, sector_size, api = "1.2.0", out, request, vanilla;
+  CLI::App* verify = nullptr;  ///< main's verify, which --post (verify_post) makes a PoSt verify
+  std::string kind, sector_size, api = "1.2.0", out, request, vanilla, verify_post;
   std::size_t sectors = 0;
   std::uint64_t miner_id = 1000, seed = 0;
   std::optional<std::size_t> partition;
@@ -34,10 +42,10 @@ struct PostCli {
   int threads = 0;
 };
 
-/// Adds the gen-vanilla and check-vanilla subcommands to `app`.
-void add_post_commands(CLI::App& app, PostCli& p);
-/// Runs a parsed gen-vanilla / check-vanilla command and returns its exit code, or -1 when neither
-/// was given.
+/// Adds the gen-vanilla and check-vanilla subcommands to `app`, and --post / --partition to `verify`.
+void add_post_commands(CLI::App& app, CLI::App& verify, PostCli& p);
+/// Runs a parsed gen-vanilla / check-vanilla / verify --post command and returns its exit code, or
+/// -1 when none was given.
 int run_post_commands(PostCli& p);
 
 }  // namespace proofline::cli

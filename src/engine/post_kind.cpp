@@ -2,16 +2,25 @@
 // (include/proofline/engine/kind.hpp; arguments: docs/kinds.md).
 //
 // One job per request: one partition of WindowPoSt (the request's partition_index, or the argument
-// 'partition'), or WinningPoSt's one. The inputs are the files `proofline gen-vanilla` writes and
-// nodes send (filecoin/post_json.hpp): the request JSON (post type, sector size, API version, miner
-// id, randomness, sectors with comm_r) and the vanilla proofs as a JSON array of base64 bincode
-// FallbackPoStSectorProof (the argument 'vanilla' or the request payload). The partition is
+// 'partition'), or WinningPoSt's one. The vanilla proofs are a JSON array of base64 bincode
+// FallbackPoStSectorProof (the argument 'vanilla' or the request payload; filecoin/post_json.hpp).
+// The public inputs come in one of two forms:
+//   - 'request': the request JSON `proofline gen-vanilla` writes (post type, sector size, API
+//     version, miner id, randomness, partition, sectors with comm_r);
+//   - 'registered_proof' + 'randomness' + 'miner_id' (+ 'partition'): what a node sends over cuzk.v1
+//     (server/cuzk.hpp); the partition's sectors are then the vanilla proofs' own sector ids and
+//     comm_r, in their order (filecoin::post_request_from_vanilla).
+// Parameters: 'params', else the upstream file name of the circuit in 'param_cache'. prepare_srs
+// (engine.preload "window-post:<params>", PreloadSRS) needs no request: 'params', or
+// 'registered_proof' to name the upstream file. The partition is
 // synthesized from the vanilla proofs (circuits/post, sectors as parallel parts), its public inputs are compared with the ones a
 // verifier derives from randomness, sector ids and comm_r alone, every constraint is checked (a
 // failure names the sector, challenge and constraint, check_post_partition), and the self-check
 // verifies the proof against those derived inputs.
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -24,6 +33,7 @@
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -32,6 +42,47 @@ namespace {
 namespace fs = std::filesystem;
 namespace post = circuits::post;
 using ff::Fr;
+
+/// The parameter set of a PoSt .params file as the engine holds it. With `check_counts` (the
+/// circuit is known), the section counts are read first (headers only) and checked: parameters of
+/// another circuit are named before any point is read. On-curve checks only, as Filecoin loads its parameter cache:
+/// every proof is verified anyway.
+std::shared_ptr<const Srs> read_post_params(const std::string& params, const std::string& key,
+                                            const std::function<void(std::size_t, std::size_t)>& check_counts,
+                                            const std::function<void(double)>& progress) {
+  progress(0);
+  if (check_counts) {
+    const auto walk = groth16::walk_param_layout(params, groth16::ParamFileKind::Params, fs::file_size(params));
+    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
+  }
+  groth16::Parameters p = groth16::Parameters::read_file(params, groth16::ReadOptions{ec::Check::OnCurveOnly});
+  progress(1);
+  return make_srs(key, std::move(p), nullptr, 0);
+}
+
+/// Throws unless (n_inputs, n_aux) are those of the circuit of `fp` (the file named in the message).
+void check_post_counts(const filecoin::FallbackParams& fp, const std::string& params, std::size_t n_inputs,
+                       std::size_t n_aux) {
+  const post::PoStCounts c = post::count_post(post::shape_for(fp));
+  if (n_inputs == c.inputs && n_aux == c.aux) return;
+  throw ProoflineError(Error::BadLength, "parameter file '" + params + "' is not for " +
+                                             filecoin::fallback_identifier(fp) + ": it has " + std::to_string(n_inputs) +
+                                             " public inputs (incl. ONE) and " + std::to_string(n_aux) +
+                                             " aux variables, the circuit has " + std::to_string(c.inputs) + " and " +
+                                             std::to_string(c.aux));
+}
+
+/// The one spelling of a parameter path that keys the SRS cache (prepare and prepare_srs agree).
+std::string canonical_params(const std::string& kind, const std::string& params) {
+  std::error_code ec;
+  if (!fs::is_regular_file(params, ec)) {
+    throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
+                                "' not found (make it with `proofline setup --circuit " + kind +
+                                " --sector-size S`, or give the argument 'params')");
+  }
+  const fs::path c = fs::weakly_canonical(params, ec);
+  return ec ? params : c.string();
+}
 
 std::string read_text(const std::string& what, const std::string& path) {
   std::error_code ec;
@@ -65,17 +116,14 @@ class PoStJob final : public KindJob {
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    progress(0);
-    // Section counts first (headers only): parameters of another circuit are named before any
-    // point is read.
-    const auto walk = groth16::walk_param_layout(params_, groth16::ParamFileKind::Params, fs::file_size(params_));
-    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
-    groth16::Parameters p = groth16::Parameters::read_file(params_, groth16::ReadOptions{ec::Check::OnCurveOnly});
-    progress(1);
-    return make_srs(key_, std::move(p), nullptr, 0);
+    return read_post_params(
+        params_, key_, [&](std::size_t n_inputs, std::size_t n_aux) { check_post_counts(fp_, params_, n_inputs, n_aux); },
+        progress);
   }
 
-  void check(const Srs& srs) const override { check_counts(srs.params.num_inputs(), srs.params.num_aux()); }
+  void check(const Srs& srs) const override {
+    check_post_counts(fp_, params_, srs.params.num_inputs(), srs.params.num_aux());
+  }
 
   void synthesize(std::size_t, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
     const post::FallbackPoStCircuit circuit(shape_, post::circuit_sectors(part_));
@@ -106,16 +154,6 @@ class PoStJob final : public KindJob {
   std::vector<Fr> public_inputs(std::size_t, const r1cs::ProvingBuffers&) const override { return inputs_; }
 
  private:
-  void check_counts(std::size_t n_inputs, std::size_t n_aux) const {
-    const post::PoStCounts c = post::count_post(shape_);
-    if (n_inputs == c.inputs && n_aux == c.aux) return;
-    throw ProoflineError(Error::BadLength, "parameter file '" + params_ + "' is not for " +
-                                               filecoin::fallback_identifier(fp_) + ": it has " +
-                                               std::to_string(n_inputs) + " public inputs (incl. ONE) and " +
-                                               std::to_string(n_aux) + " aux variables, the circuit has " +
-                                               std::to_string(c.inputs) + " and " + std::to_string(c.aux));
-  }
-
   filecoin::PoStRequest req_;
   filecoin::FallbackParams fp_;
   post::FallbackPoStShape shape_;
@@ -124,6 +162,31 @@ class PoStJob final : public KindJob {
   std::vector<Fr> inputs_;  ///< as a verifier derives them
   std::string params_, key_;
   bool check_constraints_;
+};
+
+/// PreloadSRS / engine.preload = ["window-post:<params>"] without a request: only the parameter
+/// file, under the key a request naming the same file gets. With the circuit known (from
+/// 'registered_proof') its counts are checked on load; otherwise each request checks them when it
+/// is prepared.
+class PoStParamsOnlyJob final : public KindJob {
+ public:
+  PoStParamsOnlyJob(std::string kind, std::string params, std::optional<filecoin::FallbackParams> fp)
+      : kind_(std::move(kind)), params_(std::move(params)), key_(params_ + file_version(params_)), fp_(std::move(fp)) {}
+  std::size_t num_partitions() const override { return 1; }
+  std::string srs_key() const override { return key_; }
+  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
+    std::function<void(std::size_t, std::size_t)> check;
+    if (fp_) check = [&](std::size_t n_inputs, std::size_t n_aux) { check_post_counts(*fp_, params_, n_inputs, n_aux); };
+    return read_post_params(params_, key_, check, progress);
+  }
+  void check(const Srs&) const override {}
+  void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers&) const override {
+    throw std::logic_error("kind '" + kind_ + "': a parameter-only job (preload) has no partition to synthesize");
+  }
+
+ private:
+  std::string kind_, params_, key_;
+  std::optional<filecoin::FallbackParams> fp_;
 };
 
 class PoStKind final : public ProofKind {
@@ -136,11 +199,28 @@ class PoStKind final : public ProofKind {
                  "below), from the vanilla proofs nodes send"
                : "Filecoin WinningPoSt (66 challenges over 1 sector), from the vanilla proof nodes send";
   }
+  Priority default_priority() const override {
+    return type_ == filecoin::PoStType::Winning ? Priority::Critical : Priority::High;
+  }
   std::vector<ArgSpec> arguments() const override {
     return {ArgSpec("request", ArgType::File,
                     "the request JSON: post type, sector size, API version, miner id, randomness, partition, sectors "
-                    "with comm_r (as `proofline gen-vanilla` writes it)")
-                .require(),
+                    "with comm_r (as `proofline gen-vanilla` writes it); or give registered_proof, randomness and "
+                    "miner_id instead")
+                .defaults_to("required unless registered_proof is given"),
+            ArgSpec("registered_proof", ArgType::Int,
+                    "instead of request (cuzk.v1's form): the registered PoSt proof, go-state-types abi numbers: 0-4 "
+                    "Winning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5-9 Window…V1, 10-14 Window…V1_1 (API 1.2.0); the "
+                    "sectors are the vanilla proofs' own sector ids and comm_r, in their order (a request needs "
+                    "randomness and miner_id with it; alone it names the parameters to preload)")
+                .range(0, 14),
+            ArgSpec("randomness", ArgType::Hex,
+                    "with registered_proof: the PoSt randomness, 32 bytes little-endian, < r (the chain's "
+                    "randomness with the top 2 bits of byte 31 cleared)")
+                .of_bytes(32)
+                .needing("registered_proof"),
+            ArgSpec("miner_id", ArgType::Int, "with registered_proof: the miner's actor id (prover_id = its LEB128)")
+                .needing("registered_proof"),
             ArgSpec("vanilla", ArgType::File,
                     "the vanilla proofs: a JSON array of base64 bincode FallbackPoStSectorProof (Curio's form)")
                 .require()
@@ -151,8 +231,10 @@ class PoStKind final : public ProofKind {
             ArgSpec("param_cache", ArgType::Dir,
                     "the folder holding the parameters under their upstream names, when params is not given")
                 .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters"),
-            ArgSpec("partition", ArgType::Int, "the WindowPoSt partition to prove (default: the request's)")
-                .defaults_to("the request's partition_index"),
+            ArgSpec("partition", ArgType::Int,
+                    "the WindowPoSt partition to prove (with registered_proof: the partition the vanilla proofs' "
+                    "sectors are)")
+                .defaults_to("the request's partition_index; with registered_proof 0"),
             ArgSpec("check_constraints", ArgType::Bool,
                     "check every constraint after synthesis and name the failing sector and challenge")
                 .defaults_to("1")};
@@ -160,41 +242,107 @@ class PoStKind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string kind(name());
-    filecoin::PoStRequest req = filecoin::parse_post_request_json(read_text("request", require_arg(r, "request")));
-    if (req.config.type != type_) {
-      throw std::invalid_argument("kind '" + kind + "': the request is a " +
-                                  std::string(filecoin::to_string(req.config.type)) + " PoSt request");
+    const std::string request = arg_or(r, "request", ""), registered = arg_or(r, "registered_proof", "");
+    if (request.empty() == registered.empty()) {
+      throw std::invalid_argument("kind '" + kind + "' needs " +
+                                  (request.empty() ? std::string("the argument 'request' (a request JSON path), or "
+                                                                 "'registered_proof' with 'randomness' and 'miner_id'")
+                                                   : std::string("either 'request' or 'registered_proof', not both")));
     }
-    const std::string only = arg_or(r, "partition", "");
-    if (!only.empty()) req.partition = parse_u64_arg("partition", only);
-    std::string vanilla_text;
-    const std::string vanilla = arg_or(r, "vanilla", "");
-    if (!vanilla.empty()) {
-      vanilla_text = read_text("vanilla proofs", vanilla);
-    } else if (!r.payload.empty()) {
-      vanilla_text.assign(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+    const std::string vanilla_text = vanilla_of(r);
+    filecoin::PoStRequest req;
+    std::vector<filecoin::FallbackPoStSectorProof> proofs;
+    if (!request.empty()) {
+      req = filecoin::parse_post_request_json(read_text("request", request));
+      check_type(req.config);
+      const std::string only = arg_or(r, "partition", "");
+      if (!only.empty()) req.partition = parse_u64_arg("partition", only);
+      proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
     } else {
-      throw std::invalid_argument("kind '" + kind + "' needs the argument 'vanilla' or the vanilla proofs as the payload");
+      const filecoin::PoStConfig config = config_of(registered);
+      proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, config.sector_bytes, config.challenge_count);
+      req = filecoin::post_request_from_vanilla(config, parse_u64_arg("miner_id", require_arg(r, "miner_id")),
+                                                randomness_of(require_arg(r, "randomness")),
+                                                parse_u64_arg("partition", arg_or(r, "partition", "0")), proofs);
     }
-    std::vector<filecoin::FallbackPoStSectorProof> proofs =
-        filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
     std::string params = arg_or(r, "params", "");
-    if (params.empty()) {
-      const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
-      params = (fs::path(dir) / filecoin::fallback_parameter_file_name(filecoin::fallback_params(req.config), ".params"))
-                   .string();
-    }
-    std::error_code ec;
-    if (!fs::is_regular_file(params, ec)) {
-      throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
-                                  "' not found (give the argument 'params')");
-    }
-    params = fs::weakly_canonical(params, ec).string();
+    if (params.empty()) params = upstream_params(r, filecoin::fallback_params(req.config));
+    params = canonical_params(kind, params);
     const std::string check = arg_or(r, "check_constraints", "1");
     return std::make_shared<PoStJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
   }
 
+  /// With a request (file, or registered_proof and vanilla proofs): as prepare. Without one
+  /// (engine.preload "window-post:<params>", PreloadSRS): the parameter file alone — 'params', or
+  /// the upstream file of 'registered_proof' in param_cache — under the key a request naming that
+  /// file would use.
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
+    const std::string kind(name());
+    const std::string registered = arg_or(r, "registered_proof", "");
+    if (!arg_or(r, "request", "").empty() || !arg_or(r, "vanilla", "").empty() || !r.payload.empty()) return prepare(r);
+    std::optional<filecoin::FallbackParams> fp;
+    if (!registered.empty()) fp = filecoin::fallback_params(config_of(registered));
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      if (!fp) {
+        throw std::invalid_argument("kind '" + kind + "': loading parameters without a request needs the argument "
+                                    "'params' (the .params file) or 'registered_proof' (its upstream file in "
+                                    "param_cache)");
+      }
+      params = upstream_params(r, *fp);
+    }
+    return std::make_shared<PoStParamsOnlyJob>(kind, canonical_params(kind, params), fp);
+  }
+
  private:
+  void check_type(const filecoin::PoStConfig& c) const {
+    if (c.type != type_) {
+      throw std::invalid_argument("kind '" + std::string(name()) + "': the request is a " +
+                                  std::string(filecoin::to_string(c.type)) + " PoSt request");
+    }
+  }
+
+  /// The configuration of a registered proof number, which must be of this kind's type.
+  filecoin::PoStConfig config_of(const std::string& registered) const {
+    const auto v = parse_u64_arg("registered_proof", registered);
+    const filecoin::RegisteredPoStProof p = filecoin::registered_post_proof_from_u64(v);
+    const filecoin::PoStConfig c = filecoin::post_config(p);
+    if (c.type != type_) {
+      throw std::invalid_argument("kind '" + std::string(name()) + "': argument 'registered_proof' = " + registered +
+                                  " is " + std::string(filecoin::to_string(p)) + ", a " +
+                                  std::string(filecoin::to_string(c.type)) + " PoSt proof (expected " +
+                                  (type_ == filecoin::PoStType::Winning ? "0-4" : "5-14") + ")");
+    }
+    return c;
+  }
+
+  static filecoin::Randomness randomness_of(const std::string& hex) {
+    filecoin::Randomness d{};
+    if (!from_hex(hex, d)) {
+      throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
+    }
+    Fr f;
+    if (Fr::from_bytes_le(f, d) != Error::Ok) {
+      throw std::invalid_argument("argument 'randomness' = " + hex +
+                                  ": 32 bytes little-endian >= r (clear the top 2 bits of byte 31, as nodes do)");
+    }
+    return d;
+  }
+
+  std::string vanilla_of(const ProofRequest& r) const {
+    const std::string vanilla = arg_or(r, "vanilla", "");
+    if (!vanilla.empty()) return read_text("vanilla proofs", vanilla);
+    if (!r.payload.empty()) return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+    throw std::invalid_argument("kind '" + std::string(name()) +
+                                "' needs the argument 'vanilla' or the vanilla proofs as the payload");
+  }
+
+  /// param_cache (or the default folder) / the upstream file name of the circuit.
+  static std::string upstream_params(const ProofRequest& r, const filecoin::FallbackParams& fp) {
+    const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
+    return (fs::path(dir) / filecoin::fallback_parameter_file_name(fp, ".params")).string();
+  }
+
   filecoin::PoStType type_;
 };
 

@@ -44,7 +44,7 @@
 //     (the macro's first argument must be the file's stem), so a static link keeps every kind file;
 //     a file linked directly (a test's kind) needs no listing.
 // The built-in kinds' arguments: docs/kinds.md. Their files: bench_kind.cpp ("bench", "mul"),
-// kinds.cpp ("snarkjs"), porep_kind.cpp ("porep-c2").
+// kinds.cpp ("snarkjs"), porep_kind.cpp ("porep-c2"), post_kind.cpp ("window-post", "winning-post").
 #pragma once
 
 #include <cstddef>
@@ -208,6 +208,10 @@ class ProofKind {
   /// How clients write the proofs to files: "bellperson" (192 bytes per partition, public inputs
   /// as snarkjs public.json) or "snarkjs" (one proof as snarkjs proof.json + public.json).
   virtual std::string_view proof_format() const { return "bellperson"; }
+  /// The scheduling class of a request that does not set ProofRequest::priority (engine.hpp,
+  /// "Scheduling"): what the proof's deadline asks for — "winning-post" CRITICAL (a block reward is
+  /// lost within seconds), "window-post" HIGH (a missed deadline is slashed), NORMAL for the rest.
+  virtual Priority default_priority() const { return Priority::Normal; }
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
   /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
   /// these parameter arguments would use, without the rest of a request (witness, size, C1).
