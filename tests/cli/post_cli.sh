@@ -4,7 +4,8 @@
 # (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness; then setup
 # --circuit window-post → daemon → submit --kind window-post (its default priority high) → verify
 # (also --post: from the verifier's inputs, refused with another randomness or another sector's
-# comm_r), and the daemon naming a tampered vanilla proof and another randomness.
+# comm_r), and the daemon naming a tampered vanilla proof and another randomness; then submit --local
+# (the same request proved in this process, no daemon).
 #   post_cli.sh <proofline binary>
 set -u
 P=$1
@@ -111,6 +112,23 @@ check "submit with another randomness" 3 "$P" submit "${A[@]}" --kind window-pos
 expect_in "inputs differ from the verifier's" out.txt 'differ from those a verifier derives'
 kill $daemon_pid 2>/dev/null
 wait $daemon_pid 2>/dev/null
+
+# ---- submit --local: the same request proved in this process, no daemon ------------------------------
+check "submit --local window-post partition 0" 0 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params --partition 0 --proof wl.proof
+expect_in "local: completed" out.txt 'status      COMPLETED'
+expect_in "local: default priority" out.txt '\(kind window-post, priority high\)'
+check "verify --post the local proof" 0 "$P" verify --vk w.vk --post w.request.json --proof wl.proof --partition 0
+check "submit --local, tampered vanilla proof" 3 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla bad_sibling.json --params w.params --partition 0 --proof never.proof
+expect_in "local: names the constraint" err.txt 'unsatisfied: sector 1 challenge 4'
+[ ! -e never.proof ] || { echo "FAIL: a failed local submit wrote --proof"; fails=$((fails + 1)); }
+check "submit --local without a required argument" 2 "$P" submit --local --kind window-post --request w.request.json \
+  --params w.params
+check "submit --local --no-wait refused" 2 "$P" submit --local --no-wait --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params
+check "submit --local --backend nope" 2 "$P" submit --local --backend nope --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params
 
 echo "post_cli: $fails failure(s)"
 exit $((fails > 0))
