@@ -9,6 +9,9 @@
 //   instead of the other upload path: an SRS that does not fit beside one partition's working space
 //   is streamed to the device per MSM (backend.hpp "Residency"), so the per-proof cost of streaming
 //   shows beside the resident row of the same parameters and witness (the SRS column says which).
+//   --serial: the second pass of each size runs the serial schedule (GpuBackendConfig::
+//   overlap_uploads = false: copies, then transforms, then MSMs) instead of the other upload path,
+//   so the gain of the overlapped schedule (backend.hpp "Schedule") shows side by side.
 //   --no-compare: only the default backend (no second pass).
 // Memory: one size at a time; the witness buffers are synthesized once per size and handed to every
 // proof as they are (the GPU backend does not modify them: no per-proof copies); the parameters are
@@ -56,12 +59,15 @@ int main(int argc, char** argv) {
   std::vector<unsigned> lgs;
   std::size_t device_limit = 0;
   bool compare = true;
+  bool serial = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--device-limit" && i + 1 < argc) {
       device_limit = engine::parse_bytes(argv[++i], "--device-limit");
     } else if (a.rfind("--device-limit=", 0) == 0) {
       device_limit = engine::parse_bytes(a.substr(15), "--device-limit");
+    } else if (a == "--serial") {
+      serial = true;
     } else if (a == "--no-compare") {
       compare = false;
     } else {
@@ -80,20 +86,23 @@ int main(int argc, char** argv) {
   gpu::GpuBackendConfig other_cfg = cfg;  // the default but for the upload path or the device limit
   if (device_limit != 0) {
     other_cfg.device_memory_limit = device_limit;
+  } else if (serial) {
+    other_cfg.overlap_uploads = false;
   } else {
     other_cfg.pinned_uploads = !other_cfg.pinned_uploads;
   }
   std::unique_ptr<gpu::GpuBackend> other_backend;
   if (compare) other_backend = std::make_unique<gpu::GpuBackend>(other_cfg);
   auto mode = [](const gpu::GpuBackendConfig& c) {
-    return std::string(c.overlap_g2 ? "G2 overlapped" : "G2 after G1") + (c.pinned_uploads ? ", pinned" : ", pageable") +
+    return std::string(c.overlap_uploads ? "copies overlapped, " : "serial, ") +
+           (c.overlap_g2 ? "G2 overlapped" : "G2 after G1") + (c.pinned_uploads ? ", pinned" : ", pageable") +
            (c.device_memory_limit ? ", limit " + std::to_string(c.device_memory_limit >> 30) + " GiB" : "");
   };
   const std::string default_mode = mode(cfg), other_mode = mode(other_cfg);
   std::printf("Groth16 prove on %s, bench circuit (SizedCircuit), %d proofs after a warm-up\n",
               gpu::device_name(gpu_backend.device()).c_str(), reps);
-  std::printf("| rows | mode | SRS | aux | SRS GB | load ms | GB/s | total ms | kernel ms | ntt | msm_h | msm_l | msm_a | msm_b_g1 | msm_b_g2 | assemble | vs CPU |\n");
-  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  std::printf("| rows | mode | SRS | aux | SRS GB | load ms | GB/s | total ms | kernel ms | ntt | msm_h | msm_l | msm_a | msm_b_g1 | msm_b_g2 | h2d | assemble | vs CPU |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
   int rc = 0;
   for (unsigned lg : lgs) {
     std::mt19937_64 rng(lg);
@@ -145,11 +154,11 @@ int main(int argc, char** argv) {
           sum += res.timings;
         }
         const double n = reps;
-        std::printf("| 2^%u | %s | %s | %zu | %.2f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %s |\n",
+        std::printf("| 2^%u | %s | %s | %zu | %.2f | %.0f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %s |\n",
                     lg, (is_default ? default_mode : other_mode).c_str(), srs_mode.c_str(), w.aux_assignment.size(),
                     srs_gb, upload_ms, upload_ms >= 1 ? srs_gb / (upload_ms / 1e3) : 0.0, sum.total / n,
                     sum.kernel / n, sum.ntt / n, sum.msm_h / n, sum.msm_l / n, sum.msm_a / n, sum.msm_b_g1 / n,
-                    sum.msm_b_g2 / n, sum.assemble / n, vs_cpu.c_str());
+                    sum.msm_b_g2 / n, sum.h2d / n, sum.assemble / n, vs_cpu.c_str());
       } catch (const std::exception& e) {  // e.g. out of device memory: the other pass still runs
         std::printf("| 2^%u | %s | failed: %s |\n", lg, (b == &gpu_backend ? default_mode : other_mode).c_str(), e.what());
         rc = 1;

@@ -149,19 +149,6 @@ int run_guarded(const char* cmd, F&& f, bool json = false) {
 
 /// A usage error found outside run_guarded: "proofline <cmd>: <message>" on stderr (and the JSON
 /// error object on stdout when `json`); returns kUsage.
-/// The value of option `name` of a parsed `app`, or `fallback` when it was not given.
-template <class T>
-T option_value(CLI::App& app, const char* name, T fallback) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
-}
-
-/// True when option or flag `name` of a parsed `app` was given.
-inline bool flag_set(CLI::App& app, const char* name) {
-  CLI::Option* o = app.get_option_no_throw(name);
-  return o != nullptr && o->count() > 0;
-}
-
 inline int usage_error(const char* cmd, const std::string& message, bool json) {
   return run_guarded(cmd, [&]() -> int { throw UsageError(message); }, json);
 }
@@ -232,6 +219,20 @@ CLI::Option* add_integer_option(CLI::App& sub, const std::string& name, T& value
 }
 
 inline constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+
+/// The value of option `name` of a parsed subcommand that another file added (e.g. verify's --vk),
+/// or `fallback` when it is absent or was not given.
+template <class T>
+T option_value(CLI::App& app, const char* name, T fallback) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0 ? o->as<T>() : fallback;
+}
+
+/// True when option / flag `name` of `app` was given.
+inline bool flag_set(CLI::App& app, const char* name) {
+  CLI::Option* o = app.get_option_no_throw(name);
+  return o != nullptr && o->count() > 0;
+}
 
 // ---- outputs -----------------------------------------------------------------------------------
 

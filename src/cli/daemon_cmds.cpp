@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "proofline/util/error.hpp"
 #include "proofline/util/json.hpp"
 #include "common.hpp"
+#include "engine_client.hpp"
 
 namespace proofline::cli {
 
@@ -208,12 +210,14 @@ int run_daemon(const DaemonCli& d) {
 
 // ---- submit --------------------------------------------------------------------------------------
 
+/// "" / "default": UNSPECIFIED, the daemon gives the job its kind's default class.
 pb::Priority parse_priority(const std::string& s) {
+  if (s.empty() || s == "default") return pb::PRIORITY_UNSPECIFIED;
   if (s == "low") return pb::PRIORITY_LOW;
   if (s == "normal") return pb::PRIORITY_NORMAL;
   if (s == "high") return pb::PRIORITY_HIGH;
   if (s == "critical") return pb::PRIORITY_CRITICAL;
-  throw CLI::ValidationError("--priority", "expected low, normal, high or critical, got '" + s + "'");
+  throw CLI::ValidationError("--priority", "expected default, low, normal, high or critical, got '" + s + "'");
 }
 
 /// The channel to the daemon at `address`, checked first (UsageError, exit 2): "unix:PATH" with a
@@ -325,12 +329,15 @@ pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
 }
 
 void print_result(const pb::ProofResult& r) {
-  std::cout << "request     " << r.request_id() << "  (kind " << r.kind() << ")\n";
+  std::string prio = pb::Priority_Name(r.priority());
+  for (char& c : prio) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::cout << "request     " << r.request_id() << "  (kind " << r.kind() << ", priority "
+            << (prio.rfind("priority_", 0) == 0 ? prio.substr(9) : prio) << ")\n";
   std::cout << "status      " << pb::ProofStatus_Name(r.status()).substr(13) << "\n";
   if (!r.error_message().empty()) std::cout << "error       " << r.error_message() << "\n";
   const std::string& proof = r.proof();
   if (!proof.empty()) {
-    std::cout << "proof       " << proof.size() / 192 << " partition(s) × 192 bytes, verified by the daemon\n";
+    std::cout << "proof       " << proof.size() / 192 << " partition(s) × 192 bytes, verified by the engine before it was returned\n";
     for (std::size_t k = 0; k * 192 < proof.size(); ++k) {
       std::cout << "  [" << k << "] " << hex(std::string_view(proof).substr(k * 192, 192)) << "\n";
     }
@@ -494,8 +501,28 @@ class InterruptibleWait {
   std::atomic<int> signal_{0};
 };
 
+/// submit --local: the request proved by an engine in this process (header comment).
+int run_submit_local(const DaemonCli& d, const KindDecl& kind) {
+  if (d.no_wait) throw UsageError("--no-wait needs a daemon (submit --local waits for its own engine)");
+  ResultOutputs outputs(d, local_inputs(d));
+  EngineOptions eo;
+  eo.backend = d.local_backend;
+  eo.memory_budget = d.local_budget;
+  LocalEngine local(eo);  // a bad --backend / --memory-budget: usage error before the inputs are read
+  const pb::ProofRequest req = build_request(d, kind);
+  engine::ProofRequest er = server::to_engine_request(req);
+  if (er.request_id.empty()) er.request_id = "local-" + d.kind;
+  const EngineRun run = local.run("submit", std::move(er), [&](const std::string& reason) {
+    return "the engine's self-check of the " + d.kind + " proof failed: " + reason;
+  });
+  pb::ProofResult res;
+  server::to_proto_result(run.result, &res);
+  return report_result(d, res, outputs);
+}
+
 int run_submit(const DaemonCli& d) {
   const KindDecl& kind = submit_kind(d);
+  if (d.local) return run_submit_local(d, kind);
   ResultOutputs outputs(d, local_inputs(d));  // before anything is read or sent (--no-wait excludes --proof / --public)
   pb::ProofRequest req = build_request(d, kind);
   InterruptibleWait interrupt;  // before the channel: gRPC's threads inherit the blocked signals
@@ -608,9 +635,18 @@ KindDecl decl_of(const pb::KindInfo& k) {
 
 /// The kinds' declarations for submit's flags: the daemon's (ListKinds), else this binary's own.
 /// Never throws (a bad address is reported by the command itself).
-void learn_kinds(DaemonCli& d, const std::string& address) {
+void learn_kinds(DaemonCli& d, const std::string& address, bool local) {
   d.kinds.clear();
   d.kinds_from_daemon = false;
+  if (local) {  // submit --local: this binary's kinds are the engine's, so they are authoritative
+    for (const auto& k : engine::KindRegistry::builtin()->all()) {
+      pb::KindInfo info;
+      server::to_proto_kind(*k, &info);
+      d.kinds.push_back(decl_of(info));
+    }
+    d.kinds_from_daemon = true;
+    return;
+  }
   try {
     auto stub = pb::ProvingEngine::NewStub(client_channel(address));
     grpc::ClientContext ctx;
@@ -926,7 +962,10 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit = app.add_subcommand("submit", "send a proof request to the daemon, wait for it, print proof and timings");
   add_address(d.submit);
   d.submit->add_option("--kind", d.kind, "proof kind (proofline kinds lists the daemon's)")->capture_default_str();
-  d.submit->add_option("--priority", d.priority, "low | normal | high | critical")->capture_default_str();
+  d.submit->add_option("--priority", d.priority,
+                       "default | low | normal | high | critical (default: the kind's: winning-post critical, "
+                       "window-post high, the others normal)")
+      ->capture_default_str();
   d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
   CLI::Option* submit_timeout = add_integer_option(
       *d.submit, "--timeout-ms", d.timeout_ms,
@@ -941,6 +980,13 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
                        "proof.json)");
   CLI::Option* submit_public =
       d.submit->add_option("--public", d.public_out, "write the public inputs (snarkjs public.json format) here");
+  d.submit->add_flag("--local", d.local,
+                     "prove in this process (an engine started here, this binary's kinds; no daemon): the one "
+                     "command that proves any kind from files — window-post, winning-post, snap-update, porep-c2, …");
+  d.submit->add_option("--backend", d.local_backend, "with --local: cpu | cuda | auto")->capture_default_str();
+  d.submit->add_option("--memory-budget", d.local_budget,
+                       "with --local: bytes of partition buffers in flight (512MiB, 8GiB, …; 0: derived from the machine)")
+      ->capture_default_str();
   d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id (for await / cancel --id)")
       ->excludes(submit_proof)
       ->excludes(submit_public)
@@ -998,15 +1044,17 @@ void add_kind_flags(DaemonCli& d, int argc, char** argv) {
   pre.allow_extras();
   pre.set_help_flag();
   std::string address = d.address, kind = d.kind;
+  bool local = false;
   pre.add_option("--address", address);
   pre.add_option("--kind", kind);
+  pre.add_flag("--local", local);
   std::vector<std::string> rest(argv + 2, argv + argc);
   std::reverse(rest.begin(), rest.end());  // CLI11 takes a vector of arguments last first
   try {
     pre.parse(rest);
   } catch (const CLI::Error&) {
   }
-  learn_kinds(d, address);
+  learn_kinds(d, address, local);
   add_argument_flags(d, kind);
 }
 

@@ -3,8 +3,10 @@
 //   proofline daemon [--config FILE] [--unix PATH] [--tcp HOST:PORT] [--backend cpu|cuda|auto]
 //                    [--set section.key=value]... [--print-config]
 //   proofline submit [--address A] [--kind K] [--<argument of K> VALUE]... [--arg name=value]...
-//                    [--priority low|normal|high|critical] [--request-id ID] [--timeout-ms T]
+//                    [--priority default|low|normal|high|critical] [--request-id ID] [--timeout-ms T]
 //                    [--proof OUT] [--public OUT] [--no-wait] [--json] [--help]
+//   proofline submit --local [--backend cpu|cuda|auto] [--memory-budget SIZE] [--kind K] [--<argument
+//                    of K> VALUE]... (the same request proved by an engine in this process: no daemon)
 //   proofline kinds  [--address A | --local] [--markdown] [--json]
 //   proofline await  [--address A] --id ID [--timeout-ms T] [--proof OUT] [--public OUT] [--json]
 //   proofline cancel [--address A] --id ID [--json]
@@ -31,6 +33,11 @@
 // `proofline c2 --out` writes them) and --public the public inputs (public.json); a kind whose
 // proof format is "snarkjs" (kind snarkjs) gets snarkjs proof.json and public.json instead, as
 // `proofline prove --zkey` writes them.
+//
+// `submit --local` builds the same request from this binary's kinds (no daemon is asked) and proves
+// it with an engine started in this process (cli/engine_client.hpp, as `c2` and `prove` do): the
+// one command that proves any kind from files (window-post, winning-post, snap-update, porep-c2, …);
+// a file argument is then a path on this machine; the result is reported as for the daemon.
 //
 // Exit codes (as main.cpp, plus two): 0 ok (submit: proof COMPLETED and verified by the daemon);
 // 2 usage; 3 bad request or input (INVALID_ARGUMENT, job FAILED); 4 internal; 5 the job did not
@@ -70,12 +77,13 @@ struct DaemonCli {
   bool print_config = false;
   // submit / status
   std::string address = "unix:/tmp/proofline.sock";
-  std::string kind = "bench", priority = "normal", request_id, proof_out, public_out;
+  std::string kind = "bench", priority = "default", request_id, proof_out, public_out;
   std::uint64_t timeout_ms = 0;
   std::vector<std::string> args;  // --arg name=value
   bool no_wait = false, metrics = false, json = false;
-  // kinds
+  // kinds (--local: this binary's kinds); submit --local: prove in this process
   bool local = false, markdown = false;
+  std::string local_backend = "cpu", local_budget = "0";
 
   // The kinds' declarations submit's flags were made from (add_kind_flags), and where they came
   // from: the daemon (kinds_from_daemon), else this binary (kinds_note says why).

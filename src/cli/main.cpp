@@ -16,7 +16,8 @@
 //   proofline daemon | submit | status | kinds   the proving daemon and its clients (daemon_cmds.hpp)
 //   proofline gen-c1 | seal | check-c1     Filecoin C1 files: generate, seal small sectors, check (filecoin_cmds.hpp)
 //   proofline params check                 the parameter cache against the published digests (params_cmds.hpp)
-//   proofline gen-vanilla | check-vanilla  Fallback PoSt vanilla proofs: generate, check (post_cmds.hpp)
+//   proofline gen-vanilla | check-vanilla  Fallback PoSt vanilla proofs: generate, check; verify --post R
+//                                          PoSt proofs from the verifier's inputs (post_cmds.hpp)
 // Every command takes --json (one JSON object on stdout instead of text) and --threads N (0 … 4096).
 // Files: .params/.vk in bellperson's layout, proofs as 192-byte bellperson proofs concatenated in
 // partition order, public inputs as snarkjs public.json (an array of decimal strings; for several

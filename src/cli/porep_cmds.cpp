@@ -666,7 +666,9 @@ int run_porep_commands(PorepCli& p) {
     p.json = flag_set(*p.verify, "--json");
     if (!p.verify_c1.empty()) return run_guarded("verify", cmd_verify, p);
     if (!flag_set(*p.verify, "--public")) {
-      return usage_error("verify", "--public is required (or --c1 for a PoRep proof, --request for a SnapDeals one)",
+      return usage_error("verify",
+                         "--public is required (or --c1 for a PoRep proof, --post for a PoSt one, --snap for a "
+                         "SnapDeals one)",
                          p.json);
     }
   }

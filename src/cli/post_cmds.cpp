@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -202,35 +203,107 @@ int check_vanilla_cmd(const PostCli& p) {
   return c.ok() ? 0 : 1;
 }
 
-int verify_snap_cmd(const PostCli& p) {
-  const std::string vk_path = option_value<std::string>(*p.verify, "--vk", "");
-  const std::string proof_path = option_value<std::string>(*p.verify, "--proof", "");
-  if (vk_path.empty()) throw UsageError("verify --request needs --vk (the SnapDeals .vk file)");
-  Stopwatch watch;
-  const std::string text = read_text_file(p.verify_request);
+/// `verify --post R.json`: the proofs against the public inputs a verifier derives from the
+/// request's randomness, sector ids and comm_r (circuits::post::post_public_inputs) — the vanilla
+/// proofs are not read. One proof: the partition --partition (default: the request's
+/// partition_index); several: every partition of the request's sectors, in order.
+int verify_post_cmd(PostCli& p) {
+  CLI::App& app = *p.verify;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string vk_path = option_value<std::string>(app, "--vk", "");
+  const std::string params_path = option_value<std::string>(app, "--params", "");
+  const std::string proof_path = option_value<std::string>(app, "--proof", "");
+  if (vk_path.empty() == params_path.empty()) throw UsageError("verify --post: give exactly one of --vk and --params");
+  const fc::PoStRequest r = fc::parse_post_request_json(read_text_file(p.verify_post));
+  const fc::FallbackParams fp = fc::fallback_params(r.config);
+  const std::size_t per = fp.sector_count, first = r.public_inputs.first_partition;
+  const std::size_t partitions = fp.type == fc::PoStType::Winning ? 1 : (r.public_inputs.sectors.size() + per - 1) / per;
+  const std::uintmax_t proof_bytes = std::filesystem::file_size(proof_path);
+  std::vector<std::size_t> ks;
+  if (proof_bytes == 192) {
+    ks.push_back(p.partition.value_or(r.partition));
+  } else {
+    if (p.partition) throw UsageError("--partition is for a proof file of one proof (192 bytes)");
+    for (std::size_t k = 0; k < partitions; ++k) ks.push_back(first + k);
+  }
+  const std::vector<groth16::Proof> proofs =
+      read_proof_file(proof_path, ks.size(),
+                      ks.size() == 1 ? std::string("one partition to verify:")
+                                     : "the request's " + std::to_string(r.public_inputs.sectors.size()) +
+                                           " sectors at " + std::to_string(per) + " per partition make");
+  const groth16::VerifyingKey vk = vk_path.empty() ? groth16::VerifyingKey::read_params_file_head(params_path)
+                                                   : groth16::VerifyingKey::read_file(vk_path);
+  const circuits::post::PoStCounts counts = circuits::post::count_post(circuits::post::shape_for(fp));
+  if (vk.ic.size() != counts.inputs) {
+    throw ProoflineError(Error::BadLength, "verifying key '" + (vk_path.empty() ? params_path : vk_path) + "' has " +
+                                               std::to_string(vk.ic.size()) + " public inputs (incl. ONE), the " +
+                                               fc::fallback_identifier(fp) + " circuit has " +
+                                               std::to_string(counts.inputs));
+  }
+  const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(vk);
+  bool all = true;
+  Json per_partition = Json::array();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const bool ok = groth16::verify_proof(pvk, proofs[i], circuits::post::post_public_inputs(fp, r.public_inputs, ks[i]));
+    all = all && ok;
+    per_partition.push_back(Json{{"partition", ks[i]}, {"valid", ok}});
+    if (!p.json) std::cout << "partition " << ks[i] << ": " << (ok ? "valid" : "INVALID") << "\n";
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (p.json) {
+    std::cout << Json{{"command", "verify"}, {"post_type", std::string(fc::to_string(r.config.type))},
+                      {"valid", all}, {"partitions", per_partition}, {"timings_ms", {{"total", ms}}}}
+                     .dump(2)
+              << "\n";
+  } else {
+    std::printf("result: %s   (%.1f ms)\n", all ? "valid" : "INVALID", ms);
+  }
+  return all ? kOk : kInvalid;
+}
+
+/// `verify --snap R.json`: one proof per partition against the public inputs a verifier derives from
+/// the Snap request (circuits::snap::snap_public_inputs) — the vanilla proofs are not read.
+int verify_snap_cmd(PostCli& p) {
+  CLI::App& app = *p.verify;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string vk_path = option_value<std::string>(app, "--vk", "");
+  const std::string params_path = option_value<std::string>(app, "--params", "");
+  const std::string proof_path = option_value<std::string>(app, "--proof", "");
+  if (vk_path.empty() == params_path.empty()) throw UsageError("verify --snap: give exactly one of --vk and --params");
+  const std::string text = read_text_file(p.verify_snap);
   if (!fc::is_snap_request_json(text)) {
-    throw UsageError("verify --request takes a SnapDeals request (comm_r_old, comm_d_new, comm_r_new), as "
+    throw UsageError("verify --snap takes a SnapDeals request (comm_r_old, comm_d_new, comm_r_new), as "
                      "`proofline gen-vanilla snap` writes it");
   }
   const fc::SnapRequest r = fc::parse_snap_request_json(text);
   const fc::SnapParams& sp = fc::snap_params(r.sector_bytes);
-  const groth16::VerifyingKey vk = groth16::VerifyingKey::read_file(vk_path);
-  const std::vector<groth16::Proof> proofs = read_proof_file(proof_path, sp.partition_count, "the request's sector has");
+  const std::vector<groth16::Proof> proofs =
+      read_proof_file(proof_path, sp.partition_count, "a " + std::string(sp.name) + " SnapDeals sector has");
+  const groth16::VerifyingKey vk = vk_path.empty() ? groth16::VerifyingKey::read_params_file_head(params_path)
+                                                   : groth16::VerifyingKey::read_file(vk_path);
+  const circuits::snap::SnapCounts counts = circuits::snap::count_snap(sp);
+  if (vk.ic.size() != counts.inputs) {
+    throw ProoflineError(Error::BadLength, "verifying key '" + (vk_path.empty() ? params_path : vk_path) + "' has " +
+                                               std::to_string(vk.ic.size()) + " public inputs (incl. ONE), the " +
+                                               fc::snap_identifier(sp) + " circuit has " + std::to_string(counts.inputs));
+  }
   const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(vk);
   bool all = true;
-  Json per = Json::array();
+  Json per_partition = Json::array();
   for (std::size_t k = 0; k < proofs.size(); ++k) {
     const bool ok = groth16::verify_proof(pvk, proofs[k], circuits::snap::snap_public_inputs(sp, r.public_inputs, k));
     all = all && ok;
-    per.push_back(ok);
+    per_partition.push_back(Json{{"partition", k}, {"valid", ok}});
     if (!p.json) std::cout << "partition " << k << ": " << (ok ? "valid" : "INVALID") << "\n";
   }
-  const double ms = watch.lap();
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (p.json) {
-    std::cout << Json{{"command", "verify"}, {"valid", all}, {"partitions", per}, {"timings_ms", {{"total", ms}}}}.dump(2)
+    std::cout << Json{{"command", "verify"}, {"proof", "snap-update"}, {"valid", all}, {"partitions", per_partition},
+                      {"timings_ms", {{"total", ms}}}}
+                     .dump(2)
               << "\n";
   } else {
-    std::cout << "result: " << (all ? "valid" : "INVALID") << "   (" << ms << " ms)\n";
+    std::printf("result: %s   (%.1f ms)\n", all ? "valid" : "INVALID", ms);
   }
   return all ? kOk : kInvalid;
 }
@@ -238,6 +311,33 @@ int verify_snap_cmd(const PostCli& p) {
 }  // namespace
 
 void add_post_commands(CLI::App& app, CLI::App& verify, PostCli& p) {
+  p.verify = &verify;
+  CLI::Option* post_opt =
+      verify
+          .add_option("--post", p.verify_post,
+                      "PoSt: the public inputs a verifier derives them from — a request JSON (post type, sector size, "
+                      "API version, miner id, randomness, partition, sector ids with comm_r; gen-vanilla writes one), "
+                      "no vanilla proofs")
+          ->check(CLI::ExistingFile);
+  add_integer_option(verify, "--partition", p.partition,
+                     "PoSt, a proof file of one proof: the partition it proves (default: the request's partition_index)",
+                     0, kMaxU64)
+      ->needs(post_opt);
+  // The request gives the public inputs: a --public or --c1 next to it is refused (exit 2), never ignored.
+  CLI::Option* snap_opt = verify
+                              .add_option("--snap", p.verify_snap,
+                                          "SnapDeals: each partition's public inputs from this Snap request JSON "
+                                          "(comm_r_old, comm_d_new, comm_r_new, h; gen-vanilla snap writes one), no "
+                                          "vanilla proofs")
+                              ->check(CLI::ExistingFile);
+  snap_opt->excludes(post_opt);
+  for (const char* other : {"--public", "--c1"}) {
+    if (CLI::Option* o = verify.get_option_no_throw(other)) {
+      post_opt->excludes(o->required(false));
+      snap_opt->excludes(o);
+    }
+  }
+
   auto common = [&](CLI::App* s) {
     s->add_flag("--json", p.json, "print one JSON object on stdout instead of text");
     add_threads_option(*s, p.threads);
@@ -271,20 +371,17 @@ void add_post_commands(CLI::App& app, CLI::App& verify, PostCli& p) {
   p.check_vanilla->add_option("--partition", p.partition,
                                "partition to check (default: PoSt the request's, snap every partition)");
   common(p.check_vanilla);
-
-  p.verify = &verify;
-  CLI::Option* request = verify.add_option("--request", p.verify_request,
-                                           "SnapDeals: each partition's public inputs from this request JSON "
-                                           "(comm_r_old, comm_d_new, comm_r_new, h)")
-                             ->check(CLI::ExistingFile);
-  for (const char* other : {"--public", "--c1"}) {
-    if (CLI::Option* o = verify.get_option_no_throw(other)) request->excludes(o);
-  }
 }
 
 int run_post_commands(PostCli& p) {
-  if (p.verify != nullptr && p.verify->parsed() && !p.verify_request.empty()) {
+  if (p.verify != nullptr && p.verify->parsed() && !p.verify_post.empty()) {
     p.json = flag_set(*p.verify, "--json");
+    const auto limit = limit_threads(option_value<int>(*p.verify, "--threads", 0));
+    return run_guarded("verify", [&] { return verify_post_cmd(p); }, p.json);
+  }
+  if (p.verify != nullptr && p.verify->parsed() && !p.verify_snap.empty()) {
+    p.json = flag_set(*p.verify, "--json");
+    const auto limit = limit_threads(option_value<int>(*p.verify, "--threads", 0));
     return run_guarded("verify", [&] { return verify_snap_cmd(p); }, p.json);
   }
   const char* cmd = p.gen_vanilla && p.gen_vanilla->parsed()       ? "gen-vanilla"

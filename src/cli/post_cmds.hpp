@@ -19,11 +19,19 @@
 //       circuits, its test-mode path) and a public input that differs from the verifier's. A Snap
 //       request (filecoin::is_snap_request_json) checks every partition (or K), naming per partition
 //       the native check's failure and the unsatisfied constraint's part and test-mode path.
-//   proofline verify --vk V --request R.json --proof F
-//       SnapDeals: each partition's public inputs from the request (circuits::snap::snap_public_inputs:
-//       k_and_h_select, comm_r_old, comm_d_new, comm_r_new), then Groth16 verify of each 192-byte proof.
+//   proofline verify (--vk V | --params P) --post R.json --proof F [--partition K]
+//       verifies PoSt proofs against the public inputs a verifier derives from the request's
+//       randomness, sector ids and comm_r (type, size and API version fix the circuit and the
+//       challenges; miner id is part of it, not of the circuit's inputs) — never from vanilla
+//       proofs. A proof file of one proof (192 bytes): partition K (default: the request's
+//       partition_index); of several: every partition of the request's sectors, in order. A key of
+//       another circuit is named (exit 3).
+//   proofline verify (--vk V | --params P) --snap R.json --proof F
+//       SnapDeals: each partition's public inputs from the Snap request (circuits::snap::
+//       snap_public_inputs: k_and_h_select, comm_r_old, comm_d_new, comm_r_new), never from vanilla
+//       proofs; the proof file holds one 192-byte proof per partition, in order.
 // Each command takes --json and --threads N. Exit codes as main.cpp: 0 ok / valid, 1 invalid
-// (check-vanilla), 2 usage error, 3 bad input, 4 internal error.
+// (check-vanilla, verify), 2 usage error, 3 bad input, 4 internal error.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -37,10 +45,9 @@ namespace proofline::cli {
 struct PostCli {
   CLI::App* gen_vanilla = nullptr;
   CLI::App* check_vanilla = nullptr;
-  CLI::App* verify = nullptr;   ///< main's verify, given --request here
-  std::string verify_request;   ///< verify --request
-  std::size_t h = 0;            ///< gen-vanilla snap --h
-  std::string kind, sector_size, api = "1.2.0", out, request, vanilla;
+  CLI::App* verify = nullptr;  ///< main's verify, which --post / --snap make a PoSt / SnapDeals verify
+  std::string kind, sector_size, api = "1.2.0", out, request, vanilla, verify_post, verify_snap;
+  std::size_t h = 0;           ///< gen-vanilla snap --h
   std::size_t sectors = 0;
   std::uint64_t miner_id = 1000, seed = 0;
   std::optional<std::size_t> partition;
@@ -48,10 +55,11 @@ struct PostCli {
   int threads = 0;
 };
 
-/// Adds the gen-vanilla and check-vanilla subcommands to `app` and --request to `verify`.
+/// Adds the gen-vanilla and check-vanilla subcommands to `app`, and --post / --snap / --partition to
+/// `verify`.
 void add_post_commands(CLI::App& app, CLI::App& verify, PostCli& p);
-/// Runs a parsed gen-vanilla / check-vanilla / verify --request command and returns its exit code,
-/// or -1 when none was given.
+/// Runs a parsed gen-vanilla / check-vanilla / verify --post / verify --snap command and returns its
+/// exit code, or -1 when none was given.
 int run_post_commands(PostCli& p);
 
 }  // namespace proofline::cli

@@ -120,6 +120,7 @@ struct Engine::Impl {
   struct Job {
     std::uint64_t seq = 0;
     ProofRequest req;
+    Priority priority = Priority::Normal;  ///< req.priority, or the kind's default (fixed at submit)
     JobState state = JobState::Queued;
     std::string error;
     Failure failure = Failure::Internal;  ///< the class of `error` when the job FAILS
@@ -332,14 +333,14 @@ struct Engine::Impl {
 
   // ---- helpers (mu held unless said otherwise) ----------------------------------------------------
 
-  static int pri(const Job& j) { return static_cast<int>(j.req.priority); }
+  static int pri(const Job& j) { return static_cast<int>(j.priority); }
 
   ProofResult snapshot_locked(const Job& j) const {
     if (is_final(j.state)) return j.result;
     ProofResult r;
     r.request_id = j.req.request_id;
     r.kind = j.req.kind;
-    r.priority = j.req.priority;
+    r.priority = j.priority;
     r.state = j.state;
     r.num_partitions = j.n;
     r.partitions_done = j.proved;
@@ -371,7 +372,7 @@ struct Engine::Impl {
     ProofResult& r = j.result;
     r.request_id = j.req.request_id;
     r.kind = j.req.kind;
-    r.priority = j.req.priority;
+    r.priority = j.priority;
     r.state = state;
     r.error = error;
     r.failure = state == JobState::Done ? Failure::None : state == JobState::Cancelled ? Failure::Cancelled : j.failure;
@@ -935,6 +936,11 @@ SubmitResult Engine::submit(ProofRequest request) {
   }
   auto job = std::make_shared<Impl::Job>();
   job->seq = seq;
+  if (request.priority) {
+    job->priority = *request.priority;
+  } else if (const ProofKind* kind = m.kinds->find(request.kind)) {
+    job->priority = kind->default_priority();
+  }
   job->req = std::move(request);
   job->submitted = Clock::now();
   m.jobs.emplace(job->req.request_id, job);
@@ -1049,7 +1055,7 @@ EngineStatus Engine::status() const {
   std::sort(live.begin(), live.end(), [](const Impl::Job* a, const Impl::Job* b) { return a->seq < b->seq; });
   const auto now = Clock::now();
   for (const Impl::Job* j : live) {
-    s.jobs.push_back(JobProgress{j->req.request_id, j->req.kind, j->req.priority, j->state, j->n, j->synthesized,
+    s.jobs.push_back(JobProgress{j->req.request_id, j->req.kind, j->priority, j->state, j->n, j->synthesized,
                                  j->proved, std::chrono::duration<double>(now - j->submitted).count()});
   }
   s.synthesis_workers = m.synth_workers;
@@ -1101,6 +1107,18 @@ SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::
   const std::string key = kj->srs_key();
   {
     auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });
+    // Onto every backend that holds parameters (a GPU's device memory, resident or streamed), so that
+    // the first proof does not pay the upload: the "parameters loaded" of a single-proof latency.
+    for (const auto& b : m.cfg.backends) {
+      if (!b->in_service()) continue;
+      try {
+        const double ms = b->preload(lease->srs().params);
+        if (ms > 0) log()->info("preload key={} backend={} upload_ms={:.1f}", key, b->name(), ms);
+      } catch (const ProoflineError& e) {
+        // Does not fit the device beside the rest: the first proof loads (or streams) it instead.
+        log()->warn("preload key={} backend={}: {}", key, b->name(), e.what());
+      }
+    }
   }
   for (const auto& s : m.srs.status()) {
     if (s.key == key) return s;

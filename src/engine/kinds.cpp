@@ -196,18 +196,20 @@ ArgSpec param_cache_arg() {
       .defaults_to("$FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters");
 }
 
-std::string filecoin_params_path(const ProofRequest& r, const std::string& upstream_name) {
-  std::string params = arg_or(r, "params", "");
-  if (params.empty()) {
-    const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
-    params = (std::filesystem::path(dir) / upstream_name).string();
-  }
+std::string upstream_params_path(const ProofRequest& r, const std::string& file_name) {
+  const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
+  return (std::filesystem::path(dir) / file_name).string();
+}
+
+std::string canonical_params_path(const std::string& kind, const std::string& setup_circuit, const std::string& params) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(params, ec)) {
-    throw std::invalid_argument("kind '" + r.kind + "': parameter file '" + params +
-                                "' not found (give the argument 'params')");
+    throw std::invalid_argument("kind '" + kind + "': parameter file '" + params +
+                                "' not found (make it with `proofline setup --circuit " + setup_circuit +
+                                " --sector-size S`, or give the argument 'params')");
   }
-  return std::filesystem::weakly_canonical(params, ec).string();
+  const std::filesystem::path c = std::filesystem::weakly_canonical(params, ec);
+  return ec ? params : c.string();
 }
 
 void check_circuit_params(const std::string& path, const std::string& what, std::size_t n_inputs, std::size_t n_aux,
@@ -219,16 +221,49 @@ void check_circuit_params(const std::string& path, const std::string& what, std:
                                              std::to_string(inputs) + " and " + std::to_string(aux));
 }
 
-std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path, const std::string& what,
-                                               std::size_t inputs, std::size_t aux,
+std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path,
+                                               const std::function<void(std::size_t, std::size_t)>& check_counts,
                                                const std::function<void(double)>& progress) {
   progress(0);
-  const auto walk =
-      groth16::walk_param_layout(path, groth16::ParamFileKind::Params, std::filesystem::file_size(path));
-  if (walk.counts.size() >= 3) check_circuit_params(path, what, walk.counts[0], walk.counts[2], inputs, aux);
+  if (check_counts) {
+    const auto walk =
+        groth16::walk_param_layout(path, groth16::ParamFileKind::Params, std::filesystem::file_size(path));
+    if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
+  }
   groth16::Parameters p = groth16::Parameters::read_file(path, groth16::ReadOptions{ec::Check::OnCurveOnly});
   progress(1);
   return make_srs(key, std::move(p), nullptr, 0);
+}
+
+namespace {
+
+class ParamsOnlyJob final : public KindJob {
+ public:
+  ParamsOnlyJob(std::string kind, std::string params, std::function<void(std::size_t, std::size_t)> check_counts)
+      : kind_(std::move(kind)),
+        params_(std::move(params)),
+        key_(params_ + file_version(params_)),
+        check_counts_(std::move(check_counts)) {}
+  std::size_t num_partitions() const override { return 1; }
+  std::string srs_key() const override { return key_; }
+  std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
+    return load_circuit_params(key_, params_, check_counts_, progress);
+  }
+  void check(const Srs&) const override {}
+  void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers&) const override {
+    throw std::logic_error("kind '" + kind_ + "': a parameter-only job (preload) has no partition to synthesize");
+  }
+
+ private:
+  std::string kind_, params_, key_;
+  std::function<void(std::size_t, std::size_t)> check_counts_;
+};
+
+}  // namespace
+
+std::shared_ptr<const KindJob> params_only_job(std::string kind, std::string params,
+                                               std::function<void(std::size_t, std::size_t)> check_counts) {
+  return std::make_shared<ParamsOnlyJob>(std::move(kind), std::move(params), std::move(check_counts));
 }
 
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,

@@ -24,6 +24,7 @@
 #include "proofline/groth16/param_cache.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -35,20 +36,10 @@ using ff::Fr;
 
 /// 32 bytes from 64 hex digits (either case), or std::invalid_argument naming the argument.
 filecoin::Domain parse_domain_hex(const std::string& name, const std::string& s) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
   filecoin::Domain d{};
-  bool ok = s.size() == 64;
-  for (std::size_t i = 0; ok && i < 32; ++i) {
-    const int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
-    ok = hi >= 0 && lo >= 0;
-    d[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+  if (!from_hex(s, d)) {
+    throw std::invalid_argument("argument '" + name + "': expected 64 hex digits (32 bytes), got '" + s + "'");
   }
-  if (!ok) throw std::invalid_argument("argument '" + name + "': expected 64 hex digits (32 bytes), got '" + s + "'");
   return d;
 }
 

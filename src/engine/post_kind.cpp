@@ -2,14 +2,23 @@
 // (include/proofline/engine/kind.hpp; arguments: docs/kinds.md).
 //
 // One job per request: one partition of WindowPoSt (the request's partition_index, or the argument
-// 'partition'), or WinningPoSt's one. The inputs are the files `proofline gen-vanilla` writes and
-// nodes send (filecoin/post_json.hpp): the request JSON (post type, sector size, API version, miner
-// id, randomness, sectors with comm_r) and the vanilla proofs as a JSON array of base64 bincode
-// FallbackPoStSectorProof (the argument 'vanilla' or the request payload). The partition is
+// 'partition'), or WinningPoSt's one. The vanilla proofs are a JSON array of base64 bincode
+// FallbackPoStSectorProof (the argument 'vanilla' or the request payload; filecoin/post_json.hpp).
+// The public inputs come in one of two forms:
+//   - 'request': the request JSON `proofline gen-vanilla` writes (post type, sector size, API
+//     version, miner id, randomness, partition, sectors with comm_r);
+//   - 'registered_proof' + 'randomness' + 'miner_id' (+ 'partition'): what a node sends over cuzk.v1
+//     (server/cuzk.hpp); the partition's sectors are then the vanilla proofs' own sector ids and
+//     comm_r, in their order (filecoin::post_request_from_vanilla).
+// Parameters: 'params', else the upstream file name of the circuit in 'param_cache'. prepare_srs
+// (engine.preload "window-post:<params>", PreloadSRS) needs no request: 'params', or
+// 'registered_proof' to name the upstream file. The partition is
 // synthesized from the vanilla proofs (circuits/post, sectors as parallel parts), its public inputs are compared with the ones a
 // verifier derives from randomness, sector ids and comm_r alone, every constraint is checked (a
 // failure names the sector, challenge and constraint, check_post_partition), and the self-check
 // verifies the proof against those derived inputs.
+#include <functional>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -20,6 +29,7 @@
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -27,6 +37,13 @@ namespace {
 
 namespace post = circuits::post;
 using ff::Fr;
+
+/// Throws unless (n_inputs, n_aux) are those of the circuit of `fp` (the file named in the message).
+void check_post_counts(const filecoin::FallbackParams& fp, const std::string& params, std::size_t n_inputs,
+                       std::size_t n_aux) {
+  const post::PoStCounts c = post::count_post(post::shape_for(fp));
+  check_circuit_params(params, filecoin::fallback_identifier(fp), n_inputs, n_aux, c.inputs, c.aux);
+}
 
 class PoStJob final : public KindJob {
  public:
@@ -46,14 +63,13 @@ class PoStJob final : public KindJob {
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    const post::PoStCounts c = post::count_post(shape_);
-    return load_circuit_params(key_, params_, filecoin::fallback_identifier(fp_), c.inputs, c.aux, progress);
+    return load_circuit_params(
+        key_, params_, [&](std::size_t n_inputs, std::size_t n_aux) { check_post_counts(fp_, params_, n_inputs, n_aux); },
+        progress);
   }
 
   void check(const Srs& srs) const override {
-    const post::PoStCounts c = post::count_post(shape_);
-    check_circuit_params(params_, filecoin::fallback_identifier(fp_), srs.params.num_inputs(), srs.params.num_aux(),
-                         c.inputs, c.aux);
+    check_post_counts(fp_, params_, srs.params.num_inputs(), srs.params.num_aux());
   }
 
   void synthesize(std::size_t, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
@@ -105,11 +121,28 @@ class PoStKind final : public ProofKind {
                  "below), from the vanilla proofs nodes send"
                : "Filecoin WinningPoSt (66 challenges over 1 sector), from the vanilla proof nodes send";
   }
+  Priority default_priority() const override {
+    return type_ == filecoin::PoStType::Winning ? Priority::Critical : Priority::High;
+  }
   std::vector<ArgSpec> arguments() const override {
     return {ArgSpec("request", ArgType::File,
                     "the request JSON: post type, sector size, API version, miner id, randomness, partition, sectors "
-                    "with comm_r (as `proofline gen-vanilla` writes it)")
-                .require(),
+                    "with comm_r (as `proofline gen-vanilla` writes it); or give registered_proof, randomness and "
+                    "miner_id instead")
+                .defaults_to("required unless registered_proof is given"),
+            ArgSpec("registered_proof", ArgType::Int,
+                    "instead of request (cuzk.v1's form): the registered PoSt proof, go-state-types abi numbers: 0-4 "
+                    "Winning{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5-9 Window…V1, 10-14 Window…V1_1 (API 1.2.0); the "
+                    "sectors are the vanilla proofs' own sector ids and comm_r, in their order (a request needs "
+                    "randomness and miner_id with it; alone it names the parameters to preload)")
+                .range(0, 14),
+            ArgSpec("randomness", ArgType::Hex,
+                    "with registered_proof: the PoSt randomness, 32 bytes little-endian, < r (the chain's "
+                    "randomness with the top 2 bits of byte 31 cleared)")
+                .of_bytes(32)
+                .needing("registered_proof"),
+            ArgSpec("miner_id", ArgType::Int, "with registered_proof: the miner's actor id (prover_id = its LEB128)")
+                .needing("registered_proof"),
             ArgSpec("vanilla", ArgType::File,
                     "the vanilla proofs: a JSON array of base64 bincode FallbackPoStSectorProof (Curio's form)")
                 .require()
@@ -118,8 +151,10 @@ class PoStKind final : public ProofKind {
                     "the PoSt .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
             param_cache_arg(),
-            ArgSpec("partition", ArgType::Int, "the WindowPoSt partition to prove (default: the request's)")
-                .defaults_to("the request's partition_index"),
+            ArgSpec("partition", ArgType::Int,
+                    "the WindowPoSt partition to prove (with registered_proof: the partition the vanilla proofs' "
+                    "sectors are)")
+                .defaults_to("the request's partition_index; with registered_proof 0"),
             ArgSpec("check_constraints", ArgType::Bool,
                     "check every constraint after synthesis and name the failing sector and challenge")
                 .defaults_to("1")};
@@ -127,25 +162,106 @@ class PoStKind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string kind(name());
-    filecoin::PoStRequest req = filecoin::parse_post_request_json(
-        read_text_file("request", require_arg(r, "request"), filecoin::kMaxPoStJsonBytes));
-    if (req.config.type != type_) {
-      throw std::invalid_argument("kind '" + kind + "': the request is a " +
-                                  std::string(filecoin::to_string(req.config.type)) + " PoSt request");
+    const std::string request = arg_or(r, "request", ""), registered = arg_or(r, "registered_proof", "");
+    if (request.empty() == registered.empty()) {
+      throw std::invalid_argument("kind '" + kind + "' needs " +
+                                  (request.empty() ? std::string("the argument 'request' (a request JSON path), or "
+                                                                 "'registered_proof' with 'randomness' and 'miner_id'")
+                                                   : std::string("either 'request' or 'registered_proof', not both")));
     }
-    const std::string only = arg_or(r, "partition", "");
-    if (!only.empty()) req.partition = parse_u64_arg("partition", only);
     const std::string vanilla_text =
         file_or_payload_text(r, "vanilla", "the vanilla proofs", filecoin::kMaxPoStJsonBytes);
-    std::vector<filecoin::FallbackPoStSectorProof> proofs =
-        filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
-    std::string params = filecoin_params_path(
-        r, filecoin::fallback_parameter_file_name(filecoin::fallback_params(req.config), ".params"));
+    filecoin::PoStRequest req;
+    std::vector<filecoin::FallbackPoStSectorProof> proofs;
+    if (!request.empty()) {
+      req = filecoin::parse_post_request_json(read_text_file("request", request, filecoin::kMaxPoStJsonBytes));
+      check_type(req.config);
+      const std::string only = arg_or(r, "partition", "");
+      if (!only.empty()) req.partition = parse_u64_arg("partition", only);
+      proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
+    } else {
+      const filecoin::PoStConfig config = config_of(registered);
+      proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, config.sector_bytes, config.challenge_count);
+      req = filecoin::post_request_from_vanilla(config, parse_u64_arg("miner_id", require_arg(r, "miner_id")),
+                                                randomness_of(require_arg(r, "randomness")),
+                                                parse_u64_arg("partition", arg_or(r, "partition", "0")), proofs);
+    }
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      params =
+          upstream_params_path(r, filecoin::fallback_parameter_file_name(filecoin::fallback_params(req.config), ".params"));
+    }
+    params = canonical_params_path(kind, kind, params);
     const std::string check = arg_or(r, "check_constraints", "1");
     return std::make_shared<PoStJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
   }
 
+  /// With a request (file, or registered_proof and vanilla proofs): as prepare. Without one
+  /// (engine.preload "window-post:<params>", PreloadSRS): the parameter file alone — 'params', or
+  /// the upstream file of 'registered_proof' in param_cache — under the key a request naming that
+  /// file would use.
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
+    const std::string kind(name());
+    const std::string registered = arg_or(r, "registered_proof", "");
+    if (!arg_or(r, "request", "").empty() || !arg_or(r, "vanilla", "").empty() || !r.payload.empty()) return prepare(r);
+    std::optional<filecoin::FallbackParams> fp;
+    if (!registered.empty()) fp = filecoin::fallback_params(config_of(registered));
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      if (!fp) {
+        throw std::invalid_argument("kind '" + kind + "': loading parameters without a request needs the argument "
+                                    "'params' (the .params file) or 'registered_proof' (its upstream file in "
+                                    "param_cache)");
+      }
+      params = upstream_params_path(r, filecoin::fallback_parameter_file_name(*fp, ".params"));
+    }
+    // With the circuit known (from 'registered_proof') its counts are checked on load; otherwise each
+    // request checks them when it is prepared.
+    params = canonical_params_path(kind, kind, params);
+    std::function<void(std::size_t, std::size_t)> check;
+    if (fp) {
+      check = [fp = *fp, params](std::size_t n_inputs, std::size_t n_aux) {
+        check_post_counts(fp, params, n_inputs, n_aux);
+      };
+    }
+    return params_only_job(kind, params, std::move(check));
+  }
+
  private:
+  void check_type(const filecoin::PoStConfig& c) const {
+    if (c.type != type_) {
+      throw std::invalid_argument("kind '" + std::string(name()) + "': the request is a " +
+                                  std::string(filecoin::to_string(c.type)) + " PoSt request");
+    }
+  }
+
+  /// The configuration of a registered proof number, which must be of this kind's type.
+  filecoin::PoStConfig config_of(const std::string& registered) const {
+    const auto v = parse_u64_arg("registered_proof", registered);
+    const filecoin::RegisteredPoStProof p = filecoin::registered_post_proof_from_u64(v);
+    const filecoin::PoStConfig c = filecoin::post_config(p);
+    if (c.type != type_) {
+      throw std::invalid_argument("kind '" + std::string(name()) + "': argument 'registered_proof' = " + registered +
+                                  " is " + std::string(filecoin::to_string(p)) + ", a " +
+                                  std::string(filecoin::to_string(c.type)) + " PoSt proof (expected " +
+                                  (type_ == filecoin::PoStType::Winning ? "0-4" : "5-14") + ")");
+    }
+    return c;
+  }
+
+  static filecoin::Randomness randomness_of(const std::string& hex) {
+    filecoin::Randomness d{};
+    if (!from_hex(hex, d)) {
+      throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
+    }
+    Fr f;
+    if (Fr::from_bytes_le(f, d) != Error::Ok) {
+      throw std::invalid_argument("argument 'randomness' = " + hex +
+                                  ": 32 bytes little-endian >= r (clear the top 2 bits of byte 31, as nodes do)");
+    }
+    return d;
+  }
+
   filecoin::PoStType type_;
 };
 

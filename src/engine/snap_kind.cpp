@@ -46,7 +46,12 @@ class SnapJob final : public KindJob {
   std::string srs_key() const override { return key_; }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
-    return load_circuit_params(key_, params_, what(), counts_.inputs, counts_.aux, progress);
+    return load_circuit_params(
+        key_, params_,
+        [&](std::size_t n_inputs, std::size_t n_aux) {
+          check_circuit_params(params_, what(), n_inputs, n_aux, counts_.inputs, counts_.aux);
+        },
+        progress);
   }
 
   void check(const Srs& srs) const override {
@@ -94,6 +99,8 @@ class SnapKind final : public ProofKind {
     return "Filecoin SnapDeals (EmptySectorUpdate, tree D SHA-256): every partition (16 × 86 challenges at 32 GiB), "
            "from the vanilla proofs nodes send";
   }
+  /// cuzk's table: PoRep and Snap NORMAL.
+  Priority default_priority() const override { return Priority::Normal; }
   std::vector<ArgSpec> arguments() const override {
     return {ArgSpec("request", ArgType::File,
                     "the request JSON: sector size, h, comm_r_old, comm_d_new, comm_r_new (as `proofline gen-vanilla "
@@ -127,9 +134,25 @@ class SnapKind final : public ProofKind {
                                                  " vanilla partition proofs, a " + std::string(p.name) +
                                                  " sector has " + std::to_string(p.partition_count) + " partitions");
     }
-    std::string params = filecoin_params_path(r, filecoin::snap_parameter_file_name(p, ".params"));
+    std::string params = arg_or(r, "params", "");
+    if (params.empty()) params = upstream_params_path(r, filecoin::snap_parameter_file_name(p, ".params"));
+    params = canonical_params_path(kind, "snap", params);
     const std::string check = arg_or(r, "check_constraints", "1");
     return std::make_shared<SnapJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
+  }
+
+  /// With a request: as prepare. Without one (engine.preload "snap-update:<params>", PreloadSRS):
+  /// the parameter file 'params' alone, under the key a request naming that file uses (each request
+  /// checks the counts when it is prepared).
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
+    if (!arg_or(r, "request", "").empty() || !arg_or(r, "vanilla", "").empty() || !r.payload.empty()) return prepare(r);
+    const std::string kind(name());
+    const std::string params = arg_or(r, "params", "");
+    if (params.empty()) {
+      throw std::invalid_argument("kind '" + kind + "': loading parameters without a request needs the argument "
+                                  "'params' (the .params file)");
+    }
+    return params_only_job(kind, canonical_params_path(kind, "snap", params), {});
   }
 };
 

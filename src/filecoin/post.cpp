@@ -177,11 +177,15 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
     out.real_sectors = p.sector_count;
     return out;
   }
-  const std::size_t first = partition * p.sector_count;
-  if (first >= pub.sectors.size()) {
+  const std::size_t first = (partition - pub.first_partition) * p.sector_count;
+  if (partition < pub.first_partition || first >= pub.sectors.size()) {
     throw ProoflineError(Error::BadArgument, "partition " + std::to_string(partition) + " of " +
                                                  std::to_string(pub.sectors.size()) + " sectors at " +
-                                                 std::to_string(p.sector_count) + " per partition does not exist");
+                                                 std::to_string(p.sector_count) + " per partition" +
+                                                 (pub.first_partition == 0
+                                                      ? std::string()
+                                                      : " from partition " + std::to_string(pub.first_partition)) +
+                                                 " does not exist");
   }
   const std::size_t last = std::min(pub.sectors.size(), first + p.sector_count);
   for (std::size_t i = first; i < last; ++i) {

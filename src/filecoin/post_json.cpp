@@ -81,6 +81,7 @@ std::string to_json(const PoStRequest& r) {
   j["miner_id"] = r.miner_id;
   j["randomness"] = hex32(r.public_inputs.randomness);
   j["partition_index"] = r.partition;
+  if (r.public_inputs.first_partition != 0) j["first_partition"] = r.public_inputs.first_partition;
   Json sectors = Json::array();
   for (const PublicSector& s : r.public_inputs.sectors) {
     sectors.push_back(Json{{"sector_id", s.sector_id}, {"comm_r", hex32(s.comm_r)}});
@@ -103,6 +104,9 @@ PoStRequest parse_post_request_json(std::string_view text) {
   }
   r.miner_id = uint_of(key(j, "miner_id", ""), "miner_id");
   r.partition = uint_of(key(j, "partition_index", ""), "partition_index");
+  if (const auto it = j.find("first_partition"); it != j.end()) {
+    r.public_inputs.first_partition = uint_of(*it, "first_partition");
+  }
   r.public_inputs.prover_id = prover_id_from_miner(r.miner_id);
   r.public_inputs.randomness = domain_from_hex(key(j, "randomness", ""), "randomness");
   const Json& sectors = key(j, "sectors", "");
@@ -118,6 +122,30 @@ PoStRequest parse_post_request_json(std::string_view text) {
     s.comm_r = domain_from_hex(key(sectors[i], "comm_r", at), at + ".comm_r");
     r.public_inputs.sectors.push_back(s);
   }
+  return r;
+}
+
+PoStRequest post_request_from_vanilla(const PoStConfig& config, std::uint64_t miner_id, const Randomness& randomness,
+                                      std::size_t partition, std::span<const FallbackPoStSectorProof> proofs) {
+  PoStRequest r;
+  r.config = config;
+  r.miner_id = miner_id;
+  r.partition = partition;
+  r.public_inputs.randomness = randomness;
+  r.public_inputs.prover_id = prover_id_from_miner(miner_id);
+  const std::size_t most = config.type == PoStType::Winning ? kWinningPoStSectorCount : config.sector_count;
+  if (proofs.empty() || proofs.size() > most) {
+    throw ProoflineError(Error::BadLength, std::string(to_string(config.type)) + " PoSt of " +
+                                               std::to_string(config.sector_bytes) + "-byte sectors: " +
+                                               std::to_string(proofs.size()) + " vanilla proofs, expected 1 … " +
+                                               std::to_string(most) + " (one per sector of the partition)");
+  }
+  if (config.type == PoStType::Winning && partition != 0) {
+    throw ProoflineError(Error::BadArgument,
+                         "WinningPoSt has one partition, asked for partition " + std::to_string(partition));
+  }
+  r.public_inputs.first_partition = partition;
+  for (const FallbackPoStSectorProof& p : proofs) r.public_inputs.sectors.push_back({p.sector_id, p.comm_r});
   return r;
 }
 

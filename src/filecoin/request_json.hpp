@@ -52,7 +52,9 @@ std::vector<T> parse_base64_array(std::string_view text, std::size_t max_bytes, 
     try {
       out.push_back(decode(base64_decode(a[i].get_ref<const std::string&>())));
     } catch (const ProoflineError& e) {
-      throw ProoflineError(e.code(), at + ": " + e.what());
+      // e.what() starts with its code's name ("bad length: …"), which the new error repeats.
+      const std::string what = e.what(), code = std::string(to_string(e.code())) + ": ";
+      throw ProoflineError(e.code(), at + ": " + (what.rfind(code, 0) == 0 ? what.substr(code.size()) : what));
     }
   }
   return out;

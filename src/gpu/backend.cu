@@ -21,6 +21,7 @@
 
 #include "device_buffer.cuh"
 #include "proofline/gpu/device.hpp"
+#include "host_pin.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/gpu/srs_load.hpp"
 #include "proofline/util/error.hpp"
@@ -218,7 +219,12 @@ unsigned device_generation_locked(int device) {
 struct GpuBackend::Impl {
   GpuBackendConfig cfg;
   cudaStream_t stream = nullptr;
+  /// Copy stream of the overlapped schedule (prove_one_overlapped): a, b, c and the assignments go
+  /// up on it while `stream` transforms the columns already there; ev_col[i] marks column i's copy.
+  cudaStream_t xfer = nullptr;
+  cudaEvent_t ev_col[3] = {nullptr, nullptr, nullptr};
   cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  std::size_t pinned_copies = 0;  // uploads made straight from page-locked caller buffers
   std::vector<std::unique_ptr<Resident>> residents;
   std::unique_ptr<NttDomain> domain;
   GpuMsmG1 g1;  // scratch for the four G1 MSMs, bases pointed at the resident copies
@@ -229,12 +235,16 @@ struct GpuBackend::Impl {
   explicit Impl(GpuBackendConfig c) : cfg(c) {
     CUDA_CHECK(cudaSetDevice(cfg.device));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&xfer, cudaStreamNonBlocking));
+    for (auto& e : ev_col) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    host_pin::install_release_hook();
     CUDA_CHECK(cudaEventCreate(&ev_start));
     CUDA_CHECK(cudaEventCreate(&ev_stop));
   }
   ~Impl() {
     cudaSetDevice(cfg.device);
     if (stream) cudaStreamSynchronize(stream);
+    if (xfer) cudaStreamSynchronize(xfer);
     for (int k = 0; k < 2; ++k) {
       if (stage[k]) cudaFreeHost(stage[k]);
       if (stage_free[k]) cudaEventDestroy(stage_free[k]);
@@ -243,6 +253,9 @@ struct GpuBackend::Impl {
     domain.reset();
     if (ev_start) cudaEventDestroy(ev_start);
     if (ev_stop) cudaEventDestroy(ev_stop);
+    for (auto e : ev_col)
+      if (e) cudaEventDestroy(e);
+    if (xfer) cudaStreamDestroy(xfer);
     if (stream) cudaStreamDestroy(stream);
   }
 
@@ -526,14 +539,24 @@ struct GpuBackend::Impl {
     return true;
   }
 
-  void upload(void* dst, const void* src, std::size_t bytes) {
+  /// Copies `bytes` from host src to device dst on stream s (default: the backend's stream). Returns
+  /// when the last chunk's copy is queued; the copy is complete when s reaches that point.
+  /// pinnable: src is the data of an r1cs::FrVector (its frees reach host_pin::release), which may be
+  /// page-locked in place and copied by DMA directly (backend.hpp "Host buffers").
+  void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t s = nullptr, bool pinnable = false) {
     if (bytes == 0) return;
-    const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
-    if (!cfg.pinned_uploads || bytes < stage_bytes / 32 || !ensure_stage()) {
-      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));  // pageable (fallback)
+    if (!s) s = stream;
+    if (pinnable && cfg.register_host_buffers && host_pin::ensure(src, bytes, cfg.register_min_bytes, cfg.register_in_background)) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // page-locked: DMA, no staging
+      ++pinned_copies;
       return;
     }
-    const auto* s = static_cast<const unsigned char*>(src);
+    const std::size_t stage_bytes = std::max<std::size_t>(cfg.pinned_stage_bytes, 1);
+    if (!cfg.pinned_uploads || bytes < stage_bytes / 32 || !ensure_stage()) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // pageable (fallback)
+      return;
+    }
+    const auto* h = static_cast<const unsigned char*>(src);
     auto* d = static_cast<unsigned char*>(dst);
     int k = 0;
     for (std::size_t off = 0; off < bytes; off += stage_bytes, k ^= 1) {
@@ -543,10 +566,10 @@ struct GpuBackend::Impl {
       constexpr std::size_t kPiece = std::size_t{1} << 20;
       tbb::parallel_for(std::size_t{0}, (len + kPiece - 1) / kPiece, [&](std::size_t p) {
         const std::size_t at = p * kPiece;
-        std::memcpy(buf + at, s + off + at, std::min(kPiece, len - at));
+        std::memcpy(buf + at, h + off + at, std::min(kPiece, len - at));
       });
-      CUDA_CHECK(cudaMemcpyAsync(d + off, buf, len, cudaMemcpyHostToDevice, stream));
-      CUDA_CHECK(cudaEventRecord(stage_free[k], stream));
+      CUDA_CHECK(cudaMemcpyAsync(d + off, buf, len, cudaMemcpyHostToDevice, s));
+      CUDA_CHECK(cudaEventRecord(stage_free[k], s));
     }
   }
 
@@ -577,19 +600,171 @@ struct GpuBackend::Impl {
 
   /// Gathers the aux entries whose bit is set in `dens` into dst (which already holds `at` entries
   /// before them). d_aux holds the aux assignment.
-  void gather(ff::Fr* dst, std::size_t at, const r1cs::DensityTracker& dens, std::size_t n_aux) {
+  void gather(ff::Fr* dst, std::size_t at, const r1cs::DensityTracker& dens, std::size_t n_aux,
+              cudaStream_t s = nullptr) {
     if (n_aux == 0 || dens.popcount() == 0) return;
+    if (!s) s = stream;
     const auto w = dens.words();
     const std::vector<uint32_t> pre = rank_prefix(w);
     words.ensure(w.size() * sizeof(uint64_t));
     prefix.ensure(pre.size() * sizeof(uint32_t));
-    upload(words.get(), w.data(), w.size() * sizeof(uint64_t));
-    upload(prefix.get(), pre.data(), pre.size() * sizeof(uint32_t));
-    gather_kernel<<<blocks_for(n_aux, 256), 256, 0, stream>>>(reinterpret_cast<Fr32*>(dst + at), aux.as<Fr32>(),
-                                                             words.as<uint64_t>(), prefix.as<uint32_t>(), n_aux);
+    upload(words.get(), w.data(), w.size() * sizeof(uint64_t), s);
+    upload(prefix.get(), pre.data(), pre.size() * sizeof(uint32_t), s);
+    gather_kernel<<<blocks_for(n_aux, 256), 256, 0, s>>>(reinterpret_cast<Fr32*>(dst + at), aux.as<Fr32>(),
+                                                        words.as<uint64_t>(), prefix.as<uint32_t>(), n_aux);
     CUDA_CHECK(cudaGetLastError());
-    // the bitmap buffers are reused by the next gather: wait for this one
-    CUDA_CHECK(cudaStreamSynchronize(stream));
+    // the bitmap buffers (and the host vectors w, pre) are reused or freed after this: wait for it
+    CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+
+  /// The assignments to the device on stream s: aux once, then the A and B scalar vectors (inputs
+  /// from the host, aux entries gathered on the device by density). Returns when they are there.
+  void upload_assignments(const Parameters& p, const r1cs::ProvingBuffers& w, cudaStream_t s) {
+    const std::size_t n_in = w.input_assignment.size();
+    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t a_len = p.a_len();
+    const std::size_t b_len = p.b_g1_len();
+    translating_oom("uploading the assignments (aux, A and B scalars)", [&] {
+      aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
+      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr), s, /*pinnable=*/true);
+      sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
+      upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr), s);
+      gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux, s);
+      std::vector<ff::Fr> b_inputs;
+      b_inputs.reserve(w.b_input_density.popcount());
+      for (std::size_t i = 0; i < n_in; ++i)
+        if (w.b_input_density.test(i)) b_inputs.push_back(w.input_assignment[i]);
+      sb.ensure(std::max<std::size_t>(b_len, 1) * sizeof(ff::Fr));
+      upload(sb.get(), b_inputs.data(), b_inputs.size() * sizeof(ff::Fr), s);
+      gather(sb.as<ff::Fr>(), b_inputs.size(), w.b_aux_density, n_aux, s);
+      CUDA_CHECK(cudaStreamSynchronize(s));  // b_inputs is freed on return
+      return 0;
+    });
+  }
+
+  /// The NTT domain of p's size and the a, b, c buffers, made or grown on first use.
+  void ensure_h_buffers(std::size_t m) {
+    unsigned lg = 0;
+    while ((std::size_t{1} << lg) < m) ++lg;
+    if (!domain || domain->lg_size() != lg) {
+      domain.reset();
+      translating_oom("NTT tables", [&] {
+        domain = std::make_unique<NttDomain>(lg);
+        return 0;
+      });
+    }
+    translating_oom("a, b, c evaluations", [&] {
+      abc.ensure(3 * m * sizeof(ff::Fr));
+      return 0;
+    });
+  }
+
+  /// prove_one with the copies overlapped (GpuBackendConfig::overlap_uploads, backend.hpp
+  /// "Schedule"): a, b, c go up on the copy stream, each column transformed on `stream` as soon as
+  /// it is there (the transforms of a and b run while b and c are copied); the H MSM starts on its
+  /// own host thread when the transforms are done, while this thread copies the assignments (and
+  /// gathers the A and B scalars) on the copy stream; then B_G2 starts beside the rest, and L, A,
+  /// B_G1 follow H. Same sums as the serial schedule, in the same order per MSM.
+  groth16::MsmResults prove_one_overlapped(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
+                                           groth16::StageTimings& t, const std::atomic<bool>* cancel,
+                                           std::size_t k) {
+    groth16::MsmResults out;
+    const std::size_t m = p.domain_size();
+    const std::size_t h_terms = p.h_terms();
+    const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
+    const std::size_t rows = w.a.size();
+    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t a_len = p.a_len();
+    const std::size_t b_len = p.b_g1_len();
+
+    // Threads started below never outlive this frame, also when this thread throws.
+    std::future<void> h_done, g2_done;
+    struct Joiner {
+      std::future<void>* f[2];
+      ~Joiner() {
+        for (auto* x : f)
+          if (x->valid()) x->wait();
+      }
+    } joiner{{&h_done, &g2_done}};
+
+    groth16::check_prove_cancel(cancel, k, "the H computation");
+    // ---- H: each column up on the copy stream, transformed on `stream` once it is there ----
+    const auto t_h = Clock::now();
+    double h2d_abc = 0;
+    if (h_terms > 0) {
+      ensure_h_buffers(m);
+      ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
+      const r1cs::FrVector* h[3] = {&w.a, &w.b, &w.c};
+      for (int col = 0; col < 3; ++col) {
+        const auto t_up = Clock::now();
+        upload(d[col], h[col]->data(), rows * sizeof(ff::Fr), xfer, /*pinnable=*/true);
+        if (rows < m) CUDA_CHECK(cudaMemsetAsync(d[col] + rows, 0, (m - rows) * sizeof(ff::Fr), xfer));
+        CUDA_CHECK(cudaEventRecord(ev_col[col], xfer));
+        h2d_abc += ms_since(t_up);
+        CUDA_CHECK(cudaStreamWaitEvent(stream, ev_col[col], 0));
+        domain->h_column(d[col], odd_coset, stream);
+      }
+      domain->h_combine(d[0], d[1], d[2], odd_coset, stream);
+    }
+    if (fault::fire("cuda")) [[unlikely]] {
+      injected_fault_kernel<<<1, 1, 0, stream>>>();
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    // ---- H MSM on its own thread once the transforms are done ----
+    h_done = std::async(std::launch::async, [&] {
+      CUDA_CHECK(cudaSetDevice(cfg.device));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      t.ntt += ms_since(t_h);
+      groth16::check_prove_cancel(cancel, k, "the H MSM");
+      const auto t0 = Clock::now();
+      if (h_terms > 0) {
+        out.h = translating_oom("H MSM", [&] { return run_query(g1, ring_g1, res, 0, abc.get(), h_terms); });
+      } else {
+        out.h = ec::G1Projective::identity();
+      }
+      t.msm_h += ms_since(t0);
+    });
+
+    // ---- the assignments, while the transforms and the H MSM run ----
+    const auto t_as = Clock::now();
+    upload_assignments(p, w, xfer);
+    const double assign_ms = ms_since(t_as);
+    t.h2d += h2d_abc + assign_ms;
+
+    // ---- B_G2 beside the rest (or after the G1 MSMs) ----
+    double g2_ms = 0;
+    auto run_g2 = [&] {
+      const auto tg = Clock::now();
+      CUDA_CHECK(cudaSetDevice(cfg.device));
+      out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
+      g2_ms = ms_since(tg);
+    };
+    if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
+
+    h_done.get();  // rethrows the H side's exception
+
+    groth16::check_prove_cancel(cancel, k, "the L MSM");
+    auto t0 = Clock::now();
+    out.l = translating_oom("L MSM", [&] { return run_query(g1, ring_g1, res, 1, aux.get(), n_aux); });
+    t.msm_l += ms_since(t0) + assign_ms;
+
+    groth16::check_prove_cancel(cancel, k, "the A MSM");
+    t0 = Clock::now();
+    out.a = translating_oom("A MSM", [&] { return run_query(g1, ring_g1, res, 2, sa.get(), a_len); });
+    t.msm_a += ms_since(t0);
+
+    groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
+    t0 = Clock::now();
+    out.b_g1 = translating_oom("B_G1 MSM", [&] { return run_query(g1, ring_g1, res, 3, sb.get(), b_len); });
+    t.msm_b_g1 += ms_since(t0);
+
+    if (cfg.overlap_g2) {
+      g2_done.get();
+    } else {
+      run_g2();
+    }
+    t.msm_b_g2 += g2_ms;
+    return out;
   }
 
   groth16::MsmResults prove_one(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
@@ -600,30 +775,15 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
+    if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.a.size();
-    const std::size_t n_in = w.input_assignment.size();
     const std::size_t n_aux = w.aux_assignment.size();
     const std::size_t a_len = p.a_len();
     const std::size_t b_len = p.b_g1_len();
 
     // ---- assignments: aux once, then the A and B scalar vectors by density ----
     auto t0 = Clock::now();
-    translating_oom("uploading the assignments (aux, A and B scalars)", [&] {
-      aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
-      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr));
-      sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
-      upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr));
-      gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux);
-      std::vector<ff::Fr> b_inputs;
-      b_inputs.reserve(w.b_input_density.popcount());
-      for (std::size_t i = 0; i < n_in; ++i)
-        if (w.b_input_density.test(i)) b_inputs.push_back(w.input_assignment[i]);
-      sb.ensure(std::max<std::size_t>(b_len, 1) * sizeof(ff::Fr));
-      upload(sb.get(), b_inputs.data(), b_inputs.size() * sizeof(ff::Fr));
-      gather(sb.as<ff::Fr>(), b_inputs.size(), w.b_aux_density, n_aux);
-      CUDA_CHECK(cudaStreamSynchronize(stream));
-      return 0;
-    });
+    upload_assignments(p, w, stream);
     const double assign_ms = ms_since(t0);
     t.h2d += assign_ms;  // the assignment uploads (and their density gathers, small beside them)
 
@@ -648,25 +808,13 @@ struct GpuBackend::Impl {
     // ---- H ----
     t0 = Clock::now();
     if (h_terms > 0) {
-      unsigned lg = 0;
-      while ((std::size_t{1} << lg) < m) ++lg;
-      if (!domain || domain->lg_size() != lg) {
-        domain.reset();
-        translating_oom("NTT tables", [&] {
-          domain = std::make_unique<NttDomain>(lg);
-          return 0;
-        });
-      }
-      translating_oom("a, b, c evaluations", [&] {
-        abc.ensure(3 * m * sizeof(ff::Fr));
-        return 0;
-      });
+      ensure_h_buffers(m);
       ff::Fr* d_a = abc.as<ff::Fr>();
       ff::Fr* d_b = d_a + m;
       ff::Fr* d_c = d_b + m;
       const auto t_up = Clock::now();
       for (auto [d, h] : {std::pair{d_a, &w.a}, std::pair{d_b, &w.b}, std::pair{d_c, &w.c}}) {
-        upload(d, h->data(), rows * sizeof(ff::Fr));
+        upload(d, h->data(), rows * sizeof(ff::Fr), stream, /*pinnable=*/true);
         if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
       }
       // The transforms wait for these copies on the stream anyway: waiting here costs one launch
@@ -913,6 +1061,14 @@ bool GpuBackend::is_resident(const Parameters& params) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Resident* r = impl_->find(params);
   return r != nullptr && r->fp == Fingerprint::of(params);
+}
+
+std::size_t GpuBackend::registered_host_bytes() { return host_pin::registered_bytes(); }
+void GpuBackend::settle_host_registrations() { host_pin::settle(); }
+
+std::size_t GpuBackend::direct_copies() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->pinned_copies;
 }
 
 std::size_t GpuBackend::resident_bytes() const {

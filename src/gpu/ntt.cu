@@ -363,36 +363,43 @@ void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
   bit_reverse(d_x, stream);
 }
 
-void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
-  // For each of a, b, c: iNTT (DIF, natural → bit-reversed coefficients), scale coefficient i by
-  // g^i/n in place (bit-reversed positions), DIT (bit-reversed → natural evaluations on the coset).
-  for (ff::Fr* d_x : {d_a, d_b, d_c}) {
-    run_pass(d_x, Pass::DifInverse, stream);
-    scale_powers(d_x, Powers::Gen, /*bitrev_positions=*/true, n_inv_, stream);
-    run_pass(d_x, Pass::DitForward, stream);
-  }
-  abc_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
-                                                                     to_dev(z_inv_on_coset_), size());
-  CUDA_CHECK(cudaGetLastError());
-  coset_inverse(d_a, stream);
+void NttDomain::h_column(ff::Fr* d_x, bool odd_coset, void* stream) const {
+  // iNTT (DIF, natural → bit-reversed coefficients), coefficient i ·= base^i/n in place (bit-reversed
+  // positions; base = g for bellperson's coset, σ for snarkjs' odd coset), DIT (bit-reversed →
+  // natural evaluations on the coset).
+  run_pass(d_x, Pass::DifInverse, stream);
+  scale_powers(d_x, odd_coset ? Powers::Sigma : Powers::Gen, /*bitrev_positions=*/true, n_inv_, stream);
+  run_pass(d_x, Pass::DitForward, stream);
 }
 
-void NttDomain::compute_h_odd_coset(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
-  // groth16::snarkjs::OddCosetH::compute on the device. For each of a, b, c: iNTT (DIF, natural →
-  // bit-reversed coefficients), coefficient i ·= σ^i/n (bit-reversed positions), DIT (bit-reversed →
-  // natural): the values at σ·ω7^p. Then h_i = (a·b − c) at p = J·i mod n, i.e. at snarkjs' point
-  // σ·ω5^i: first c[p] = a[p]·b[p] − c[p] in place, then the gather a[i] = c[J·i mod n] (a
-  // permutation, so it cannot be done in place; c is the scratch it reads from).
-  for (ff::Fr* d_x : {d_a, d_b, d_c}) {
-    run_pass(d_x, Pass::DifInverse, stream);
-    scale_powers(d_x, Powers::Sigma, /*bitrev_positions=*/true, n_inv_, stream);
-    run_pass(d_x, Pass::DitForward, stream);
+void NttDomain::h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset, void* stream) const {
+  if (!odd_coset) {
+    // a = (a·b − c)/Z on the coset, then back to coefficients (coset iNTT).
+    abc_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
+                                                                       to_dev(z_inv_on_coset_), size());
+    CUDA_CHECK(cudaGetLastError());
+    coset_inverse(d_a, stream);
+    return;
   }
+  // snarkjs: h_i = (a·b − c) at p = J·i mod n, i.e. at snarkjs' point σ·ω5^i: first
+  // c[p] = a[p]·b[p] − c[p] in place, then the gather a[i] = c[J·i mod n] (a permutation, so it cannot
+  // be done in place; c is the scratch it reads from).
   ab_minus_c_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_c), dev(d_a), dev(d_b), size());
   CUDA_CHECK(cudaGetLastError());
   gather_mul_index_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_c), odd_coset_j_,
                                                                                 size());
   CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
+  for (ff::Fr* d_x : {d_a, d_b, d_c}) h_column(d_x, /*odd_coset=*/false, stream);
+  h_combine(d_a, d_b, d_c, /*odd_coset=*/false, stream);
+}
+
+void NttDomain::compute_h_odd_coset(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
+  // groth16::snarkjs::OddCosetH::compute on the device (ntt.hpp).
+  for (ff::Fr* d_x : {d_a, d_b, d_c}) h_column(d_x, /*odd_coset=*/true, stream);
+  h_combine(d_a, d_b, d_c, /*odd_coset=*/true, stream);
 }
 
 void NttDomain::check_span(std::size_t len, const char* op) const {

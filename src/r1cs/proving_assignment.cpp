@@ -2,6 +2,7 @@
 #include "proofline/r1cs/proving_assignment.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cstdint>
 #include <exception>
@@ -80,6 +81,13 @@ void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t by
 }
 
 }  // namespace
+
+namespace {
+std::atomic<ReleaseHook> g_release_hook{nullptr};
+}  // namespace
+
+void set_release_hook(ReleaseHook hook) noexcept { g_release_hook.store(hook, std::memory_order_release); }
+ReleaseHook release_hook() noexcept { return g_release_hook.load(std::memory_order_acquire); }
 
 void ProvingBuffers::clear() noexcept {
   a.clear();

@@ -6,12 +6,17 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "proofline/filecoin/porep.hpp"
+#include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/server/service.hpp"
+#include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::server {
 
@@ -21,16 +26,6 @@ using grpc::StatusCode;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-std::string hex(const filecoin::Domain& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : d) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
-}
 
 /// A random (version 4) UUID, for a request without request_id (as cuzk).
 std::string uuid4() {
@@ -55,18 +50,116 @@ std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   return id;
 }
 
-engine::Priority priority_of(int p, int proof_kind) {
+/// 0: unset, so that the engine gives the job its kind's default (winning-post CRITICAL,
+/// window-post HIGH, the others NORMAL: engine::ProofKind::default_priority, as cuzk's table).
+std::optional<engine::Priority> priority_of(int p) {
   switch (p) {
     case cz::LOW: return engine::Priority::Low;
     case cz::NORMAL: return engine::Priority::Normal;
     case cz::HIGH: return engine::Priority::High;
     case cz::CRITICAL: return engine::Priority::Critical;
-    case cz::PRIORITY_UNSPECIFIED:
-      if (proof_kind == cz::WINNING_POST) return engine::Priority::Critical;
-      if (proof_kind == cz::WINDOW_POST_PARTITION) return engine::Priority::High;
-      return engine::Priority::Normal;
+    case cz::PRIORITY_UNSPECIFIED: return std::nullopt;
     default: return engine::Priority::Normal;  // cuzk: anything else is NORMAL
   }
+}
+
+// ---- routes: cuzk fields → an engine request of one kind ----------------------------------------
+// A route fills the kind's arguments and payload from the cuzk fields it reads (fill; throws
+// std::invalid_argument naming the field for a value that cannot be one of the kind's) and names
+// the upstream parameter file of a PreloadSRS circuit id of its family (params_file). Adding a
+// proof kind to cuzk.v1 = one row of kRoutes and these two functions.
+
+/// PoRep: the Commit2In envelope (or the bare C1 JSON) as the payload; miner_id ≠ 0 → the C1's
+/// replica_id must be the one of prover_id(miner_id) and sector_number.
+void fill_porep(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
+  r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
+  if (req.miner_id() != 0) {
+    r.args["prover_id"] = to_hex(filecoin::prover_id_from_miner(req.miner_id()));
+    r.args["sector_id"] = std::to_string(req.sector_number());
+  }
+}
+
+std::string porep_params_file(std::uint64_t sector_bytes) {
+  return filecoin::parameter_file_name(filecoin::porep_config(filecoin::default_seal_proof(sector_bytes)), ".params");
+}
+
+/// WindowPoSt / WinningPoSt (cuzk-api §2.4, §3.2, §3.4): registered_proof, randomness (exactly 32
+/// bytes; the top 2 bits of byte 31 cleared, as Curio and the chain's verifier do), miner_id,
+/// partition_index (WindowPoSt) as the kind's arguments; vanilla_proofs (bincode
+/// FallbackPoStSectorProof, one per sector, which carry the sector ids and comm_r) as the payload,
+/// in the kind's payload form: a JSON array of their base64. sector_size, when not 0, must be the
+/// registered proof's. vanilla_proof (field 10), sector_number and comm_r_* are not read (as cuzk).
+void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
+  filecoin::PoStConfig config;
+  try {
+    config = filecoin::post_config(filecoin::registered_post_proof_from_u64(req.registered_proof()));
+  } catch (const ProoflineError& e) {
+    throw std::invalid_argument(std::string("registered_proof: ") + e.what());
+  }
+  if (req.sector_size() != 0 && req.sector_size() != config.sector_bytes) {
+    throw std::invalid_argument("sector_size: " + std::to_string(req.sector_size()) + ", but registered_proof " +
+                                std::to_string(req.registered_proof()) + " is of " +
+                                std::to_string(config.sector_bytes) + "-byte sectors");
+  }
+  if (req.randomness().size() != 32) {
+    throw std::invalid_argument("randomness: " + std::to_string(req.randomness().size()) +
+                                " bytes, expected exactly 32");
+  }
+  filecoin::Domain rand{};
+  std::copy(req.randomness().begin(), req.randomness().end(), rand.begin());
+  rand[31] &= 0x3f;
+  if (req.vanilla_proofs_size() == 0) {
+    throw std::invalid_argument("vanilla_proofs: none, expected one bincode FallbackPoStSectorProof per sector");
+  }
+  r.args["registered_proof"] = std::to_string(req.registered_proof());
+  r.args["randomness"] = to_hex(rand);
+  r.args["miner_id"] = std::to_string(req.miner_id());
+  if (req.partition_index() != 0 || config.type == filecoin::PoStType::Window) {
+    r.args["partition"] = std::to_string(req.partition_index());  // WinningPoSt: the kind refuses ≠ 0
+  }
+  std::string json = "[";
+  for (int i = 0; i < req.vanilla_proofs_size(); ++i) {
+    const std::string& b = req.vanilla_proofs(i);
+    json += (i == 0 ? "\"" : ",\"") +
+            base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(b.data()), b.size())) + "\"";
+  }
+  json += "]";
+  r.payload.assign(json.begin(), json.end());
+}
+
+template <filecoin::PoStType Type>
+std::string post_params_file(std::uint64_t sector_bytes) {
+  // The circuit (and so the file) does not depend on the API version.
+  return filecoin::fallback_parameter_file_name(
+      filecoin::fallback_params(filecoin::post_config(Type, sector_bytes, filecoin::ApiVersion::V1_2_0)), ".params");
+}
+
+struct CuzkRoute {
+  int proof_kind;
+  const char* kind;    ///< the engine kind
+  const char* family;  ///< its PreloadSRS circuit ids: "<family>-<size>"
+  void (*fill)(const cz::SubmitProofRequest&, engine::ProofRequest&);
+  std::string (*params_file)(std::uint64_t sector_bytes);
+};
+
+constexpr CuzkRoute kRoutes[] = {
+    {cz::POREP_SEAL_COMMIT, "porep-c2", "porep", fill_porep, porep_params_file},
+    {cz::WINDOW_POST_PARTITION, "window-post", "wpost", fill_post, post_params_file<filecoin::PoStType::Window>},
+    {cz::WINNING_POST, "winning-post", "winning", fill_post, post_params_file<filecoin::PoStType::Winning>},
+};
+
+const CuzkRoute* route_of_kind(int proof_kind) {
+  for (const CuzkRoute& r : kRoutes) {
+    if (r.proof_kind == proof_kind) return &r;
+  }
+  return nullptr;
+}
+
+const CuzkRoute* route_of_family(const std::string& family) {
+  for (const CuzkRoute& r : kRoutes) {
+    if (family == r.family) return &r;
+  }
+  return nullptr;
 }
 
 void fill_result(const engine::ProofResult& r, const std::string& job_id, cz::AwaitProofResponse* out) {
@@ -153,34 +246,32 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
     if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
   }
   failed_.erase(*job_id);
-  // PoSt and Snap requests carry their public inputs in fields of their own (randomness, miner_id,
-  // comm_r_*) that the window-post / winning-post kinds do not read from a cuzk request yet.
-  if (!kinds_->find(kind) || kind != "porep-c2") {
-    failed_[*job_id] = "proof kind " + cz::ProofKind_Name(req.proof_kind()) + " (" + kind +
-                       ") is not built for cuzk.v1 requests in this proofline yet";
+  // Curio's contract: a request that cannot be proved is a FAILED proof, not a gRPC error.
+  auto fail = [&](const std::string& why) {
+    failed_[*job_id] = why;
     jobs_.erase(*job_id);
-    *failed = failed_[*job_id];
-    return "";
+    *failed = why;
+    return std::string();
+  };
+  const CuzkRoute* route = route_of_kind(req.proof_kind());
+  if (route == nullptr || !kinds_->find(kind)) {
+    return fail("proof kind " + cz::ProofKind_Name(req.proof_kind()) + " (" + kind +
+                ") is not built for cuzk.v1 requests in this proofline yet");
   }
   engine::ProofRequest r;
   r.kind = kind;
-  r.priority = priority_of(req.priority(), req.proof_kind());
+  r.priority = priority_of(req.priority());
   r.request_id = engine_id_for(++next_, *job_id);
-  if (kind == "porep-c2") {
-    r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
-    if (req.miner_id() != 0) {
-      r.args["prover_id"] = hex(filecoin::prover_id_from_miner(req.miner_id()));
-      r.args["sector_id"] = std::to_string(req.sector_number());
-    }
+  try {
+    route->fill(req, r);
+  } catch (const std::invalid_argument& e) {
+    return fail(cz::ProofKind_Name(req.proof_kind()) + ": " + e.what());
   }
   try {
     validator_.validate(r);
   } catch (const RequestError& e) {
     if (e.code != StatusCode::INVALID_ARGUMENT) throw;
-    failed_[*job_id] = e.what();  // Curio's contract: a bad input is a FAILED proof, not a gRPC error
-    jobs_.erase(*job_id);
-    *failed = e.what();
-    return "";
+    return fail(e.what());
   }
   const engine::EngineStatus st = eng_.status();
   if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
@@ -366,13 +457,13 @@ std::string CuzkService::params_for_circuit(const std::string& id, std::string* 
                        "circuit_id: '" + id + "' is not a circuit id (porep-, wpost-, winning- or snap- followed by "
                                               "2k, 8m, 512m, 32g or 64g)");
   }
-  if (c->family != "porep" || !kinds_->find("porep-c2")) {
+  const CuzkRoute* route = route_of_family(c->family);
+  if (route == nullptr || !kinds_->find(route->kind)) {
     throw RequestError(StatusCode::FAILED_PRECONDITION,
                        "circuit_id: '" + id + "': its proof kind is not built in this proofline yet");
   }
-  *kind = "porep-c2";
-  const filecoin::PorepConfig cfg = filecoin::porep_config(filecoin::default_seal_proof(c->sector_bytes));
-  const std::filesystem::path p = filecoin::parameter_cache_dir() / filecoin::parameter_file_name(cfg, ".params");
+  *kind = route->kind;
+  const std::filesystem::path p = filecoin::parameter_cache_dir() / route->params_file(c->sector_bytes);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(p, ec)) {
     throw RequestError(StatusCode::NOT_FOUND, "circuit_id: '" + id + "': parameter file '" + p.string() +

@@ -57,7 +57,7 @@ std::uint64_t fingerprint(const engine::ProofRequest& r) {
     h = (h ^ 0xff) * 1099511628211ull;  // field separator
   };
   mix(r.kind);
-  mix(engine::to_string(r.priority));
+  mix(r.priority ? engine::to_string(*r.priority) : std::string_view("kind default"));
   for (const auto& [k, v] : r.args) {
     mix(k);
     mix(v);
@@ -103,12 +103,13 @@ Status to_status(const std::exception& e, const char* what) {
 
 // ---- conversions ---------------------------------------------------------------------------------
 
-engine::Priority to_engine_priority(pb::Priority p) {
+std::optional<engine::Priority> to_engine_priority(pb::Priority p) {
   switch (p) {
     case pb::PRIORITY_CRITICAL: return engine::Priority::Critical;
     case pb::PRIORITY_HIGH: return engine::Priority::High;
+    case pb::PRIORITY_NORMAL: return engine::Priority::Normal;
     case pb::PRIORITY_LOW: return engine::Priority::Low;
-    default: return engine::Priority::Normal;
+    default: return std::nullopt;  // UNSPECIFIED: the kind's default
   }
 }
 
@@ -258,7 +259,7 @@ Status ProvingService::finish(Method m, Status s) {
   return s;
 }
 
-void ProvingService::validate(const engine::ProofRequest& r) const {
+void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) const {
   const engine::ProofKind* kind = kinds_->find(r.kind);
   if (!kind) {
     std::string known;
@@ -266,8 +267,11 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     throw RequestError(StatusCode::INVALID_ARGUMENT,
                        "request.kind: '" + r.kind + "' is not a kind this daemon proves (known: " + known + ")");
   }
-  const std::vector<engine::ArgSpec> args = kind->arguments();
+  std::vector<engine::ArgSpec> args = kind->arguments();
   const std::string prefix = "kind '" + r.kind + "'";
+  if (srs_only) {
+    for (engine::ArgSpec& a : args) a.required = false;  // the parameter set's arguments are the kind's to ask for
+  }
   try {
     engine::check_arguments(r.kind, args, r);
   } catch (const std::exception& e) {
@@ -301,7 +305,11 @@ void ProvingService::validate(const engine::ProofRequest& r) const {
     }
   }
   try {
-    kind->prepare(r);
+    if (srs_only) {
+      kind->prepare_srs(r);
+    } else {
+      kind->prepare(r);
+    }
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.
     const std::string what = e.what();
@@ -587,7 +595,7 @@ Status ProvingService::PreloadSRS(grpc::ServerContext*, const pb::PreloadSRSRequ
   return finish(kPreload, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     engine::ProofRequest r = to_engine_request(req->request());
-    validate(r);
+    validate(r, /*srs_only=*/true);
     fill_srs(eng_.preload_srs(r.kind, r.args), resp->mutable_srs());
     return Status::OK;
   }));

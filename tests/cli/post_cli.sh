@@ -2,8 +2,10 @@
 # proofline gen-vanilla | check-vanilla end to end (fast: 2 KiB / 32 KiB sectors and a 32 GiB Window
 # partition's first sector): exit codes, partitions, and check-vanilla naming a flipped sibling byte
 # (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness; then setup
-# --circuit window-post → daemon → submit --kind window-post → verify, and the daemon naming a tampered
-# vanilla proof and another randomness.
+# --circuit window-post → daemon → submit --kind window-post (its default priority high) → verify
+# (also --post: from the verifier's inputs, refused with another randomness or another sector's
+# comm_r), and the daemon naming a tampered vanilla proof and another randomness; then submit --local
+# (the same request proved in this process, no daemon).
 #   post_cli.sh <proofline binary>
 set -u
 P=$1
@@ -69,7 +71,31 @@ start_daemon "$P"
 check "submit window-post partition 1" 0 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
   --vanilla w.vanilla.json --params w.params --partition 1 --proof w.proof --public w.public.json
 expect_in "completed" out.txt 'status      COMPLETED'
+expect_in "no --priority: window-post's default, high" out.txt '\(kind window-post, priority high\)'
 check "verify the daemon's proof" 0 "$P" verify --vk w.vk --proof w.proof --public w.public.json
+# From the verifier's inputs alone (randomness, sector ids, comm_r of the request; no vanilla proofs).
+python3 - <<'PY'
+import json
+r = json.load(open('w.request.json'))
+r['sectors'][2]['comm_r'] = r['sectors'][1]['comm_r']
+json.dump(r, open('other_comm_r_2.json', 'w'))
+PY
+check "verify --post partition 1" 0 "$P" verify --vk w.vk --post w.request.json --proof w.proof --partition 1
+expect_in "partition 1 valid" out.txt '^partition 1: valid'
+check "verify --post as partition 0" 1 "$P" verify --vk w.vk --post w.request.json --proof w.proof --partition 0
+check "verify --post, another randomness" 1 "$P" verify --params w.params --post other_randomness.json --proof w.proof \
+  --partition 1
+check "verify --post, sector 2 with another sector's comm_r" 1 "$P" verify --vk w.vk --post other_comm_r_2.json \
+  --proof w.proof --partition 1 --json
+expect_in "json invalid" out.txt '"valid": false'
+check "verify --post with --public refused" 2 "$P" verify --vk w.vk --post w.request.json --proof w.proof \
+  --public w.public.json
+check "verify --partition without --post refused" 2 "$P" verify --vk w.vk --public w.public.json --proof w.proof \
+  --partition 1
+cat w.proof w.proof w.proof > three.proof
+check "verify --post, 3 proofs for a request of 2 partitions" 3 "$P" verify --vk w.vk --post w.request.json \
+  --proof three.proof
+expect_in "names the partitions" err.txt "3 sectors at 2 per partition make 2 partition"
 check "submit a tampered vanilla proof" 3 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
   --vanilla bad_sibling.json --params w.params --partition 0
 expect_in "the daemon names the constraint" out.txt 'unsatisfied: sector 1 challenge 4'
@@ -77,6 +103,23 @@ check "submit with another randomness" 3 "$P" submit "${A[@]}" --kind window-pos
   --vanilla w.vanilla.json --params w.params
 expect_in "inputs differ from the verifier's" out.txt 'differ from those a verifier derives'
 stop_daemon
+
+# ---- submit --local: the same request proved in this process, no daemon ------------------------------
+check "submit --local window-post partition 0" 0 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params --partition 0 --proof wl.proof
+expect_in "local: completed" out.txt 'status      COMPLETED'
+expect_in "local: default priority" out.txt '\(kind window-post, priority high\)'
+check "verify --post the local proof" 0 "$P" verify --vk w.vk --post w.request.json --proof wl.proof --partition 0
+check "submit --local, tampered vanilla proof" 3 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla bad_sibling.json --params w.params --partition 0 --proof never.proof
+expect_in "local: names the constraint" err.txt 'unsatisfied: sector 1 challenge 4'
+[ ! -e never.proof ] || { echo "FAIL: a failed local submit wrote --proof"; fails=$((fails + 1)); }
+check "submit --local without a required argument" 2 "$P" submit --local --kind window-post --request w.request.json \
+  --params w.params
+check "submit --local --no-wait refused" 2 "$P" submit --local --no-wait --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params
+check "submit --local --backend nope" 2 "$P" submit --local --backend nope --kind window-post --request w.request.json \
+  --vanilla w.vanilla.json --params w.params
 
 echo "post_cli: $fails failure(s)"
 exit $((fails > 0))

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # proofline gen-vanilla snap | check-vanilla | setup --circuit snap | submit --kind snap-update | verify
-# --request end to end on 1 KiB sectors (the smallest SnapDeals shape: 1 partition × 10 challenges,
+# --snap end to end on 1 KiB sectors (the smallest SnapDeals shape: 1 partition × 10 challenges,
 # 1,248,389 constraints).
 #   snap_cli.sh <proofline binary> fast    exit codes; check-vanilla valid, and naming a flipped tree D
 #                                          sibling byte, a wrong comm_r_old and a challenge answered
 #                                          with another node's proofs (vanilla check, constraint part
 #                                          and test-mode path); malformed inputs; 32 GiB gen-vanilla.
-#   snap_cli.sh <proofline binary> prove   setup (~1 min) → daemon → submit → verify --request with
+#   snap_cli.sh <proofline binary> prove   setup (~1 min) → daemon → submit → verify --snap with
 #                                          the verifier's inputs; another comm_r_new refused; a tampered
 #                                          vanilla proof named by the daemon.
 set -u
@@ -71,11 +71,11 @@ if [[ $MODE == fast ]]; then
   check "--sectors is PoSt's" 2 "$P" gen-vanilla snap --sector-size 1KiB --sectors 2 --out x
   check "--h is snap's" 2 "$P" gen-vanilla window-post --sector-size 2KiB --h 1 --out x
   check "3 KiB" 2 "$P" gen-vanilla snap --sector-size 3KiB --out x
-  check "verify --request with --public" 2 "$P" verify --vk s.request.json --request s.request.json --public s.request.json \
+  check "verify --snap with --public" 2 "$P" verify --vk s.request.json --snap s.request.json --public s.request.json \
     --proof s.request.json
   check "gen-vanilla window-post 2KiB" 0 "$P" gen-vanilla window-post --sector-size 2KiB --out w
-  check "verify --request of a PoSt request" 2 "$P" verify --vk s.request.json --request w.request.json --proof s.request.json
-  expect_in "names what it takes" err.txt 'verify --request takes a SnapDeals request' 
+  check "verify --snap of a PoSt request" 2 "$P" verify --vk s.request.json --snap w.request.json --proof s.request.json
+  expect_in "names what it takes" err.txt 'verify --snap takes a SnapDeals request'
   echo "snap_cli fast: $fails failure(s)"
   exit $((fails > 0))
 fi
@@ -89,9 +89,9 @@ check "submit snap-update" 0 "$P" submit "${A[@]}" --kind snap-update --request 
   --vanilla s.vanilla.json --params s.params --proof s.proof --public s.public.json
 expect_in "completed" out.txt 'status      COMPLETED'
 expect_in "one partition of 192 bytes" out.txt '1 partition\(s\) × 192 bytes, verified by the daemon'
-check "verify with the request's inputs" 0 "$P" verify --vk s.vk --request s.request.json --proof s.proof
+check "verify with the request's inputs" 0 "$P" verify --vk s.vk --snap s.request.json --proof s.proof
 expect_in "valid" out.txt '^partition 0: valid'
-check "verify against another comm_r_new" 1 "$P" verify --vk s.vk --request other_comm_r_new.json --proof s.proof
+check "verify against another comm_r_new" 1 "$P" verify --vk s.vk --snap other_comm_r_new.json --proof s.proof
 expect_in "invalid" out.txt '^partition 0: INVALID'
 check "verify the daemon's public.json" 0 "$P" verify --vk s.vk --proof s.proof --public s.public.json
 check "submit a tampered vanilla proof" 3 "$P" submit "${A[@]}" --kind snap-update --request s.request.json \

@@ -252,6 +252,86 @@ TEST(GpuBackend, PinnedUploadsSameProofsAsCpu) {
   }
 }
 
+TEST(GpuBackend, OverlappedAndSerialSchedulesSameProofsAsCpu) {
+  // backend.hpp "Schedule": the copies of a, b, c and the assignments on a second stream beside the
+  // transforms and the H MSM must give the CPU's bytes, with B_G2 beside or after the G1 MSMs, with
+  // small pinned chunks (many chunks per column) and pageable copies; three partitions per call, so
+  // the second and third reuse the buffers the first grew.
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit bench(13, Fr::from_u64(13));
+  const Parameters params = setup_for(bench, 51);
+  const std::vector<r1cs::ProvingBuffers> parts(3, groth16::synthesize_for_proving(bench));
+  for (bool overlap : {true, false})
+    for (bool g2 : {true, false})
+      for (bool pinned : {true, false}) {
+        gpu::GpuBackendConfig cfg;
+        cfg.overlap_uploads = overlap;
+        cfg.overlap_g2 = g2;
+        cfg.pinned_uploads = pinned;
+        cfg.pinned_stage_bytes = std::size_t{64} << 10;
+        gpu::GpuBackend backend(cfg);
+        const std::string what = std::string(overlap ? "overlapped" : "serial") + (g2 ? ", G2 beside" : ", G2 after") +
+                                 (pinned ? ", pinned" : ", pageable");
+        const auto proofs = expect_same_proofs(backend, params, parts, randomizers(3, 52), what);
+        ASSERT_EQ(proofs.size(), 3u);
+        for (const auto& pr : proofs)
+          EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params.vk), pr, bench.public_inputs()))
+              << what;
+      }
+}
+
+TEST(GpuBackend, PageLockedCallerBuffersSameProofsAndUnlockedWhenFreed) {
+  // backend.hpp "Host buffers": the second copy of the same buffer page-locks it in place (here or
+  // on a background thread) and later copies go by DMA straight from it; the proofs stay the CPU's;
+  // freeing (or growing) a buffer unlocks it first.
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit bench(12, Fr::from_u64(12));
+  const Parameters params = setup_for(bench, 61);
+  for (bool background : {false, true}) {
+    const std::string what = background ? "background" : "inline";
+    const std::size_t before = gpu::GpuBackend::registered_host_bytes();
+    gpu::GpuBackendConfig cfg;
+    cfg.register_min_bytes = 1;  // every vector of these small circuits qualifies
+    cfg.register_in_background = background;
+    gpu::GpuBackend backend(cfg);
+    {
+      std::vector<r1cs::ProvingBuffers> parts(2, groth16::synthesize_for_proving(bench));
+      groth16::CpuBackend cpu;
+      std::vector<r1cs::ProvingBuffers> for_cpu = parts;
+      const auto want = cpu.prove(params, for_cpu, randomizers(2, 62));
+      for (int use = 0; use < 4; ++use) {
+        const auto got = backend.prove(params, parts, randomizers(2, 62));
+        ASSERT_EQ(got.proofs.size(), 2u);
+        for (std::size_t k = 0; k < 2; ++k)
+          EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " use " << use << " partition " << k;
+        if (use == 0) EXPECT_EQ(backend.direct_copies(), 0u) << what << ": a buffer seen once is staged";
+        gpu::GpuBackend::settle_host_registrations();
+      }
+      // a, b, c and aux of both partitions are locked (4 vectors × 2 partitions) and copied directly
+      EXPECT_GE(backend.direct_copies(), 8u) << what;
+      const std::size_t abc_aux = sizeof(Fr) * (3 * parts[0].a.size() + parts[0].aux_assignment.size());
+      EXPECT_GE(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux) << what;
+      // growing one buffer reallocates it: the old storage is unlocked before it is freed
+      parts[0].a.resize(parts[0].a.capacity() * 2 + 1);
+      EXPECT_LT(gpu::GpuBackend::registered_host_bytes(), before + 2 * abc_aux) << what;
+    }
+    // every buffer freed: nothing stays locked
+    EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before) << what;
+    // and fresh buffers (possibly at the same addresses) still prove the CPU's bytes
+    std::vector<r1cs::ProvingBuffers> again(1, groth16::synthesize_for_proving(bench));
+    std::vector<r1cs::ProvingBuffers> for_cpu = again;
+    groth16::CpuBackend cpu;
+    const auto want = cpu.prove(params, for_cpu, randomizers(1, 63));
+    for (int use = 0; use < 4; ++use) {
+      EXPECT_EQ(backend.prove(params, again, randomizers(1, 63)).proofs[0].to_bytes(), want.proofs[0].to_bytes())
+          << what;
+      gpu::GpuBackend::settle_host_registrations();
+    }
+    again.clear();
+    EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before) << what;
+  }
+}
+
 TEST_F(GpuBackendTest, ShapeErrorsBeforeDeviceWork) {
   const RowsCircuit c(64, 3, 5);
   const Parameters params = setup_for(c, 5);

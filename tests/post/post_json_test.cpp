@@ -1,7 +1,9 @@
 // PoSt request files: base64 (RFC 4648 vectors, strict refusals), the JSON array of base64 vanilla
-// proofs (round trip, errors naming the element), and the request JSON (round trip, named refusals).
+// proofs (round trip, errors naming the element, a full partition within the limit), the request
+// JSON (round trip, named refusals) and the cuzk.v1 form (post_request_from_vanilla).
 #include <gtest/gtest.h>
 
+#include "proofline/filecoin/post_bincode.hpp"
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/util/base64.hpp"
 
@@ -95,6 +97,58 @@ TEST(PoStJson, RequestRoundTripAndRefusals) {
   const std::string hex = text.substr(text.find("\"comm_r\": \"") + 11, 64);
   EXPECT_NE(refused(hex, hex.substr(1)).find("sectors[0].comm_r: 63 hex digits, expected 64"), std::string::npos);
   EXPECT_NE(refused(hex, std::string(64, 'f')).find("sectors[0].comm_r: value >= r"), std::string::npos);
+}
+
+// A full WindowPoSt partition, as a file or as the payload the cuzk.v1 route builds, fits the text
+// limit: 32 GiB 2349 proofs of 24,960 bytes, 64 GiB 2300 of 25,520, each as "<base64>", (a limit of
+// 64 MiB refused the 32 GiB one: 78,181,768 bytes).
+TEST(PoStJson, FullPartitionsFitTheLimit) {
+  const std::uint64_t GiB = std::uint64_t{1} << 30;
+  EXPECT_EQ(fallback_post_sector_proof_size(32 * GiB, 10), 24'960u);
+  EXPECT_EQ(fallback_post_sector_proof_size(64 * GiB, 10), 25'520u);
+  for (const std::uint64_t size : {32 * GiB, 64 * GiB}) {
+    const std::size_t n = window_post_sector_count(size);
+    const std::size_t text = 2 + n * ((fallback_post_sector_proof_size(size, 10) + 2) / 3 * 4 + 3) - 1;
+    EXPECT_LT(text, kMaxPoStJsonBytes) << size;
+    EXPECT_GT(text, std::size_t{64} << 20) << size;
+    EXPECT_LE(n, kMaxPoStSectors);
+  }
+}
+
+// The cuzk.v1 form: the partition's sectors are the vanilla proofs' own, partition k of the request
+// (first_partition, kept by the JSON); counts and WinningPoSt's one partition refused by name.
+TEST(PoStJson, RequestFromVanilla) {
+  const GeneratedPoSt g = generated();  // 3 sectors, 2 per partition
+  const std::span<const FallbackPoStSectorProof> last(g.vanilla_proofs.data() + 2, 1);
+  const PoStRequest r = post_request_from_vanilla(g.config, 1000, g.public_inputs.randomness, 1, last);
+  EXPECT_EQ(r.partition, 1u);
+  EXPECT_EQ(r.public_inputs.first_partition, 1u);
+  EXPECT_EQ(r.public_inputs.sectors, (std::vector<PublicSector>{g.public_inputs.sectors[2]}));
+  EXPECT_EQ(r.public_inputs.prover_id, g.public_inputs.prover_id);
+  const PartitionSectors part = partition_sector_proofs(fallback_params(g.config), r.public_inputs, last, 1);
+  const PartitionSectors whole =
+      partition_sector_proofs(fallback_params(g.config), g.public_inputs, g.vanilla_proofs, 1);
+  EXPECT_EQ(part.sectors, whole.sectors);
+  EXPECT_EQ(part.proofs, whole.proofs);
+  EXPECT_TRUE(verify_post_vanilla(fallback_params(g.config), r.public_inputs, part, 1).ok);
+  EXPECT_NE(error_of([&] { partition_sector_proofs(fallback_params(g.config), r.public_inputs, last, 0); })
+                .find("partition 0 of 1 sectors at 2 per partition from partition 1 does not exist"),
+            std::string::npos);
+  const std::string text = to_json(r);
+  EXPECT_NE(text.find("\"first_partition\": 1"), std::string::npos) << text;
+  EXPECT_EQ(parse_post_request_json(text).public_inputs.first_partition, 1u);
+  EXPECT_EQ(to_json(PoStRequest{g.config, 1000, 0, g.public_inputs}).find("first_partition"), std::string::npos);
+
+  EXPECT_NE(error_of([&] { post_request_from_vanilla(g.config, 1, g.public_inputs.randomness, 0, {}); })
+                .find("0 vanilla proofs, expected 1 … 2"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { post_request_from_vanilla(g.config, 1, g.public_inputs.randomness, 0, g.vanilla_proofs); })
+                .find("3 vanilla proofs, expected 1 … 2"),
+            std::string::npos);
+  const PoStConfig winning = post_config(PoStType::Winning, 2048, ApiVersion::V1_2_0);
+  EXPECT_NE(error_of([&] { post_request_from_vanilla(winning, 1, g.public_inputs.randomness, 1, last); })
+                .find("WinningPoSt has one partition, asked for partition 1"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -1,11 +1,17 @@
 // The "window-post" / "winning-post" kinds (src/engine/post_kind.cpp) through the engine on the CPU:
 // the files `proofline gen-vanilla` writes → a verified 2 KiB WindowPoSt proof whose public inputs
 // are the verifier's; a flipped sibling byte fails only that job, naming the constraint and the
-// vanilla check's sector and challenge; parameters of the other circuit are named.
+// vanilla check's sector and challenge; parameters of the other circuit are named. The cuzk.v1 form
+// (registered_proof, randomness, miner_id, partition; sectors from the vanilla proofs) gives the
+// proof of the request-file form; parameters preload without a request; a WinningPoSt without a
+// priority is CRITICAL and takes the prover next, ahead of queued bench partitions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <span>
+#include <tuple>
 
 #include "../support/kind_test_util.hpp"
 #include "proofline/circuits/post.hpp"
@@ -15,6 +21,9 @@
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/groth16/backend.hpp"
 #include "proofline/groth16/setup.hpp"
+#include "proofline/util/hex.hpp"
+
+#include "../engine/engine_test_util.hpp"
 
 namespace proofline::engine {
 namespace {
@@ -95,6 +104,171 @@ TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
   a = e.prove(r, 300s);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("is a window PoSt request"), std::string::npos) << a.result.error;
+  std::error_code ec;
+  fs::remove_all(scratch(), ec);
+}
+
+
+std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+
+/// A request in the cuzk.v1 form: registered proof number, randomness, miner id, partition; the
+/// vanilla proofs (JSON array of base64) as the payload.
+ProofRequest cuzk_form(const std::string& kind, int registered, const filecoin::GeneratedPoSt& g, std::uint64_t miner,
+                       std::size_t partition, std::span<const filecoin::FallbackPoStSectorProof> proofs) {
+  ProofRequest r;
+  r.kind = kind;
+  r.args = {{"registered_proof", std::to_string(registered)},
+            {"randomness", to_hex(g.public_inputs.randomness)},
+            {"miner_id", std::to_string(miner)},
+            {"partition", std::to_string(partition)}};
+  r.payload = bytes_of(filecoin::vanilla_proofs_to_json(proofs));
+  return r;
+}
+
+// The cuzk.v1 form of partition 1 of a 3-sector WindowPoSt of API 1.0.0 (registered proof 5, whose
+// challenge indices count the sectors of partition 0): only sector 2's vanilla proof is sent, and
+// the proof verifies against the inputs a verifier derives for partition 1 of all three sectors.
+// Preloading by params path or registered proof gives the key the request uses.
+TEST(PoStKind, CuzkFormAndPreload) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(filecoin::RegisteredPoStProof::StackedDrgWindow2KiBV1);
+  o.sectors = 3;
+  o.miner_id = 1234;
+  o.seed = 5;
+  const filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  const std::string params = params_for(PoStType::Window);
+
+  Engine e(config());
+  // With registered_proof, parameters of another circuit are named when they load (first: an SRS
+  // already resident is not loaded again; each request checks it against its circuit then).
+  try {
+    e.preload_srs("winning-post", {{"params", params}, {"registered_proof", "0"}});
+    ADD_FAILURE() << "window parameters preloaded as winning ones";
+  } catch (const std::exception& ex) {
+    EXPECT_NE(std::string(ex.what()).find("is not for FallbackPoSt::PublicParams{sector_size: 2048, challenge_count: "
+                                          "1, sector_count: 66}"),
+              std::string::npos)
+        << ex.what();
+  }
+
+  // engine.preload "window-post:<params>": no request needed.
+  const SrsStatus pre = e.preload_srs("window-post", {{"params", params}});
+  EXPECT_EQ(pre.state, "loaded");
+  EXPECT_EQ(pre.key, fs::weakly_canonical(params).string() + file_version(params));
+  // By registered proof: the upstream file name in param_cache, the same key.
+  EXPECT_EQ(e.preload_srs("window-post", {{"registered_proof", "10"}, {"param_cache", scratch().string()}}).key,
+            pre.key);
+  for (const auto& [kind, args, want] : std::vector<std::tuple<std::string, std::map<std::string, std::string>, std::string>>{
+           {"window-post", {}, "needs the argument 'params' (the .params file) or 'registered_proof'"},
+           {"winning-post", {{"registered_proof", "3"}, {"param_cache", scratch().string()}},
+            "parameter file '" + (scratch() / filecoin::fallback_parameter_file_name(
+                                                  filecoin::fallback_params(filecoin::post_config(
+                                                      filecoin::RegisteredPoStProof::StackedDrgWinning32GiBV1)),
+                                                  ".params"))
+                                     .string() +
+                "' not found"},
+           {"winning-post", {{"registered_proof", "10"}}, "'registered_proof' = 10 is StackedDrgWindow2KiBV1_1, a window"},
+       }) {
+    try {
+      e.preload_srs(kind, args);
+      ADD_FAILURE() << kind << ": preload accepted";
+    } catch (const std::exception& ex) {
+      EXPECT_NE(std::string(ex.what()).find(want), std::string::npos) << ex.what();
+    }
+  }
+  ProofRequest r = cuzk_form("window-post", 5, g, o.miner_id, 1, std::span(g.vanilla_proofs).subspan(2));
+  r.args["params"] = params;
+  AwaitResult a = e.prove(r, 300s);
+  ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+  EXPECT_EQ(a.result.srs_key, pre.key);
+  EXPECT_EQ(a.result.timings.srs_load, 0.0);  // resident since the preload
+  EXPECT_EQ(a.result.priority, Priority::High);  // window-post's default
+  const auto fp = filecoin::fallback_params(g.config);
+  const auto want = circuits::post::post_public_inputs(fp, g.public_inputs, 1);
+  EXPECT_EQ(a.result.public_inputs.at(0), want);
+  const auto pvk = groth16::prepare_verifying_key(groth16::Parameters::read_file(params).vk);
+  EXPECT_TRUE(groth16::verify_proof(pvk, a.result.proofs.at(0), want));
+
+  // Sent as partition 0, the same sector's challenges are those of position 0: another circuit
+  // input, refused before proving (API 1.0.0 counts positions across partitions).
+  r.args["partition"] = "0";
+  a = e.prove(r, 300s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("differ from those a verifier derives"), std::string::npos) << a.result.error;
+
+  // Bad forms, named.
+  for (const auto& [args, want] : std::vector<std::pair<std::map<std::string, std::string>, std::string>>{
+           {{{"registered_proof", "3"}}, "StackedDrgWinning32GiBV1, a winning PoSt proof (expected 5-14)"},
+           {{{"randomness", std::string(64, 'f')}}, "argument 'randomness' = ffff"},
+           {{{"request", "x.json"}}, "either 'request' or 'registered_proof', not both"},
+       }) {
+    ProofRequest bad = cuzk_form("window-post", 5, g, o.miner_id, 0, std::span(g.vanilla_proofs).subspan(0, 2));
+    for (const auto& [k, v] : args) bad.args[k] = v;
+    a = e.prove(bad, 60s);
+    EXPECT_EQ(a.result.state, JobState::Failed);
+    EXPECT_NE(a.result.error.find(want), std::string::npos) << a.result.error;
+  }
+  std::error_code ec;
+  fs::remove_all(scratch(), ec);
+}
+
+// A WinningPoSt that sets no priority is CRITICAL and gets the prover right after the partition
+// that holds it, ahead of the bench partitions (NORMAL, no priority set either) queued before it:
+// the engine's timeline of prove spans, with the prover held by a gate (no timing assumptions).
+TEST(PoStKind, WinningPoStTakesTheNextProverSlot) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(filecoin::RegisteredPoStProof::StackedDrgWinning2KiBV1);
+  o.seed = 9;
+  const filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  ProofRequest win = cuzk_form("winning-post", 0, g, o.miner_id, 0, g.vanilla_proofs);
+  win.request_id = "win";
+  win.args["params"] = params_for(PoStType::Winning);
+  ASSERT_FALSE(win.priority.has_value());
+
+  auto be = std::make_shared<testing::TestBackend>(/*gate_closed=*/true);
+  EngineConfig cfg = config();
+  cfg.backends = {be};
+  Engine e(std::move(cfg));
+  e.preload_srs("winning-post", {{"params", win.args["params"]}});  // its prepare does not wait for a load
+  ProofRequest bench = testing::bench_request("stream", 6, 4, 100);
+  bench.priority.reset();  // the kind's default: NORMAL
+  e.submit(bench);
+  ASSERT_TRUE(be->wait_entered(1));  // partition 0 holds the prover
+  auto prove_pending = [&](Priority p) {
+    for (const QueueStatus& q : e.status().queues) {
+      if (q.stage == "prove" && q.priority == p) return q.pending;
+    }
+    return std::size_t{0};
+  };
+  ASSERT_TRUE(testing::eventually([&] { return prove_pending(Priority::Normal) == 3; }));  // 1, 2, 3 wait
+  e.submit(win);
+  ASSERT_TRUE(testing::eventually([&] { return prove_pending(Priority::Critical) == 1; }));
+  EXPECT_EQ(e.peek("win").result.priority, Priority::Critical);
+  EXPECT_EQ(e.peek("stream").result.priority, Priority::Normal);
+  // An explicit priority wins over the kind's default.
+  ProofRequest low = win;
+  low.request_id = "win-low";
+  low.priority = Priority::Low;
+  e.submit(low);
+  EXPECT_EQ(e.peek("win-low").result.priority, Priority::Low);
+  e.cancel("win-low");
+  be->open();
+  const AwaitResult w = e.await("win", 300s);
+  ASSERT_EQ(w.result.state, JobState::Done) << w.result.error;
+  EXPECT_EQ(w.result.priority, Priority::Critical);
+  ASSERT_EQ(e.await("stream", 300s).result.state, JobState::Done);
+
+  std::vector<StageSpan> prove;
+  for (const StageSpan& s : e.timeline()) {
+    if (s.stage == "prove" && s.request_id != "win-low") prove.push_back(s);
+  }
+  std::sort(prove.begin(), prove.end(), [](const StageSpan& a, const StageSpan& b) { return a.start_s < b.start_s; });
+  std::vector<std::string> order;
+  for (const StageSpan& s : prove) order.push_back(s.request_id + "/" + std::to_string(s.partition));
+  EXPECT_EQ(order, (std::vector<std::string>{"stream/0", "win/0", "stream/1", "stream/2", "stream/3"}));
+  // Its public inputs are the verifier's, from randomness, sector id and comm_r.
+  const auto fp = filecoin::fallback_params(g.config);
+  EXPECT_EQ(w.result.public_inputs.at(0), circuits::post::post_public_inputs(fp, g.public_inputs, 0));
   std::error_code ec;
   fs::remove_all(scratch(), ec);
 }

@@ -4,7 +4,11 @@
 # protoc + grpc_python_plugin. The daemon is started as Curio's docs expect, with
 # `--listen unix:///…/run/curio/cuzk.sock` (folder made by the daemon) and a TCP address; the 2 KiB
 # PoRep proofs it returns for a Commit2In envelope are accepted by `proofline verify --c1` in another
-# process. What each call must do: tests/server/cuzk_client.py.
+# process; the 2 KiB WindowPoSt and WinningPoSt proofs it returns for `proofline gen-vanilla` inputs
+# (parameters of `setup --circuit window-post|winning-post` under their upstream names in the
+# daemon's parameter cache) are accepted by `proofline verify --post` from the verifier's inputs
+# (randomness, sector ids, comm_r) and refused with another randomness or another sector's comm_r.
+# What each call must do: tests/server/cuzk_client.py.
 # Usage: cuzk_api.sh <proofline> <parameter cache dir>
 set -uo pipefail
 P=$(realpath "$1")
@@ -34,8 +38,22 @@ check "seal 2KiB" 0 "$P" seal --sector-size 2KiB --seed 6 --sector-id 5 --out c1
 # The Commit2In envelope Curio sends (Go json.Marshal of {SectorNum, Phase1Out []byte, SectorSize}).
 printf '{"SectorNum":5,"Phase1Out":"%s","SectorSize":2048}' "$(base64 -w0 c1.json)" > envelope.json
 
+# The daemon's parameter cache: the (shared, slow to make) PoRep files linked, fresh PoSt files.
+cache=$W/params
+mkdir -p "$cache"
+ln -s "$params" "$cache/" && ln -s "$vk" "$cache/"
+declare -A post_vk
+for c in window-post winning-post; do
+  check "setup --circuit $c --sector-size 2KiB (upstream name in the cache)" 0 env FIL_PROOFS_PARAMETER_CACHE="$cache" \
+    "$P" setup --circuit $c --sector-size 2KiB --seed 3 --json
+  post_vk[$c]=$(sed -n 's/^ *"vk": "\(.*\)",*$/\1/p' out.txt)
+done
+wvk=${post_vk[window-post]} nvk=${post_vk[winning-post]}
+check "gen-vanilla window-post 2KiB, 2 sectors" 0 "$P" gen-vanilla window-post --sector-size 2KiB --sectors 2 --seed 11 --out w
+check "gen-vanilla winning-post 2KiB" 0 "$P" gen-vanilla winning-post --sector-size 2KiB --seed 12 --out win
+
 sock=$W/run/curio/cuzk.sock
-FIL_PROOFS_PARAMETER_CACHE=$(dirname "$params") "$P" daemon --listen "unix://$sock" --listen 127.0.0.1:0 \
+FIL_PROOFS_PARAMETER_CACHE=$cache "$P" daemon --listen "unix://$sock" --listen 127.0.0.1:0 \
   --backend cpu --set engine.synthesis_workers=2 --set engine.log_partitions=false 2>daemon.log &
 daemon_pid=$!
 for _ in $(seq 300); do
@@ -50,6 +68,33 @@ port=$(sed -n 's/.*listening on[^;]* 127\.0\.0\.1:\([0-9]*\);.*/\1/p' daemon.log
 "$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" envelope.json unix.proof
 [ $? -eq 0 ] || fails=$((fails + 1))
 check "verify --c1 (the unix-socket proof, another process)" 0 "$P" verify --vk "$vk" --c1 envelope.json --proof unix.proof
+"$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" post w win
+[ $? -eq 0 ] || fails=$((fails + 1))
+# The PoSt proofs against the inputs a verifier derives (no vanilla proofs), in another process.
+python3 - <<'PY'
+import json
+r = json.load(open('w.request.json'))
+x = bytearray.fromhex(r['randomness']); x[0] ^= 1; r['randomness'] = x.hex()
+json.dump(r, open('w.other_randomness.json', 'w'))
+r = json.load(open('w.request.json'))
+r['sectors'][1]['comm_r'] = r['sectors'][0]['comm_r']
+json.dump(r, open('w.other_comm_r.json', 'w'))
+r = json.load(open('win.request.json'))
+r['sectors'][0]['sector_id'] += 1
+json.dump(r, open('win.other_sector.json', 'w'))
+PY
+check "verify --post: the WindowPoSt proof" 0 "$P" verify --vk "$wvk" --post w.request.json --proof w.proof
+expect_in "  partition 0 valid" out.txt '^partition 0: valid'
+check "verify --post: the proof of the seed with its top bits set" 0 "$P" verify --vk "$wvk" --post w.request.json \
+  --proof w.seed.proof
+check "verify --post: another randomness" 1 "$P" verify --vk "$wvk" --post w.other_randomness.json --proof w.proof
+check "verify --post: another sector's comm_r" 1 "$P" verify --vk "$wvk" --post w.other_comm_r.json --proof w.proof
+check "verify --post: the WinningPoSt proof" 0 "$P" verify --vk "$nvk" --post win.request.json --proof win.proof
+check "verify --post: WinningPoSt with another sector id" 1 "$P" verify --vk "$nvk" --post win.other_sector.json \
+  --proof win.proof
+check "verify --post: the window key for the winning proof" 3 "$P" verify --vk "$wvk" --post win.request.json \
+  --proof win.proof
+expect_in "  the circuit named" err.txt 'sector_count: 66\} circuit has 133'
 if [ -n "$port" ]; then
   "$PY" "$top/tests/server/cuzk_client.py" stubs "127.0.0.1:$port" envelope.json tcp.proof quick
   [ $? -eq 0 ] || fails=$((fails + 1))

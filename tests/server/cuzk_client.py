@@ -3,8 +3,13 @@
 cuzk.v1.ProvingEngine the way Curio does (issue 20; facts: shared/reference/cuzk-api.md).
 
 Usage: cuzk_client.py <stub dir> <address> <c1 envelope> <proof out> [quick]  (quick: only the first Prove)
-Exits 1 on the first failed expectation; prints one 'ok:' line per passed one.
+       cuzk_client.py <stub dir> <address> post <window prefix> <winning prefix>
+         WindowPoSt / WinningPoSt of 2 KiB sectors from `proofline gen-vanilla` files (PREFIX.request.json,
+         PREFIX.vanilla.json), as Curio sends them; writes PREFIX.proof for `proofline verify --post`.
+Exits 1 if an expectation failed; prints one 'ok:' line per passed one.
 """
+import base64
+import json
 import sys
 import threading
 import time
@@ -14,8 +19,7 @@ import grpc  # noqa: E402
 from cuzk.v1 import proving_pb2 as pb  # noqa: E402
 from cuzk.v1 import proving_pb2_grpc as rpc  # noqa: E402
 
-address, envelope_path, proof_out = sys.argv[2:5]
-envelope = open(envelope_path, "rb").read()
+address = sys.argv[2]
 MiB = 1 << 20
 # Curio's channel: plaintext h2c, 256 MiB messages both ways (reference §2.1).
 channel = grpc.insecure_channel(address, options=[("grpc.max_send_message_length", 256 * MiB),
@@ -33,12 +37,113 @@ def expect(what, cond, detail=""):
         print("FAIL: " + what + (": " + str(detail) if detail else ""))
 
 
+R = pb.AwaitProofResponse
+
+
+def wait_unused(circuit_id, seconds=120):
+    """Waits until no job holds the parameter set preloaded as `circuit_id` (EvictSRS refuses a set in
+    use; a cancelled job's running partition keeps its lease until it stops)."""
+    for _ in range(seconds * 20):
+        st = stub.GetStatus(pb.GetStatusRequest())
+        if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == circuit_id):
+            return
+        time.sleep(0.05)
+
+
+def post_checks(window_prefix, winning_prefix):
+    """WindowPoSt and WinningPoSt as Curio sends them (cuzk-api §2.4): priority 0 (the kind's default),
+    registered_proof, randomness (top 2 bits of byte 31 cleared), miner_id, partition_index 0,
+    vanilla_proofs = the raw bincode FallbackPoStSectorProof of each sector."""
+    def load(prefix):
+        req = json.load(open(prefix + ".request.json"))
+        return req, [base64.b64decode(v) for v in json.load(open(prefix + ".vanilla.json"))]
+
+    def post(request_id, kind, registered, req, vanilla, **kw):
+        fields = dict(request_id=request_id, proof_kind=kind, sector_size=2048, registered_proof=registered,
+                      vanilla_proofs=vanilla, miner_id=req["miner_id"], randomness=bytes.fromhex(req["randomness"]),
+                      partition_index=0)
+        fields.update(kw)
+        return pb.ProveRequest(submit=pb.SubmitProofRequest(**fields))
+
+    wreq, wvan = load(window_prefix)
+    nreq, nvan = load(winning_prefix)
+    rand = bytes.fromhex(wreq["randomness"])
+    # 1. WindowPoSt, registered proof 10 (StackedDrgWindow2KiBV1_1: API 1.2.0), Curio's request id form.
+    wid = "wdpost-%d-0-%s" % (wreq["miner_id"], list(rand[:8]))
+    res = stub.Prove(post(wid, pb.WINDOW_POST_PARTITION, 10, wreq, wvan), timeout=600).result
+    expect("WindowPoSt (2 KiB, %d sectors): COMPLETED" % len(wvan), res.status == R.COMPLETED, res)
+    expect("  one 192-byte proof", len(res.proof) == 192, len(res.proof))
+    expect("  job_id is the request_id", res.job_id == wid, res.job_id)
+    open(window_prefix + ".proof", "wb").write(res.proof)
+    # 2. WinningPoSt, registered proof 0 (StackedDrgWinning2KiBV1).
+    nid = "winpost-%d-%s" % (nreq["miner_id"], bytes.fromhex(nreq["randomness"])[:8].hex())
+    res = stub.Prove(post(nid, pb.WINNING_POST, 0, nreq, nvan), timeout=600).result
+    expect("WinningPoSt (2 KiB): COMPLETED, 192 bytes", res.status == R.COMPLETED and len(res.proof) == 192, res)
+    open(winning_prefix + ".proof", "wb").write(res.proof)
+    # 3. The ChallengeSeed with its top 2 bits set: cleared by the daemon, the same public inputs.
+    seed = bytearray(rand)
+    seed[31] |= 0xC0
+    res = stub.Prove(post("wdpost-seed", pb.WINDOW_POST_PARTITION, 10, wreq, wvan, randomness=bytes(seed)),
+                     timeout=600).result
+    expect("randomness with the top 2 bits set: COMPLETED (cleared as the verifier does)",
+           res.status == R.COMPLETED, res)
+    open(window_prefix + ".seed.proof", "wb").write(res.proof)
+    # 4. Bad inputs: gRPC OK, FAILED, the field named.
+    bad = [
+        ("randomness of 31 bytes", post("b1", pb.WINDOW_POST_PARTITION, 10, wreq, wvan, randomness=rand[:31]),
+         "randomness: 31 bytes, expected exactly 32"),
+        ("a winning registered proof for WindowPoSt", post("b2", pb.WINDOW_POST_PARTITION, 0, wreq, wvan),
+         "a winning PoSt proof (expected 5-14)"),
+        ("registered_proof 15", post("b3", pb.WINDOW_POST_PARTITION, 15, wreq, wvan), "registered_proof: "),
+        ("sector_size of another size", post("b4", pb.WINDOW_POST_PARTITION, 10, wreq, wvan, sector_size=1 << 35),
+         "sector_size: 34359738368, but registered_proof 10 is of 2048-byte sectors"),
+        ("no vanilla proofs", post("b5", pb.WINNING_POST, 0, nreq, []), "vanilla_proofs: none"),
+        ("a WinningPoSt vanilla proof (66 challenges) as WindowPoSt's", post("b6", pb.WINDOW_POST_PARTITION, 10, wreq,
+                                                                            nvan), "vanilla_proofs[0]: bincode"),
+        ("a flipped byte in a vanilla proof", post("b7", pb.WINDOW_POST_PARTITION, 10, wreq,
+                                                   [wvan[0][:200] + bytes([wvan[0][200] ^ 1]) + wvan[0][201:]] + wvan[1:]),
+         "unsatisfied: sector 0 challenge 0"),
+        ("WinningPoSt partition_index 1", post("b8", pb.WINNING_POST, 0, nreq, nvan, partition_index=1),
+         "WinningPoSt has one partition"),
+    ]
+    for what, request, want in bad:
+        res = stub.Prove(request, timeout=120).result
+        expect(what + ": FAILED, named", res.status == R.FAILED and want in res.error_message,
+               (res.status, res.error_message))
+    # 5. PreloadSRS / EvictSRS by cuzk circuit id: the upstream file names in the parameter cache.
+    for cid in ("wpost-2k", "winning-2k"):
+        p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=cid), timeout=120)
+        expect("PreloadSRS %s: already loaded (the proofs above loaded it)" % cid, p.already_loaded, p)
+    st = stub.GetStatus(pb.GetStatusRequest())
+    expect("  GetStatus.loaded_srs names wpost-2k and winning-2k",
+           {"wpost-2k", "winning-2k"} <= {s.circuit_id for s in st.loaded_srs}, st.loaded_srs)
+    wait_unused("wpost-2k")
+    e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="wpost-2k"))
+    expect("EvictSRS wpost-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
+    p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"), timeout=120)
+    expect("PreloadSRS wpost-2k after the eviction: loaded again", not p.already_loaded, p)
+    try:
+        stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-32g"), timeout=10)
+        expect("PreloadSRS wpost-32g without its file refused", False)
+    except grpc.RpcError as err:
+        expect("PreloadSRS wpost-32g: NOT_FOUND naming the upstream file",
+               err.code() == grpc.StatusCode.NOT_FOUND and
+               "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-" in err.details(), err.details())
+
+
+if len(sys.argv) > 3 and sys.argv[3] == "post":
+    post_checks(sys.argv[4], sys.argv[5])
+    sys.exit(1 if fails else 0)
+
+envelope_path, proof_out = sys.argv[3:5]
+envelope = open(envelope_path, "rb").read()
+
+
 def porep(request_id, payload=envelope, **kw):
     return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
                                  registered_proof=5, priority=pb.NORMAL, vanilla_proof=payload, **kw)
 
 
-R = pb.AwaitProofResponse
 # 1. Prove as Curio sends it: request id "porep-<miner>-<sector>", the Commit2In envelope.
 res = stub.Prove(pb.ProveRequest(submit=porep("porep-0-5", sector_number=5)), timeout=600).result
 expect("Prove of a 2 KiB envelope: COMPLETED", res.status == R.COMPLETED, res)
@@ -80,12 +185,17 @@ for k in (0, 9):
     except grpc.RpcError as e:
         expect("proof_kind %d: INVALID_ARGUMENT" % k, e.code() == grpc.StatusCode.INVALID_ARGUMENT, e.code())
 
-# 6. A kind not built yet: FAILED with a message (Curio retries elsewhere).
+# 6. A kind without a cuzk.v1 route: FAILED with a message (Curio retries elsewhere); a bad PoSt request
+#    (a vanilla proof that is not one): FAILED naming it. Ids with spaces and brackets are kept.
 res = stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
-    request_id="wdpost-1000-0-[12 34 56 78 9 10 11 12]", proof_kind=pb.WINDOW_POST_PARTITION,
+    request_id="snap-1000-[12 34]", proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=[b"x"])), timeout=30).result
+expect("SnapDeals before it is routed: FAILED, named", res.status == R.FAILED and "not built" in res.error_message, res)
+res = stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
+    request_id="wdpost-1000-0-[12 34 56 78 9 10 11 12]", proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
     vanilla_proofs=[b"x"], randomness=bytes(32))), timeout=30).result
-expect("WindowPoSt before it exists: FAILED, named",
-       res.status == R.FAILED and "not built" in res.error_message, res)
+expect("WindowPoSt with a vanilla proof of 1 byte: FAILED, the element named",
+       res.status == R.FAILED and "vanilla_proofs[0]: bincode FallbackPoStSectorProof: sector_id at byte 0" in
+       res.error_message and res.error_message.count("bad length") == 1, res)
 expect("  an id with spaces and brackets is kept as the job_id", res.job_id == "wdpost-1000-0-[12 34 56 78 9 10 11 12]",
        res.job_id)
 
@@ -151,10 +261,10 @@ try:
 except grpc.RpcError as e:
     expect("PreloadSRS porep-9z: INVALID_ARGUMENT", e.code() == grpc.StatusCode.INVALID_ARGUMENT, e.code())
 try:
-    stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-32g"), timeout=10)
-    expect("PreloadSRS wpost-32g refused", False)
+    stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="snap-32g"), timeout=10)
+    expect("PreloadSRS snap-32g refused", False)
 except grpc.RpcError as e:
-    expect("PreloadSRS wpost-32g: FAILED_PRECONDITION (kind not built)",
+    expect("PreloadSRS snap-32g: FAILED_PRECONDITION (kind not routed)",
            e.code() == grpc.StatusCode.FAILED_PRECONDITION, e.code())
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)
 expect("PreloadSRS porep-2k: already loaded (proofs above loaded it)", p.already_loaded, p)
@@ -163,11 +273,7 @@ expect("  GetStatus.loaded_srs names porep-2k, HOT",
        any(s.circuit_id == "porep-2k" and s.tier == pb.SRSStatus.HOT and s.size_bytes > 0 for s in st.loaded_srs),
        st.loaded_srs)
 # EvictSRS refuses a set in use: wait until the cancelled job above has let go of it.
-for _ in range(600):
-    st = stub.GetStatus(pb.GetStatusRequest())
-    if all(s.ref_count == 0 for s in st.loaded_srs if s.circuit_id == "porep-2k"):
-        break
-    time.sleep(0.05)
+wait_unused("porep-2k")
 e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
 expect("EvictSRS porep-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "server_test_util.hpp"
@@ -511,6 +512,41 @@ TEST(Daemon, ClientThatGoesAwayDoesNotLeakItsJob) {
   }
   EXPECT_TRUE(verified(bench_vk(4), await(s, "kept"), 1));
   EXPECT_TRUE(eventually([&] { return h.status().memory().reserved_bytes() == 0; }));
+}
+
+// PreloadSRS names only the parameter set: porep-c2 and the PoSt kinds take 'params' alone (their
+// required C1 / vanilla proofs are not asked for); what a kind needs is still named. A request of
+// PRIORITY_UNSPECIFIED gets its kind's default class (bench: normal).
+TEST(Daemon, PreloadSRSByParamsAloneAndKindDefaultPriority) {
+  Harness h(1);
+  auto& s = h.stub();
+  auto preload = [&](const std::string& kind, std::map<std::string, std::string> args, pb::PreloadSRSResponse* out) {
+    grpc::ClientContext c;
+    pb::PreloadSRSRequest req;
+    req.mutable_request()->set_kind(kind);
+    for (auto& [k, v] : args) (*req.mutable_request()->mutable_args())[k] = v;
+    return s.PreloadSRS(&c, req, out);
+  };
+  pb::PreloadSRSResponse r;
+  ASSERT_TRUE(preload("porep-c2", {{"params", mul_params()}}, &r).ok());
+  EXPECT_EQ(r.srs().state(), "loaded");
+  EXPECT_EQ(r.srs().key(), std::filesystem::canonical(mul_params()).string() + engine::file_version(mul_params()));
+  // The PoSt kinds: 'params' passes the declarations (request and vanilla are not asked for) and
+  // reaches the engine, which names a file of another circuit (bench parameters) as it loads it with
+  // the circuit of registered_proof 10 known.
+  const grpc::Status other = preload("window-post", {{"params", bench_params(4)}, {"registered_proof", "10"}}, &r);
+  EXPECT_EQ(other.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(other.error_message().find("is not for FallbackPoSt::PublicParams{sector_size: 2048"), std::string::npos)
+      << other.error_message();
+  const grpc::Status none = preload("winning-post", {}, &r);
+  EXPECT_EQ(none.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(none.error_message().find("needs the argument 'params' (the .params file) or 'registered_proof'"),
+            std::string::npos)
+      << none.error_message();
+
+  const pb::ProofResult p = prove(s, bench_req("default-priority", 4, 1, 3, pb::PRIORITY_UNSPECIFIED));
+  EXPECT_EQ(p.status(), pb::PROOF_STATUS_COMPLETED) << p.error_message();
+  EXPECT_EQ(p.priority(), pb::PRIORITY_NORMAL);
 }
 
 TEST(Daemon, StatusMetricsPreloadAndEvict) {

@@ -21,7 +21,9 @@
 // Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k.
 //
 // ---- Scheduling ---------------------------------------------------------------------------------
-// Both queues (synthesis, prove) are ordered by (priority, job sequence number, partition index):
+// A job's class is ProofRequest::priority, or when the request leaves it unset the kind's default
+// (ProofKind::default_priority: WinningPoSt CRITICAL, WindowPoSt HIGH, the rest NORMAL), fixed at
+// submit. Both queues (synthesis, prove) are ordered by (priority, job sequence number, partition index):
 // CRITICAL < HIGH < NORMAL < LOW; FIFO (submission order) within a class; a job's partitions in
 // index order. A CRITICAL job's items therefore go ahead of all queued work at every stage. Work
 // already running (a synthesis or a backend call) is never interrupted. The synthesis queue is
@@ -117,7 +119,10 @@ struct ProofRequest {
   /// Caller-chosen id; submit is idempotent on it. Empty: the engine assigns "job-<n>".
   std::string request_id;
   std::string kind;
-  Priority priority = Priority::Normal;
+  /// Scheduling class. Unset (the default): the kind's ProofKind::default_priority() (kind.hpp) —
+  /// "winning-post" CRITICAL, "window-post" HIGH, every other built-in kind NORMAL; an unknown kind
+  /// NORMAL (its job fails in prepare anyway). ProofResult / JobProgress carry the class the job got.
+  std::optional<Priority> priority;
   std::map<std::string, std::string> args;
   std::vector<std::uint8_t> payload;
   /// Fixed (r, s) per partition, in partition order, for reproducible proofs (the CLI's --rs, tests

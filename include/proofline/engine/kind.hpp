@@ -209,6 +209,10 @@ class ProofKind {
   /// How clients write the proofs to files: "bellperson" (192 bytes per partition, public inputs
   /// as snarkjs public.json) or "snarkjs" (one proof as snarkjs proof.json + public.json).
   virtual std::string_view proof_format() const { return "bellperson"; }
+  /// The scheduling class of a request that does not set ProofRequest::priority (engine.hpp,
+  /// "Scheduling"): what the proof's deadline asks for — "winning-post" CRITICAL (a block reward is
+  /// lost within seconds), "window-post" HIGH (a missed deadline is slashed), NORMAL for the rest.
+  virtual Priority default_priority() const { return Priority::Normal; }
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
   /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
   /// these parameter arguments would use, without the rest of a request (witness, size, C1).
@@ -289,21 +293,32 @@ std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, 
 
 /// ArgSpec "param_cache": the folder of parameters under their upstream names.
 ArgSpec param_cache_arg();
-/// The canonical path of the argument 'params', else <param_cache, else $FIL_PROOFS_PARAMETER_CACHE or
-/// /var/tmp/filecoin-proof-parameters>/<upstream_name>; std::invalid_argument naming the kind and
-/// the path when it is not a regular file.
-std::string filecoin_params_path(const ProofRequest& r, const std::string& upstream_name);
+/// <the argument 'param_cache', else $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/filecoin-proof-parameters>
+/// / `file_name` (the circuit's upstream parameter file name).
+std::string upstream_params_path(const ProofRequest& r, const std::string& file_name);
+/// The one spelling of a parameter path that keys the SRS cache (prepare and prepare_srs agree): the
+/// canonical path of `params`; std::invalid_argument "kind 'K': parameter file 'P' not found (make it
+/// with `proofline setup --circuit <setup_circuit> --sector-size S`, or give the argument 'params')"
+/// when it is not a regular file.
+std::string canonical_params_path(const std::string& kind, const std::string& setup_circuit, const std::string& params);
 /// Throws ProoflineError(BadLength) "parameter file '<path>' is not for <what>: it has N public inputs
 /// (incl. ONE) and M aux variables, the circuit has A and B" unless (n_inputs, n_aux) = (inputs, aux).
 void check_circuit_params(const std::string& path, const std::string& what, std::size_t n_inputs, std::size_t n_aux,
                           std::size_t inputs, std::size_t aux);
-/// Reads the .params file at `path` as the Srs `key` for a circuit of `inputs` public inputs (ONE
-/// included) and `aux` aux variables: the section counts first (headers only, check_circuit_params),
-/// so a file of another circuit is named before any point is read, then the points (on-curve checks,
-/// as Filecoin loads its cache).
-std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path, const std::string& what,
-                                               std::size_t inputs, std::size_t aux,
+/// Reads the .params file at `path` as the Srs `key`. With `check_counts` (the circuit is known), the
+/// section counts (public inputs incl. ONE, aux variables) are read first (headers only) and given to
+/// it, so that a file of another circuit is named before any point is read; the points get on-curve
+/// checks only, as Filecoin loads its parameter cache (every proof is verified anyway).
+std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path,
+                                               const std::function<void(std::size_t, std::size_t)>& check_counts,
                                                const std::function<void(double)>& progress);
+
+/// PreloadSRS / engine.preload ("<kind>:<params>") without a request: a job of the parameter file
+/// alone, under the key a request naming the same file gets (path + file_version); its load_srs is
+/// load_circuit_params with `check_counts` (empty: the circuit is not known, each request checks the
+/// counts when it is prepared); it has no partition to synthesize (std::logic_error).
+std::shared_ptr<const KindJob> params_only_job(std::string kind, std::string params,
+                                               std::function<void(std::size_t, std::size_t)> check_counts);
 
 /// An Srs of `params` (its prepared verifying key, bytes = parameters_bytes + extra_bytes).
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,

@@ -168,10 +168,16 @@ struct PoStPublicInputs {
   Randomness randomness{};
   ProverId prover_id{};  ///< prover_id_from_miner(miner id) (porep.hpp): not used by the circuit
   std::vector<PublicSector> sectors;  ///< all sectors of the request, in proving order
+  /// The partition sectors[0] opens: 0 for a whole request (sectors of partitions 0, 1, …); k for a
+  /// request holding only the sectors of partitions k, k + 1, … (cuzk.v1's form: one partition's
+  /// sectors and its index, filecoin::post_request_from_vanilla). Partitions below it do not exist
+  /// here; the challenge indices still count positions from partition 0 (every earlier partition
+  /// is full), as the chain's verifier does.
+  std::size_t first_partition = 0;
 };
 
-/// The circuit sectors of partition `partition`: Window — the proofs of that partition's public
-/// sectors in order (found by sector id), the last repeated to sector_count; Winning — the one
+/// The circuit sectors of partition `partition` (≥ pub.first_partition): Window — the proofs of
+/// that partition's public sectors in order (found by sector id), the last repeated to sector_count; Winning — the one
 /// proof's 66 inclusion proofs, one per circuit sector. Also returns the public sector of each
 /// circuit sector. Throws ProoflineError(BadLength / BadArgument) naming what does not fit (a
 /// missing sector id, a count).

@@ -25,12 +25,42 @@
 // partition and before each of steps 2 and 4's H computation and G1 MSMs (ProoflineError
 // Cancelled); device work already launched (and the B_G2 thread) is waited for, not interrupted.
 //
+// ---- Schedule ------------------------------------------------------------------------------------
+// Overlapped (cfg.overlap_uploads, the default): a, b, c are copied on a second stream, each column
+// transformed as soon as it is on the device (NttDomain::h_column: a's transforms run while b is
+// copied, b's while c is); the H MSM starts on its own host thread when the transforms are done,
+// while the calling thread copies the assignments and gathers the A and B scalars (step 3, now
+// after step 2's copies); B_G2 then starts beside the G1 MSMs, and L, A, B_G1 follow H. Serial
+// (overlap_uploads false): steps 3, 2, 4 one after another, as listed above. Same sums, same proofs.
+// Measured at a 32 GiB partition before the overlap: 0.79 s of 2.68 s per partition were copies
+// with the device otherwise idle (bench/RESULTS.md).
+//
+// ---- Host buffers ---------------------------------------------------------------------------------
+// The partition buffers the engine hands over (r1cs::FrVector storage of a, b, c and the aux
+// assignment) come from its pool and are reused partition after partition. With
+// cfg.register_host_buffers (default), a vector of at least cfg.register_min_bytes is page-locked
+// in place (cudaHostRegister, portable) the second time the same buffer is copied (on a background
+// thread with cfg.register_in_background, the default: that copy is staged, the next is direct),
+// and from then on copied by DMA straight from it: no staging memcpy on the host's cores, which
+// under a sustained stream are busy synthesizing the next partitions. On the H200 at 32 GiB
+// (bench/RESULTS.md): staged copies of a partition took 0.36 s of host time on an idle host and
+// 0.88 s beside synthesis, and the partition 2.25–2.8 s; direct, 2.105–2.11 s. Locking a
+// partition's buffers (~16 GB) costs ~1–1.5 s once and slows the copies beside it. A buffer used
+// once is never locked. Every registration is undone before its memory is freed: the backend
+// installs a release hook in r1cs (r1cs::set_release_hook) that r1cs::UninitAllocator calls before
+// it frees storage (waiting for a registration of that memory in flight). If the driver refuses a
+// registration, that buffer keeps the staged path. Locked bytes are the pool's own (no extra
+// memory); registered_host_bytes() reports them.
+//
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
-// ntt: upload of a, b, c + H on the device; msm_h, msm_l (incl. the assignment upload and the
+// ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
+// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l
+// (incl. the assignment upload and the
 // density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
 // runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
 // host assembly. h2d: the host → device copies of the assignments (with their density gathers)
-// and of a, b, c (inside msm_l and ntt respectively). kernel: the elapsed
+// and of a, b, c (inside msm_l and ntt respectively; overlapped, the host time spent queuing them,
+// which runs beside the transforms and the H MSM). kernel: the elapsed
 // time between two CUDA events recorded after a device synchronisation at the start of the device
 // work and after the last MSM (the SRS upload, when this call makes it, is outside it). total: the
 // wall time of the call. For a batch, stage entries and kernel are summed over partitions.
@@ -102,6 +132,11 @@ struct GpuBackendConfig {
   /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
   /// MSMs, instead of after them. Its stage time then overlaps the others'.
   bool overlap_g2 = true;
+  /// The overlapped schedule ("Schedule" above): a, b, c and the assignments are copied on a
+  /// second stream while the columns already there are transformed, and the assignments while the
+  /// H MSM runs. Off: the serial schedule (assignments, then a, b, c, then the transforms, then the
+  /// MSMs). Same proofs either way; on by default (bench/RESULTS.md, both side by side).
+  bool overlap_uploads = true;
   /// Copy the caller's vectors (a, b, c, assignments) to the device through two pinned staging
   /// chunks of `pinned_stage_bytes` each (parallel host memcpy into one while the DMA drains the
   /// other) instead of cudaMemcpyAsync from pageable memory (~5 GB/s on the H200: ~320 ms of a 2^24
@@ -111,6 +146,14 @@ struct GpuBackendConfig {
   bool pinned_uploads = true;
   /// Bytes of each of the two pinned staging chunks (> 0; default 32 MiB).
   std::size_t pinned_stage_bytes = std::size_t{32} << 20;
+  /// Page-lock the caller's partition buffers in place on their second use and copy them by DMA
+  /// straight from there ("Host buffers" above). Off: every copy goes through the staging chunks.
+  bool register_host_buffers = true;
+  /// Smallest vector (bytes) that is page-locked in place; smaller ones are staged.
+  std::size_t register_min_bytes = std::size_t{64} << 20;
+  /// Page-lock on a background thread (the copy that triggers it is staged; the next use is direct)
+  /// instead of inside the copy that triggers it.
+  bool register_in_background = true;
   /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
   /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
   std::size_t device_memory_limit = 0;
@@ -168,6 +211,12 @@ class GpuBackend final : public groth16::ProverBackend {
   bool is_resident(const groth16::Parameters& params) const;
   /// Device bytes of all resident SRSs (streamed ones hold none between calls).
   std::size_t resident_bytes() const override;
+  /// Host bytes page-locked in place now, over every backend of the process ("Host buffers").
+  static std::size_t registered_host_bytes();
+  /// Waits until no background page-locking is in flight ("Host buffers"; tests).
+  static void settle_host_registrations();
+  /// Copies this backend made straight from page-locked caller buffers so far ("Host buffers").
+  std::size_t direct_copies() const;
   /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
   /// when not held. Never blocked by a running proof (status reads it).
   groth16::SrsHolding srs_holding(const groth16::Parameters& params) const override;

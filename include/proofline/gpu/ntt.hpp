@@ -67,6 +67,14 @@ class NttDomain {
   /// zkey's n H points; no division by Z); d_b and d_c are clobbered (d_c is the scratch of the final
   /// gather h_i = (a·b − c)[J·i mod n]). No host round trip.
   void compute_h_odd_coset(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream = nullptr) const;
+  /// The two halves of compute_h (odd_coset false) and compute_h_odd_coset (true), so that a caller
+  /// can transform each column as soon as it is on the device (gpu::GpuBackend overlaps the upload
+  /// of b and c with the transforms of a and b). h_column takes one column's n evaluations to the
+  /// (odd) coset in place (inverse transform, coefficient scaling, forward transform); h_combine,
+  /// after h_column of all three, finishes exactly as compute_h / compute_h_odd_coset do.
+  /// compute_h(a, b, c) = h_column(a), h_column(b), h_column(c), h_combine(a, b, c): same bytes.
+  void h_column(ff::Fr* d_x, bool odd_coset, void* stream = nullptr) const;
+  void h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset, void* stream = nullptr) const;
 
   // ---- host convenience (copies in, transforms, copies out; synchronous) --------------------------
   void forward_host(std::span<ff::Fr> x, NttOrder order = NttOrder::NN) const;

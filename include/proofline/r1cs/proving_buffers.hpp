@@ -19,6 +19,15 @@
 
 namespace proofline::r1cs {
 
+/// Called by UninitAllocator just before it frees storage it allocated (never fixed storage), with
+/// the storage's address and size in bytes. One process-wide hook, null by default; the GPU backend
+/// installs one that unregisters page-locked ranges (gpu/backend.hpp "Host buffers") so that no
+/// registration outlives its memory. The hook must not throw and must not allocate through
+/// UninitAllocator.
+using ReleaseHook = void (*)(const void* p, std::size_t bytes) noexcept;
+void set_release_hook(ReleaseHook hook) noexcept;
+ReleaseHook release_hook() noexcept;
+
 /// std::allocator whose default construction writes nothing: `resize(n)` of a vector using it leaves
 /// the new elements' bytes unwritten (T must be trivially copyable and destructible, as Fr is), so
 /// the prover fast path (ConstraintSystem::prover_extend()) writes each element of a, b, c and the
@@ -54,7 +63,9 @@ struct UninitAllocator : std::allocator<T> {
     return fixed_;
   }
   void deallocate(T* p, std::size_t n) noexcept {
-    if (fixed_ == nullptr) std::allocator<T>::deallocate(p, n);
+    if (fixed_ != nullptr) return;
+    if (const ReleaseHook hook = release_hook()) hook(p, n * sizeof(T));
+    std::allocator<T>::deallocate(p, n);
   }
   UninitAllocator select_on_container_copy_construction() const noexcept { return UninitAllocator(); }
 

@@ -11,17 +11,32 @@
 // ---- Requests ------------------------------------------------------------------------------------
 // proof_kind → engine kind: POREP_SEAL_COMMIT → "porep-c2", SNAP_DEALS_UPDATE → "snap-update",
 // WINDOW_POST_PARTITION → "window-post", WINNING_POST → "winning-post". 0 or an unknown value:
-// INVALID_ARGUMENT (a gRPC error). Only PoRep is served through cuzk.v1 today: the others answer
-// status FAILED, error_message "… is not built for cuzk.v1 requests in this proofline yet" (gRPC OK,
-// so Curio's task fails and is retried elsewhere; the window-post / winning-post kinds are reached
-// through proofline.v1 with their request file).
-// priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL; 0 = the kind's default (WinningPoSt CRITICAL,
-// WindowPoSt HIGH, PoRep and Snap NORMAL); any other value NORMAL (as cuzk).
+// INVALID_ARGUMENT (a gRPC error). Each routed kind has a route (cuzk_service.cpp kRoutes) that
+// fills the engine kind's arguments and payload from the cuzk fields; PoRep, WindowPoSt and
+// WinningPoSt are routed. A kind without a route (SNAP_DEALS_UPDATE today), or whose engine kind
+// this daemon does not have, answers status FAILED, error_message "… is not built for cuzk.v1
+// requests in this proofline yet" (gRPC OK, so Curio's task fails and is retried elsewhere).
+// priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL; 0 = the kind's default (engine::ProofKind::
+// default_priority: WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep and Snap NORMAL); any other value
+// NORMAL (as cuzk).
 // PoRep: `vanilla_proof` is the Commit2In envelope (or the bare C1 JSON), parsed by
 // filecoin::parse_c1_json; the proof type comes from the inner registered_proof (registered_proof
 // and sector_size of the request are not used, as in cuzk). When miner_id ≠ 0, the C1's replica_id
 // must be the one of prover_id = LEB128(miner_id) (filecoin::prover_id_from_miner) and sector id =
 // sector_number: a C1 sent with another sector's ids fails before any proving.
+// WindowPoSt / WinningPoSt (kinds "window-post" / "winning-post", arguments registered_proof,
+// randomness, miner_id, partition): registered_proof 0–4 (Winning V1) / 5–9 (Window V1, API 1.0.0)
+// / 10–14 (Window V1_1, proved as API 1.2.0 like filecoin-ffi and cuzk), of the kind's type;
+// sector_size 0 or the registered proof's; randomness exactly 32 bytes, the top 2 bits of byte 31
+// cleared here (Curio sends it cleared; the chain's verifier clears them too); miner_id → prover_id
+// = LEB128(miner_id); partition_index = the partition the sectors are (WindowPoSt; Curio sends 0;
+// WinningPoSt: 0); vanilla_proofs = one bincode FallbackPoStSectorProof per sector (filecoin/
+// post_bincode.hpp) — the partition's sectors are the ids and comm_r inside them, in the order sent
+// (filecoin::post_request_from_vanilla; WindowPoSt 1 … sector_count of them, padded by repeating the
+// last as filecoin-proofs does; WinningPoSt exactly 1). They travel to the kind as its payload (a
+// JSON array of their base64). The proof is one 192-byte Groth16 proof, verified against the
+// public inputs a verifier derives from randomness, sector ids and comm_r before it is returned.
+// vanilla_proof, sector_number and comm_r_* are not read for PoSt (as cuzk).
 // Any problem with a request's contents (a malformed envelope, a C1 that does not verify, missing
 // parameters) is a proving failure: gRPC OK with status FAILED and error_message, never a gRPC error.
 //
@@ -44,10 +59,13 @@
 // here), loaded_srs = the engine's parameter sets (circuit_id = the id they were preloaded by, else
 // the file name; HOT once loaded, WARM while loading; size_bytes; ref_count = jobs using it),
 // totals from the engine, pinned_memory_* 0. GetMetrics: the engine's Prometheus text.
-// PreloadSRS / EvictSRS: circuit ids porep-2k, porep-8m, porep-512m, porep-32g, porep-64g (the
-// upstream-named .params in $FIL_PROOFS_PARAMETER_CACHE); wpost-*, winning-*, snap-* answer
-// FAILED_PRECONDITION until those kinds exist; anything else INVALID_ARGUMENT. A missing parameter
-// file: NOT_FOUND naming it.
+// PreloadSRS / EvictSRS: circuit ids porep-*, wpost-* and winning-* with a size 2k, 8m, 512m, 32g,
+// 64g: the upstream-named .params in $FIL_PROOFS_PARAMETER_CACHE (PoRep: the default seal proof of
+// the size, filecoin::parameter_file_name; PoSt: filecoin::fallback_parameter_file_name of the
+// size's Window / Winning circuit, e.g. wpost-32g → v28-proof-of-spacetime-fallback-merkletree-
+// poseidon_hasher-8-8-0-<sha256>.params), loaded under the key a request's job uses; snap-* answer
+// FAILED_PRECONDITION until that kind has a route; anything else INVALID_ARGUMENT. A missing
+// parameter file: NOT_FOUND naming it.
 #pragma once
 
 #include <atomic>
@@ -118,7 +136,8 @@ class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
   /// Waits for the engine job; `prove_waiter` (Prove): cancels it when the last waiter goes away.
   grpc::Status wait(grpc::ServerContext* ctx, const std::string& job_id, const std::string& engine_id,
                     std::uint64_t timeout_ms, bool prove_waiter, ::cuzk::v1::AwaitProofResponse* out);
-  /// The .params path of a porep-* circuit id (NOT_FOUND / FAILED_PRECONDITION / INVALID_ARGUMENT).
+  /// The .params path of a circuit id and its engine kind (NOT_FOUND / FAILED_PRECONDITION /
+  /// INVALID_ARGUMENT).
   std::string params_for_circuit(const std::string& circuit_id, std::string* kind) const;
 
   engine::Engine& eng_;

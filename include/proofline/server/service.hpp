@@ -6,11 +6,12 @@
 // The backends come from groth16::make_backends (groth16/backend_factory.hpp, engine.backend).
 //
 // ---- Requests ------------------------------------------------------------------------------------
-// A proto ProofRequest becomes an engine::ProofRequest as it is: kind, priority, request_id, args,
-// payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
+// A proto ProofRequest becomes an engine::ProofRequest as it is: kind, priority (UNSPECIFIED: the
+// kind's default, engine::ProofKind::default_priority), request_id, args, payload. Nothing here knows a kind: what a request of kind K must hold comes from K's declared
 // arguments (engine::ArgSpec, engine/kind.hpp), which ListKinds and GetStatus send to clients
 // (to_proto_kind).
-// Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously — request_id
+// Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously (PreloadSRS:
+// only what names the parameter set, ProvingService::validate's srs_only) — request_id
 // (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the request against the
 // kind's declarations (engine::check_arguments: names, value forms, required ones, payload), every
 // declared file argument naming a readable regular file (a folder argument a folder) on the
@@ -50,6 +51,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -81,7 +83,9 @@ void to_proto_kind(const engine::ProofKind& k, pb::KindInfo* out);
 /// unknown type reads as String, so a newer daemon's types are not refused here).
 std::vector<engine::ArgSpec> arguments_of(const pb::KindInfo& k);
 
-engine::Priority to_engine_priority(pb::Priority p);
+/// PRIORITY_UNSPECIFIED → nullopt: the engine gives the job its kind's default class
+/// (engine::ProofKind::default_priority: winning-post CRITICAL, window-post HIGH, others NORMAL).
+std::optional<engine::Priority> to_engine_priority(pb::Priority p);
 pb::Priority to_proto_priority(engine::Priority p);
 pb::ProofStatus to_proto_status(engine::JobState s);
 /// engine result → proto (proofs, public inputs as decimal strings, timings).
@@ -109,7 +113,10 @@ class ProvingService final : public pb::ProvingEngine::Service {
   /// The checks a request passes before it is queued (header comment, "Requests"): the kind, its
   /// declared arguments, the files they name, the kind's prepare(). Throws RequestError
   /// (INVALID_ARGUMENT, naming the kind and the argument). Also used by CuzkService (cuzk.hpp).
-  void validate(const engine::ProofRequest& r) const;
+  /// `srs_only` (PreloadSRS): the request names only a parameter set — no argument is required by
+  /// its declaration, and the kind's prepare_srs() (e.g. porep-c2, window-post, winning-post with
+  /// 'params' alone) stands for prepare().
+  void validate(const engine::ProofRequest& r, bool srs_only = false) const;
 
   /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
   void stop() { stopping_ = true; }

@@ -214,11 +214,15 @@ std::vector<Fr> post_public_inputs(const filecoin::FallbackParams& p, const file
     }
     sectors.assign(p.sector_count, &pub.sectors[0]);
   } else {
-    const std::size_t first = partition * p.sector_count;
-    if (first >= pub.sectors.size()) {
+    const std::size_t first = (partition - pub.first_partition) * p.sector_count;
+    if (partition < pub.first_partition || first >= pub.sectors.size()) {
       throw ProoflineError(Error::BadArgument, "WindowPoSt public inputs: partition " + std::to_string(partition) +
                                                    " of " + std::to_string(pub.sectors.size()) + " sectors at " +
-                                                   std::to_string(p.sector_count) + " per partition does not exist");
+                                                   std::to_string(p.sector_count) + " per partition" +
+                                                   (pub.first_partition == 0
+                                                        ? std::string()
+                                                        : " from partition " + std::to_string(pub.first_partition)) +
+                                                   " does not exist");
     }
     for (std::size_t i = first; i < std::min(pub.sectors.size(), first + p.sector_count); ++i) {
       sectors.push_back(&pub.sectors[i]);
