@@ -674,7 +674,6 @@ struct GpuBackend::Impl {
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.a.size();
     const std::size_t n_aux = w.aux_assignment.size();
-    const std::size_t a_len = p.a_len();
     const std::size_t b_len = p.b_g1_len();
 
     // Threads started below never outlive this frame, also when this thread throws.
@@ -743,21 +742,7 @@ struct GpuBackend::Impl {
 
     h_done.get();  // rethrows the H side's exception
 
-    groth16::check_prove_cancel(cancel, k, "the L MSM");
-    auto t0 = Clock::now();
-    out.l = translating_oom("L MSM", [&] { return run_query(g1, ring_g1, res, 1, aux.get(), n_aux); });
-    t.msm_l += ms_since(t0) + assign_ms;
-
-    groth16::check_prove_cancel(cancel, k, "the A MSM");
-    t0 = Clock::now();
-    out.a = translating_oom("A MSM", [&] { return run_query(g1, ring_g1, res, 2, sa.get(), a_len); });
-    t.msm_a += ms_since(t0);
-
-    groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
-    t0 = Clock::now();
-    out.b_g1 = translating_oom("B_G1 MSM", [&] { return run_query(g1, ring_g1, res, 3, sb.get(), b_len); });
-    t.msm_b_g1 += ms_since(t0);
-
+    lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
     if (cfg.overlap_g2) {
       g2_done.get();
     } else {
@@ -765,6 +750,26 @@ struct GpuBackend::Impl {
     }
     t.msm_b_g2 += g2_ms;
     return out;
+  }
+
+  /// The L, A and B_G1 MSMs of one partition (its assignments and A/B scalars on the device), in
+  /// that order, each timed (the assignment copies' assign_ms counted in msm_l).
+  void lab_g1(const Parameters& p, const Resident& res, std::size_t n_aux, double assign_ms, groth16::MsmResults& out,
+              groth16::StageTimings& t, const std::atomic<bool>* cancel, std::size_t k) {
+    groth16::check_prove_cancel(cancel, k, "the L MSM");
+    auto t0 = Clock::now();
+    out.l = translating_oom("L MSM", [&] { return run_query(g1, ring_g1, res, 1, aux.get(), n_aux); });
+    t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
+
+    groth16::check_prove_cancel(cancel, k, "the A MSM");
+    t0 = Clock::now();
+    out.a = translating_oom("A MSM", [&] { return run_query(g1, ring_g1, res, 2, sa.get(), p.a_len()); });
+    t.msm_a += ms_since(t0);
+
+    groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
+    t0 = Clock::now();
+    out.b_g1 = translating_oom("B_G1 MSM", [&] { return run_query(g1, ring_g1, res, 3, sb.get(), p.b_g1_len()); });
+    t.msm_b_g1 += ms_since(t0);
   }
 
   groth16::MsmResults prove_one(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
@@ -778,7 +783,6 @@ struct GpuBackend::Impl {
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.a.size();
     const std::size_t n_aux = w.aux_assignment.size();
-    const std::size_t a_len = p.a_len();
     const std::size_t b_len = p.b_g1_len();
 
     // ---- assignments: aux once, then the A and B scalar vectors by density ----
@@ -843,20 +847,7 @@ struct GpuBackend::Impl {
     }
     t.msm_h += ms_since(t0);
 
-    groth16::check_prove_cancel(cancel, k, "the L MSM");
-    t0 = Clock::now();
-    out.l = translating_oom("L MSM", [&] { return run_query(g1, ring_g1, res, 1, aux.get(), n_aux); });
-    t.msm_l += ms_since(t0) + assign_ms;  // the assignment upload and gathers are counted here
-
-    groth16::check_prove_cancel(cancel, k, "the A MSM");
-    t0 = Clock::now();
-    out.a = translating_oom("A MSM", [&] { return run_query(g1, ring_g1, res, 2, sa.get(), a_len); });
-    t.msm_a += ms_since(t0);
-
-    groth16::check_prove_cancel(cancel, k, "the B (G1) MSM");
-    t0 = Clock::now();
-    out.b_g1 = translating_oom("B_G1 MSM", [&] { return run_query(g1, ring_g1, res, 3, sb.get(), b_len); });
-    t.msm_b_g1 += ms_since(t0);
+    lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
 
     if (cfg.overlap_g2) {
       g2_done.get();  // rethrows the G2 side's exception
