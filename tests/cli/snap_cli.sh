@@ -8,7 +8,7 @@
 #                                          and test-mode path); malformed inputs; 32 GiB gen-vanilla.
 #   snap_cli.sh <proofline binary> prove   setup (~1 min) → daemon → submit → verify --snap with
 #                                          the verifier's inputs; another comm_r_new refused; a tampered
-#                                          vanilla proof named by the daemon.
+#                                          vanilla proof named by the daemon; submit --local → verify.
 set -u
 P=$1
 MODE=${2:-fast}
@@ -88,7 +88,7 @@ start_daemon "$P"
 check "submit snap-update" 0 "$P" submit "${A[@]}" --kind snap-update --request s.request.json \
   --vanilla s.vanilla.json --params s.params --proof s.proof --public s.public.json
 expect_in "completed" out.txt 'status      COMPLETED'
-expect_in "one partition of 192 bytes" out.txt '1 partition\(s\) × 192 bytes, verified by the daemon'
+expect_in "one partition of 192 bytes" out.txt '1 partition\(s\) × 192 bytes, verified by the engine'
 check "verify with the request's inputs" 0 "$P" verify --vk s.vk --snap s.request.json --proof s.proof
 expect_in "valid" out.txt '^partition 0: valid'
 check "verify against another comm_r_new" 1 "$P" verify --vk s.vk --snap other_comm_r_new.json --proof s.proof
@@ -98,6 +98,9 @@ check "submit a tampered vanilla proof" 3 "$P" submit "${A[@]}" --kind snap-upda
   --vanilla bad_sibling.json --params s.params
 expect_in "the daemon names the constraint" out.txt 'unsatisfied: challenge 3: tree D new inclusion up to the apex leaf'
 stop_daemon
+check "submit --local snap-update" 0 "$P" submit --local --backend cpu --kind snap-update --request s.request.json \
+  --vanilla s.vanilla.json --params s.params --proof l.proof
+check "verify the local proof" 0 "$P" verify --params s.params --snap s.request.json --proof l.proof
 
 echo "snap_cli prove: $fails failure(s)"
 exit $((fails > 0))
