@@ -611,7 +611,9 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
                    "32KiB, 16MiB, 1GiB); snap: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB and the test sizes 1KiB … 32KiB, 16MiB");
   if (CLI::Option* o = setup.get_option_no_throw("--params")) {
     o->required(false);
-    o->description("output .params file (porep: default $FIL_PROOFS_PARAMETER_CACHE/<upstream name>.params)");
+    o->description(
+        "output .params file (porep, window-post, winning-post, snap: default "
+        "$FIL_PROOFS_PARAMETER_CACHE/<upstream name>.params, with the .vk beside it)");
   }
   CLI::Option* c1_opt = verify.add_option("--c1", p.verify_c1, "PoRep: take each partition's public inputs from this C1 JSON")
                             ->check(CLI::ExistingFile);
