@@ -732,12 +732,7 @@ struct GpuBackend::Impl {
 
     // ---- B_G2 beside the rest (or after the G1 MSMs) ----
     double g2_ms = 0;
-    auto run_g2 = [&] {
-      const auto tg = Clock::now();
-      CUDA_CHECK(cudaSetDevice(cfg.device));
-      out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
-      g2_ms = ms_since(tg);
-    };
+    auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
     if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
 
     h_done.get();  // rethrows the H side's exception
@@ -750,6 +745,15 @@ struct GpuBackend::Impl {
     }
     t.msm_b_g2 += g2_ms;
     return out;
+  }
+
+  /// The B_G2 MSM of one partition (B scalars on the device) on the calling thread, which may be a
+  /// helper thread (it selects the device); ms gets its wall time.
+  void b_g2_msm(const Resident& res, std::size_t b_len, groth16::MsmResults& out, double& ms) {
+    const auto tg = Clock::now();
+    CUDA_CHECK(cudaSetDevice(cfg.device));
+    out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
+    ms = ms_since(tg);
   }
 
   /// The L, A and B_G1 MSMs of one partition (its assignments and A/B scalars on the device), in
@@ -793,12 +797,7 @@ struct GpuBackend::Impl {
 
     // ---- B_G2, on its own host thread (and stream) while the rest runs, when overlapping ----
     double g2_ms = 0;
-    auto run_g2 = [&] {
-      const auto tg = Clock::now();
-      CUDA_CHECK(cudaSetDevice(cfg.device));
-      out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
-      g2_ms = ms_since(tg);
-    };
+    auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
     std::future<void> g2_done;
     if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
     struct Joiner {  // the G2 thread never outlives this frame, also when the G1 side throws
