@@ -28,7 +28,7 @@ case ${1:-test} in
     timeout 60 "$d/test_gpu" --gtest_filter='SrsLoad.*:GpuSrs.*:GpuBackendTest.OutOfMemoryIsRecoverable' >"$out/test_gpu.txt" 2>&1
     echo "test_gpu rc=$?"
     grep -E '^\[  (PASSED|FAILED|SKIPPED) |^\[ +(OK|FAILED) +\]|Failure|Expected|Which is|actual' "$out/test_gpu.txt" | head -40
-    REPS=${REPS:-1} CHECK_LG=0 timeout 220 "$d/gpu_groth16_bench" --device-limit "${LIMIT:-48GiB}" 27 2>&1 | tee "$out/bench27.txt"
+    REPS=${REPS:-1} CHECK_LG=0 timeout 330 "$d/gpu_groth16_bench" --device-limit "${LIMIT:-48GiB}" 27 2>&1 | tee "$out/bench27.txt"
     free -g | head -2
     ;;
   *) echo "usage: $0 test|bench27" >&2; exit 2 ;;

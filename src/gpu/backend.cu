@@ -138,6 +138,7 @@ struct Resident {
   Fingerprint fp;
   SrsMode mode = SrsMode::Resident;
   std::size_t msm_chunk = 0;  ///< resident: bases per MSM slice (0: whole MSMs)
+  bool lean = false;          ///< its partitions run with the lean working set (backend.hpp "Working set")
   DeviceBuffer dev[5];
   PinnedBytes host[5];
   std::size_t len[5] = {};
@@ -186,6 +187,10 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4);
 }
 
+/// Whether the lean working set keeps NTT tables of `bytes` across a partition's MSMs (small ones)
+/// rather than freeing them after the transforms and making them again for the next partition.
+bool lean_keeps_tables(std::size_t bytes) { return bytes <= (std::size_t{64} << 20); }
+
 /// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
 std::vector<uint32_t> rank_prefix(std::span<const uint64_t> words) {
   std::vector<uint32_t> p(words.size() + 1);
@@ -217,6 +222,9 @@ unsigned device_generation_locked(int device) {
 }
 
 struct GpuBackend::Impl {
+  /// Device bytes of every buffer this object allocates (first member: destroyed last, after the
+  /// buffers counted in it); capped by cfg.device_memory_limit when it is enforced.
+  DeviceBudget budget;
   GpuBackendConfig cfg;
   cudaStream_t stream = nullptr;
   /// Copy stream of the overlapped schedule (prove_one_overlapped): a, b, c and the assignments go
@@ -233,6 +241,7 @@ struct GpuBackend::Impl {
       words{"density bitmap"}, prefix{"density ranks"};
 
   explicit Impl(GpuBackendConfig c) : cfg(c) {
+    if (cfg.enforce_device_memory_limit) budget.cap = cfg.device_memory_limit;
     CUDA_CHECK(cudaSetDevice(cfg.device));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithFlags(&xfer, cudaStreamNonBlocking));
@@ -346,30 +355,68 @@ struct GpuBackend::Impl {
   static std::size_t srs_device_bytes(const Parameters& p) {
     return kG1Dev * (p.h_len() + p.l_len() + p.a_len() + p.b_g1_len()) + kG2Dev * p.b_g2_len();
   }
-  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr) const {
+  /// The working sets to try, in order of preference (cfg.working_set; Auto: full, then lean).
+  std::vector<bool> lean_choices() const {
+    switch (cfg.working_set) {
+      case WorkingSet::Full: return {false};
+      case WorkingSet::Lean: return {true};
+      case WorkingSet::Auto: break;
+    }
+    return {false, true};
+  }
+  /// Resident when the SRS fits beside one partition's working space — full, else lean (a resident
+  /// SRS with the lean working set costs less than a streamed one with the full set) — with whole
+  /// MSMs or, if only those do not fit, slices of a power of two (2^26 … 2^20); else streamed.
+  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr, bool* lean = nullptr) const {
     const std::size_t budget = device_budget(), held = held_device_bytes(&p);
     const std::size_t srs = srs_device_bytes(p);
-    std::size_t chunk = cfg.resident_msm_chunk_points;
-    bool fits = held + srs + GpuBackend::working_bytes(p, chunk) <= budget;
-    // Whole MSMs do not fit beside the SRS: slices of a power of two (2^26 … 2^20) may.
-    for (std::size_t c = std::size_t{1} << 26; !fits && chunk == 0 && c >= (std::size_t{1} << 20); c >>= 1) {
-      if (held + srs + GpuBackend::working_bytes(p, c) <= budget) {
-        chunk = c;
-        fits = true;
+    for (const bool l : lean_choices()) {
+      std::size_t chunk = cfg.resident_msm_chunk_points;
+      bool fits = held + srs + GpuBackend::working_bytes(p, chunk, l) <= budget;
+      for (std::size_t c = std::size_t{1} << 26; !fits && chunk == 0 && c >= (std::size_t{1} << 20); c >>= 1) {
+        if (held + srs + GpuBackend::working_bytes(p, c, l) <= budget) {
+          chunk = c;
+          fits = true;
+        }
+      }
+      if (fits) {
+        if (msm_chunk) *msm_chunk = chunk;
+        if (lean) *lean = l;
+        return SrsMode::Resident;
       }
     }
-    if (msm_chunk) *msm_chunk = fits ? chunk : 0;
-    return fits ? SrsMode::Resident : SrsMode::Streamed;
+    if (msm_chunk) *msm_chunk = 0;
+    if (lean) *lean = cfg.working_set == WorkingSet::Lean;
+    return SrsMode::Streamed;
   }
-  /// Points per streamed chunk for p: the config's, or the largest power of two <= 2^24 whose two
-  /// G1 and two G2 chunk buffers fit the budget beside the working space (at least 2^12).
-  std::size_t plan_chunk(const Parameters& p) const {
-    if (cfg.srs_stream_chunk_points != 0) return cfg.srs_stream_chunk_points;
+  /// Points per streamed chunk for p and the working set beside it: the config's chunk, or the
+  /// largest power of two <= 2^24 (>= 2^20) whose two G1 and two G2 chunk buffers fit the budget
+  /// beside the full working space, else beside the lean one; when neither fits, the full (or the
+  /// configured) working set with the largest chunk >= 2^12 that fits, or 2^12.
+  std::size_t plan_chunk(const Parameters& p, bool* lean) const {
     const std::size_t budget = device_budget(), held = held_device_bytes(&p);
+    auto fits = [&](std::size_t c, bool l) {
+      return held + 2 * c * (kG1Dev + kG2Dev) + GpuBackend::working_bytes(p, c, l) <= budget;
+    };
+    const std::vector<bool> choices = lean_choices();
+    if (cfg.srs_stream_chunk_points != 0) {
+      *lean = choices.front();
+      for (const bool l : choices)
+        if (fits(cfg.srs_stream_chunk_points, l)) {
+          *lean = l;
+          break;
+        }
+      return cfg.srs_stream_chunk_points;
+    }
+    for (const bool l : choices)
+      for (std::size_t c = std::size_t{1} << 24; c >= (std::size_t{1} << 20); c >>= 1)
+        if (fits(c, l)) {
+          *lean = l;
+          return c;
+        }
+    *lean = choices.front();
     std::size_t c = std::size_t{1} << 24;
-    while (c > (std::size_t{1} << 12) &&
-           held + 2 * c * (kG1Dev + kG2Dev) + GpuBackend::working_bytes(p, c) > budget)
-      c >>= 1;
+    while (c > (std::size_t{1} << 12) && !fits(c, *lean)) c >>= 1;
     return c;
   }
 
@@ -424,7 +471,7 @@ struct GpuBackend::Impl {
     r->key = &p;
     r->fp = fp;
     for (int k = 0; k < 5; ++k) r->len[k] = fp.len[k];
-    r->mode = plan(p, &r->msm_chunk);
+    r->mode = plan(p, &r->msm_chunk, &r->lean);
     if (r->mode == SrsMode::Resident) {
       try {
         translating_oom("loading the SRS into device memory (h, l, a, b_g1, b_g2 bases)", [&] {
@@ -438,7 +485,7 @@ struct GpuBackend::Impl {
       }
     }
     if (r->mode == SrsMode::Streamed) {
-      stream_chunk = plan_chunk(p);
+      stream_chunk = plan_chunk(p, &r->lean);
       translating_oom("loading the SRS into pinned host memory for streaming", [&] {
         load_streamed(*r, p);
         return 0;
@@ -711,6 +758,7 @@ struct GpuBackend::Impl {
     }
     // ---- H MSM on its own thread once the transforms are done ----
     h_done = std::async(std::launch::async, [&] {
+      DeviceBudgetScope scope(&budget);
       CUDA_CHECK(cudaSetDevice(cfg.device));
       CUDA_CHECK(cudaStreamSynchronize(stream));
       t.ntt += ms_since(t_h);
@@ -747,10 +795,107 @@ struct GpuBackend::Impl {
     return out;
   }
 
+  /// prove_one with the lean working set (backend.hpp "Working set"): at most two of a, b, c on the
+  /// device (b's copy beside a's transforms; a ·= b on the coset; c into b's place), the NTT tables
+  /// freed after the transforms when large, the H MSM over the one column left, then that column
+  /// freed and the assignments and A/B scalars uploaded for L, A, B_G1 (and B_G2 beside them as
+  /// configured). The previous partition's assignments are freed first. Same sums as prove_one.
+  groth16::MsmResults prove_one_lean(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w,
+                                     groth16::StageTimings& t, const std::atomic<bool>* cancel, std::size_t k) {
+    groth16::MsmResults out;
+    const std::size_t m = p.domain_size();
+    const std::size_t h_terms = p.h_terms();
+    const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
+    const std::size_t rows = w.a.size();
+    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t b_len = p.b_g1_len();
+    for (DeviceBuffer* b : {&aux, &sa, &sb}) b->release();
+
+    groth16::check_prove_cancel(cancel, k, "the H computation");
+    const auto t_h = Clock::now();
+    if (h_terms > 0) {
+      unsigned lg = 0;
+      while ((std::size_t{1} << lg) < m) ++lg;
+      if (!domain || domain->lg_size() != lg) {
+        domain.reset();
+        translating_oom("NTT tables", [&] {
+          domain = std::make_unique<NttDomain>(lg);
+          return 0;
+        });
+      }
+      translating_oom("a, b, c evaluations (two columns, lean)", [&] {
+        abc.ensure(2 * m * sizeof(ff::Fr));
+        return 0;
+      });
+      ff::Fr* d0 = abc.as<ff::Fr>();
+      ff::Fr* d1 = d0 + m;
+      // column x → d on the copy stream, then `stream` waits for it (ev: that column's event)
+      auto up = [&](ff::Fr* d, const r1cs::FrVector& x, cudaEvent_t ev) {
+        const auto t_up = Clock::now();
+        upload(d, x.data(), rows * sizeof(ff::Fr), xfer, /*pinnable=*/true);
+        if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), xfer));
+        CUDA_CHECK(cudaEventRecord(ev, xfer));
+        t.h2d += ms_since(t_up);
+        CUDA_CHECK(cudaStreamWaitEvent(stream, ev, 0));
+      };
+      up(d0, w.a, ev_col[0]);
+      domain->h_column(d0, odd_coset, stream);
+      up(d1, w.b, ev_col[1]);  // beside a's transforms
+      domain->h_column(d1, odd_coset, stream);
+      domain->h_mul(d0, d1, stream);
+      CUDA_CHECK(cudaEventRecord(ev_col[2], stream));  // d1 is free again
+      CUDA_CHECK(cudaStreamWaitEvent(xfer, ev_col[2], 0));
+      up(d1, w.c, ev_col[1]);
+      domain->h_column(d1, odd_coset, stream);
+      domain->h_finish(d0, d1, odd_coset, stream);
+    }
+    if (fault::fire("cuda")) [[unlikely]] {
+      injected_fault_kernel<<<1, 1, 0, stream>>>();
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    t.ntt += ms_since(t_h);
+    if (domain && !lean_keeps_tables(domain->table_bytes())) domain.reset();
+
+    groth16::check_prove_cancel(cancel, k, "the H MSM");
+    auto t0 = Clock::now();
+    if (h_terms > 0) {
+      out.h = translating_oom("H MSM", [&] { return run_query(g1, ring_g1, res, 0, abc.get(), h_terms); });
+    } else {
+      out.h = ec::G1Projective::identity();
+    }
+    t.msm_h += ms_since(t0);
+    abc.release();
+
+    t0 = Clock::now();
+    upload_assignments(p, w, stream);
+    const double assign_ms = ms_since(t0);
+    t.h2d += assign_ms;
+    double g2_ms = 0;
+    auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
+    std::future<void> g2_done;
+    if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
+    struct Joiner {
+      std::future<void>* f;
+      ~Joiner() {
+        if (f->valid()) f->wait();
+      }
+    } joiner{&g2_done};
+    lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
+    if (cfg.overlap_g2) {
+      g2_done.get();
+    } else {
+      run_g2();
+    }
+    t.msm_b_g2 += g2_ms;
+    return out;
+  }
+
   /// The B_G2 MSM of one partition (B scalars on the device) on the calling thread, which may be a
-  /// helper thread (it selects the device); ms gets its wall time.
+  /// helper thread (it selects the device and counts its allocations in this backend's budget);
+  /// ms gets its wall time.
   void b_g2_msm(const Resident& res, std::size_t b_len, groth16::MsmResults& out, double& ms) {
     const auto tg = Clock::now();
+    DeviceBudgetScope scope(&budget);
     CUDA_CHECK(cudaSetDevice(cfg.device));
     out.b_g2 = translating_oom("B_G2 MSM", [&] { return run_query(g2, ring_g2, res, 4, sb.get(), b_len); });
     ms = ms_since(tg);
@@ -784,6 +929,7 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
+    if (res.lean) return prove_one_lean(p, res, w, t, cancel, k);
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.a.size();
     const std::size_t n_aux = w.aux_assignment.size();
@@ -977,6 +1123,7 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
   }
   Impl& I = *impl_;
   I.select();
+  DeviceBudgetScope scope(&I.budget);
   groth16::ProverResult result;
   result.proofs.resize(partitions.size());
   if (partitions.empty()) {
@@ -1020,6 +1167,7 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
 double GpuBackend::preload(const Parameters& params) {
   std::lock_guard<std::mutex> lock(mu_);
   impl_->select();
+  DeviceBudgetScope scope(&impl_->budget);
   double ms = 0;
   try {
     impl_->ensure_resident(params, &ms);
@@ -1061,6 +1209,24 @@ std::size_t GpuBackend::direct_copies() const {
   return impl_->pinned_copies;
 }
 
+bool GpuBackend::lean_working_set(const Parameters& params) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const Resident* r = impl_->find(params);
+  return r != nullptr && r->lean;
+}
+std::size_t GpuBackend::device_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->budget.live.load();
+}
+std::size_t GpuBackend::device_peak_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->budget.peak.load();
+}
+void GpuBackend::reset_device_peak() {
+  std::lock_guard<std::mutex> lock(mu_);
+  impl_->budget.reset_peak();
+}
+
 std::size_t GpuBackend::resident_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   return impl_->held_device_bytes(nullptr);
@@ -1086,14 +1252,21 @@ SrsMode GpuBackend::plan_mode(const Parameters& params) const {
   return impl_->plan(params);
 }
 
-std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_points) {
+std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_points, bool lean) {
   const std::size_t m = p.domain_size(), n_aux = p.l_len(), a = p.a_len(), b = p.b_g1_len();
   const std::size_t longest = std::max({p.h_len(), n_aux, a, b});
   const std::size_t n = msm_points != 0 ? std::min(msm_points, longest) : longest;
-  const std::size_t vectors = sizeof(ff::Fr) * (3 * m + n_aux + a + b) + 3 * 8 * (n_aux / 64 + 1);
-  const std::size_t ntt_tables = 2 * sizeof(ff::Fr) * m;  // twiddles (ntt.hpp "Memory")
-  return vectors + ntt_tables + msm_scratch_bytes(n, 192) + msm_scratch_bytes(std::min(n, b), 384) +
-         (std::size_t{256} << 20);
+  const std::size_t fr = sizeof(ff::Fr);
+  const std::size_t bitmaps = 3 * 8 * (n_aux / 64 + 1);
+  const std::size_t msm = msm_scratch_bytes(n, 192) + msm_scratch_bytes(std::min(n, b), 384);
+  const std::size_t tables = NttDomain::table_bytes_for(m);
+  const std::size_t margin = std::size_t{256} << 20;
+  if (!lean) return fr * (3 * m + n_aux + a + b) + bitmaps + tables + msm + margin;
+  // Lean ("Working set"): the transforms hold two columns beside the tables, then the H MSM one
+  // column, then the L/A/B MSMs the assignments and the A/B scalars (large tables freed first);
+  // the MSM scratch stays allocated throughout.
+  const std::size_t kept_tables = lean_keeps_tables(tables) ? tables : 0;
+  return std::max(tables + 2 * fr * m, fr * (n_aux + a + b) + kept_tables) + bitmaps + msm + margin;
 }
 
 std::string_view to_string(SrsMode m) noexcept { return m == SrsMode::Resident ? "resident" : "streamed"; }

@@ -16,12 +16,20 @@
 // free only happens on a context that is already broken, and its status is consumed so that the next
 // checked call reports the context's own error rather than this one.
 //
+// Accounting and limits (DeviceBudget): a buffer allocated while a DeviceBudgetScope is active on
+// the allocating thread is counted in that budget (live and peak bytes) until it is freed, whichever
+// thread frees it. A budget with a nonzero cap refuses an allocation that would take its live bytes
+// past the cap, before calling CUDA, with the same CudaError as a real lack of memory (status 2) and
+// an expression naming the cap — so a large card behaves like a smaller one
+// (GpuBackendConfig::device_memory_limit). A budget must outlive the buffers counted in it.
+//
 // Host code only (no kernels): g++ translation units may include it (tests do) through the CUDA
 // include path that the proofline_gpu target exports.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -29,6 +37,33 @@
 #include "proofline/gpu/device.hpp"
 
 namespace proofline::gpu {
+
+/// Device bytes counted for one owner (a GpuBackend): live now, the most live since the last
+/// reset_peak(), and an optional cap (0: none). See the file comment.
+struct DeviceBudget {
+  std::size_t cap = 0;
+  std::atomic<std::size_t> live{0};
+  std::atomic<std::size_t> peak{0};
+  void reset_peak() noexcept { peak.store(live.load()); }
+};
+
+namespace detail {
+inline thread_local DeviceBudget* t_device_budget = nullptr;
+}  // namespace detail
+
+/// While alive, buffers allocated on this thread are counted in `budget` (null: in none).
+class DeviceBudgetScope {
+ public:
+  explicit DeviceBudgetScope(DeviceBudget* budget) noexcept : prev_(detail::t_device_budget) {
+    detail::t_device_budget = budget;
+  }
+  ~DeviceBudgetScope() { detail::t_device_budget = prev_; }
+  DeviceBudgetScope(const DeviceBudgetScope&) = delete;
+  DeviceBudgetScope& operator=(const DeviceBudgetScope&) = delete;
+
+ private:
+  DeviceBudget* prev_;
+};
 
 class DeviceBuffer {
  public:
@@ -42,6 +77,7 @@ class DeviceBuffer {
       : ptr_(std::exchange(o.ptr_, nullptr)),
         bytes_(std::exchange(o.bytes_, 0)),
         stream_(o.stream_),
+        budget_(std::exchange(o.budget_, nullptr)),
         what_(std::move(o.what_)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
@@ -49,6 +85,7 @@ class DeviceBuffer {
       ptr_ = std::exchange(o.ptr_, nullptr);
       bytes_ = std::exchange(o.bytes_, 0);
       stream_ = o.stream_;
+      budget_ = std::exchange(o.budget_, nullptr);
       what_ = std::move(o.what_);
     }
     return *this;
@@ -60,6 +97,15 @@ class DeviceBuffer {
   void ensure(std::size_t bytes) {
     if (bytes <= bytes_) return;
     release();
+    DeviceBudget* budget = detail::t_device_budget;
+    if (budget != nullptr && budget->cap != 0 && budget->live.load() + bytes > budget->cap) {
+      detail::throw_cuda_error(static_cast<int>(cudaErrorMemoryAllocation),
+                               ("cudaMalloc(" + std::to_string(bytes) + " bytes for " + what_ +
+                                ") refused: over the device memory limit of " + std::to_string(budget->cap) +
+                                " bytes (" + std::to_string(budget->live.load()) + " in use)")
+                                   .c_str(),
+                               __FILE__, __LINE__);
+    }
     void* p = nullptr;
     const cudaError_t e = stream_ ? cudaMallocAsync(&p, bytes, stream_) : cudaMalloc(&p, bytes);
     if (e != cudaSuccess) {
@@ -71,15 +117,24 @@ class DeviceBuffer {
     }
     ptr_ = p;
     bytes_ = bytes;
+    budget_ = budget;
+    if (budget_ != nullptr) {
+      const std::size_t now = budget_->live.fetch_add(bytes) + bytes;
+      std::size_t peak = budget_->peak.load();
+      while (now > peak && !budget_->peak.compare_exchange_weak(peak, now)) {
+      }
+    }
   }
   /// Frees the region (stream-ordered on the buffer's stream, if it has one); the buffer is empty.
   void release() noexcept {
     if (ptr_ != nullptr) {
       const cudaError_t e = stream_ ? cudaFreeAsync(ptr_, stream_) : cudaFree(ptr_);
       if (e != cudaSuccess) (void)cudaGetLastError();  // see the file comment
+      if (budget_ != nullptr) budget_->live.fetch_sub(bytes_);
     }
     ptr_ = nullptr;
     bytes_ = 0;
+    budget_ = nullptr;
   }
   /// Allocates and frees with cudaMallocAsync / cudaFreeAsync on `stream` from now on (null: plain
   /// cudaMalloc / cudaFree). The current region is released first: it was allocated the other way.
@@ -103,6 +158,7 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
   cudaStream_t stream_ = nullptr;
+  DeviceBudget* budget_ = nullptr;  ///< the budget this region is counted in (null: none)
   std::string what_ = "device buffer";
 };
 

@@ -181,6 +181,30 @@ __global__ void ab_minus_c_kernel(DevFr* c, const DevFr* a, const DevFr* b, uint
   }
 }
 
+/// a[i] *= b[i].
+__global__ void mul_kernel(DevFr* a, const DevFr* b, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    a[i] = a[i] * b[i];
+  }
+}
+
+/// ab[i] = (ab[i] − c[i])·z_inv (abc_kernel with a·b already formed).
+__global__ void ab_minus_c_scaled_kernel(DevFr* ab, const DevFr* c, DevFr z_inv, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    ab[i] = (ab[i] - c[i]) * z_inv;
+  }
+}
+
+/// c[p] = ab[p] − c[p].
+__global__ void rsub_kernel(DevFr* c, const DevFr* ab, uint64_t n) {
+  for (uint64_t p = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; p < n;
+       p += uint64_t(gridDim.x) * blockDim.x) {
+    c[p] = ab[p] - c[p];
+  }
+}
+
 /// out[i] = in[j·i mod n] (n a power of two, j odd: a permutation; out and in do not overlap).
 __global__ void gather_mul_index_kernel(DevFr* __restrict__ out, const DevFr* __restrict__ in, uint64_t j,
                                         uint64_t n) {
@@ -389,6 +413,36 @@ void NttDomain::h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset,
   gather_mul_index_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_c), odd_coset_j_,
                                                                                 size());
   CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::h_mul(ff::Fr* d_a, const ff::Fr* d_b, void* stream) const {
+  mul_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), reinterpret_cast<const DevFr*>(d_b), size());
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void NttDomain::h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream) const {
+  if (!odd_coset) {
+    ab_minus_c_scaled_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_ab), dev(d_c),
+                                                                                   to_dev(z_inv_on_coset_), size());
+    CUDA_CHECK(cudaGetLastError());
+    coset_inverse(d_ab, stream);
+    return;
+  }
+  // as h_combine: c[p] = ab[p] − c[p], then the gather ab[i] = c[J·i mod n]
+  rsub_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_c), dev(d_ab), size());
+  CUDA_CHECK(cudaGetLastError());
+  gather_mul_index_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_ab), dev(d_c), odd_coset_j_,
+                                                                                size());
+  CUDA_CHECK(cudaGetLastError());
+}
+
+std::uint64_t NttDomain::table_bytes_for(std::uint64_t m) {
+  unsigned lg = 0;
+  while ((std::uint64_t{1} << lg) < m) ++lg;
+  const std::uint64_t n = std::uint64_t{1} << lg;
+  const std::uint64_t tw = n > 1 ? n - 1 : 1;
+  const std::uint64_t lo = std::uint64_t{1} << kPowLoBits, hi = (n >> kPowLoBits) + 1;
+  return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi));
 }
 
 void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {

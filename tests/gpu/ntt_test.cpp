@@ -9,6 +9,7 @@
 
 #include "proofline/gpu/device.hpp"
 #include "require_device.hpp"
+#include "gpu/device_buffer.cuh"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/domain.hpp"
@@ -116,6 +117,43 @@ TEST(GpuNtt, ComputeHOddCosetMatchesOddCosetH) {
   gpu.compute_h_odd_coset_host(odd, b, c);
   auto ca = a, cb = b, cc = c;
   expect_same(odd, proofline::groth16::snarkjs::OddCosetH(6).compute(ca, cb, cc), "odd coset after bellperson", 6);
+}
+
+TEST(GpuNtt, TwoColumnHEqualsComputeH) {
+  // The lean working set's H (h_column a, b; h_mul; h_column c in b's place; h_finish) leaves the
+  // bytes compute_h / compute_h_odd_coset leave, in both forms.
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {1u, 5u, 12u}) {
+    const std::size_t n = std::size_t{1} << lg;
+    const auto a = random_vec(n, 170 + lg), b = random_vec(n, 180 + lg), c = random_vec(n, 190 + lg);
+    NttDomain gpu(lg);
+    for (bool odd : {false, true}) {
+      auto want = a;
+      if (odd) {
+        gpu.compute_h_odd_coset_host(want, b, c);
+      } else {
+        gpu.compute_h_host(want, b, c);
+      }
+      proofline::gpu::DeviceBuffer d(2 * n * sizeof(Fr), "two columns");
+      Fr* d0 = d.as<Fr>();
+      Fr* d1 = d0 + n;
+      CUDA_CHECK(cudaMemcpy(d0, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(d1, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+      gpu.h_column(d0, odd);
+      gpu.h_column(d1, odd);
+      gpu.h_mul(d0, d1);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      CUDA_CHECK(cudaMemcpy(d1, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+      gpu.h_column(d1, odd);
+      gpu.h_finish(d0, d1, odd);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<Fr> got(n);
+      CUDA_CHECK(cudaMemcpy(got.data(), d0, n * sizeof(Fr), cudaMemcpyDeviceToHost));
+      expect_same(got, want, odd ? "two-column odd-coset H" : "two-column H", lg);
+    }
+  }
+  EXPECT_EQ(NttDomain::table_bytes_for(1000), NttDomain(10).table_bytes());
+  EXPECT_EQ(NttDomain::table_bytes_for(1024), NttDomain(10).table_bytes());
 }
 
 TEST(GpuNtt, RejectsWrongLength) {

@@ -213,6 +213,7 @@ TEST(GpuSrs, StreamedUnderADeviceLimitSameProofBytes) {
   for (std::size_t chunk : {std::size_t{333}, std::size_t{1000}, std::size_t{0}}) {
     gpu::GpuBackendConfig cfg;
     cfg.device_memory_limit = std::size_t{1} << 20;  // far below the SRS and working space
+    cfg.enforce_device_memory_limit = false;         // a plan, not a card: nothing would fit
     cfg.srs_stream_chunk_points = chunk;
     gpu::GpuBackend backend(cfg);
     const std::string what = "streamed, chunk " + std::to_string(chunk);
@@ -252,6 +253,88 @@ TEST(GpuSrs, ResidentMsmSlicesSameProofBytes) {
     expect_cpu_proofs(backend, shell, b.params, b.circuit, 11, "resident, MSM slices of " + std::to_string(chunk));
     expect_cpu_proofs(backend, b.params, b.params, b.circuit, 11, "resident host, MSM slices of " + std::to_string(chunk));
   }
+}
+
+TEST(GpuSrs, LeanWorkingSetSameProofBytes) {
+  // The lean working set (backend.hpp "Working set"), forced, with the SRS resident (whole MSMs and
+  // slices) and streamed, G2 beside the G1 MSMs or after them: the CPU's proof bytes. Two calls of
+  // two partitions each, so the previous partition's buffers are freed and made again.
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  struct Case {
+    const char* what;
+    std::size_t stream_chunk, msm_slice, limit;
+    bool overlap_g2;
+  };
+  const Case cases[] = {{"lean, resident", 0, 0, 0, true},
+                        {"lean, resident slices of 333, G2 after G1", 0, 333, 0, false},
+                        {"lean, streamed chunks of 1000", 1000, 0, std::size_t{1} << 20, true}};
+  for (const Case& c : cases) {
+    gpu::GpuBackendConfig cfg;
+    cfg.working_set = gpu::WorkingSet::Lean;
+    cfg.srs_stream_chunk_points = c.stream_chunk;
+    cfg.resident_msm_chunk_points = c.msm_slice;
+    cfg.device_memory_limit = c.limit;
+    cfg.enforce_device_memory_limit = false;
+    cfg.overlap_g2 = c.overlap_g2;
+    gpu::GpuBackend backend(cfg);
+    backend.preload(shell);
+    EXPECT_TRUE(backend.lean_working_set(shell)) << c.what;
+    EXPECT_EQ(backend.srs_holding(shell).mode, c.limit ? "streamed" : "resident") << c.what;
+    for (std::uint64_t seed : {21u, 22u}) expect_cpu_proofs(backend, shell, b.params, b.circuit, seed, c.what);
+    expect_cpu_proofs(backend, b.params, b.params, b.circuit, 23, std::string(c.what) + ", host source");
+    EXPECT_GT(backend.device_peak_bytes(), 0u);
+  }
+}
+
+TEST(GpuSrs, AutoTakesTheLeanSetWhenOnlyItFitsAndStaysUnderTheLimit) {
+  // A budget that holds the streamed SRS's chunk buffers beside the lean working set but not beside
+  // the full one: Auto plans lean, and with the limit enforced every allocation of the proofs stays
+  // under it (device_peak_bytes), same bytes as the CPU.
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const std::size_t chunk = 1000;
+  const std::size_t full = gpu::GpuBackend::working_bytes(shell, chunk, false);
+  const std::size_t lean = gpu::GpuBackend::working_bytes(shell, chunk, true);
+  ASSERT_LT(lean, full);
+  gpu::GpuBackendConfig cfg;
+  cfg.srs_stream_chunk_points = chunk;
+  cfg.device_memory_limit = 2 * chunk * (96 + 192) + lean;
+  gpu::GpuBackend backend(cfg);
+  EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Streamed);
+  backend.preload(shell);
+  EXPECT_TRUE(backend.lean_working_set(shell));
+  expect_cpu_proofs(backend, shell, b.params, b.circuit, 31, "auto lean under an enforced limit");
+  EXPECT_GT(backend.device_peak_bytes(), 0u);
+  EXPECT_LE(backend.device_peak_bytes(), cfg.device_memory_limit);
+  // with the whole device the same parameters get the full set
+  gpu::GpuBackend roomy;
+  roomy.preload(shell);
+  EXPECT_FALSE(roomy.lean_working_set(shell));
+}
+
+TEST(GpuSrs, EnforcedDeviceLimitRefusesAllocationsAsOutOfMemory) {
+  // A limit below anything the proof needs: the allocation is refused before CUDA is called, as
+  // OutOfMemory naming the limit, and the backend keeps working once the limit allows it.
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  gpu::GpuBackendConfig cfg;
+  cfg.device_memory_limit = std::size_t{1} << 20;
+  gpu::GpuBackend backend(cfg);
+  std::vector<r1cs::ProvingBuffers> w(1, groth16::synthesize_for_proving(b.circuit));
+  const std::vector<Randomizers> rs{{Fr::from_u64(3), Fr::from_u64(4)}};
+  try {
+    backend.prove(b.params, w, rs);
+    ADD_FAILURE() << "a 1 MiB card proved a 2^12 circuit";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::OutOfMemory) << e.what();
+    EXPECT_NE(std::string(e.what()).find("over the device memory limit of 1048576 bytes"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(backend.in_service());
+  EXPECT_LE(backend.device_peak_bytes(), cfg.device_memory_limit);
 }
 
 }  // namespace

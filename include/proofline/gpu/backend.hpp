@@ -96,8 +96,25 @@
 //             same group element, so the same proof bytes). srs_holding()'s bytes are then the SRS
 //             bytes streamed per proof.
 // Scratch for a partition (kept between calls, freed by release_scratch()): 3·m·32 B (a, b, c) +
-// aux·32 B + the A/B scalar vectors + the MSM scratch (msm.hpp, "Memory") + in streamed mode the
-// chunk buffers.
+// aux·32 B + the A/B scalar vectors + the NTT tables + the MSM scratch (msm.hpp, "Memory") + in
+// streamed mode the chunk buffers (working_bytes() estimates it; "Working set" below).
+//
+// ---- Working set ----------------------------------------------------------------------------------
+// Full: all of the above on the device at once (the schedules of "Schedule"). Lean: at most the
+// larger of (two of a, b, c + the NTT tables) and (aux + A/B scalars) at once, beside the MSM
+// scratch: a is transformed while b is copied, a ·= b on the coset (NttDomain::h_mul), c is copied
+// into b's place and transformed, H finished (NttDomain::h_finish); NTT tables larger than 64 MiB
+// are freed (and made again for the next partition); the H MSM runs over the one column left, which
+// is then freed before the assignments are copied for L, A, B_G1 and B_G2. Slower (nothing is copied
+// beside an MSM) but about half the device memory: a 2^27 partition fits a 24 GiB budget with the
+// SRS streamed. cfg.working_set picks it: Auto (default) takes the full set when it fits the budget
+// beside the SRS (resident, else streamed), else the lean one — a resident SRS with the lean set
+// before a streamed SRS with the full set, streaming being the dearer of the two
+// (bench/RESULTS.md). Same proof bytes in every combination (tests/gpu/srs_stream_test.cpp).
+// Device bytes: every buffer the backend allocates (SRS copies, loader chunks, vectors, NTT tables,
+// MSM scratch) is counted (device_bytes(), device_peak_bytes()); with cfg.device_memory_limit and
+// cfg.enforce_device_memory_limit an allocation past the limit fails as the card's own would
+// (OutOfMemory, "Errors"), so the limit is a real smaller card, not only a planning figure.
 //
 // ---- Errors ---------------------------------------------------------------------------------------
 // Shape errors as groth16::check_partition_shape (ProoflineError BadLength), δ at infinity as
@@ -123,6 +140,9 @@
 #include "proofline/groth16/backend.hpp"
 
 namespace proofline::gpu {
+
+/// How much of a partition's working space is on the device at once ("Working set").
+enum class WorkingSet : std::uint8_t { Auto, Full, Lean };
 
 struct GpuBackendConfig {
   /// CUDA device ordinal the backend runs on (cudaSetDevice at the start of every call).
@@ -157,6 +177,12 @@ struct GpuBackendConfig {
   /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
   /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
   std::size_t device_memory_limit = 0;
+  /// Refuse device allocations past device_memory_limit (when nonzero) with OutOfMemory, as a card
+  /// of that size would. Off: the limit only steers the plans (tests with budgets below any
+  /// working set).
+  bool enforce_device_memory_limit = true;
+  /// Full or lean working set per partition, or Auto: full when it fits ("Working set").
+  WorkingSet working_set = WorkingSet::Auto;
   /// Points per streamed chunk of an SRS in streamed mode (0: chosen from the budget; "Residency").
   std::size_t srs_stream_chunk_points = 0;
   /// Bases per MSM slice of a resident SRS (0: whole MSMs when their scratch fits, else chosen from
@@ -224,8 +250,17 @@ class GpuBackend final : public groth16::ProverBackend {
   SrsMode plan_mode(const groth16::Parameters& params) const;
   /// Device bytes one partition of params needs besides the SRS (an estimate: a, b, c, the
   /// assignments and scalar vectors, the NTT tables, the G1 and G2 MSM scratch for `msm_points`
-  /// points — 0: the longest query).
-  static std::size_t working_bytes(const groth16::Parameters& params, std::size_t msm_points = 0);
+  /// points — 0: the longest query — and a 256 MiB margin), with the full or the lean working set.
+  static std::size_t working_bytes(const groth16::Parameters& params, std::size_t msm_points = 0,
+                                   bool lean = false);
+  /// Whether params' SRS, as held now, runs its partitions with the lean working set (false when
+  /// not held).
+  bool lean_working_set(const groth16::Parameters& params) const;
+  /// Device bytes this backend holds now (SRS copies and scratch), and the most it held at once
+  /// since construction or reset_device_peak() ("Working set").
+  std::size_t device_bytes() const;
+  std::size_t device_peak_bytes() const;
+  void reset_device_peak();
   /// Frees the per-partition scratch (a, b, c, assignments, MSM scratch); resident SRSs stay.
   void release_scratch();
 

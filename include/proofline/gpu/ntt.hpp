@@ -75,6 +75,15 @@ class NttDomain {
   /// compute_h(a, b, c) = h_column(a), h_column(b), h_column(c), h_combine(a, b, c): same bytes.
   void h_column(ff::Fr* d_x, bool odd_coset, void* stream = nullptr) const;
   void h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset, void* stream = nullptr) const;
+  /// The same H with two columns on the device at a time (gpu::GpuBackend's lean working set):
+  /// after h_column of a and b, h_mul(a, b) sets a[i] ·= b[i] (b is then free); after h_column of c
+  /// (e.g. copied into b's place), h_finish(ab, c) finishes as h_combine(a, b, c) would: same bytes
+  /// in d_ab as h_combine leaves in d_a; d_c is clobbered.
+  void h_mul(ff::Fr* d_a, const ff::Fr* d_b, void* stream = nullptr) const;
+  void h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream = nullptr) const;
+  /// Device bytes the tables of a domain of at least m points take (what table_bytes() of
+  /// NttDomain(ceil(log2 m)) returns), without making one.
+  static std::uint64_t table_bytes_for(std::uint64_t m);
 
   // ---- host convenience (copies in, transforms, copies out; synchronous) --------------------------
   void forward_host(std::span<ff::Fr> x, NttOrder order = NttOrder::NN) const;
