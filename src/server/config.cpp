@@ -143,8 +143,10 @@ const std::vector<ConfigOption>& config_options() {
                         "finished jobs kept for AwaitProof / duplicate submits (oldest dropped first)",
                         &DaemonConfig::max_finished_jobs, false));
     o.push_back(u64_opt("gpu.device_memory_limit",
-                        "device bytes each CUDA backend plans for, SRS and working space (0: the device's "
-                        "memory); an SRS that does not fit is streamed to the device per MSM from pinned host memory",
+                        "device bytes each CUDA backend may use, SRS and working space (0: the device's "
+                        "memory); an SRS that does not fit is streamed to the device per MSM from pinned host memory, "
+                        "a partition whose full working space does not fit runs with the lean one, and an allocation "
+                        "past the limit fails as out of memory",
                         &DaemonConfig::gpu_device_memory_limit, true));
     o.push_back(bool_opt("engine.log_partitions", "log one structured line per partition and per job",
                          &DaemonConfig::log_partitions));
