@@ -9,6 +9,7 @@
 
 #include "proofline/gpu/device.hpp"
 #include "require_device.hpp"
+#include "../gpu_host/fr_vectors.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/domain.hpp"
@@ -21,19 +22,8 @@ using proofline::gpu::NttDomain;
 using proofline::gpu::NttOrder;
 using proofline::poly::EvaluationDomain;
 
-std::vector<Fr> random_vec(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
-
-void expect_same(const std::vector<Fr>& got, const std::vector<Fr>& want, const char* what, unsigned lg) {
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i].limbs, want[i].limbs) << what << " lg=" << lg << " index " << i;
-  }
-}
+using proofline::test::expect_same;
+using proofline::test::random_vec;
 
 TEST(GpuNtt, MatchesCpuAllOrdersAndSizes) {
   REQUIRE_CUDA_DEVICE();
