@@ -19,18 +19,15 @@
 // stages b' <= t − 2 into shared memory ((2^(t−1) − 1)·2^c products, ≈ 1/2 per element), and the top
 // stage b' = t − 1, whose 2^(t−1)·2^c twiddles are all distinct, multiplies R·C in the butterfly
 // (1/2 per element): ≈ one extra product per element per group above the lowest, against t/2
-// products per element for the butterflies themselves. The tables total 511 + 2^L + 2^(k−L)
+// products per element for the butterflies themselves; the lowest stage of the lowest group, whose
+// twiddles are all 1, multiplies nothing (1/2 per element saved). The tables total 511 + 2^L + 2^(k−L)
 // elements per direction (25,087 = 0.8 MB at k = 27) instead of n − 1.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#if defined(__CUDACC__)
-#define PROOFLINE_HD __host__ __device__ __forceinline__
-#else
-#define PROOFLINE_HD inline
-#endif
+#include "host_device.cuh"
 
 namespace proofline::gpu::ntt_group {
 
@@ -193,11 +190,15 @@ struct GroupBlock {
         w = twist ? sm_tw()[((h - 1 + jr) << s.c) | col] : tw[h - 1 + jr];
       }
       const F u = sm[i1], v = sm[i2];
+      const bool unit = brel == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
       if (kDif) {
         sm[i1] = u + v;
-        sm[i2] = (u - v) * w;
+        F d = u - v;
+        if (!unit) d = d * w;
+        sm[i2] = d;
       } else {
-        const F vw = v * w;
+        F vw = v;
+        if (!unit) vw = vw * w;
         sm[i1] = u + vw;
         sm[i2] = u - vw;
       }
