@@ -9,11 +9,11 @@
 
 #include "proofline/gpu/device.hpp"
 #include "require_device.hpp"
-#include "../gpu_host/fr_vectors.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/domain.hpp"
 #include "proofline/poly/quotient.hpp"
+#include "../gpu_host/fr_vectors.hpp"
 
 namespace {
 
