@@ -2,8 +2,9 @@
 //
 // Kernel structure: a "group" kernel performs t consecutive butterfly stages on the index bits
 // [lo, lo + t) of every element (t <= 9), one block per 2^t rows × 2^c adjacent columns in shared
-// memory; the per-block work (index math, twiddles from the small tables) is the template
-// ntt_group::GroupBlock of src/gpu/ntt_group.cuh, which the host emulation test runs with ff::Fr.
+// memory, two stages per barrier in registers (radix 4); the per-block work (index math, twiddles
+// from the small tables) is the template ntt_group::GroupBlock of src/gpu/ntt_group.cuh, which the
+// host emulation test runs with ff::Fr.
 //   DIF (Gentleman–Sande), stages from the highest bit down: natural in, bit-reversed out.
 //   DIT (Cooley–Tukey), stages from the lowest bit up:      bit-reversed in, natural out.
 // Stage b (butterfly distance 2^b) uses ω_{2^(b+1)}^j with j = index mod 2^b, made from the 511 group
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -44,17 +46,29 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
   return lg == 0 ? 0 : (__brevll(i) >> (64 - lg));
 }
 
-/// One group of stages (ntt_group::GroupBlock): its phases with a barrier between each two.
-template <bool kDif>
-__global__ void __launch_bounds__(kThreads) ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw,
+/// One group of stages (ntt_group::GroupBlock): its phases with a barrier between each two. At least
+/// 3 blocks per SM (ptxas: radix 4 in 80 registers, no spills): the lowest group's 64 KiB of shared
+/// memory allow 3; the groups above it (97 KiB with their twiddles) run 2.
+template <bool kDif, bool kRadix4>
+__global__ void __launch_bounds__(kThreads, 3) ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw,
                                                              ntt_group::GroupSpec spec) {
   extern __shared__ DevFr sm[];
-  ntt_group::GroupBlock<DevFr, kDif> g(x, tw, sm, spec, blockIdx.x);
+  ntt_group::GroupBlock<DevFr, kDif, kRadix4> g(x, tw, sm, spec, blockIdx.x);
   const unsigned phases = g.num_phases();
   for (unsigned p = 0; p < phases; ++p) {
     g.phase(p, threadIdx.x, blockDim.x);
     if (p + 1 < phases) __syncthreads();
   }
+}
+
+/// Two stages per barrier with 4 elements in registers (radix 4, the default), or one (radix 2):
+/// PROOFLINE_NTT_RADIX=2 in the environment picks the latter, for comparing the two on a device.
+bool ntt_radix4() {
+  static const bool r4 = [] {
+    const char* e = std::getenv("PROOFLINE_NTT_RADIX");
+    return !(e && std::string(e) == "2");
+  }();
+  return r4;
 }
 
 /// out[i] = base^(i·step) for i < count.
@@ -197,7 +211,8 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
     CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());
-  for (auto kernel : {ntt_group_kernel<true>, ntt_group_kernel<false>}) {
+  for (auto kernel : {ntt_group_kernel<true, true>, ntt_group_kernel<false, true>, ntt_group_kernel<true, false>,
+                      ntt_group_kernel<false, false>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(sizeof(DevFr) * ntt_group::kMaxSmemElems)));
   }
@@ -213,13 +228,11 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
   const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
   const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
   const DevFr* tw = (fwd ? t_->tw_fwd : t_->tw_inv).as<const DevFr>();
+  const auto kernel = dif ? (ntt_radix4() ? ntt_group_kernel<true, true> : ntt_group_kernel<true, false>)
+                          : (ntt_radix4() ? ntt_group_kernel<false, true> : ntt_group_kernel<false, false>);
   for (const ntt_group::GroupSpec& spec : ntt_group::plan(lg_n_, dif)) {
-    const unsigned blocks = unsigned(spec.blocks());
     const size_t smem = sizeof(DevFr) * spec.smem_elems();
-    if (dif)
-      ntt_group_kernel<true><<<blocks, spec.threads(), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
-    else
-      ntt_group_kernel<false><<<blocks, spec.threads(), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
+    kernel<<<unsigned(spec.blocks()), spec.threads(), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
     CUDA_CHECK(cudaGetLastError());
   }
 }

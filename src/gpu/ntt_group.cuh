@@ -109,12 +109,13 @@ PROOFLINE_HD unsigned log2_floor(unsigned v) {
 #endif
 }
 
-/// The work of one block, split into phases separated by barriers: the kernel runs
+/// The work of one block, split into phases separated by barriers (load, the stage twiddles, one
+/// phase per two stages, store): the kernel runs
 /// phase(0..num_phases()−1) with __syncthreads between them; the host emulation runs every thread of
 /// a phase before the next phase. Within a phase no thread reads what another writes.
 ///   DIF (Gentleman–Sande, kDif): stages from the highest bit down, u' = u + v, v' = (u − v)·w.
 ///   DIT (Cooley–Tukey):          stages from the lowest bit up,   v·w first, then u ± v·w.
-template <class F, bool kDif>
+template <class F, bool kDif, bool kRadix4 = true>
 struct GroupBlock {
   F* x;         // the 2^k elements (global memory)
   const F* tw;  // the direction's table (TableLayout)
@@ -136,7 +137,8 @@ struct GroupBlock {
   PROOFLINE_HD uint64_t addr(unsigned e) const {
     return base | (uint64_t(e >> s.c) << s.lo) | (e & cmask);
   }
-  PROOFLINE_HD unsigned num_phases() const { return s.t + (twist ? 3 : 2); }
+  PROOFLINE_HD unsigned rounds() const { return kRadix4 ? (s.t + 1) / 2 : s.t; }
+  PROOFLINE_HD unsigned num_phases() const { return rounds() + (twist ? 3 : 2); }
 
   PROOFLINE_HD void phase(unsigned p, unsigned tid, unsigned nthr) {
     if (p == 0) return load(tid, nthr);
@@ -144,7 +146,7 @@ struct GroupBlock {
       if (p == 1) return stage_twiddles(tid, nthr);
       --p;
     }
-    if (p - 1 < s.t) return stage(p - 1, tid, nthr);
+    if (p - 1 < rounds()) return round(p - 1, tid, nthr);
     store(tid, nthr);
   }
 
@@ -173,35 +175,77 @@ struct GroupBlock {
     }
   }
 
-  /// Stage number `st` of the group (DIF: b' = t − 1 − st, DIT: b' = st).
-  PROOFLINE_HD void stage(unsigned st, unsigned tid, unsigned nthr) {
-    const unsigned brel = kDif ? s.t - 1 - st : st;
-    const unsigned h = 1u << brel;
-    for (unsigned q = tid; q < elems() / 2; q += nthr) {
+  /// The twiddle of stage b' for the row part j' and column col: ω_{2^(lo+b'+1)}^(j'·2^lo + jlow).
+  PROOFLINE_HD F twiddle(unsigned brel, unsigned jr, unsigned col) const {
+    const unsigned idx = (1u << brel) - 1 + jr;
+    if (brel + 1 == s.t) {  // top stage: R·C here (its twiddles are all distinct)
+      F w = tw[idx];
+      if (twist) w = w * sm_col()[(brel << s.c) | col];
+      return w;
+    }
+    return twist ? sm_tw()[(idx << s.c) | col] : tw[idx];
+  }
+
+  /// One radix-2 butterfly of stage b' on (u, v), rows r and r + 2^b' (j' = r mod 2^b').
+  PROOFLINE_HD void butterfly(F& u, F& v, unsigned brel, unsigned jr, unsigned col) const {
+    const bool unit = brel == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
+    if (kDif) {
+      F d = u - v;
+      u = u + v;
+      if (!unit) d = d * twiddle(brel, jr, col);
+      v = d;
+    } else {
+      F vw = v;
+      if (!unit) vw = vw * twiddle(brel, jr, col);
+      v = u - vw;
+      u = u + vw;
+    }
+  }
+
+  /// Round `rd` (kRadix4 false: one stage per round): two adjacent stages, each thread holding the 4 elements of rows r0, r0 + 2^b,
+  /// r0 + 2^(b+1), r0 + 2^b + 2^(b+1) (r0 with bits b, b + 1 clear) in registers between them (radix 4:
+  /// half the shared-memory traffic and barriers of one stage per phase); with t odd, the last round
+  /// is one stage (DIF: b' = 0, DIT: b' = t − 1). DIF rounds go down from b' = t − 1, DIT rounds up
+  /// from b' = 0.
+  PROOFLINE_HD void round(unsigned rd, unsigned tid, unsigned nthr) {
+    const unsigned step = kRadix4 ? 2 : 1;
+    const unsigned first = kDif ? s.t - 1 - step * rd : step * rd;  // the round's first stage
+    const bool pair = kRadix4 && (kDif ? first >= 1 : first + 1 < s.t);
+    if (!pair) {
+      const unsigned h = 1u << first;
+      for (unsigned q = tid; q < elems() / 2; q += nthr) {
+        const unsigned col = q & cmask, qr = q >> s.c, jr = qr & (h - 1);
+        const unsigned r1 = ((qr >> first) << (first + 1)) | jr;
+        F& u = sm[(r1 << s.c) | col];
+        F& v = sm[((r1 + h) << s.c) | col];
+        butterfly(u, v, first, jr, col);
+      }
+      return;
+    }
+    const unsigned bl = kDif ? first - 1 : first;  // stages bl and bl + 1
+    const unsigned hl = 1u << bl, hh = hl << 1;
+    for (unsigned q = tid; q < elems() / 4; q += nthr) {
       const unsigned col = q & cmask, qr = q >> s.c;
-      const unsigned jr = qr & (h - 1);
-      const unsigned r1 = ((qr >> brel) << (brel + 1)) | jr;
-      const unsigned i1 = (r1 << s.c) | col, i2 = ((r1 + h) << s.c) | col;
-      F w;
-      if (brel + 1 == s.t) {
-        w = tw[h - 1 + jr];
-        if (twist) w = w * sm_col()[(brel << s.c) | col];
-      } else {
-        w = twist ? sm_tw()[((h - 1 + jr) << s.c) | col] : tw[h - 1 + jr];
+      const unsigned jl = qr & (hl - 1);
+      const unsigned r0 = ((qr >> bl) << (bl + 2)) | jl;
+      F* p[4] = {&sm[(r0 << s.c) | col], &sm[((r0 + hl) << s.c) | col], &sm[((r0 + hh) << s.c) | col],
+                 &sm[((r0 + hh + hl) << s.c) | col]};
+      F x0 = *p[0], x1 = *p[1], x2 = *p[2], x3 = *p[3];
+      if (kDif) {  // stage bl + 1 (pairs 0–2, 1–3), then stage bl (0–1, 2–3)
+        butterfly(x0, x2, bl + 1, jl, col);
+        butterfly(x1, x3, bl + 1, jl + hl, col);
+        butterfly(x0, x1, bl, jl, col);
+        butterfly(x2, x3, bl, jl, col);
+      } else {  // stage bl, then bl + 1
+        butterfly(x0, x1, bl, jl, col);
+        butterfly(x2, x3, bl, jl, col);
+        butterfly(x0, x2, bl + 1, jl, col);
+        butterfly(x1, x3, bl + 1, jl + hl, col);
       }
-      const F u = sm[i1], v = sm[i2];
-      const bool unit = brel == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
-      if (kDif) {
-        sm[i1] = u + v;
-        F d = u - v;
-        if (!unit) d = d * w;
-        sm[i2] = d;
-      } else {
-        F vw = v;
-        if (!unit) vw = vw * w;
-        sm[i1] = u + vw;
-        sm[i2] = u - vw;
-      }
+      *p[0] = x0;
+      *p[1] = x1;
+      *p[2] = x2;
+      *p[3] = x3;
     }
   }
 

@@ -7,7 +7,9 @@
 // Composed exactly as NttDomain's methods compose their passes (src/gpu/ntt.cu), the results must
 // equal poly::EvaluationDomain, poly::compute_h and snarkjs::OddCosetH bit for bit: every order,
 // both directions, cosets, and the H path (h_column ×3 + h_combine), at 2^0…2^14 and at 2^19 (three
-// groups: two with between-group twiddles; 2^20 as a DISABLED_ test, ~45 s). Needs no GPU; runs in `make test`.
+// groups: two with between-group twiddles; 2^20 as a DISABLED_ test, ~25 s), with GroupBlock's radix-4
+// rounds (the kernel's default) and its radix-2 ones (PROOFLINE_NTT_RADIX=2). Needs no GPU; runs in
+// `make test`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,8 +35,9 @@ enum class Order { NN, NR, RN, RR };
 /// ng::GroupBlock<Fr>, the element-wise kernels written out as their loops.
 class EmulatedNtt {
  public:
-  explicit EmulatedNtt(unsigned k)
-      : k_(k), n_(std::size_t{1} << k), tw_fwd_(ng::build_table(k, Fr::root_of_unity())),
+  /// radix4: GroupBlock's two stages per phase (the kernel's default) or one (PROOFLINE_NTT_RADIX=2).
+  explicit EmulatedNtt(unsigned k, bool radix4 = true)
+      : radix4_(radix4), k_(k), n_(std::size_t{1} << k), tw_fwd_(ng::build_table(k, Fr::root_of_unity())),
         tw_inv_(ng::build_table(k, Fr::root_of_unity().inverse())) {
     n_inv_ = Fr::from_u64(n_).inverse();
     g_ = Fr::from_u64(Fr::kGenerator);
@@ -84,14 +87,14 @@ class EmulatedNtt {
       case Order::RR: bit_reverse(x); run_pass(x, true, fwd); break;
     }
   }
-  template <bool kDif>
+  template <bool kDif, bool kRadix4>
   void launch(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec) const {
     ASSERT_LE(spec.smem_elems(), ng::kMaxSmemElems);
     ASSERT_LE(spec.t, ng::kMaxGroupBits);
     std::vector<Fr> sm(spec.smem_elems());
     const unsigned nthr = spec.threads();
     for (uint64_t blk = 0; blk < spec.blocks(); ++blk) {
-      ng::GroupBlock<Fr, kDif> g(x.data(), tw.data(), sm.data(), spec, blk);
+      ng::GroupBlock<Fr, kDif, kRadix4> g(x.data(), tw.data(), sm.data(), spec, blk);
       for (unsigned p = 0; p < g.num_phases(); ++p) {
         for (unsigned i = 0; i < nthr; ++i) g.phase(p, blk % 2 ? nthr - 1 - i : i, nthr);
       }
@@ -101,9 +104,9 @@ class EmulatedNtt {
     const auto& tw = fwd ? tw_fwd_ : tw_inv_;
     for (const ng::GroupSpec& spec : ng::plan(k_, dif)) {
       if (dif)
-        launch<true>(x, tw, spec);
+        radix4_ ? launch<true, true>(x, tw, spec) : launch<true, false>(x, tw, spec);
       else
-        launch<false>(x, tw, spec);
+        radix4_ ? launch<false, true>(x, tw, spec) : launch<false, false>(x, tw, spec);
     }
   }
   std::size_t rev(std::size_t i) const {
@@ -123,6 +126,7 @@ class EmulatedNtt {
     for (std::size_t i = 0; i < n_; ++i) x[i] = x[i] * pw[bitrev_positions ? rev(i) : i];
   }
 
+  bool radix4_;
   unsigned k_;
   std::size_t n_;
   std::vector<Fr> tw_fwd_, tw_inv_;
@@ -133,10 +137,10 @@ class EmulatedNtt {
 using proofline::test::expect_same;
 using proofline::test::random_vec;
 
-void check_all(unsigned lg) {
+void check_all(unsigned lg, bool radix4) {
   const std::size_t n = std::size_t{1} << lg;
   const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
-  const EmulatedNtt emu(lg);
+  const EmulatedNtt emu(lg, radix4);
   const auto x = random_vec(n, 100 + lg);
 
   for (bool fwd : {true, false}) {  // natural-order results of the CPU, then each order of the emulation
@@ -242,12 +246,16 @@ TEST(GpuNttEmulation, CorruptTableIsCaught) {
 }
 
 TEST(GpuNttEmulation, MatchesCpuSmallSizes) {
-  for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg);
+  for (bool radix4 : {true, false})
+    for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg, radix4);
 }
 
-TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19); }  // ~20 s
+TEST(GpuNttEmulation, MatchesCpuThreeGroups) {  // ~20 s
+  check_all(19, true);
+  check_all(19, false);
+}
 
 // ~45 s: run with --gtest_also_run_disabled_tests --gtest_filter='GpuNttEmulation.*'
-TEST(GpuNttEmulation, DISABLED_MatchesCpuThreeGroups2e20) { check_all(20); }
+TEST(GpuNttEmulation, DISABLED_MatchesCpuThreeGroups2e20) { check_all(20, true); }
 
 }  // namespace

@@ -13,7 +13,9 @@
 // frequency, no permutation pass); RN bit-reversed in, natural out (decimation in time); RR.
 //
 // Algorithm: radix-2 butterflies, up to 9 stages fused per kernel in shared memory (2^9 rows × 4
-// adjacent columns so global accesses are 128-byte segments: ceil(lg_n / 9) passes over the data).
+// adjacent columns so global accesses are 128-byte segments: ceil(lg_n / 9) passes over the data),
+// two stages per barrier with each thread's 4 elements in registers between them (radix 4;
+// PROOFLINE_NTT_RADIX=2 in the environment runs one stage per barrier instead, same bytes).
 // No n-sized twiddle table: stage b's twiddle ω_{2^(b+1)}^j is R[j_row]·C[j_col], R the 511 roots
 // of the group sizes (ω_{2^(b'+1)}^j', b' < 9) and C the block's column roots, read from a two-level
 // table of the powers of ω_n (ω_n^e = lo[e mod 2^L]·hi[e >> L], L = ceil(lg_n/2)); a block above the
