@@ -20,7 +20,8 @@
 // of the group sizes (ω_{2^(b'+1)}^j', b' < 9) and C the block's column roots, read from a two-level
 // table of the powers of ω_n (ω_n^e = lo[e mod 2^L]·hi[e >> L], L = ceil(lg_n/2)); a block above the
 // lowest group multiplies out its stages' twiddles into shared memory first (≈ one extra product per
-// element per pass; src/gpu/ntt_group.cuh). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
+// element per pass; src/gpu/ntt_group.cuh). Shared memory per block: 64 KiB in the lowest group,
+// 97 KiB above it (the data and those twiddles). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
 //
 // Memory owned by an NttDomain: per direction 511 + 2^L + 2^(lg_n − L) twiddles (0.8 MB at
 // lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27),
