@@ -1,57 +1,156 @@
 // src/gpu/ff.cuh — BLS12-381 Fr and Fp on the device: Montgomery form over 32-bit limbs with PTX
-// carry chains (add.cc/addc, mad.lo.cc/madc.hi.cc).
+// carry chains (add.cc/addc, mad.lo.cc/madc.hi.cc), one asm statement per whole chain.
 //
 // Representation: N little-endian 32-bit limbs of a·R mod m with R = 2^(32N) — the same R as the
 // host layer (Fr: 2^256 over 4×64-bit limbs, Fp: 2^384 over 6×64-bit limbs), so a host Fr/Fp array
 // is bit-for-bit a device array (limb 2k = low half of host limb k). No conversion on upload.
 // Every value is kept fully reduced (< m).
 //
-// Multiplication: CIOS (Koç–Acar–Kaliski) with separate lo and hi product chains per 32-bit word;
-// the modulus and −m^{-1} mod 2^32 are compile-time immediates (all loops fully unrolled).
-// The same constants are checked against the host ff layer by static_assert in ff_check.cu.
+// Multiplication: CIOS with the accumulator split by limb parity (src/gpu/mont_mul.cuh: the
+// algorithm, its host twin and the paper); the carry chains it is made of are DevChains below. The
+// modulus and −m^{-1} mod 2^32 are compile-time constants (field_params.cuh; all loops fully
+// unrolled), checked against the host ff layer by static_assert in ff_check.cu.
 #pragma once
 
 #include <cstdint>
 
+#include "field_params.cuh"
+#include "mont_mul.cuh"
+
 namespace proofline::gpu {
 
-struct FrParams32 {
-  static constexpr int N = 8;
-  // r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
-  __host__ __device__ static constexpr uint32_t mod(int i) {
-    constexpr uint32_t v[N] = {0x00000001, 0xffffffff, 0xfffe5bfe, 0x53bda402,
-                                      0x09a1d805, 0x3339d808, 0x299d7d48, 0x73eda753};
-    return v[i];
-  }
-  // R mod r, R = 2^256
-  __host__ __device__ static constexpr uint32_t one_limb(int i) {
-    constexpr uint32_t v[N] = {0xfffffffe, 0x00000001, 0x00034802, 0x5884b7fa,
-                                      0xecbc4ff5, 0x998c4fef, 0xacc5056f, 0x1824b159};
-    return v[i];
-  }
-  static constexpr uint32_t INV = 0xffffffff;  // −r^{-1} mod 2^32
-  static constexpr bool kOutlineMul = false;    // inlined: the NTT kernels are small
-};
+/// The carry chains of mont_mul.cuh, each one asm statement (non-volatile: the compiler may move and
+/// interleave whole chains; the carry flag lives only inside one). Instruction k of each string is
+/// step k of HostChains<N> (mont_mul.cuh), which tests/gpu_host/mont_mul_test.cpp runs on the host:
+///   row      acc[0..N] (+r), x[0..N/2) (r), w (r):  mad.lo.cc acc0 = lo(x0·w) + acc0; madc.hi.cc acc1 =
+///            hi(x0·w) + acc1 + cc; madc.lo.cc acc2 … (lo/hi of x[t] into acc[2t], acc[2t+1]); addc accN += cc
+///   row_cin  the same with cc = carry(c0 + c1) first (add.cc into a scratch register), every mad a madc
+///   add      r[0..N) (+r) += y (r): add.cc, addc.cc …, addc (no carry out)
+///   sub      r[0..N) (+r) −= y (r): sub.cc, subc.cc …; then subc mask = 0 − 0 − borrow (0 or 0xffffffff)
+/// The texts and operand lists are the macros PROOFLINE_{ROW,ROW_CIN,ADD,SUB}[_OPS]_N (row and row_cin
+/// share their text after the first instruction, PROOFLINE_ROW_TAIL_N, and their operands).
+// N = 8. row / row_cin: acc %0..%8, x %9..%12, w %13, row_cin's c0 %14, c1 %15.
+#define PROOFLINE_ROW_8 "mad.lo.cc.u32 %0, %9, %13, %0;\n\t" PROOFLINE_ROW_TAIL_8
+#define PROOFLINE_ROW_CIN_8 \
+  "{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %14, %15;\n\tmadc.lo.cc.u32 %0, %9, %13, %0;\n\t" PROOFLINE_ROW_TAIL_8 "\n\t}"
+#define PROOFLINE_ROW_TAIL_8 \
+  "madc.hi.cc.u32 %1, %9, %13, %1;\n\t" \
+  "madc.lo.cc.u32 %2, %10, %13, %2;\n\t" \
+  "madc.hi.cc.u32 %3, %10, %13, %3;\n\t" \
+  "madc.lo.cc.u32 %4, %11, %13, %4;\n\t" \
+  "madc.hi.cc.u32 %5, %11, %13, %5;\n\t" \
+  "madc.lo.cc.u32 %6, %12, %13, %6;\n\t" \
+  "madc.hi.cc.u32 %7, %12, %13, %7;\n\t" \
+  "addc.u32 %8, %8, 0;"
+#define PROOFLINE_ROW_OPS_8 \
+  : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3]), "+r"(acc[4]), "+r"(acc[5]), "+r"(acc[6]), "+r"(acc[7]), "+r"(acc[8]) \
+  : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(w)
+// add: r %0..%7, y %8..%15.
+#define PROOFLINE_ADD_8 \
+  "add.cc.u32 %0, %0, %8;\n\t" \
+  "addc.cc.u32 %1, %1, %9;\n\t" \
+  "addc.cc.u32 %2, %2, %10;\n\t" \
+  "addc.cc.u32 %3, %3, %11;\n\t" \
+  "addc.cc.u32 %4, %4, %12;\n\t" \
+  "addc.cc.u32 %5, %5, %13;\n\t" \
+  "addc.cc.u32 %6, %6, %14;\n\t" \
+  "addc.u32 %7, %7, %15;"
+#define PROOFLINE_ADD_OPS_8 \
+  : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]) \
+  : "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7])
+// sub: r %0..%7, mask %8, y %9..%16.
+#define PROOFLINE_SUB_8 \
+  "sub.cc.u32 %0, %0, %9;\n\t" \
+  "subc.cc.u32 %1, %1, %10;\n\t" \
+  "subc.cc.u32 %2, %2, %11;\n\t" \
+  "subc.cc.u32 %3, %3, %12;\n\t" \
+  "subc.cc.u32 %4, %4, %13;\n\t" \
+  "subc.cc.u32 %5, %5, %14;\n\t" \
+  "subc.cc.u32 %6, %6, %15;\n\t" \
+  "subc.cc.u32 %7, %7, %16;\n\t" \
+  "subc.u32 %8, 0, 0;"
+#define PROOFLINE_SUB_OPS_8 \
+  : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]), "=r"(mask) \
+  : "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7])
 
-struct FpParams32 {
-  static constexpr int N = 12;
-  // p = 0x1a0111ea…ffffaaab
-  __host__ __device__ static constexpr uint32_t mod(int i) {
-    constexpr uint32_t v[N] = {0xffffaaab, 0xb9feffff, 0xb153ffff, 0x1eabfffe,
-                                      0xf6b0f624, 0x6730d2a0, 0xf38512bf, 0x64774b84,
-                                      0x434bacd7, 0x4b1ba7b6, 0x397fe69a, 0x1a0111ea};
-    return v[i];
+// N = 12. row / row_cin: acc %0..%12, x %13..%18, w %19, row_cin's c0 %20, c1 %21.
+#define PROOFLINE_ROW_12 "mad.lo.cc.u32 %0, %13, %19, %0;\n\t" PROOFLINE_ROW_TAIL_12
+#define PROOFLINE_ROW_CIN_12 \
+  "{\n\t.reg .u32 t;\n\tadd.cc.u32 t, %20, %21;\n\tmadc.lo.cc.u32 %0, %13, %19, %0;\n\t" PROOFLINE_ROW_TAIL_12 "\n\t}"
+#define PROOFLINE_ROW_TAIL_12 \
+  "madc.hi.cc.u32 %1, %13, %19, %1;\n\t" \
+  "madc.lo.cc.u32 %2, %14, %19, %2;\n\t" \
+  "madc.hi.cc.u32 %3, %14, %19, %3;\n\t" \
+  "madc.lo.cc.u32 %4, %15, %19, %4;\n\t" \
+  "madc.hi.cc.u32 %5, %15, %19, %5;\n\t" \
+  "madc.lo.cc.u32 %6, %16, %19, %6;\n\t" \
+  "madc.hi.cc.u32 %7, %16, %19, %7;\n\t" \
+  "madc.lo.cc.u32 %8, %17, %19, %8;\n\t" \
+  "madc.hi.cc.u32 %9, %17, %19, %9;\n\t" \
+  "madc.lo.cc.u32 %10, %18, %19, %10;\n\t" \
+  "madc.hi.cc.u32 %11, %18, %19, %11;\n\t" \
+  "addc.u32 %12, %12, 0;"
+#define PROOFLINE_ROW_OPS_12 \
+  : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3]), "+r"(acc[4]), "+r"(acc[5]), "+r"(acc[6]), "+r"(acc[7]), "+r"(acc[8]), "+r"(acc[9]), "+r"(acc[10]), "+r"(acc[11]), "+r"(acc[12]) \
+  : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(w)
+// add: r %0..%11, y %12..%23.
+#define PROOFLINE_ADD_12 \
+  "add.cc.u32 %0, %0, %12;\n\t" \
+  "addc.cc.u32 %1, %1, %13;\n\t" \
+  "addc.cc.u32 %2, %2, %14;\n\t" \
+  "addc.cc.u32 %3, %3, %15;\n\t" \
+  "addc.cc.u32 %4, %4, %16;\n\t" \
+  "addc.cc.u32 %5, %5, %17;\n\t" \
+  "addc.cc.u32 %6, %6, %18;\n\t" \
+  "addc.cc.u32 %7, %7, %19;\n\t" \
+  "addc.cc.u32 %8, %8, %20;\n\t" \
+  "addc.cc.u32 %9, %9, %21;\n\t" \
+  "addc.cc.u32 %10, %10, %22;\n\t" \
+  "addc.u32 %11, %11, %23;"
+#define PROOFLINE_ADD_OPS_12 \
+  : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]), "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]) \
+  : "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]), "r"(y[8]), "r"(y[9]), "r"(y[10]), "r"(y[11])
+// sub: r %0..%11, mask %12, y %13..%24.
+#define PROOFLINE_SUB_12 \
+  "sub.cc.u32 %0, %0, %13;\n\t" \
+  "subc.cc.u32 %1, %1, %14;\n\t" \
+  "subc.cc.u32 %2, %2, %15;\n\t" \
+  "subc.cc.u32 %3, %3, %16;\n\t" \
+  "subc.cc.u32 %4, %4, %17;\n\t" \
+  "subc.cc.u32 %5, %5, %18;\n\t" \
+  "subc.cc.u32 %6, %6, %19;\n\t" \
+  "subc.cc.u32 %7, %7, %20;\n\t" \
+  "subc.cc.u32 %8, %8, %21;\n\t" \
+  "subc.cc.u32 %9, %9, %22;\n\t" \
+  "subc.cc.u32 %10, %10, %23;\n\t" \
+  "subc.cc.u32 %11, %11, %24;\n\t" \
+  "subc.u32 %12, 0, 0;"
+#define PROOFLINE_SUB_OPS_12 \
+  : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]), "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "=r"(mask) \
+  : "r"(y[0]), "r"(y[1]), "r"(y[2]), "r"(y[3]), "r"(y[4]), "r"(y[5]), "r"(y[6]), "r"(y[7]), "r"(y[8]), "r"(y[9]), "r"(y[10]), "r"(y[11])
+
+template <int N>
+struct DevChains {
+  static_assert(N == 8 || N == 12, "PTX chains are written out for Fr (8 limbs) and Fp (12 limbs)");
+  __device__ __forceinline__ static void row(uint32_t* acc, const uint32_t* x, uint32_t w) {
+    if constexpr (N == 8) asm(PROOFLINE_ROW_8 PROOFLINE_ROW_OPS_8);
+    else asm(PROOFLINE_ROW_12 PROOFLINE_ROW_OPS_12);
   }
-  // R mod p, R = 2^384
-  __host__ __device__ static constexpr uint32_t one_limb(int i) {
-    constexpr uint32_t v[N] = {0x0002fffd, 0x76090000, 0xc40c0002, 0xebf4000b,
-                                      0x53c758ba, 0x5f489857, 0x70525745, 0x77ce5853,
-                                      0xa256ec6d, 0x5c071a97, 0xfa80e493, 0x15f65ec3};
-    return v[i];
+  __device__ __forceinline__ static void row_cin(uint32_t* acc, const uint32_t* x, uint32_t w, uint32_t c0,
+                                                  uint32_t c1) {
+    if constexpr (N == 8) asm(PROOFLINE_ROW_CIN_8 PROOFLINE_ROW_OPS_8, "r"(c0), "r"(c1));
+    else asm(PROOFLINE_ROW_CIN_12 PROOFLINE_ROW_OPS_12, "r"(c0), "r"(c1));
   }
-  static constexpr uint32_t INV = 0xfffcfffd;  // −p^{-1} mod 2^32
-  /// operator* calls one non-inlined copy per kernel (see DevField::mul_outlined).
-  static constexpr bool kOutlineMul = true;
+  __device__ __forceinline__ static void add(uint32_t* r, const uint32_t* y) {
+    if constexpr (N == 8) asm(PROOFLINE_ADD_8 PROOFLINE_ADD_OPS_8);
+    else asm(PROOFLINE_ADD_12 PROOFLINE_ADD_OPS_12);
+  }
+  __device__ __forceinline__ static uint32_t sub(uint32_t* r, const uint32_t* y) {
+    uint32_t mask;
+    if constexpr (N == 8) asm(PROOFLINE_SUB_8 PROOFLINE_SUB_OPS_8);
+    else asm(PROOFLINE_SUB_12 PROOFLINE_SUB_OPS_12);
+    return mask;
+  }
 };
 
 template <class P>
@@ -91,37 +190,18 @@ struct DevField {
   }
   __device__ friend bool operator!=(const DevField& a, const DevField& b) { return !(a == b); }
 
-  /// r = x − m if x >= m else x, for x < 2m held in N limbs (m < 2^(32N−1)).
-  __device__ static void reduce_once(uint32_t* x) {
-    uint32_t t[N];
-    uint32_t borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(P::mod(0)));
-#pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(x[i]), "r"(P::mod(i)));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));  // 0xffffffff if x < m
-#pragma unroll
-    for (int i = 0; i < N; ++i) x[i] = borrow ? x[i] : t[i];
-  }
+  using Chains = DevChains<N>;
 
+  /// x = x − m if x >= m else x, for x < 2m held in N limbs (m < 2^(32N−1)).
+  __device__ static void reduce_once(uint32_t* x) { gpu::reduce_once<P, Chains>(x); }
   __device__ friend DevField operator+(const DevField& a, const DevField& b) {
     DevField r;
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
-#pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
-    reduce_once(r.v);
+    mod_add<P, Chains>(r.v, a.v, b.v);
     return r;
   }
   __device__ friend DevField operator-(const DevField& a, const DevField& b) {
     DevField r;
-    uint32_t borrow;
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
-#pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
-    // add m back if a < b (m & borrow-mask)
-    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(P::mod(0) & borrow));
-#pragma unroll
-    for (int i = 1; i < N; ++i) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(P::mod(i) & borrow));
+    mod_sub<P, Chains>(r.v, a.v, b.v);
     return r;
   }
   __device__ DevField operator-() const { return zero() - *this; }
@@ -139,43 +219,10 @@ struct DevField {
   }
   __device__ __noinline__ static DevField mul_outlined(const DevField a, const DevField b) { return mul_inline(a, b); }
 
-  /// Montgomery product a·b·R^{-1} mod m (CIOS over 32-bit words), always inlined.
+  /// Montgomery product a·b·R^{-1} mod m (mont_mul.cuh over DevChains), always inlined.
   __device__ __forceinline__ static DevField mul_inline(const DevField& a, const DevField& b) {
-    uint32_t t[N + 2];
-#pragma unroll
-    for (int i = 0; i < N + 2; ++i) t[i] = 0;
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const uint32_t bi = b.v[i];
-      // t += a * b[i]: low halves into t[0..N-1] (carry into t[N]), high halves into t[1..N].
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
-#pragma unroll
-      for (int j = 1; j < N; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
-      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
-#pragma unroll
-      for (int j = 1; j < N; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-      // m = t0 · (−m^{-1}); t += m · modulus; t >>= 32
-      const uint32_t m = t[0] * P::INV;
-      asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::mod(0)));
-#pragma unroll
-      for (int j = 1; j < N; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::mod(j)));
-      asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-      asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::mod(0)));
-#pragma unroll
-      for (int j = 1; j < N; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::mod(j)));
-      asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-#pragma unroll
-      for (int j = 0; j < N + 1; ++j) t[j] = t[j + 1];
-      t[N + 1] = 0;
-    }
     DevField r;
-#pragma unroll
-    for (int i = 0; i < N; ++i) r.v[i] = t[i];
-    reduce_once(r.v);
+    mont_mul<P, Chains>(r.v, a.v, b.v);
     return r;
   }
   __device__ DevField& operator+=(const DevField& b) { return *this = *this + b; }

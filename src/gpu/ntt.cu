@@ -1,17 +1,19 @@
 // src/gpu/ntt.cu — radix-2 NTT over Fr on the device; see include/proofline/gpu/ntt.hpp.
 //
 // Kernel structure: a "group" kernel performs t consecutive butterfly stages on the index bits
-// [lo, lo + t) of every element (t <= 9). A block owns 2^t rows × 2^c adjacent columns (c = min(2,
-// lo)): rows differ in bits [lo, lo + t), columns in bits [0, c), and the block index supplies the
-// other bits. The block loads its 2^(t+c) elements to shared memory (128-byte column segments),
-// runs the t stages with __syncthreads between them, and stores them back.
+// [lo, lo + t) of every element (t <= 9), one block per 2^t rows × 2^c adjacent columns in shared
+// memory, two stages per barrier in registers (radix 4); the per-block work (index math, twiddles
+// from the small tables) is the template ntt_group::GroupBlock of src/gpu/ntt_group.cuh, which the
+// host emulation test runs with ff::Fr.
 //   DIF (Gentleman–Sande), stages from the highest bit down: natural in, bit-reversed out.
 //   DIT (Cooley–Tukey), stages from the lowest bit up:      bit-reversed in, natural out.
-// Stage b (butterfly distance 2^b) uses tw_b[j] = ω_{2^(b+1)}^j with j = index mod 2^b.
+// Stage b (butterfly distance 2^b) uses ω_{2^(b+1)}^j with j = index mod 2^b, made from the 511 group
+// roots R and the two-level powers of ω_n (ntt_group.cuh); no n-sized table.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include "device_buffer.cuh"
 #include "ff.cuh"
+#include "ntt_group.cuh"
 #include "proofline/gpu/device.hpp"
 #include "proofline/gpu/ntt.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
@@ -27,9 +30,7 @@ namespace proofline::gpu {
 
 namespace {
 
-constexpr unsigned kMaxGroupBits = 9;   // stages fused per kernel
-constexpr unsigned kMaxColBits = 2;     // adjacent columns per block (4 × 32 B = 128 B)
-constexpr unsigned kThreads = 256;
+using ntt_group::kThreads;
 constexpr unsigned kPowLoBits = 14;     // coset powers: lo table of 2^14, hi table of n / 2^14
 
 inline cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
@@ -45,61 +46,29 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
   return lg == 0 ? 0 : (__brevll(i) >> (64 - lg));
 }
 
-template <bool kDif>
-__global__ void ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, unsigned lo,
-                                 unsigned t, unsigned c) {
+/// One group of stages (ntt_group::GroupBlock): its phases with a barrier between each two. At least
+/// 3 blocks per SM (ptxas: radix 4 in 80 registers, no spills): the lowest group's 64 KiB of shared
+/// memory allow 3; the groups above it (97 KiB with their twiddles) run 2.
+template <bool kDif, bool kRadix4>
+__global__ void __launch_bounds__(kThreads, 3) ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw,
+                                                             ntt_group::GroupSpec spec) {
   extern __shared__ DevFr sm[];
-  const unsigned E = 1u << (t + c);
-  const unsigned cmask = (1u << c) - 1;
-  const uint64_t blk = blockIdx.x;
-  const uint64_t low_fixed = blk & ((uint64_t{1} << (lo - c)) - 1);
-  const uint64_t high_fixed = blk >> (lo - c);
-  const uint64_t base = (high_fixed << (lo + t)) | (low_fixed << c);
-
-  for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
-    const unsigned row = e >> c, col = e & cmask;
-    sm[e] = x[base | (uint64_t(row) << lo) | col];
-  }
-  __syncthreads();
-  for (unsigned s = 0; s < t; ++s) {
-    const unsigned brel = kDif ? (t - 1 - s) : s;
-    const unsigned h = 1u << brel;
-    const unsigned b = lo + brel;
-    const DevFr* twb = tw + ((uint64_t{1} << b) - 1);
-    for (unsigned q = threadIdx.x; q < E / 2; q += blockDim.x) {
-      const unsigned col = q & cmask, qr = q >> c;
-      const unsigned r1 = ((qr >> brel) << (brel + 1)) | (qr & (h - 1));
-      const unsigned i1 = (r1 << c) | col, i2 = ((r1 + h) << c) | col;
-      const uint64_t j = (uint64_t(r1 & (h - 1)) << lo) | (low_fixed << c) | col;
-      const DevFr w = twb[j];
-      DevFr u = sm[i1], v = sm[i2];
-      if (kDif) {
-        sm[i1] = u + v;
-        sm[i2] = (u - v) * w;
-      } else {
-        v = v * w;
-        sm[i1] = u + v;
-        sm[i2] = u - v;
-      }
-    }
-    __syncthreads();
-  }
-  for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
-    const unsigned row = e >> c, col = e & cmask;
-    x[base | (uint64_t(row) << lo) | col] = sm[e];
+  ntt_group::GroupBlock<DevFr, kDif, kRadix4> g(x, tw, sm, spec, blockIdx.x);
+  const unsigned phases = g.num_phases();
+  for (unsigned p = 0; p < phases; ++p) {
+    g.phase(p, threadIdx.x, blockDim.x);
+    if (p + 1 < phases) __syncthreads();
   }
 }
 
-/// tw[idx] for idx in [0, n − 1): stage b = floor(log2(idx + 1)), j = idx + 1 − 2^b, value
-/// roots[b]^j where roots[b] is a primitive 2^(b+1)-th root of unity.
-__global__ void twiddle_kernel(DevFr* tw, const DevFr* roots, uint64_t count) {
-  for (uint64_t idx = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; idx < count;
-       idx += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t v = idx + 1;
-    const unsigned b = 63 - __clzll(v);
-    const uint64_t j = v - (uint64_t{1} << b);
-    tw[idx] = roots[b].pow(j);
-  }
+/// Two stages per barrier with 4 elements in registers (radix 4, the default), or one (radix 2):
+/// PROOFLINE_NTT_RADIX=2 in the environment picks the latter, for comparing the two on a device.
+bool ntt_radix4() {
+  static const bool r4 = [] {
+    const char* e = std::getenv("PROOFLINE_NTT_RADIX");
+    return !(e && std::string(e) == "2");
+  }();
+  return r4;
 }
 
 /// out[i] = base^(i·step) for i < count.
@@ -223,8 +192,8 @@ unsigned grid_for(uint64_t n) {
 
 /// The device tables (see ntt.hpp's private members for what each holds).
 struct NttDomain::Tables {
-  DeviceBuffer tw_fwd{"NTT forward twiddles"};  // n − 1 twiddles, stage b at offset 2^b − 1
-  DeviceBuffer tw_inv{"NTT inverse twiddles"};
+  DeviceBuffer tw_fwd{"NTT forward twiddles"};  // ntt_group::TableLayout: [R (511) | ω^lo | ω^(hi·2^L)]
+  DeviceBuffer tw_inv{"NTT inverse twiddles"};  // the same for ω^{-1}
   DeviceBuffer gpow{"NTT coset powers"};        // [g^lo (2^14) | g^(hi·2^14) | g^-lo | g^-(hi·2^14)]
   DeviceBuffer spow{"NTT odd-coset powers"};    // [σ^lo (2^14) | σ^(hi·2^14)]
 };
@@ -232,15 +201,6 @@ struct NttDomain::Tables {
 NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
   if (lg_n > 31) throw std::invalid_argument("gpu::NttDomain: 2^" + std::to_string(lg_n) + " exceeds the supported 2^31");
   const uint64_t n = size();
-  const ff::Fr omega = ff::Fr::root_of_unity().pow(std::array<ff::u64, 1>{uint64_t{1} << (32 - lg_n)});
-  // roots[b] = ω^(n / 2^(b+1)), a primitive 2^(b+1)-th root (b < lg_n).
-  std::vector<DevFr> roots_fwd(lg_n > 0 ? lg_n : 1), roots_inv(roots_fwd.size());
-  const ff::Fr omega_inv = omega.inverse();
-  for (unsigned b = 0; b < lg_n; ++b) {
-    const uint64_t e = n >> (b + 1);
-    roots_fwd[b] = to_dev(omega.pow(std::array<ff::u64, 1>{e}));
-    roots_inv[b] = to_dev(omega_inv.pow(std::array<ff::u64, 1>{e}));
-  }
   n_inv_ = ff::Fr::from_u64(n).inverse();
   const ff::Fr g = ff::Fr::from_u64(ff::Fr::kGenerator);
   z_inv_on_coset_ = (g.pow(std::array<ff::u64, 1>{n}) - ff::Fr::one()).inverse();
@@ -249,22 +209,17 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
   odd_coset_j_ = groth16::snarkjs::snarkjs_root_exponent() & (n - 1);
 
   t_ = std::make_unique<Tables>();
-  const uint64_t tw_count = n > 1 ? n - 1 : 1;
-  t_->tw_fwd.ensure(tw_count * sizeof(ff::Fr));
-  t_->tw_inv.ensure(tw_count * sizeof(ff::Fr));
+  // Twiddles (≈ 2^(lg_n/2 + 1) elements per direction), built on the host: exact products, so
+  // the device reads the same bytes as any other correct computation of the powers.
+  const ff::Fr root = ff::Fr::root_of_unity();
+  const std::pair<DeviceBuffer*, ff::Fr> twiddles[] = {{&t_->tw_fwd, root}, {&t_->tw_inv, root.inverse()}};
+  for (const auto& [buf, r] : twiddles) {
+    const std::vector<ff::Fr> tab = ntt_group::build_table(lg_n, r);
+    buf->ensure(tab.size() * sizeof(ff::Fr));
+    CUDA_CHECK(cudaMemcpy(buf->get(), tab.data(), tab.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice));
+  }
   t_->gpow.ensure(2 * (n_lo_ + n_hi_) * sizeof(ff::Fr));
   t_->spow.ensure((n_lo_ + n_hi_) * sizeof(ff::Fr));
-  DeviceBuffer d_roots(2 * roots_fwd.size() * sizeof(DevFr), "NTT stage roots");
-  DevFr* roots = d_roots.as<DevFr>();
-  CUDA_CHECK(cudaMemcpy(roots, roots_fwd.data(), roots_fwd.size() * sizeof(DevFr), cudaMemcpyHostToDevice));
-  CUDA_CHECK(cudaMemcpy(roots + roots_fwd.size(), roots_inv.data(), roots_inv.size() * sizeof(DevFr),
-                        cudaMemcpyHostToDevice));
-  if (n > 1) {
-    twiddle_kernel<<<grid_for(n - 1), kThreads>>>(t_->tw_fwd.as<DevFr>(), roots, n - 1);
-    CUDA_CHECK(cudaGetLastError());
-    twiddle_kernel<<<grid_for(n - 1), kThreads>>>(t_->tw_inv.as<DevFr>(), roots + roots_fwd.size(), n - 1);
-    CUDA_CHECK(cudaGetLastError());
-  }
   // Power tables base^i, read as lo[e & (2^14 − 1)]·hi[e >> 14]: g, g^{-1} (bellperson's coset) and
   // σ = ffjavascript's ω_{2n} (snarkjs' odd coset, groth16/snarkjs/prover.hpp).
   const ff::Fr g_inv = g.inverse();
@@ -279,10 +234,11 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
                                                 n_hi_);
     CUDA_CHECK(cudaGetLastError());
   }
-  CUDA_CHECK(cudaDeviceSynchronize());  // d_roots is freed on return
-  for (auto kernel : {ntt_group_kernel<true>, ntt_group_kernel<false>}) {
+  CUDA_CHECK(cudaDeviceSynchronize());
+  for (auto kernel : {ntt_group_kernel<true, true>, ntt_group_kernel<false, true>, ntt_group_kernel<true, false>,
+                      ntt_group_kernel<false, false>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    int(sizeof(DevFr) << (kMaxGroupBits + kMaxColBits))));
+                                    int(sizeof(DevFr) * ntt_group::kMaxSmemElems)));
   }
 }
 
@@ -293,30 +249,14 @@ std::uint64_t NttDomain::table_bytes() const {
 }
 
 void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
-  const unsigned k = lg_n_;
-  if (k == 0) return;
   const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
   const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
   const DevFr* tw = (fwd ? t_->tw_fwd : t_->tw_inv).as<const DevFr>();
-  const unsigned groups = (k + kMaxGroupBits - 1) / kMaxGroupBits;
-  // Split k bits into `groups` nearly equal groups; DIF walks them top-down, DIT bottom-up.
-  std::vector<std::pair<unsigned, unsigned>> spans;  // (lo, t)
-  unsigned lo = 0;
-  for (unsigned g = 0; g < groups; ++g) {
-    const unsigned t = k / groups + (g < k % groups ? 1 : 0);
-    spans.push_back({lo, t});
-    lo += t;
-  }
-  if (dif) std::reverse(spans.begin(), spans.end());
-  for (auto [glo, t] : spans) {
-    const unsigned c = glo < kMaxColBits ? glo : kMaxColBits;
-    const uint64_t blocks = uint64_t{1} << (k - t - c);
-    const unsigned threads = std::min<unsigned>(kThreads, std::max(1u, (1u << (t + c)) / 2));
-    const size_t smem = sizeof(DevFr) << (t + c);
-    if (dif)
-      ntt_group_kernel<true><<<unsigned(blocks), threads, smem, as_stream(stream)>>>(dev(d_x), tw, glo, t, c);
-    else
-      ntt_group_kernel<false><<<unsigned(blocks), threads, smem, as_stream(stream)>>>(dev(d_x), tw, glo, t, c);
+  const auto kernel = dif ? (ntt_radix4() ? ntt_group_kernel<true, true> : ntt_group_kernel<true, false>)
+                          : (ntt_radix4() ? ntt_group_kernel<false, true> : ntt_group_kernel<false, false>);
+  for (const ntt_group::GroupSpec& spec : ntt_group::plan(lg_n_, dif)) {
+    const size_t smem = sizeof(DevFr) * spec.smem_elems();
+    kernel<<<unsigned(spec.blocks()), spec.threads(), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
     CUDA_CHECK(cudaGetLastError());
   }
 }

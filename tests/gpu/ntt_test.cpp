@@ -14,6 +14,7 @@
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/domain.hpp"
 #include "proofline/poly/quotient.hpp"
+#include "../gpu_host/fr_vectors.hpp"
 
 namespace {
 
@@ -22,19 +23,8 @@ using proofline::gpu::NttDomain;
 using proofline::gpu::NttOrder;
 using proofline::poly::EvaluationDomain;
 
-std::vector<Fr> random_vec(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
-
-void expect_same(const std::vector<Fr>& got, const std::vector<Fr>& want, const char* what, unsigned lg) {
-  ASSERT_EQ(got.size(), want.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i].limbs, want[i].limbs) << what << " lg=" << lg << " index " << i;
-  }
-}
+using proofline::test::expect_same;
+using proofline::test::random_vec;
 
 TEST(GpuNtt, MatchesCpuAllOrdersAndSizes) {
   REQUIRE_CUDA_DEVICE();

@@ -12,14 +12,21 @@
 // Orders (sppark's naming): NN natural in/out; NR natural in, bit-reversed out (decimation in
 // frequency, no permutation pass); RN bit-reversed in, natural out (decimation in time); RR.
 //
-// Algorithm: radix-2 butterflies, up to 9 stages fused per kernel in shared memory (64 KiB per
-// block: 2^9 rows × 4 adjacent columns so global accesses are 128-byte segments); per-stage twiddle
-// tables tw_b[j] = ω_{2^(b+1)}^j stored back to back (n − 1 elements per direction); coset powers
-// read as hi[i >> 14]·lo[i & (2^14 − 1)].
+// Algorithm: radix-2 butterflies, up to 9 stages fused per kernel in shared memory (2^9 rows × 4
+// adjacent columns so global accesses are 128-byte segments: ceil(lg_n / 9) passes over the data),
+// two stages per barrier with each thread's 4 elements in registers between them (radix 4;
+// PROOFLINE_NTT_RADIX=2 in the environment runs one stage per barrier instead, same bytes).
+// No n-sized twiddle table: stage b's twiddle ω_{2^(b+1)}^j is R[j_row]·C[j_col], R the 511 roots
+// of the group sizes (ω_{2^(b'+1)}^j', b' < 9) and C the block's column roots, read from a two-level
+// table of the powers of ω_n (ω_n^e = lo[e mod 2^L]·hi[e >> L], L = ceil(lg_n/2)); a block above the
+// lowest group multiplies out its stages' twiddles into shared memory first (≈ one extra product per
+// element per pass; src/gpu/ntt_group.cuh). Shared memory per block: 64 KiB in the lowest group,
+// 97 KiB above it (the data and those twiddles). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
 //
-// Memory owned by an NttDomain: 2·n·32 bytes of twiddles plus ~3·(2^14 + n/2^14)·32 bytes of coset
-// powers (g, g^{-1}, σ), allocated once in the constructor on the current device and freed by the
-// destructor.
+// Memory owned by an NttDomain: per direction 511 + 2^L + 2^(lg_n − L) twiddles (0.8 MB at
+// lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27),
+// allocated once in the constructor on the current device and freed by the destructor
+// (table_bytes()). A transform needs no other device memory than its data.
 // Errors: CudaError (device.hpp) for any failed CUDA call, including out of memory (the sticky
 // error state is cleared first, so later calls work); std::invalid_argument for lg_n > 31 or a
 // host span whose length is not n.
@@ -37,7 +44,7 @@ enum class NttOrder { NN, NR, RN, RR };
 
 class NttDomain {
  public:
-  /// Builds the twiddle and coset-power tables for n = 2^lg_n on the current device.
+  /// Builds the twiddle and coset-power tables for n = 2^lg_n on the current device (a few MB).
   explicit NttDomain(unsigned lg_n);
   ~NttDomain();
   NttDomain(const NttDomain&) = delete;
@@ -107,8 +114,9 @@ class NttDomain {
   void check_span(std::size_t len, const char* op) const;
 
   unsigned lg_n_;
-  /// Device tables (src/gpu/ntt.cu): twiddles per direction (n − 1, stage b at offset 2^b − 1) and
-  /// the power tables [base^lo (2^14) | base^(hi·2^14)] of g, g^{-1} and σ.
+  /// Device tables (src/gpu/ntt.cu): twiddles per direction (ntt_group::TableLayout: the group roots R
+  /// and the two-level powers of ω_n) and the power tables [base^lo (2^14) | base^(hi·2^14)] of g,
+  /// g^{-1} and σ.
   struct Tables;
   std::unique_ptr<Tables> t_;
   std::uint64_t n_lo_ = 0, n_hi_ = 0;
