@@ -380,7 +380,7 @@ std::uint64_t NttDomain::table_bytes_for(std::uint64_t m) {
   unsigned lg = 0;
   while ((std::uint64_t{1} << lg) < m) ++lg;
   const std::uint64_t n = std::uint64_t{1} << lg;
-  const std::uint64_t tw = n > 1 ? n - 1 : 1;
+  const std::uint64_t tw = ntt_group::TableLayout::for_log(lg).count();  // per direction
   const std::uint64_t lo = std::uint64_t{1} << kPowLoBits, hi = (n >> kPowLoBits) + 1;
   return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi));
 }
