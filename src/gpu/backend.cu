@@ -689,8 +689,9 @@ struct GpuBackend::Impl {
     });
   }
 
-  /// The NTT domain of p's size and the a, b, c buffers, made or grown on first use.
-  void ensure_h_buffers(std::size_t m) {
+  /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
+  /// set), made or grown on first use.
+  void ensure_h_buffers(std::size_t m, std::size_t columns = 3) {
     unsigned lg = 0;
     while ((std::size_t{1} << lg) < m) ++lg;
     if (!domain || domain->lg_size() != lg) {
@@ -700,8 +701,8 @@ struct GpuBackend::Impl {
         return 0;
       });
     }
-    translating_oom("a, b, c evaluations", [&] {
-      abc.ensure(3 * m * sizeof(ff::Fr));
+    translating_oom(columns == 3 ? "a, b, c evaluations" : "a, b, c evaluations (two columns, lean)", [&] {
+      abc.ensure(columns * m * sizeof(ff::Fr));
       return 0;
     });
   }
@@ -814,19 +815,7 @@ struct GpuBackend::Impl {
     groth16::check_prove_cancel(cancel, k, "the H computation");
     const auto t_h = Clock::now();
     if (h_terms > 0) {
-      unsigned lg = 0;
-      while ((std::size_t{1} << lg) < m) ++lg;
-      if (!domain || domain->lg_size() != lg) {
-        domain.reset();
-        translating_oom("NTT tables", [&] {
-          domain = std::make_unique<NttDomain>(lg);
-          return 0;
-        });
-      }
-      translating_oom("a, b, c evaluations (two columns, lean)", [&] {
-        abc.ensure(2 * m * sizeof(ff::Fr));
-        return 0;
-      });
+      ensure_h_buffers(m, 2);
       ff::Fr* d0 = abc.as<ff::Fr>();
       ff::Fr* d1 = d0 + m;
       // column x → d on the copy stream, then `stream` waits for it (ev: that column's event)
