@@ -4,6 +4,9 @@
 //   gpu_msm_bench [SPEC...]     SPEC = g1:LG[:C[,C...]] or g2:LG[:C...]   (default: g1:20 … g1:26
 //                               and g2:20 … g2:24, every power of two, with the automatic window)
 //   env REPS (default 5) timed repetitions after one warm-up; the table gives min and median.
+//   env G2_KERNELS=old,new,new-fold (any comma list): each G2 spec is timed once per listed G2
+//       kernel variant (GpuMsmConfig::g2_kernels, proofline/gpu/msm.hpp) in this one process;
+//       unset: one run per spec with PROOFLINE_G2_KERNELS's choice (column "g2 kernels": env).
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -20,8 +23,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "proofline/ec/g1.hpp"
@@ -117,6 +122,26 @@ ec::AffinePoint<Cfg> reference(const std::vector<ec::AffinePoint<Cfg>>& distinct
   return msm::msm<Cfg>(std::span<const ec::AffinePoint<Cfg>>(distinct), msm::Scalars(sum)).to_affine();
 }
 
+/// G2_KERNELS (see the top of the file) as (name, variant) pairs; one kFromEnv entry when unset.
+std::vector<std::pair<std::string, gpu::G2Kernels>> g2_variants() {
+  const char* e = std::getenv("G2_KERNELS");
+  if (e == nullptr || *e == 0) return {{"env", gpu::G2Kernels::kFromEnv}};
+  std::vector<std::pair<std::string, gpu::G2Kernels>> out;
+  std::string list = e;
+  size_t q = 0;
+  while (q <= list.size()) {
+    size_t end = list.find(',', q);
+    if (end == std::string::npos) end = list.size();
+    const std::string name = list.substr(q, end - q);
+    if (name == "old") out.emplace_back(name, gpu::G2Kernels::kOld);
+    else if (name == "new") out.emplace_back(name, gpu::G2Kernels::kNew);
+    else if (name == "new-fold") out.emplace_back(name, gpu::G2Kernels::kNewFold);
+    else throw std::invalid_argument("G2_KERNELS: '" + name + "' is not old, new or new-fold");
+    q = end + 1;
+  }
+  return out;
+}
+
 template <class Cfg>
 void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::vector<ff::Fr>& scalars,
                const void* d_scalars) {
@@ -136,23 +161,28 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     const size_t n = size_t{1} << s.lg;
     const auto want = reference<Cfg>(distinct, scalars, n);
     std::vector<int> ws = s.windows.empty() ? std::vector<int>{0} : s.windows;
+    auto variants = g2_variants();
+    if (curve == 1) variants = {{"-", gpu::G2Kernels::kFromEnv}};
     for (int c : ws) {
-      gpu::GpuMsmConfig cfg;
-      cfg.window_bits = c;
-      std::vector<double> ms;
-      bool ok = true;
-      for (int r = 0; r <= reps; ++r) {
-        const auto a = std::chrono::steady_clock::now();
-        const auto got = g.run_device(d_scalars, n, 0, cfg);
-        const auto b = std::chrono::steady_clock::now();
-        if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-        if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
+      for (const auto& [vname, variant] : variants) {
+        gpu::GpuMsmConfig cfg;
+        cfg.window_bits = c;
+        cfg.g2_kernels = variant;
+        std::vector<double> ms;
+        bool ok = true;
+        for (int r = 0; r <= reps; ++r) {
+          const auto a = std::chrono::steady_clock::now();
+          const auto got = g.run_device(d_scalars, n, 0, cfg);
+          const auto b = std::chrono::steady_clock::now();
+          if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+          if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s |\n", curve == 1 ? "G1" : "G2", s.lg,
+                    c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
+                    g.device_bytes() / double(1 << 30), vname.c_str());
+        std::fflush(stdout);
       }
-      std::sort(ms.begin(), ms.end());
-      std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB |\n", curve == 1 ? "G1" : "G2", s.lg,
-                  c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
-                  g.device_bytes() / double(1 << 30));
-      std::fflush(stdout);
     }
   }
 }
@@ -175,7 +205,7 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaMemcpy(d_scalars, scalars.data(), nmax * sizeof(ff::Fr), cudaMemcpyHostToDevice));
   std::printf("# gpu_msm_bench on %s, %d reps (+1 warm-up); ms = wall time of the synchronous call\n",
               gpu::device_name(0).c_str(), reps);
-  std::printf("| curve | n | c | min ms | median ms | check | device mem |\n|---|---|---|---|---|---|---|\n");
+  std::printf("| curve | n | c | min ms | median ms | check | device mem | g2 kernels |\n|---|---|---|---|---|---|---|---|\n");
   run_curve<ec::G1Config>(specs, 1, reps, scalars, d_scalars);
   run_curve<ec::G2Config>(specs, 2, reps, scalars, d_scalars);
   CUDA_CHECK(cudaFree(d_scalars));

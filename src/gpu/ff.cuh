@@ -245,36 +245,78 @@ using DevFr = DevField<FrParams32>;
 using DevFp = DevField<FpParams32>;
 static_assert(sizeof(DevFr) == 32 && sizeof(DevFp) == 48, "device fields mirror host layout");
 
-/// Fp2 = Fp[u]/(u^2 + 1) on the device (c0 + c1·u), same layout as the host ff::Fp2.
-struct DevFp2 {
+/// How DevFp2T compiles its products; every variant performs the same Fp operations in the same order
+/// (Karatsuba: t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1), c0 = t0 − t1, c1 = t2 − t0 − t1;
+/// square: c0 = (x0 + x1)(x0 − x1), c1 = 2·x0·x1), so the values are the same.
+///   kByValue  one non-inlined Fp2 product taking its operands by value and returning the result
+///             (the Fp products inside inlined): one call per Fp2 product. Inlined, the G2 bucket
+///             accumulation kernel spent 66 % of its stall cycles waiting for instruction fetch
+///             (Nsight Compute on the H200, bench/RESULTS.md). In the 255-register G2 kernels ptxas
+///             (sm_90) saves and restores 72–256 B of registers per call inside the product, and the
+///             reduction kernel spills 26 KB.
+///   kByRef    the same non-inlined body behind out/in references (mul_ref, square_ref): operands
+///             and result go through the caller's stack frame (explicit local memory) instead of
+///             ~72 argument/return registers, which removes almost all spilling in the G2 MSM
+///             kernels (msm.cuh's "new" G2 kernels, PROOFLINE_G2_KERNELS).
+enum class Fp2Code { kByValue, kByRef };
+
+/// Fp2 = Fp[u]/(u^2 + 1) on the device (c0 + c1·u), same layout as the host ff::Fp2, whatever kCode.
+template <Fp2Code kCode>
+struct DevFp2T {
   DevFp c0, c1;
-  __host__ __device__ static DevFp2 zero() { return {DevFp::zero(), DevFp::zero()}; }
-  __host__ __device__ static DevFp2 one() { return {DevFp::one(), DevFp::zero()}; }
+  __host__ __device__ static DevFp2T zero() { return {DevFp::zero(), DevFp::zero()}; }
+  __host__ __device__ static DevFp2T one() { return {DevFp::one(), DevFp::zero()}; }
   __device__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-  __device__ friend bool operator==(const DevFp2& a, const DevFp2& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
-  __device__ friend DevFp2 operator+(const DevFp2& a, const DevFp2& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-  __device__ friend DevFp2 operator-(const DevFp2& a, const DevFp2& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-  __device__ DevFp2 operator-() const { return {-c0, -c1}; }
-  __device__ DevFp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  /// Karatsuba, 3 Fp multiplications. Not inlined: one copy of the ~2000-instruction body per
-  /// kernel instead of one per call site. Inlined, the G2 bucket accumulation kernel spent 66 % of
-  /// its stall cycles waiting for instruction fetch (Nsight Compute on the H200, bench/RESULTS.md).
-  /// The Fp products inside are inlined (DevFp::mul_inline): one call per Fp2 product.
-  __device__ __noinline__ static DevFp2 mul(const DevFp2 a, const DevFp2 b) {
+  __device__ friend bool operator==(const DevFp2T& a, const DevFp2T& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+  __device__ friend DevFp2T operator+(const DevFp2T& a, const DevFp2T& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+  __device__ friend DevFp2T operator-(const DevFp2T& a, const DevFp2T& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  __device__ DevFp2T operator-() const { return {-c0, -c1}; }
+  __device__ DevFp2T dbl() const { return {c0.dbl(), c1.dbl()}; }
+  /// Karatsuba, 3 Fp multiplications, not inlined (kByValue's call).
+  __device__ __noinline__ static DevFp2T mul(const DevFp2T a, const DevFp2T b) { return mul_body(a, b); }
+  __device__ __noinline__ static DevFp2T square(const DevFp2T x) { return square_body(x); }
+  /// The same, not inlined, through references (kByRef's call). r may alias a, b or x: the whole
+  /// product is computed before r is written.
+  __device__ __noinline__ static void mul_ref(DevFp2T& r, const DevFp2T& a, const DevFp2T& b) { r = mul_body(a, b); }
+  __device__ __noinline__ static void square_ref(DevFp2T& r, const DevFp2T& x) { r = square_body(x); }
+  __device__ friend DevFp2T operator*(const DevFp2T& a, const DevFp2T& b) {
+    if constexpr (kCode == Fp2Code::kByRef) {
+      DevFp2T r;
+      mul_ref(r, a, b);
+      return r;
+    } else {
+      return mul(a, b);
+    }
+  }
+  __device__ DevFp2T sqr() const {
+    if constexpr (kCode == Fp2Code::kByRef) {
+      DevFp2T r;
+      square_ref(r, *this);
+      return r;
+    } else {
+      return square(*this);
+    }
+  }
+  __device__ DevFp2T& operator+=(const DevFp2T& b) { return *this = *this + b; }
+  __device__ DevFp2T& operator-=(const DevFp2T& b) { return *this = *this - b; }
+  __device__ DevFp2T& operator*=(const DevFp2T& b) { return *this = *this * b; }
+
+ private:
+  /// The Fp products inlined (DevFp::mul_inline).
+  __device__ __forceinline__ static DevFp2T mul_body(const DevFp2T& a, const DevFp2T& b) {
     DevFp t0 = DevFp::mul_inline(a.c0, b.c0), t1 = DevFp::mul_inline(a.c1, b.c1);
     DevFp t2 = DevFp::mul_inline(a.c0 + a.c1, b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
   }
-  __device__ __noinline__ static DevFp2 square(const DevFp2 x) {
+  __device__ __forceinline__ static DevFp2T square_body(const DevFp2T& x) {
     DevFp a = x.c0 + x.c1, b = x.c0 - x.c1, c = DevFp::mul_inline(x.c0, x.c1);
     return {DevFp::mul_inline(a, b), c.dbl()};
   }
-  __device__ friend DevFp2 operator*(const DevFp2& a, const DevFp2& b) { return mul(a, b); }
-  __device__ DevFp2 sqr() const { return square(*this); }
-  __device__ DevFp2& operator+=(const DevFp2& b) { return *this = *this + b; }
-  __device__ DevFp2& operator-=(const DevFp2& b) { return *this = *this - b; }
-  __device__ DevFp2& operator*=(const DevFp2& b) { return *this = *this * b; }
 };
-static_assert(sizeof(DevFp2) == 96, "device Fp2 mirrors host layout");
+/// The Fp2 of every G2 kernel but msm.cuh's "new" G2 MSM kernels.
+using DevFp2 = DevFp2T<Fp2Code::kByValue>;
+/// The Fp2 of msm.cuh's "new" G2 MSM kernels (PROOFLINE_G2_KERNELS=new, the default).
+using DevFp2ByRef = DevFp2T<Fp2Code::kByRef>;
+static_assert(sizeof(DevFp2) == 96 && sizeof(DevFp2ByRef) == 96, "device Fp2 mirrors host layout");
 
 }  // namespace proofline::gpu

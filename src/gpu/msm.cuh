@@ -16,6 +16,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "device_buffer.cuh"
@@ -37,6 +38,40 @@ template <>
 struct DevFieldOf<ec::G2Config> {
   using type = DevFp2;
 };
+/// The coordinate field of the "new" bucket kernels: the same layout and values as DevFieldOf's,
+/// compiled differently (G2: DevFp2ByRef, ff.cuh). Equal to DevFieldOf's where there is no variant.
+template <class Cfg>
+struct NewKernelFieldOf {
+  using type = typename DevFieldOf<Cfg>::type;
+};
+template <>
+struct NewKernelFieldOf<ec::G2Config> {
+  using type = DevFp2ByRef;
+};
+
+/// The G2 bucket kernels G2Kernels (msm.hpp) chooses between, in two groups: the level-0
+/// accumulation of the gathered affine points (the hot one) and the rest (fold_short, the fold
+/// levels, the reduction levels).
+enum class KernelGroup { kAccumulate, kFoldReduce };
+
+/// G2Kernels::kFromEnv resolved: PROOFLINE_G2_KERNELS, read once (proofline/gpu/msm.hpp): "new"
+/// (or unset) → kNew, "old" → kOld, "new-fold" → kNewFold; anything else throws
+/// std::invalid_argument. The values are the same whichever runs.
+inline G2Kernels resolve_g2_kernels(G2Kernels k) {
+  if (k != G2Kernels::kFromEnv) return k;
+  static const G2Kernels from_env = [] {
+    const char* e = std::getenv("PROOFLINE_G2_KERNELS");
+    if (e == nullptr || std::strcmp(e, "new") == 0) return G2Kernels::kNew;
+    if (std::strcmp(e, "old") == 0) return G2Kernels::kOld;
+    if (std::strcmp(e, "new-fold") == 0) return G2Kernels::kNewFold;
+    throw std::invalid_argument(std::string("PROOFLINE_G2_KERNELS=") + e + ": expected old, new or new-fold");
+  }();
+  return from_env;
+}
+/// Whether `group` runs its new (DevFp2ByRef) kernels under the resolved choice k.
+inline bool g2_kernels_new(G2Kernels k, KernelGroup group) {
+  return k == G2Kernels::kNew || (k == G2Kernels::kNewFold && group == KernelGroup::kFoldReduce);
+}
 
 constexpr uint32_t kSignBit = 0x80000000u;
 constexpr uint32_t kIndexMask = 0x7fffffffu;
@@ -359,6 +394,20 @@ struct GpuMsm<Cfg>::Impl {
   using F = typename msm_detail::DevFieldOf<Cfg>::type;
   using DA = DevAffine<F>;
   using DX = DevXyzz<F>;
+  /// The bucket kernels run over F or, when PROOFLINE_G2_KERNELS selects them, FNew (same layout and
+  /// values, other code; msm_detail::NewKernelFieldOf): the buffers are typed DA/DX and cast.
+  using FNew = typename msm_detail::NewKernelFieldOf<Cfg>::type;
+  static constexpr bool kHasNew = !std::is_same_v<F, FNew>;
+  static_assert(sizeof(FNew) == sizeof(F) && sizeof(DevXyzz<FNew>) == sizeof(DX) &&
+                    sizeof(DevAffine<FNew>) == sizeof(DA) && std::is_standard_layout_v<DevXyzz<FNew>> &&
+                    std::is_standard_layout_v<DX>,
+                "the new kernels' field has the layout of the old");
+  /// The G2 kernel choice of the current run() (resolved GpuMsmConfig::g2_kernels).
+  G2Kernels g2_kernels = G2Kernels::kNew;
+  bool kernels_new(msm_detail::KernelGroup group) const {
+    if constexpr (kHasNew) return msm_detail::g2_kernels_new(g2_kernels, group);
+    else return false;
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -461,6 +510,7 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.window_bits != 0 && (cfg.window_bits < 2 || cfg.window_bits > 24))
       throw std::invalid_argument("GpuMsm::run: window_bits " + std::to_string(cfg.window_bits) +
                                   " outside [2, 24]");
+    if constexpr (kHasNew) g2_kernels = msm_detail::resolve_g2_kernels(cfg.g2_kernels);
     ensure_stream();
     const DA* d_bases = bases + offset;
     const uint32_t n32 = (uint32_t)n;
@@ -509,31 +559,54 @@ struct GpuMsm<Cfg>::Impl {
   /// (zeroed first), cut buckets folded. part/part_keys must hold 2·nthreads entries.
   void accumulate_runs(DX* wb, uint32_t nb, const uint32_t* s_keys, const uint32_t* s_vals, uint32_t count,
                        const DA* d_bases, msm_detail::Profile& prof) {
-    using namespace msm_detail;
     auto [L, nthreads] = accumulation_shape(count);
+    CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
+    if (kernels_new(msm_detail::KernelGroup::kAccumulate))
+      accumulate_affine<FNew>(reinterpret_cast<DevXyzz<FNew>*>(wb), s_keys, s_vals, count,
+                              reinterpret_cast<const DevAffine<FNew>*>(d_bases), L, nthreads);
+    else
+      accumulate_affine<F>(wb, s_keys, s_vals, count, d_bases, L, nthreads);
+    prof.mark();  // accumulate
+    if (kernels_new(msm_detail::KernelGroup::kFoldReduce))
+      fold_cut<FNew>(reinterpret_cast<DevXyzz<FNew>*>(wb), nthreads);
+    else
+      fold_cut<F>(wb, nthreads);
+    prof.mark();  // fold
+  }
+  /// The accumulation kernel of accumulate_runs over the coordinate field G (F or FNew).
+  template <class G>
+  void accumulate_affine(DevXyzz<G>* wb, const uint32_t* s_keys, const uint32_t* s_vals, uint32_t count,
+                         const DevAffine<G>* d_bases, uint32_t L, uint32_t nthreads) {
+    using namespace msm_detail;
+    using DXG = DevXyzz<G>;
     // prefetching the next gather measured no gain for G1 and 8% loss for G2 on the H200
     // (2^24: 277 vs 277 ms, 1550 vs 1423 ms): off unless PROOFLINE_GPU_MSM_PREFETCH is set.
     const bool prefetch = std::getenv("PROOFLINE_GPU_MSM_PREFETCH") != nullptr;
-    CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
     if (prefetch)
-      accumulate_kernel<F, AffineSource<F>, true><<<(nthreads + 127) / 128, 128, 0, stream>>>(
-          wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<F>{s_vals, d_bases}, count, L);
+      accumulate_kernel<G, AffineSource<G>, true><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+          wb, part[0].as<DXG>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<G>{s_vals, d_bases}, count, L);
     else
-      accumulate_kernel<F, AffineSource<F>, false><<<(nthreads + 127) / 128, 128, 0, stream>>>(
-          wb, part[0].as<DX>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<F>{s_vals, d_bases}, count, L);
+      accumulate_kernel<G, AffineSource<G>, false><<<(nthreads + 127) / 128, 128, 0, stream>>>(
+          wb, part[0].as<DXG>(), part_keys[0].as<uint32_t>(), s_keys, AffineSource<G>{s_vals, d_bases}, count, L);
     check_launch();
-    prof.mark();  // accumulate
+  }
+  /// The cut buckets of accumulate_runs (the partial sums of `nthreads` accumulation threads in
+  /// part[0]/part_keys[0]) added into wb, with the kernels over the coordinate field G (F or FNew).
+  template <class G>
+  void fold_cut(DevXyzz<G>* wb, uint32_t nthreads) {
+    using namespace msm_detail;
+    using DXG = DevXyzz<G>;
     // cut buckets: short runs of partial sums in one pass, long runs folded 32 entries per
     // thread, level after level, until one thread remains
     if (nthreads > 1) {
       const uint32_t m0 = 2 * nthreads;
       CUDA_CHECK(cudaMemcpyAsync(part_keys[1].get(), part_keys[0].get(), (size_t)m0 * 4, cudaMemcpyDeviceToDevice,
                                  stream));
-      fold_short_kernel<F><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
-                                                                 part_keys[0].as<uint32_t>(), part[0].as<DX>(), m0);
+      fold_short_kernel<G><<<(m0 + 127) / 128, 128, 0, stream>>>(wb, part_keys[1].as<uint32_t>(),
+                                                                 part_keys[0].as<uint32_t>(), part[0].as<DXG>(), m0);
       check_launch();
     }
-    const DX* in_pts = part[0].as<DX>();
+    const DXG* in_pts = part[0].as<DXG>();
     const uint32_t* in_keys = part_keys[1].as<uint32_t>();
     uint32_t threads = nthreads;
     int out = 1;
@@ -541,17 +614,16 @@ struct GpuMsm<Cfg>::Impl {
       constexpr uint32_t kFold = 32;
       const uint32_t m = 2 * threads;
       const uint32_t next = (m + kFold - 1) / kFold;
-      DX* o_pts = part[out].as<DX>();
+      DXG* o_pts = part[out].as<DXG>();
       uint32_t* o_keys = part_keys[out ^ 1].as<uint32_t>();
-      accumulate_kernel<F, XyzzSource<F>><<<(next + 127) / 128, 128, 0, stream>>>(
-          wb, o_pts, o_keys, in_keys, XyzzSource<F>{in_pts}, m, kFold);
+      accumulate_kernel<G, XyzzSource<G>><<<(next + 127) / 128, 128, 0, stream>>>(
+          wb, o_pts, o_keys, in_keys, XyzzSource<G>{in_pts}, m, kFold);
       check_launch();
       in_pts = o_pts;
       in_keys = o_keys;
       out ^= 1;
       threads = next;
     }
-    prof.mark();  // fold
   }
 
   void ensure_parts(uint32_t nthreads) {
@@ -576,6 +648,21 @@ struct GpuMsm<Cfg>::Impl {
     CUDA_CHECK(cudaMemcpyAsync(&h, one_bucket.get(), sizeof(DX), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     return h.to_projective();
+  }
+
+  /// One device reduction level (step 4) with the kernel over the coordinate field G (F or FNew).
+  template <class G>
+  void reduce_level(bool first, DX* po, DX* qo, const DX* p_src, const DX* q_src, uint32_t m, uint32_t total) {
+    using namespace msm_detail;
+    using DXG = DevXyzz<G>;
+    auto* p_out = reinterpret_cast<DXG*>(po);
+    auto* q_out = reinterpret_cast<DXG*>(qo);
+    const auto* p_in = reinterpret_cast<const DXG*>(p_src);
+    const auto* q_in = reinterpret_cast<const DXG*>(q_src);
+    if (first)
+      reduce_level_kernel<G, true><<<(total + 127) / 128, 128, 0, stream>>>(p_out, q_out, p_in, q_in, m, total);
+    else
+      reduce_level_kernel<G, false><<<(total + 127) / 128, 128, 0, stream>>>(p_out, q_out, p_in, q_in, m, total);
   }
 
   /// Steps 1–5 over n scalars: scalar k is d_scalars[p], point bases[p], p = idx[k] (idx null: p = k).
@@ -634,10 +721,10 @@ struct GpuMsm<Cfg>::Impl {
       const uint32_t total = (uint32_t)W * (m / kReduceSeg);
       DX* po = red_p[level & 1].as<DX>();
       DX* qo = red_q[level & 1].as<DX>();
-      if (first)
-        reduce_level_kernel<F, true><<<(total + 127) / 128, 128, 0, stream>>>(po, qo, p_src, q_src, m, total);
+      if (kernels_new(KernelGroup::kFoldReduce))
+        reduce_level<FNew>(first, po, qo, p_src, q_src, m, total);
       else
-        reduce_level_kernel<F, false><<<(total + 127) / 128, 128, 0, stream>>>(po, qo, p_src, q_src, m, total);
+        reduce_level<F>(first, po, qo, p_src, q_src, m, total);
       check_launch();
       p_src = po;
       q_src = qo;

@@ -45,9 +45,8 @@ __global__ void ec_ops_kernel(gpu::DevXyzz<F>* out, const gpu::DevAffine<F>* a, 
   out[4 * i + 3] = X::dbl_affine(a[i]);
 }
 
-template <class Cfg>
+template <class Cfg, class F = typename DevOf<Cfg>::F>
 void check_ops(uint64_t seed, int n_random) {
-  using F = typename DevOf<Cfg>::F;
   using A = ec::AffinePoint<Cfg>;
   using J = ec::JacobianPoint<Cfg>;
   using X = ec::XyzzPoint<Cfg>;
@@ -111,6 +110,12 @@ TEST(GpuEc, G1MatchesHost) {
 TEST(GpuEc, G2MatchesHost) {
   REQUIRE_CUDA_DEVICE();
   check_ops<ec::G2Config>(12, 100);
+}
+
+// The by-reference compilation of the Fp2 products (msm.cuh's new G2 kernels).
+TEST(GpuEc, G2ByRefMatchesHost) {
+  REQUIRE_CUDA_DEVICE();
+  check_ops<ec::G2Config, gpu::DevFp2ByRef>(12, 100);
 }
 
 }  // namespace

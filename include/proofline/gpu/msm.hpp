@@ -35,6 +35,18 @@
 //  5. those values go to the host, which finishes each window and combines the windows by
 //     Horner (c doublings per window) with the host ec layer.
 //
+// ---- G2 kernel variants (PROOFLINE_G2_KERNELS) ----------------------------------------------------
+// The G2 bucket kernels of steps 3–4 are compiled twice, over two Fp2 types with the same layout
+// and the same field operations in the same order (src/gpu/ff.cuh, Fp2Code), so every variant
+// computes the same values: "old" passes the operands of the non-inlined Fp2 product by value
+// (ptxas sm_90: 160–256 B of register saves per product in the accumulation kernel, 26 KB of spills
+// in a reduction kernel held to 32 registers), "new" through references into the caller's stack
+// frame (no spills in the accumulation and fold_short kernels, ~2.5 KB in the reduction kernels).
+// PROOFLINE_G2_KERNELS (read once per process): new (the default, also when unset), old, or
+// new-fold (old accumulation of step 3's affine points, new fold and reduction kernels); any
+// other value makes G2 run() throw std::invalid_argument. GpuMsmConfig::g2_kernels overrides it
+// per call. G1 has one variant and ignores both.
+//
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
 // Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
@@ -55,10 +67,21 @@
 
 namespace proofline::gpu {
 
+/// Which compilation of the G2 bucket kernels a call runs ("G2 kernel variants" above); every
+/// choice computes the same values. G1 ignores it.
+enum class G2Kernels {
+  kFromEnv,  ///< PROOFLINE_G2_KERNELS (unset: kNew)
+  kOld,      ///< by-value Fp2 products everywhere
+  kNew,      ///< by-reference Fp2 products everywhere
+  kNewFold,  ///< by-value in the accumulation of the affine points, by-reference in fold and reduction
+};
+
 /// Options of one GPU MSM call.
 struct GpuMsmConfig {
   /// 0: chosen from n by the cost model; else the window width c in bits, 2..24.
   int window_bits = 0;
+  /// The G2 kernel variant; kFromEnv defers to PROOFLINE_G2_KERNELS (tests set it to compare).
+  G2Kernels g2_kernels = G2Kernels::kFromEnv;
 };
 
 /// The window width the GPU MSM uses for n scalars by default.
