@@ -180,7 +180,9 @@ struct PoStPublicInputs {
 /// that partition's public sectors in order (found by sector id), the last repeated to sector_count; Winning — the one
 /// proof's 66 inclusion proofs, one per circuit sector. Also returns the public sector of each
 /// circuit sector. Throws ProoflineError(BadLength / BadArgument) naming what does not fit (a
-/// missing sector id, a count).
+/// missing sector id, a count); Window: more vanilla proofs than public sectors ("5 vanilla proofs
+/// for the request's 3 sectors: at most one per sector", BadLength) or one of a sector id that is
+/// not a public sector (Malformed) is refused, never ignored.
 struct PartitionSectors {
   std::vector<PoStSectorProof> proofs;   ///< sector_count entries
   std::vector<PublicSector> sectors;     ///< sector_count entries (padding repeats the last)
