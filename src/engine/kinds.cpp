@@ -18,6 +18,7 @@
 #include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -140,6 +141,19 @@ std::uint64_t parse_u64_arg(const std::string& name, const std::string& s) {
   } catch (const std::exception&) {
   }
   throw std::invalid_argument("argument '" + name + "' = '" + s + "': expected an unsigned integer");
+}
+
+std::array<std::uint8_t, 32> parse_fr_bytes_arg(const std::string& name, const std::string& s,
+                                                const std::string& hint) {
+  std::array<std::uint8_t, 32> d{};
+  if (!from_hex(s, d)) {
+    throw std::invalid_argument("argument '" + name + "': expected 64 hex digits (32 bytes), got '" + s + "'");
+  }
+  Fr f;
+  if (Fr::from_bytes_le(f, d) != Error::Ok) {
+    throw std::invalid_argument("argument '" + name + "' = " + s + ": 32 bytes little-endian >= r" + hint);
+  }
+  return d;
 }
 
 std::string file_version(const std::string& path) {

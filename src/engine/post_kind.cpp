@@ -29,7 +29,6 @@
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
-#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -250,16 +249,7 @@ class PoStKind final : public ProofKind {
   }
 
   static filecoin::Randomness randomness_of(const std::string& hex) {
-    filecoin::Randomness d{};
-    if (!from_hex(hex, d)) {
-      throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
-    }
-    Fr f;
-    if (Fr::from_bytes_le(f, d) != Error::Ok) {
-      throw std::invalid_argument("argument 'randomness' = " + hex +
-                                  ": 32 bytes little-endian >= r (clear the top 2 bits of byte 31, as nodes do)");
-    }
-    return d;
+    return parse_fr_bytes_arg("randomness", hex, " (clear the top 2 bits of byte 31, as nodes do)");
   }
 
   filecoin::PoStType type_;

@@ -48,6 +48,7 @@
 // snap_kind.cpp ("snap-update").
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -271,6 +272,12 @@ const std::string& require_arg(const ProofRequest& r, const std::string& name);
 std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
 unsigned parse_log_size_arg(const std::string& name, const std::string& value);
 std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
+/// 64 hex digits: 32 bytes that must be the little-endian encoding of a field element < r (a
+/// commitment, PoSt randomness). Throws std::invalid_argument "argument '<name>': expected 64 hex
+/// digits (32 bytes), got '<value>'" or "argument '<name>' = <value>: 32 bytes little-endian >= r"
+/// followed by `hint` (e.g. " (clear the top 2 bits of byte 31, as nodes do)").
+std::array<std::uint8_t, 32> parse_fr_bytes_arg(const std::string& name, const std::string& value,
+                                                const std::string& hint = "");
 /// "#<bytes>-<mtime in ns>" of a file, appended by the built-in kinds to srs_key() after the path, so
 /// that a parameter file replaced on disk (a zkey after another snarkjs contribution, regenerated
 /// .params) is loaded as a new SRS instead of the cached old one (whose proofs would not verify
