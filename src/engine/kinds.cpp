@@ -200,7 +200,13 @@ std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, 
                                  std::uint64_t max_bytes) {
   const std::string path = arg_or(r, arg, "");
   if (!path.empty()) return read_text_file(what, path, max_bytes);
-  if (!r.payload.empty()) return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+  if (!r.payload.empty()) {
+    if (r.payload.size() > max_bytes) {
+      throw ProoflineError(Error::BadLength, what + " (the request payload): " + std::to_string(r.payload.size()) +
+                                                 " bytes, at most " + std::to_string(max_bytes));
+    }
+    return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+  }
   throw std::invalid_argument("kind '" + r.kind + "' needs the argument '" + arg + "' or " + what + " as the payload");
 }
 

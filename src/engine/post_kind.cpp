@@ -145,7 +145,8 @@ class PoStKind final : public ProofKind {
             ArgSpec("vanilla", ArgType::File,
                     "the vanilla proofs: a JSON array of base64 bincode FallbackPoStSectorProof (Curio's form)")
                 .require()
-                .or_payload(),
+                .or_payload()
+                .at_most_bytes(filecoin::kMaxPoStJsonBytes),
             ArgSpec("params", ArgType::File,
                     "the PoSt .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
@@ -176,7 +177,7 @@ class PoStKind final : public ProofKind {
       req = filecoin::parse_post_request_json(read_text_file("request", request, filecoin::kMaxPoStJsonBytes));
       check_type(req.config);
       const std::string only = arg_or(r, "partition", "");
-      if (!only.empty()) req.partition = parse_u64_arg("partition", only);
+      if (!only.empty()) req.partition = partition_of(req, parse_u64_arg("partition", only));
       proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
     } else {
       const filecoin::PoStConfig config = config_of(registered);
@@ -246,6 +247,17 @@ class PoStKind final : public ProofKind {
                                   (type_ == filecoin::PoStType::Winning ? "0-4" : "5-14") + ")");
     }
     return c;
+  }
+
+  /// The argument 'partition' = k for a request file: one of the partitions its sectors make
+  /// (filecoin::partition_range), else ArgumentError.
+  static std::size_t partition_of(const filecoin::PoStRequest& req, std::uint64_t k) {
+    const filecoin::FallbackParams fp = filecoin::fallback_params(req.config);
+    const filecoin::PartitionRange range = filecoin::partition_range(fp, req.public_inputs);
+    if (!range.contains(k)) {
+      throw ArgumentError("argument 'partition' = " + std::to_string(k) + ": " + range.describe(fp, req.public_inputs));
+    }
+    return k;
   }
 
   static filecoin::Randomness randomness_of(const std::string& hex) {

@@ -129,7 +129,8 @@ class SnapKind final : public ProofKind {
                     "the vanilla proofs: a JSON array of base64 bincode PartitionProof, one per partition (Curio's "
                     "snap-vproof.json)")
                 .require()
-                .or_payload(),
+                .or_payload()
+                .at_most_bytes(filecoin::kMaxSnapJsonBytes),
             ArgSpec("params", ArgType::File,
                     "the SnapDeals .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),

@@ -144,6 +144,17 @@ std::vector<std::uint64_t> sector_challenges(const PoStConfig& c, const Randomne
 }
 
 
+PartitionRange partition_range(const FallbackParams& p, const PoStPublicInputs& pub) {
+  if (p.type == PoStType::Winning) return {0, 1};
+  return {pub.first_partition, (pub.sectors.size() + p.sector_count - 1) / p.sector_count};
+}
+
+std::string PartitionRange::describe(const FallbackParams& p, const PoStPublicInputs& pub) const {
+  if (p.type == PoStType::Winning) return "WinningPoSt has one partition, 0";
+  return "the request's " + std::to_string(pub.sectors.size()) + " sectors at " + std::to_string(p.sector_count) +
+         " per partition make partitions " + std::to_string(first) + ".." + std::to_string(first + count - 1);
+}
+
 PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPublicInputs& pub,
                                          std::span<const FallbackPoStSectorProof> proofs, std::size_t partition) {
   PartitionSectors out;

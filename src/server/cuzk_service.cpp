@@ -51,6 +51,24 @@ std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   return id;
 }
 
+/// A cuzk request_id is kept as the job_id (Curio's have spaces and brackets: "wdpost-1000-0-[12 34 …]"),
+/// so it may hold any printable ASCII including spaces, at most engine::kMaxRequestIdBytes of it.
+void check_cuzk_request_id(const std::string& id) {
+  if (id.size() > engine::kMaxRequestIdBytes) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, "request_id: " + std::to_string(id.size()) +
+                                                         " bytes, at most " +
+                                                         std::to_string(engine::kMaxRequestIdBytes) + " allowed");
+  }
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT,
+                         "request_id: byte " + std::to_string(i) + " is not printable ASCII (control characters "
+                                                                   "and non-ASCII bytes are not allowed)");
+    }
+  }
+}
+
 /// 0: unset, so that the engine gives the job its kind's default (winning-post CRITICAL,
 /// window-post HIGH, the others NORMAL: engine::ProofKind::default_priority, as cuzk's table).
 std::optional<engine::Priority> priority_of(int p) {
@@ -286,6 +304,7 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
                            " is not a proof kind (1 POREP_SEAL_COMMIT, 2 SNAP_DEALS_UPDATE, 3 WINDOW_POST_PARTITION, "
                            "4 WINNING_POST)");
   }
+  check_cuzk_request_id(req.request_id());
   *job_id = req.request_id().empty() ? uuid4() : req.request_id();
   std::lock_guard lock(mu_);  // one submission at a time: a duplicate sent meanwhile joins this one
   if (auto it = jobs_.find(*job_id); it != jobs_.end()) {

@@ -176,6 +176,16 @@ struct PoStPublicInputs {
   std::size_t first_partition = 0;
 };
 
+/// The partitions a request's public sectors make: WindowPoSt first = pub.first_partition, count =
+/// ⌈sectors / sector_count⌉; WinningPoSt first 0, count 1.
+struct PartitionRange {
+  std::size_t first = 0, count = 0;
+  bool contains(std::size_t k) const { return k >= first && k - first < count; }
+  /// "the request's 3 sectors at 2 per partition make partitions 0..1" (for messages).
+  std::string describe(const FallbackParams& p, const PoStPublicInputs& pub) const;
+};
+PartitionRange partition_range(const FallbackParams& p, const PoStPublicInputs& pub);
+
 /// The circuit sectors of partition `partition` (≥ pub.first_partition): Window — the proofs of
 /// that partition's public sectors in order (found by sector id), the last repeated to sector_count; Winning — the one
 /// proof's 66 inclusion proofs, one per circuit sector. Also returns the public sector of each

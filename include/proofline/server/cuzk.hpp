@@ -54,8 +54,9 @@
 // parameters) is a proving failure: gRPC OK with status FAILED and error_message, never a gRPC error.
 //
 // ---- request_id and job_id -------------------------------------------------------------------------
-// job_id = request_id (any bytes Curio sends, spaces and brackets included; an empty one is replaced
-// by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
+// job_id = request_id (what Curio sends, spaces and brackets included: printable ASCII, at most 128
+// bytes — a longer one or one with control characters or non-ASCII bytes is INVALID_ARGUMENT naming
+// the length or the byte; an empty one is replaced by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
 // A request_id whose job is queued or running: the new call joins it (same result, nothing queued).
 // A request_id whose job has finished (done, failed or cancelled): a retry — a new job proves again.
 // Prove cancels its job only when every Prove waiting on it has gone away (disconnect or deadline);
