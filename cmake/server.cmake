@@ -73,6 +73,11 @@ if(TARGET proofline_cli)
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_BINARY_DIR}/filecoin-proof-parameters)
   set_tests_properties(server_cuzk_api PROPERTIES LABELS "server;cli" TIMEOUT 900 RESOURCE_LOCK porep_heavy)
+  # SnapDeals through cuzk.v1 at 2 KiB: setup (~1.3 M constraints) and three proofs (tests/server/cuzk_api.sh snap).
+  add_test(NAME server_cuzk_snap
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
+                   ${PROJECT_BINARY_DIR}/filecoin-proof-parameters snap)
+  set_tests_properties(server_cuzk_snap PROPERTIES LABELS "server;cli;slow" TIMEOUT 1800 RESOURCE_LOCK porep_heavy)
   # The live status page in chromium-headless-shell during a 2 KiB C2 stream: tests/server/status_page.sh.
   add_test(NAME server_status_page
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/status_page.sh $<TARGET_FILE:proofline_cli>

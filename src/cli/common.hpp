@@ -7,10 +7,12 @@
 //
 // Exit codes (every command; each --help footer lists them):
 //   0 ok / valid, 1 a proof does not verify (verify, check-c1), 2 usage error (a bad flag, value or
-//   combination, an input file named on the command line that does not exist (CLI11's
+//   combination — also a value the named request or files do not allow, e.g. a --partition beyond
+//   the request's, a .vk as --params —, an input file named on the command line that does not exist (CLI11's
 //   ExistingFile check), an output path that cannot be written or that is an input or another
 //   output, a daemon address already in use),
-//   3 bad input (a malformed or inconsistent file, a file the command looks up itself that is
+//   3 bad input (a malformed or inconsistent file, a file larger than its format allows (refused
+//   unread, refuse_larger_than), a file the command looks up itself that is
 //   missing (c2's default parameter file), a witness that does not satisfy the circuit, a request
 //   the daemon refused), 4 internal error, 5 job not finished (submit: cancelled or timed out),
 //   6 daemon unreachable. With --json a failing command prints
@@ -144,6 +146,19 @@ int run_guarded(const char* cmd, F&& f, bool json = false) {
     return fail(kInternal, "internal error: ", "out of memory");
   } catch (const std::exception& e) {
     return fail(kInternal, "internal error: ", e.what());
+  }
+}
+
+/// f() for work whose names and sizes all come from the command line (gen-vanilla, gen-c1, seal,
+/// the Filecoin setups): a ProoflineError(BadArgument) it throws (an unsupported sector size, h, API
+/// version) is a usage error (exit 2) there, not bad input.
+template <class F>
+decltype(auto) flags_are_arguments(F&& f) {
+  try {
+    return f();
+  } catch (const ProoflineError& e) {
+    if (e.code() == Error::BadArgument) throw UsageError(e.what());
+    throw;
   }
 }
 
@@ -336,6 +351,30 @@ inline void refuse_zkey_as_params(std::string_view flag, const std::string& path
     throw UsageError(std::string(flag) + " '" + path +
                      "' looks like a snarkjs .zkey (magic 'zkey'), not a bellperson file; " + std::string(instead));
   }
+}
+
+/// An input file the command reads whole: refused (ProoflineError(BadLength), exit 3) when it is
+/// larger than `max_bytes`, from its size alone, before a byte of it is read: "--vanilla 'v.json':
+/// 200000000 bytes, at most 100663296 (<what>)".
+inline void refuse_larger_than(std::string_view flag, const std::string& path, std::uint64_t max_bytes,
+                               std::string_view what) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw ProoflineError(Error::BadLength, std::string(flag) + " '" + path + "': " + std::to_string(size) +
+                                               " bytes, at most " + std::to_string(max_bytes) + " (" +
+                                               std::string(what) + ")");
+  }
+}
+
+/// A --params path that names a verifying-key file (.vk: the key alone, groth16::is_verifying_key_file):
+/// UsageError naming the file and its size, then `instead` (verify: "give it as --vk").
+inline void refuse_vk_as_params(const std::string& path, std::string_view instead) {
+  if (path.empty() || !groth16::is_verifying_key_file(path)) return;
+  std::error_code ec;
+  throw UsageError("--params '" + path + "' is a verifying-key (.vk) file (" +
+                   std::to_string(std::filesystem::file_size(path, ec)) +
+                   " bytes: the key alone), not a .params file; " + std::string(instead));
 }
 
 /// The process's peak resident set size so far (getrusage), in bytes; 0 if unknown.

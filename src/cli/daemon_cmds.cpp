@@ -276,6 +276,11 @@ const KindDecl& submit_kind(const DaemonCli& d) {
 /// argument's file is read here and sent as the payload; with the daemon's declarations, the
 /// request must also be complete (required arguments, arguments that need others).
 pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
+  try {
+    engine::check_request_id(d.request_id);  // a flag value: usage (2), here and for --local alike
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--request-id: ") + e.what());
+  }
   pb::ProofRequest r;
   r.set_request_id(d.request_id);
   r.set_kind(d.kind);
@@ -284,6 +289,7 @@ pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
     const engine::ArgSpec* a = k.find(name);
     if (a == nullptr) continue;  // refused by its flag's check already
     if (a->payload) {
+      refuse_larger_than(flag_of(name), value, a->max, "the limit of kind " + k.name + "'s " + name);
       r.set_payload(read_all(value));
       if (r.payload().empty()) throw ProoflineError(Error::Malformed, flag_of(name) + " '" + value + "': the file is empty");
     } else {
@@ -799,6 +805,8 @@ std::string kinds_markdown(const std::vector<KindDecl>& kinds) {
         type += ", k " + num(a.min) + " … " + num(std::min<std::uint64_t>(a.max, 63));
       } else if (a.type == engine::ArgType::Hex && a.bytes != 0) {
         type += ", " + std::to_string(a.bytes) + " bytes";
+      } else if (a.type == engine::ArgType::File && a.max != ~std::uint64_t{0}) {
+        type += ", at most " + num(a.max) + " bytes";
       }
       if (a.payload) type += ", *payload*";
       if (a.srs) type += ", *srs*";
@@ -966,7 +974,9 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
                        "default | low | normal | high | critical (default: the kind's: winning-post critical, "
                        "window-post high, the others normal)")
       ->capture_default_str();
-  d.submit->add_option("--request-id", d.request_id, "idempotency key (default: the daemon assigns one)");
+  d.submit->add_option("--request-id", d.request_id,
+                       "idempotency key, at most 128 printable ASCII characters, no spaces (default: the daemon "
+                       "assigns one)");
   CLI::Option* submit_timeout = add_integer_option(
       *d.submit, "--timeout-ms", d.timeout_ms,
       "stop waiting after this long (0, or more than 2^40 (35 years): wait until done); the job goes on (status "

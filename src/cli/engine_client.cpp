@@ -208,6 +208,7 @@ std::vector<EngineRun> LocalEngine::run_all(const char* cmd, std::vector<engine:
         if (why.rfind("bad request: ", 0) == 0) why = why.substr(13);
         switch (snap[i].failure) {
           case engine::Failure::BadInput: throw ExitError(kBadInput, why);
+          case engine::Failure::BadArgument: throw ExitError(kUsage, why);  // the kind's arguments are flags here
           case engine::Failure::SelfCheck: throw ExitError(kBadInput, self_check_message(why));
           case engine::Failure::Cancelled: throw ExitError(kUnfinished, why);
           default: throw ExitError(kInternal, "internal error: " + why);

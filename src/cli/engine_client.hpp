@@ -20,7 +20,9 @@
 // event is its own line.
 // Outcome → exception (cli::run_guarded maps it to the exit code): DONE returns the result (every
 // proof verified by the engine's self-check); a failure of the request's inputs (Failure::BadInput)
-// or of the self-check throws ExitError (common.hpp) with exit 3; Cancelled exit 5; anything else exit 4. The
+// or of the self-check throws ExitError (common.hpp) with exit 3; an argument value the request
+// does not allow (Failure::BadArgument: the kind's arguments are this command's flags) exit 2;
+// Cancelled exit 5; anything else exit 4. The
 // message is the engine's reason without its "bad request: " prefix.
 #pragma once
 

@@ -208,12 +208,7 @@ int run_filecoin_commands(FilecoinCli& f) {
     if (f.check_c1->parsed()) return check_c1_cmd(f);
     // gen-c1 and seal take every name and size from the command line: an unsupported one
     // (BadArgument) is a usage error there, not bad input.
-    try {
-      return f.gen_c1->parsed() ? gen_c1_cmd(f) : seal_cmd(f);
-    } catch (const ProoflineError& e) {
-      if (e.code() == Error::BadArgument) throw UsageError(e.what());
-      throw;
-    }
+    return flags_are_arguments([&] { return f.gen_c1->parsed() ? gen_c1_cmd(f) : seal_cmd(f); });
   }, f.json);
 }
 

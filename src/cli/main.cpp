@@ -248,6 +248,7 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   for (NamedFile& f : snarkjs_dir_outputs(a.snarkjs_dir, a.partitions)) outputs.push_back(std::move(f));
   check_output_paths({{"--params", a.params}}, outputs);
   refuse_zkey_as_params("--params", a.params, "use --zkey");
+  refuse_vk_as_params(a.params, "prove needs the whole .params file");
   PendingOutput proof_file(a.proof), pub_file(a.pub);
   prepare_output_dir("--snarkjs-dir", a.snarkjs_dir);
 
@@ -365,6 +366,7 @@ int cmd_verify(const VerifyArgs& a, const Common& c) {
   if (a.vk.empty() == a.params.empty()) throw UsageError("verify: give exactly one of --vk and --params");
   refuse_zkey_as_params("--params", a.params, "verify takes the zkey's verification_key.json as --vk");
   refuse_zkey_as_params("--vk", a.vk, "verify takes the zkey's verification_key.json as --vk");
+  refuse_vk_as_params(a.params, "give it as --vk");
   auto t0 = Clock::now();
   VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
   const std::size_t n_public = vk.ic.empty() ? 0 : vk.ic.size() - 1;

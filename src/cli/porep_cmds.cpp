@@ -137,12 +137,15 @@ int cmd_setup(PorepCli& p) {
   CLI::App& app = *p.setup;
   const std::string which = option_value<std::string>(app, "--circuit", "");
   if (p.sector_size.empty()) throw UsageError("setup --circuit " + which + " needs --sector-size (e.g. 2KiB, 32GiB)");
-  const std::uint64_t bytes =
-      which == "snap" ? filecoin::parse_byte_size(p.sector_size) : filecoin::parse_sector_size(p.sector_size);
-  const SetupCircuit sc = which == "porep"         ? porep_setup_circuit(bytes)
-                          : which == "snap"        ? snap_setup_circuit(bytes)
-                          : which == "window-post" ? post_setup_circuit(filecoin::PoStType::Window, bytes)
-                                                   : post_setup_circuit(filecoin::PoStType::Winning, bytes);
+  // The circuit comes from --circuit and --sector-size alone: a size it does not have is a usage error.
+  const SetupCircuit sc = flags_are_arguments([&] {
+    const std::uint64_t bytes =
+        which == "snap" ? filecoin::parse_byte_size(p.sector_size) : filecoin::parse_sector_size(p.sector_size);
+    return which == "porep"         ? porep_setup_circuit(bytes)
+           : which == "snap"        ? snap_setup_circuit(bytes)
+           : which == "window-post" ? post_setup_circuit(filecoin::PoStType::Window, bytes)
+                                    : post_setup_circuit(filecoin::PoStType::Winning, bytes);
+  });
   std::string params = option_value<std::string>(app, "--params", "");
   std::string vk = option_value<std::string>(app, "--vk", "");
   const bool discard = flag_set(app, "--discard");
@@ -264,6 +267,7 @@ int cmd_c2(PorepCli& p) {
   std::vector<NamedFile> out_files{{"--out", p.out}, {"--public", p.pub}};
   check_output_paths(in_files, out_files);
   refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
+  refuse_vk_as_params(p.params, "c2 takes the PoRep .params file");
   PendingOutput out_file(p.out), pub_file(p.pub);  // an unwritable output is refused before the work
   prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
   // The engine (and its backends) first: `--backend cuda` on a build without CUDA (or without a
@@ -367,6 +371,7 @@ int cmd_c2_many(PorepCli& p) {
   const std::size_t m = p.c1s.size();
   if (!p.pub.empty() || !p.snarkjs_dir.empty()) throw UsageError("--public and --snarkjs-dir take one --c1");
   refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
+  refuse_vk_as_params(p.params, "c2 takes the PoRep .params file");
   std::vector<NamedFile> in_files{{"--params", p.params}}, out_files;
   for (std::size_t i = 0; i < m; ++i) {
     in_files.push_back({"--c1", p.c1s[i]});

@@ -3,6 +3,7 @@
 
 #include "common.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -46,7 +47,22 @@ void write_text(PendingOutput& out, const std::string& text) {
   out.commit();
 }
 
-std::string read_text_file(const std::string& path) {
+/// A --partition value for a PoSt request: one of the partitions its sectors make
+/// (filecoin::partition_range), else a UsageError naming them (a flag value, not bad input).
+std::size_t post_partition_flag(const fc::FallbackParams& fp, const fc::PoStRequest& r, std::size_t k) {
+  const fc::PartitionRange range = fc::partition_range(fp, r.public_inputs);
+  if (!range.contains(k)) throw UsageError("--partition " + std::to_string(k) + ": " + range.describe(fp, r.public_inputs));
+  return k;
+}
+
+/// check-vanilla's request: a PoSt or a Snap one, the larger limit of the two.
+constexpr std::uint64_t kMaxRequestBytes = std::max<std::uint64_t>(fc::kMaxPoStJsonBytes, fc::kMaxSnapJsonBytes);
+
+/// The whole text of the input file of `flag`, refused from its size alone when larger than
+/// `max_bytes` (the limit of what it holds).
+std::string read_text_file(std::string_view flag, const std::string& path, std::uint64_t max_bytes,
+                           std::string_view what) {
+  refuse_larger_than(flag, path, max_bytes, what);
   const std::vector<std::uint8_t> b = groth16::read_file_bytes(path);
   return std::string(b.begin(), b.end());
 }
@@ -120,16 +136,15 @@ int check_snap_vanilla_cmd(const PostCli& p, const std::string& request_text) {
   const fc::SnapRequest r = fc::parse_snap_request_json(request_text);
   const fc::SnapParams& sp = fc::snap_params(r.sector_bytes);
   const std::vector<fc::SnapPartitionProof> proofs =
-      fc::parse_snap_vanilla_proofs_json(read_text_file(p.vanilla), r.sector_bytes);
+      fc::parse_snap_vanilla_proofs_json(read_text_file("--vanilla", p.vanilla, fc::kMaxSnapJsonBytes, "the limit of Snap vanilla proofs"), r.sector_bytes);
   if (proofs.size() != sp.partition_count) {
     throw ProoflineError(Error::BadLength, std::to_string(proofs.size()) + " vanilla partition proofs, a " +
                                                std::string(sp.name) + " sector has " +
                                                std::to_string(sp.partition_count) + " partitions");
   }
   if (p.partition && *p.partition >= sp.partition_count) {
-    throw ProoflineError(Error::BadArgument, "partition " + std::to_string(*p.partition) + " of a " +
-                                                 std::string(sp.name) + " sector: expected 0.." +
-                                                 std::to_string(sp.partition_count - 1));
+    throw UsageError("--partition " + std::to_string(*p.partition) + ": a " + std::string(sp.name) +
+                     " SnapDeals sector has partitions 0.." + std::to_string(sp.partition_count - 1));
   }
   const double read_ms = watch.lap();
   bool all = true;
@@ -167,15 +182,17 @@ int check_snap_vanilla_cmd(const PostCli& p, const std::string& request_text) {
 }
 
 int check_vanilla_cmd(const PostCli& p) {
-  const std::string request_text = read_text_file(p.request);
+  const std::string request_text =
+      read_text_file("--request", p.request, kMaxRequestBytes, "the limit of PoSt and Snap requests");
   if (fc::is_snap_request_json(request_text)) return check_snap_vanilla_cmd(p, request_text);
   Stopwatch watch;
   fc::PoStRequest r = fc::parse_post_request_json(request_text);
   const std::vector<fc::FallbackPoStSectorProof> proofs =
-      fc::parse_vanilla_proofs_json(read_text_file(p.vanilla), r.config.sector_bytes, r.config.challenge_count);
+      fc::parse_vanilla_proofs_json(read_text_file("--vanilla", p.vanilla, fc::kMaxPoStJsonBytes, "the limit of PoSt vanilla proofs"),
+                                  r.config.sector_bytes, r.config.challenge_count);
   const double read_ms = watch.lap();
-  if (p.partition) r.partition = *p.partition;
   const fc::FallbackParams fp = fc::fallback_params(r.config);
+  if (p.partition) r.partition = post_partition_flag(fp, r, *p.partition);
   const circuits::post::PoStPartitionCheck c =
       circuits::post::check_post_partition(fp, r.public_inputs, proofs, r.partition);
   const double check_ms = watch.lap();
@@ -214,14 +231,15 @@ int verify_post_cmd(PostCli& p) {
   const std::string params_path = option_value<std::string>(app, "--params", "");
   const std::string proof_path = option_value<std::string>(app, "--proof", "");
   if (vk_path.empty() == params_path.empty()) throw UsageError("verify --post: give exactly one of --vk and --params");
-  const fc::PoStRequest r = fc::parse_post_request_json(read_text_file(p.verify_post));
+  refuse_vk_as_params(params_path, "give it as --vk");
+  const fc::PoStRequest r = fc::parse_post_request_json(read_text_file("--post", p.verify_post, fc::kMaxPoStJsonBytes, "the limit of PoSt requests"));
   const fc::FallbackParams fp = fc::fallback_params(r.config);
   const std::size_t per = fp.sector_count, first = r.public_inputs.first_partition;
   const std::size_t partitions = fp.type == fc::PoStType::Winning ? 1 : (r.public_inputs.sectors.size() + per - 1) / per;
   const std::uintmax_t proof_bytes = std::filesystem::file_size(proof_path);
   std::vector<std::size_t> ks;
   if (proof_bytes == 192) {
-    ks.push_back(p.partition.value_or(r.partition));
+    ks.push_back(p.partition ? post_partition_flag(fp, r, *p.partition) : r.partition);
   } else {
     if (p.partition) throw UsageError("--partition is for a proof file of one proof (192 bytes)");
     for (std::size_t k = 0; k < partitions; ++k) ks.push_back(first + k);
@@ -270,7 +288,8 @@ int verify_snap_cmd(PostCli& p) {
   const std::string params_path = option_value<std::string>(app, "--params", "");
   const std::string proof_path = option_value<std::string>(app, "--proof", "");
   if (vk_path.empty() == params_path.empty()) throw UsageError("verify --snap: give exactly one of --vk and --params");
-  const std::string text = read_text_file(p.verify_snap);
+  refuse_vk_as_params(params_path, "give it as --vk");
+  const std::string text = read_text_file("--snap", p.verify_snap, fc::kMaxSnapJsonBytes, "the limit of Snap requests");
   if (!fc::is_snap_request_json(text)) {
     throw UsageError("verify --snap takes a SnapDeals request (comm_r_old, comm_d_new, comm_r_new), as "
                      "`proofline gen-vanilla snap` writes it");
@@ -392,12 +411,7 @@ int run_post_commands(PostCli& p) {
   return run_guarded(cmd, [&] {
     if (p.check_vanilla->parsed()) return check_vanilla_cmd(p);
     // gen-vanilla takes every name and size from the command line: an unsupported one is a usage error.
-    try {
-      return gen_vanilla_cmd(p);
-    } catch (const ProoflineError& e) {
-      if (e.code() == Error::BadArgument) throw UsageError(e.what());
-      throw;
-    }
+    return flags_are_arguments([&] { return gen_vanilla_cmd(p); });
   }, p.json);
 }
 

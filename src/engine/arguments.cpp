@@ -67,8 +67,9 @@ std::string describe_form(const ArgSpec& a) {
   switch (a.type) {
     case ArgType::String: return "text";
     case ArgType::File:
-      return a.payload ? "a file path on the prover's machine, or the file's bytes as the request payload"
-                       : "a file path on the prover's machine";
+      return (a.payload ? "a file path on the prover's machine, or the file's bytes as the request payload"
+                        : "a file path on the prover's machine") +
+             (a.max == ~std::uint64_t{0} ? std::string() : ", at most " + number(a.max) + " bytes");
     case ArgType::Dir: return "a folder path on the prover's machine";
     case ArgType::Int: return "an integer " + number(a.min) + " … " + number(a.max);
     case ArgType::Size: {

@@ -69,6 +69,7 @@ std::string_view to_string(Failure f) {
     case Failure::SelfCheck: return "self_check";
     case Failure::Internal: return "internal";
     case Failure::Cancelled: return "cancelled";
+    case Failure::BadArgument: return "bad_argument";
   }
   return "internal";
 }
@@ -77,6 +78,7 @@ namespace {
 
 /// The Failure class of what a kind or backend threw (engine.hpp, Failure).
 Failure classify(const std::exception& e) {
+  if (dynamic_cast<const ArgumentError*>(&e)) return Failure::BadArgument;
   if (const auto* pe = dynamic_cast<const ProoflineError*>(&e)) {
     if (pe->code() == Error::Cancelled) return Failure::Cancelled;
     return pe->code() == Error::OutOfMemory ? Failure::Internal : Failure::BadInput;
@@ -912,12 +914,27 @@ struct Engine::Impl {
 
 // ---- public API -----------------------------------------------------------------------------------
 
+void check_request_id(const std::string& id) {
+  if (id.size() > kMaxRequestIdBytes) {
+    throw std::invalid_argument("request_id: " + std::to_string(id.size()) + " characters, at most " +
+                                std::to_string(kMaxRequestIdBytes) + " allowed");
+  }
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c <= 0x20 || c >= 0x7f) {
+      throw std::invalid_argument("request_id: character " + std::to_string(i) +
+                                  " is not printable ASCII (spaces and control characters are not allowed)");
+    }
+  }
+}
+
 Engine::Engine(EngineConfig cfg) : impl_(std::make_unique<Impl>(std::move(cfg))) {}
 Engine::~Engine() = default;
 
 const EngineConfig& Engine::config() const { return impl_->cfg; }
 
 SubmitResult Engine::submit(ProofRequest request) {
+  check_request_id(request.request_id);
   Impl& m = *impl_;
   std::lock_guard lk(m.mu);
   const std::uint64_t seq = m.next_seq++;

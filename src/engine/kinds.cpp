@@ -18,6 +18,7 @@
 #include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -142,6 +143,19 @@ std::uint64_t parse_u64_arg(const std::string& name, const std::string& s) {
   throw std::invalid_argument("argument '" + name + "' = '" + s + "': expected an unsigned integer");
 }
 
+std::array<std::uint8_t, 32> parse_fr_bytes_arg(const std::string& name, const std::string& s,
+                                                const std::string& hint) {
+  std::array<std::uint8_t, 32> d{};
+  if (!from_hex(s, d)) {
+    throw std::invalid_argument("argument '" + name + "': expected 64 hex digits (32 bytes), got '" + s + "'");
+  }
+  Fr f;
+  if (Fr::from_bytes_le(f, d) != Error::Ok) {
+    throw std::invalid_argument("argument '" + name + "' = " + s + ": 32 bytes little-endian >= r" + hint);
+  }
+  return d;
+}
+
 std::string file_version(const std::string& path) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
@@ -186,7 +200,13 @@ std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, 
                                  std::uint64_t max_bytes) {
   const std::string path = arg_or(r, arg, "");
   if (!path.empty()) return read_text_file(what, path, max_bytes);
-  if (!r.payload.empty()) return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+  if (!r.payload.empty()) {
+    if (r.payload.size() > max_bytes) {
+      throw ProoflineError(Error::BadLength, what + " (the request payload): " + std::to_string(r.payload.size()) +
+                                                 " bytes, at most " + std::to_string(max_bytes));
+    }
+    return std::string(reinterpret_cast<const char*>(r.payload.data()), r.payload.size());
+  }
   throw std::invalid_argument("kind '" + r.kind + "' needs the argument '" + arg + "' or " + what + " as the payload");
 }
 

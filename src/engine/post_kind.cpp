@@ -29,7 +29,6 @@
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
-#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 
@@ -146,7 +145,8 @@ class PoStKind final : public ProofKind {
             ArgSpec("vanilla", ArgType::File,
                     "the vanilla proofs: a JSON array of base64 bincode FallbackPoStSectorProof (Curio's form)")
                 .require()
-                .or_payload(),
+                .or_payload()
+                .at_most_bytes(filecoin::kMaxPoStJsonBytes),
             ArgSpec("params", ArgType::File,
                     "the PoSt .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
@@ -177,7 +177,7 @@ class PoStKind final : public ProofKind {
       req = filecoin::parse_post_request_json(read_text_file("request", request, filecoin::kMaxPoStJsonBytes));
       check_type(req.config);
       const std::string only = arg_or(r, "partition", "");
-      if (!only.empty()) req.partition = parse_u64_arg("partition", only);
+      if (!only.empty()) req.partition = partition_of(req, parse_u64_arg("partition", only));
       proofs = filecoin::parse_vanilla_proofs_json(vanilla_text, req.config.sector_bytes, req.config.challenge_count);
     } else {
       const filecoin::PoStConfig config = config_of(registered);
@@ -249,17 +249,19 @@ class PoStKind final : public ProofKind {
     return c;
   }
 
+  /// The argument 'partition' = k for a request file: one of the partitions its sectors make
+  /// (filecoin::partition_range), else ArgumentError.
+  static std::size_t partition_of(const filecoin::PoStRequest& req, std::uint64_t k) {
+    const filecoin::FallbackParams fp = filecoin::fallback_params(req.config);
+    const filecoin::PartitionRange range = filecoin::partition_range(fp, req.public_inputs);
+    if (!range.contains(k)) {
+      throw ArgumentError("argument 'partition' = " + std::to_string(k) + ": " + range.describe(fp, req.public_inputs));
+    }
+    return k;
+  }
+
   static filecoin::Randomness randomness_of(const std::string& hex) {
-    filecoin::Randomness d{};
-    if (!from_hex(hex, d)) {
-      throw std::invalid_argument("argument 'randomness': expected 64 hex digits (32 bytes), got '" + hex + "'");
-    }
-    Fr f;
-    if (Fr::from_bytes_le(f, d) != Error::Ok) {
-      throw std::invalid_argument("argument 'randomness' = " + hex +
-                                  ": 32 bytes little-endian >= r (clear the top 2 bits of byte 31, as nodes do)");
-    }
-    return d;
+    return parse_fr_bytes_arg("randomness", hex, " (clear the top 2 bits of byte 31, as nodes do)");
   }
 
   filecoin::PoStType type_;

@@ -6,7 +6,10 @@
 // `proofline gen-vanilla snap` writes and nodes send (filecoin/snap_json.hpp): the request JSON
 // (sector size, h, comm_r_old, comm_d_new, comm_r_new) and the vanilla proofs as the JSON array of
 // base64 bincode PartitionProof that Curio writes to snap-vproof.json (the argument 'vanilla' or the
-// request payload). Partition k is synthesized from vanilla proof k (circuits/snap); its public inputs
+// request payload). Instead of the request JSON, the public inputs may come in cuzk.v1's form
+// (server/cuzk.hpp): 'registered_proof' (abi.RegisteredUpdateProof 0-4, which gives the sector size;
+// h is then the size's hs[3], what nodes use: filecoin-proofs HSelect::from_nodes) with 'comm_r_old',
+// 'comm_d_new' and 'comm_r_new' (64 hex digits each, the raw 32-byte digests). Partition k is synthesized from vanilla proof k (circuits/snap); its public inputs
 // are the ones a verifier derives from the request alone (k_and_h_select, comm_r_old, comm_d_new,
 // comm_r_new), every constraint is checked (a failure names the partition, the part and the
 // constraint's path, with the native check's finding), and the engine's self-check verifies every
@@ -104,13 +107,30 @@ class SnapKind final : public ProofKind {
   std::vector<ArgSpec> arguments() const override {
     return {ArgSpec("request", ArgType::File,
                     "the request JSON: sector size, h, comm_r_old, comm_d_new, comm_r_new (as `proofline gen-vanilla "
-                    "snap` writes it)")
-                .require(),
+                    "snap` writes it); or give registered_proof and the three commitments instead")
+                .defaults_to("required unless registered_proof is given"),
+            ArgSpec("registered_proof", ArgType::Int,
+                    "instead of request (cuzk.v1's form): the registered update proof, go-state-types abi numbers: "
+                    "0-4 StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1 (the sector size; h is the size's default, what "
+                    "nodes use); a request needs comm_r_old, comm_d_new and comm_r_new with it")
+                .range(0, 4),
+            ArgSpec("comm_r_old", ArgType::Hex,
+                    "with registered_proof: comm_r of the sector before the update, 32 bytes little-endian, < r")
+                .of_bytes(32)
+                .needing("registered_proof"),
+            ArgSpec("comm_d_new", ArgType::Hex, "with registered_proof: comm_d of the new data, 32 bytes little-endian, < r")
+                .of_bytes(32)
+                .needing("registered_proof"),
+            ArgSpec("comm_r_new", ArgType::Hex,
+                    "with registered_proof: comm_r of the updated sector, 32 bytes little-endian, < r")
+                .of_bytes(32)
+                .needing("registered_proof"),
             ArgSpec("vanilla", ArgType::File,
                     "the vanilla proofs: a JSON array of base64 bincode PartitionProof, one per partition (Curio's "
                     "snap-vproof.json)")
                 .require()
-                .or_payload(),
+                .or_payload()
+                .at_most_bytes(filecoin::kMaxSnapJsonBytes),
             ArgSpec("params", ArgType::File,
                     "the SnapDeals .params file (default: param_cache / the upstream file name of the circuit)")
                 .names_srs(),
@@ -122,8 +142,17 @@ class SnapKind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string kind(name());
-    filecoin::SnapRequest req = filecoin::parse_snap_request_json(
-        read_text_file("request", require_arg(r, "request"), filecoin::kMaxSnapJsonBytes));
+    const std::string request = arg_or(r, "request", ""), registered = arg_or(r, "registered_proof", "");
+    if (request.empty() == registered.empty()) {
+      throw std::invalid_argument(
+          "kind '" + kind + "' needs " +
+          (request.empty() ? std::string("the argument 'request' (a request JSON path), or 'registered_proof' with "
+                                         "'comm_r_old', 'comm_d_new' and 'comm_r_new'")
+                           : std::string("either 'request' or 'registered_proof', not both")));
+    }
+    const filecoin::SnapRequest req =
+        request.empty() ? request_of(r, registered)
+                        : filecoin::parse_snap_request_json(read_text_file("request", request, filecoin::kMaxSnapJsonBytes));
     const std::string vanilla_text =
         file_or_payload_text(r, "vanilla", "the vanilla proofs", filecoin::kMaxSnapJsonBytes);
     std::vector<filecoin::SnapPartitionProof> proofs =
@@ -138,7 +167,7 @@ class SnapKind final : public ProofKind {
     if (params.empty()) params = upstream_params_path(r, filecoin::snap_parameter_file_name(p, ".params"));
     params = canonical_params_path(kind, "snap", params);
     const std::string check = arg_or(r, "check_constraints", "1");
-    return std::make_shared<SnapJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
+    return std::make_shared<SnapJob>(req, std::move(proofs), std::move(params), check == "1");
   }
 
   /// With a request: as prepare. Without one (engine.preload "snap-update:<params>", PreloadSRS):
@@ -153,6 +182,20 @@ class SnapKind final : public ProofKind {
                                   "'params' (the .params file)");
     }
     return params_only_job(kind, canonical_params_path(kind, "snap", params), {});
+  }
+
+ private:
+  /// The cuzk.v1 form: the sector size from the registered update proof, h its default, the three
+  /// commitments from their arguments.
+  static filecoin::SnapRequest request_of(const ProofRequest& r, const std::string& registered) {
+    filecoin::SnapRequest req;
+    const auto v = parse_u64_arg("registered_proof", registered);
+    req.sector_bytes = filecoin::sector_size(filecoin::registered_update_proof_from_u64(v));
+    req.public_inputs.h = filecoin::snap_params(req.sector_bytes).h_default();
+    req.public_inputs.comm_r_old = parse_fr_bytes_arg("comm_r_old", require_arg(r, "comm_r_old"));
+    req.public_inputs.comm_d_new = parse_fr_bytes_arg("comm_d_new", require_arg(r, "comm_d_new"));
+    req.public_inputs.comm_r_new = parse_fr_bytes_arg("comm_r_new", require_arg(r, "comm_r_new"));
+    return req;
   }
 };
 

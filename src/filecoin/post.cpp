@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <set>
+#include <unordered_set>
 
 #include "proofline/filecoin/hashers.hpp"
 #include "proofline/filecoin/porep.hpp"
@@ -143,6 +144,17 @@ std::vector<std::uint64_t> sector_challenges(const PoStConfig& c, const Randomne
 }
 
 
+PartitionRange partition_range(const FallbackParams& p, const PoStPublicInputs& pub) {
+  if (p.type == PoStType::Winning) return {0, 1};
+  return {pub.first_partition, (pub.sectors.size() + p.sector_count - 1) / p.sector_count};
+}
+
+std::string PartitionRange::describe(const FallbackParams& p, const PoStPublicInputs& pub) const {
+  if (p.type == PoStType::Winning) return "WinningPoSt has one partition, 0";
+  return "the request's " + std::to_string(pub.sectors.size()) + " sectors at " + std::to_string(p.sector_count) +
+         " per partition make partitions " + std::to_string(first) + ".." + std::to_string(first + count - 1);
+}
+
 PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPublicInputs& pub,
                                          std::span<const FallbackPoStSectorProof> proofs, std::size_t partition) {
   PartitionSectors out;
@@ -176,6 +188,22 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
     }
     out.real_sectors = p.sector_count;
     return out;
+  }
+  // Every vanilla proof must be one of the request's sectors: extra ones are refused, not ignored
+  // (as the cuzk.v1 form, whose sectors are the proofs', refuses more than a partition's).
+  if (proofs.size() > pub.sectors.size()) {
+    throw ProoflineError(Error::BadLength, std::to_string(proofs.size()) + " vanilla proofs for the request's " +
+                                               std::to_string(pub.sectors.size()) +
+                                               " sectors: at most one per sector");
+  }
+  std::unordered_set<std::uint64_t> ids;
+  for (const PublicSector& ps : pub.sectors) ids.insert(ps.sector_id);
+  for (std::size_t i = 0; i < proofs.size(); ++i) {
+    if (!ids.contains(proofs[i].sector_id)) {
+      throw ProoflineError(Error::Malformed, "vanilla proof " + std::to_string(i) + " is of sector id " +
+                                                 std::to_string(proofs[i].sector_id) + ", which is not one of the "
+                                                 "request's " + std::to_string(pub.sectors.size()) + " sectors");
+    }
   }
   const std::size_t first = (partition - pub.first_partition) * p.sector_count;
   if (partition < pub.first_partition || first >= pub.sectors.size()) {

@@ -1,6 +1,7 @@
 // PoSt requests in files: see post_json.hpp.
 #include "proofline/filecoin/post_json.hpp"
 
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -42,6 +43,40 @@ T pick(const Json& j, const std::string& where, Names<T> names) {
   bad(where, "expected one of " + list);
 }
 
+std::string challenges_name(std::size_t c) {
+  return std::to_string(c) + (c == kWinningPoStChallengeCount  ? " challenges (WinningPoSt's)"
+                              : c == kWindowPoStChallengeCount ? " challenges (WindowPoSt's)"
+                                                               : " challenges");
+}
+
+/// For bytes that are no proof of `challenges` challenges at `sector_bytes` but are one of another
+/// supported size or the other PoSt type's challenge count: what they are, against what the request
+/// is ("these vanilla proofs are for 2KiB sectors, the request is for 32GiB sectors").
+std::optional<std::string> other_shape(std::span<const std::uint8_t> b, std::uint64_t sector_bytes,
+                                       std::size_t challenges) {
+  for (const SectorShape& shape : all_sector_shapes()) {
+    for (const std::size_t c : {challenges, kWindowPoStChallengeCount, kWinningPoStChallengeCount}) {
+      if ((shape.sector_bytes == sector_bytes && c == challenges) ||
+          fallback_post_sector_proof_size(shape.sector_bytes, c) != b.size()) {
+        continue;
+      }
+      try {
+        (void)decode_fallback_post_sector_proof(b, shape.sector_bytes, c);
+      } catch (const ProoflineError&) {
+        continue;
+      }
+      const std::string want(sector_shape(sector_bytes).name);
+      if (c == challenges) {
+        return "these vanilla proofs are for " + std::string(shape.name) + " sectors, the request is for " + want +
+               " sectors";
+      }
+      return "these vanilla proofs are for " + std::string(shape.name) + " sectors with " + challenges_name(c) +
+             " each, the request is for " + want + " sectors with " + challenges_name(challenges);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view to_string(ApiVersion v) {
@@ -69,7 +104,12 @@ std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view 
                                                                std::size_t challenges) {
   return request_json::parse_base64_array<FallbackPoStSectorProof>(
       text, kMaxPoStJsonBytes, kMaxPoStSectors, kSource, [&](const std::vector<std::uint8_t>& b) {
-        return decode_fallback_post_sector_proof(b, sector_bytes, challenges);
+        try {
+          return decode_fallback_post_sector_proof(b, sector_bytes, challenges);
+        } catch (const ProoflineError& e) {
+          if (const auto why = other_shape(b, sector_bytes, challenges)) throw ProoflineError(e.code(), *why);
+          throw;
+        }
       });
 }
 

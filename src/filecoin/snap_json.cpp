@@ -1,6 +1,9 @@
 // SnapDeals requests in files: see snap_json.hpp.
 #include "proofline/filecoin/snap_json.hpp"
 
+#include <optional>
+#include <span>
+
 #include "proofline/filecoin/snap_bincode.hpp"
 #include "request_json.hpp"
 
@@ -15,6 +18,22 @@ Domain hex_key(const Json& j, const char* name) {
   return request_json::domain_from_hex(request_json::key(j, name, kSource, ""), kSource, name);
 }
 
+/// For bytes that are no partition proof at `sector_bytes` but are one of another supported size:
+/// "these vanilla proofs are for 1KiB sectors, the request is for 2KiB sectors".
+std::optional<std::string> other_size(std::span<const std::uint8_t> b, std::uint64_t sector_bytes) {
+  for (const SnapParams& p : all_snap_params()) {
+    if (p.sector_bytes == sector_bytes || snap_partition_proof_size(p.sector_bytes) != b.size()) continue;
+    try {
+      (void)decode_snap_partition_proof(b, p.sector_bytes);
+    } catch (const ProoflineError&) {
+      continue;
+    }
+    return "these vanilla proofs are for " + std::string(p.name) + " sectors, the request is for " +
+           std::string(snap_params(sector_bytes).name) + " sectors";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string snap_vanilla_proofs_to_json(std::span<const SnapPartitionProof> proofs) {
@@ -27,7 +46,14 @@ std::string snap_vanilla_proofs_to_json(std::span<const SnapPartitionProof> proo
 std::vector<SnapPartitionProof> parse_snap_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes) {
   return request_json::parse_base64_array<SnapPartitionProof>(
       text, kMaxSnapJsonBytes, kMaxSnapPartitions, kSource,
-      [&](const std::vector<std::uint8_t>& b) { return decode_snap_partition_proof(b, sector_bytes); });
+      [&](const std::vector<std::uint8_t>& b) {
+        try {
+          return decode_snap_partition_proof(b, sector_bytes);
+        } catch (const ProoflineError& e) {
+          if (const auto why = other_size(b, sector_bytes)) throw ProoflineError(e.code(), *why);
+          throw;
+        }
+      });
 }
 
 std::string to_json(const SnapRequest& r) {

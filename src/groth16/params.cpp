@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <future>
 #include <mutex>
@@ -357,7 +359,25 @@ VerifyingKey VerifyingKey::read_file(const std::string& path) {
 VerifyingKey VerifyingKey::read_params_file_head(const std::string& path) {
   MappedFile f(path);
   Reader rd{f.bytes(), path, "params"};
-  return read_vk(rd, 0);
+  VerifyingKey vk = read_vk(rd, 0);
+  if (rd.offset == rd.data.size()) {
+    throw ProoflineError(Error::BadLength, "params file '" + path + "' (" + std::to_string(rd.data.size()) +
+                                               " bytes) ends right after its verifying key: it is a verifying-key "
+                                               "(.vk) file, not a .params file (whose key is followed by the h, l, "
+                                               "a, b_g1 and b_g2 sections)");
+  }
+  return vk;
+}
+
+bool is_verifying_key_file(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size < kVkFixedBytes) return false;
+  std::ifstream f(path, std::ios::binary);
+  unsigned char b[4] = {};
+  if (!f.seekg(static_cast<std::streamoff>(kVkFixedBytes - 4)) || !f.read(reinterpret_cast<char*>(b), 4)) return false;
+  const std::uint64_t n = (std::uint64_t{b[0]} << 24) | (std::uint64_t{b[1]} << 16) | (std::uint64_t{b[2]} << 8) | b[3];
+  return size == kVkFixedBytes + kG1Uncompressed * n;
 }
 
 // ---- Parameters --------------------------------------------------------------------------------

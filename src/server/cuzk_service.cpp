@@ -13,6 +13,7 @@
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/sector.hpp"
+#include "proofline/filecoin/snap.hpp"
 #include "proofline/server/service.hpp"
 #include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
@@ -50,6 +51,24 @@ std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   return id;
 }
 
+/// A cuzk request_id is kept as the job_id (Curio's have spaces and brackets: "wdpost-1000-0-[12 34 …]"),
+/// so it may hold any printable ASCII including spaces, at most engine::kMaxRequestIdBytes of it.
+void check_cuzk_request_id(const std::string& id) {
+  if (id.size() > engine::kMaxRequestIdBytes) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, "request_id: " + std::to_string(id.size()) +
+                                                         " bytes, at most " +
+                                                         std::to_string(engine::kMaxRequestIdBytes) + " allowed");
+  }
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(id[i]);
+    if (c < 0x20 || c >= 0x7f) {
+      throw RequestError(StatusCode::INVALID_ARGUMENT,
+                         "request_id: byte " + std::to_string(i) + " is not printable ASCII (control characters "
+                                                                   "and non-ASCII bytes are not allowed)");
+    }
+  }
+}
+
 /// 0: unset, so that the engine gives the job its kind's default (winning-post CRITICAL,
 /// window-post HIGH, the others NORMAL: engine::ProofKind::default_priority, as cuzk's table).
 std::optional<engine::Priority> priority_of(int p) {
@@ -83,6 +102,27 @@ std::string porep_params_file(std::uint64_t sector_bytes) {
   return filecoin::parameter_file_name(filecoin::porep_config(filecoin::default_seal_proof(sector_bytes)), ".params");
 }
 
+/// sector_size, when not 0, must be the registered proof's (`sector_bytes`).
+void check_sector_size(const cz::SubmitProofRequest& req, std::uint64_t sector_bytes) {
+  if (req.sector_size() != 0 && req.sector_size() != sector_bytes) {
+    throw std::invalid_argument("sector_size: " + std::to_string(req.sector_size()) + ", but registered_proof " +
+                                std::to_string(req.registered_proof()) + " is of " + std::to_string(sector_bytes) +
+                                "-byte sectors");
+  }
+}
+
+/// vanilla_proofs in the payload form of the PoSt and Snap kinds: a JSON array of their base64.
+std::vector<std::uint8_t> vanilla_payload(const cz::SubmitProofRequest& req) {
+  std::string json = "[";
+  for (int i = 0; i < req.vanilla_proofs_size(); ++i) {
+    const std::string& b = req.vanilla_proofs(i);
+    json += (i == 0 ? "\"" : ",\"") +
+            base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(b.data()), b.size())) + "\"";
+  }
+  json += "]";
+  return {json.begin(), json.end()};
+}
+
 /// WindowPoSt / WinningPoSt (cuzk-api §2.4, §3.2, §3.4): registered_proof, randomness (exactly 32
 /// bytes; the top 2 bits of byte 31 cleared, as Curio and the chain's verifier do), miner_id,
 /// partition_index (WindowPoSt) as the kind's arguments; vanilla_proofs (bincode
@@ -96,11 +136,7 @@ void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   } catch (const ProoflineError& e) {
     throw std::invalid_argument(std::string("registered_proof: ") + e.what());
   }
-  if (req.sector_size() != 0 && req.sector_size() != config.sector_bytes) {
-    throw std::invalid_argument("sector_size: " + std::to_string(req.sector_size()) + ", but registered_proof " +
-                                std::to_string(req.registered_proof()) + " is of " +
-                                std::to_string(config.sector_bytes) + "-byte sectors");
-  }
+  check_sector_size(req, config.sector_bytes);
   if (req.randomness().size() != 32) {
     throw std::invalid_argument("randomness: " + std::to_string(req.randomness().size()) +
                                 " bytes, expected exactly 32");
@@ -117,14 +153,38 @@ void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   if (req.partition_index() != 0 || config.type == filecoin::PoStType::Window) {
     r.args["partition"] = std::to_string(req.partition_index());  // WinningPoSt: the kind refuses ≠ 0
   }
-  std::string json = "[";
-  for (int i = 0; i < req.vanilla_proofs_size(); ++i) {
-    const std::string& b = req.vanilla_proofs(i);
-    json += (i == 0 ? "\"" : ",\"") +
-            base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(b.data()), b.size())) + "\"";
+  r.payload = vanilla_payload(req);
+}
+
+/// SnapDeals (cuzk-api §2.4, §3.3, §3.4): registered_proof (abi.RegisteredUpdateProof 0-4, which
+/// gives the size, as cuzk: PSProve sends sector_size 0), comm_r_old / comm_d_new / comm_r_new
+/// (exactly 32 raw bytes each) as the kind's arguments; vanilla_proofs (bincode PartitionProof, one
+/// per partition) as the payload, a JSON array of their base64. sector_size, when not 0, must be the
+/// registered proof's. sector_number, miner_id, randomness and partition_index are not read (as cuzk:
+/// the circuit has none of them).
+void fill_snap(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
+  std::uint64_t sector_bytes = 0;
+  try {
+    sector_bytes = filecoin::sector_size(filecoin::registered_update_proof_from_u64(req.registered_proof()));
+  } catch (const ProoflineError& e) {
+    throw std::invalid_argument(std::string("registered_proof: ") + e.what());
   }
-  json += "]";
-  r.payload.assign(json.begin(), json.end());
+  check_sector_size(req, sector_bytes);
+  for (const auto& [name, bytes] : {std::pair{"comm_r_old", &req.comm_r_old()}, std::pair{"comm_d_new", &req.comm_d_new()},
+                                    std::pair{"comm_r_new", &req.comm_r_new()}}) {
+    if (bytes->size() != 32) {
+      throw std::invalid_argument(std::string(name) + ": " + std::to_string(bytes->size()) +
+                                  " bytes, expected exactly 32 (the raw digest, not CID bytes)");
+    }
+    r.args[name] = to_hex(std::span(reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size()));
+  }
+  r.args["registered_proof"] = std::to_string(req.registered_proof());
+  const std::size_t partitions = filecoin::snap_params(sector_bytes).partition_count;
+  if (req.vanilla_proofs_size() == 0) {
+    throw std::invalid_argument("vanilla_proofs: none, expected one bincode PartitionProof per partition (" +
+                                std::to_string(partitions) + ")");
+  }
+  r.payload = vanilla_payload(req);
 }
 
 template <filecoin::PoStType Type>
@@ -132,6 +192,10 @@ std::string post_params_file(std::uint64_t sector_bytes) {
   // The circuit (and so the file) does not depend on the API version.
   return filecoin::fallback_parameter_file_name(
       filecoin::fallback_params(filecoin::post_config(Type, sector_bytes, filecoin::ApiVersion::V1_2_0)), ".params");
+}
+
+std::string snap_params_file(std::uint64_t sector_bytes) {
+  return filecoin::snap_parameter_file_name(filecoin::snap_params(sector_bytes), ".params");
 }
 
 struct CuzkRoute {
@@ -146,6 +210,7 @@ constexpr CuzkRoute kRoutes[] = {
     {cz::POREP_SEAL_COMMIT, "porep-c2", "porep", fill_porep, porep_params_file},
     {cz::WINDOW_POST_PARTITION, "window-post", "wpost", fill_post, post_params_file<filecoin::PoStType::Window>},
     {cz::WINNING_POST, "winning-post", "winning", fill_post, post_params_file<filecoin::PoStType::Winning>},
+    {cz::SNAP_DEALS_UPDATE, "snap-update", "snap", fill_snap, snap_params_file},
 };
 
 const CuzkRoute* route_of_kind(int proof_kind) {
@@ -239,6 +304,7 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
                            " is not a proof kind (1 POREP_SEAL_COMMIT, 2 SNAP_DEALS_UPDATE, 3 WINDOW_POST_PARTITION, "
                            "4 WINNING_POST)");
   }
+  check_cuzk_request_id(req.request_id());
   *job_id = req.request_id().empty() ? uuid4() : req.request_id();
   std::lock_guard lock(mu_);  // one submission at a time: a duplicate sent meanwhile joins this one
   if (auto it = jobs_.find(*job_id); it != jobs_.end()) {

@@ -20,8 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr std::size_t kMaxRequestIdLength = 128;
-
 const char* method_name(int m) {
   static const char* names[] = {"SubmitProof", "AwaitProof", "Prove",    "CancelProof", "GetStatus",
                                 "GetMetrics",  "PreloadSRS", "EvictSRS", "ListKinds"};
@@ -67,18 +65,10 @@ std::uint64_t fingerprint(const engine::ProofRequest& r) {
 }
 
 void check_request_id(const std::string& id) {
-  if (id.size() > kMaxRequestIdLength) {
-    throw RequestError(StatusCode::INVALID_ARGUMENT, "request.request_id: " + std::to_string(id.size()) +
-                                                         " characters, at most " +
-                                                         std::to_string(kMaxRequestIdLength) + " allowed");
-  }
-  for (std::size_t i = 0; i < id.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(id[i]);
-    if (c <= 0x20 || c >= 0x7f) {
-      throw RequestError(StatusCode::INVALID_ARGUMENT,
-                         "request.request_id: character " + std::to_string(i) +
-                             " is not printable ASCII (spaces and control characters are not allowed)");
-    }
+  try {
+    engine::check_request_id(id);
+  } catch (const std::invalid_argument& e) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, std::string("request.") + e.what());
   }
 }
 

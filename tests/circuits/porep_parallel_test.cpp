@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "../support/buffers_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/seal.hpp"
@@ -34,27 +35,7 @@ r1cs::ProvingBuffers prove_buffers(const PoRepCircuit& circuit, std::size_t thre
   return cs.release();
 }
 
-bool same_bytes(std::span<const Fr> x, std::span<const Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
-bool same_bits(const r1cs::DensityTracker& x, const r1cs::DensityTracker& y) {
-  return x.size() == y.size() && x.popcount() == y.popcount() && x.words().size() == y.words().size() &&
-         std::memcmp(x.words().data(), y.words().data(), x.words().size_bytes()) == 0;
-}
-
-// Every buffer of `got` equals `want`'s, byte for byte.
-void expect_identical(const r1cs::ProvingBuffers& want, const r1cs::ProvingBuffers& got, std::size_t threads) {
-  EXPECT_EQ(got.a.size(), want.a.size()) << threads << " threads";
-  EXPECT_TRUE(same_bytes(got.a, want.a)) << "a differs, " << threads << " threads";
-  EXPECT_TRUE(same_bytes(got.b, want.b)) << "b differs, " << threads << " threads";
-  EXPECT_TRUE(same_bytes(got.c, want.c)) << "c differs, " << threads << " threads";
-  EXPECT_TRUE(same_bytes(got.input_assignment, want.input_assignment)) << "inputs differ, " << threads << " threads";
-  EXPECT_TRUE(same_bytes(got.aux_assignment, want.aux_assignment)) << "aux differs, " << threads << " threads";
-  EXPECT_TRUE(same_bits(got.a_aux_density, want.a_aux_density)) << "A aux density differs, " << threads << " threads";
-  EXPECT_TRUE(same_bits(got.b_input_density, want.b_input_density))
-      << "B input density differs, " << threads << " threads";
-  EXPECT_TRUE(same_bits(got.b_aux_density, want.b_aux_density)) << "B aux density differs, " << threads << " threads";
-}
+using proofline::testing::expect_identical;
 
 PoRepCircuit gen_partition(RegisteredSealProof proof, std::uint64_t seed) {
   filecoin::GenC1Options o;

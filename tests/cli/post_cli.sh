@@ -17,7 +17,16 @@ check "check-vanilla partition 0" 0 "$P" check-vanilla --request w.request.json 
 expect_in "valid" out.txt '^valid'
 check "check-vanilla partition 1 (padded)" 0 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json --partition 1 --json
 expect_in "valid json" out.txt '"valid": true'
-check "check-vanilla partition 2 does not exist" 3 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json --partition 2
+# A --partition beyond the request is a flag value out of range: usage (2), naming the partitions.
+check "check-vanilla partition 2 does not exist" 2 "$P" check-vanilla --request w.request.json --vanilla w.vanilla.json --partition 2
+expect_in "names the partitions" err.txt '--partition 2: the request.s 3 sectors at 2 per partition make partitions 0..1'
+# Vanilla proofs beyond the request's sectors are refused with the counts (not ignored).
+check "gen-vanilla window 2KiB, 1 other sector" 0 "$P" gen-vanilla window-post --sector-size 2KiB --sectors 1 --seed 2 \
+  --miner-id 7 --out other
+python3 -c "
+import json; v = json.load(open('w.vanilla.json')) + json.load(open('other.vanilla.json')); json.dump(v, open('four.json', 'w'))"
+check "check-vanilla, 4 vanilla proofs for 3 sectors" 3 "$P" check-vanilla --request w.request.json --vanilla four.json
+expect_in "counts named" err.txt "4 vanilla proofs for the request's 3 sectors: at most one per sector"
 check "gen-vanilla winning 32KiB V1_1" 0 "$P" gen-vanilla winning-post --sector-size 32KiB --api 1.1.0 --out win
 check "check-vanilla winning" 0 "$P" check-vanilla --request win.request.json --vanilla win.vanilla.json
 check "gen-vanilla window 32GiB, 1 sector" 0 "$P" gen-vanilla window-post --sector-size 32GiB --sectors 1 --out big --json
@@ -56,7 +65,7 @@ expect_in "public input differs" out.txt 'public input 1 differs'
 check "comm_r >= r" 3 "$P" check-vanilla --request bad_fr.json --vanilla w.vanilla.json
 expect_in "names the field" err.txt 'sectors\[0\]\.comm_r: value >= r'
 check "vanilla of another size" 3 "$P" check-vanilla --request win.request.json --vanilla w.vanilla.json
-expect_in "names the element" err.txt 'vanilla_proofs\[0\]'
+expect_in "names both sizes and challenge counts" err.txt "vanilla_proofs\[0\]: these vanilla proofs are for 2KiB sectors with 10 challenges \(WindowPoSt's\) each, the request is for 32KiB sectors with 66 challenges \(WinningPoSt's\)"
 check "bad kind" 2 "$P" gen-vanilla fast-post --sector-size 2KiB --out x
 check "bad size" 2 "$P" gen-vanilla window-post --sector-size 3KiB --out x
 check "bad api" 2 "$P" gen-vanilla window-post --sector-size 2KiB --api 2.0.0 --out x
@@ -82,6 +91,14 @@ json.dump(r, open('other_comm_r_2.json', 'w'))
 PY
 check "verify --post partition 1" 0 "$P" verify --vk w.vk --post w.request.json --proof w.proof --partition 1
 expect_in "partition 1 valid" out.txt '^partition 1: valid'
+check "verify --post --partition 2 (the request has 0..1)" 2 "$P" verify --vk w.vk --post w.request.json --proof w.proof \
+  --partition 2
+expect_in "names the partitions" err.txt '--partition 2: the request.s 3 sectors at 2 per partition make partitions 0..1'
+# A verifying key given as --params: named by its size, pointing to --vk (it was read as a .params head).
+check "verify --post --params w.vk" 2 "$P" verify --params w.vk --post w.request.json --proof w.proof --partition 1
+expect_in "points to --vk" err.txt "--params 'w.vk' is a verifying-key \(.vk\) file \([0-9]+ bytes: the key alone\), not a .params file; give it as --vk"
+check "verify --params w.vk" 2 "$P" verify --params w.vk --proof w.proof --public w.public.json
+expect_in "points to --vk" err.txt "is a verifying-key \(.vk\) file"
 check "verify --post as partition 0" 1 "$P" verify --vk w.vk --post w.request.json --proof w.proof --partition 0
 check "verify --post, another randomness" 1 "$P" verify --params w.params --post other_randomness.json --proof w.proof \
   --partition 1
@@ -120,6 +137,15 @@ check "submit --local --no-wait refused" 2 "$P" submit --local --no-wait --kind 
   --vanilla w.vanilla.json --params w.params
 check "submit --local --backend nope" 2 "$P" submit --local --backend nope --kind window-post --request w.request.json \
   --vanilla w.vanilla.json --params w.params
+check "submit --local --partition 2 (the request has 0..1)" 2 "$P" submit --local --kind window-post \
+  --request w.request.json --vanilla w.vanilla.json --params w.params --partition 2 --proof never.proof
+expect_in "local: names the partitions" err.txt "argument 'partition' = 2: the request's 3 sectors at 2 per partition make partitions 0..1"
+check "submit --local --request-id of 200 characters" 2 "$P" submit --local --request-id "$(printf 'x%.0s' $(seq 200))" \
+  --kind window-post --request w.request.json --vanilla w.vanilla.json --params w.params
+expect_in "names the length" err.txt '--request-id: request_id: 200 characters, at most 128 allowed'
+check "submit --local, 4 vanilla proofs for 3 sectors" 3 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla four.json --params w.params --partition 0 --proof never.proof
+expect_in "local: counts named" err.txt "4 vanilla proofs for the request's 3 sectors: at most one per sector"
 
 echo "post_cli: $fails failure(s)"
 exit $((fails > 0))

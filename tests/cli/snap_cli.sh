@@ -61,9 +61,24 @@ if [[ $MODE == fast ]]; then
   expect_in "names the field" err.txt 'Snap request: comm_r_new: value >= r'
   check "gen-vanilla snap 2KiB" 0 "$P" gen-vanilla snap --sector-size 2KiB --out two
   check "vanilla of another size" 3 "$P" check-vanilla --request s.request.json --vanilla two.vanilla.json
-  expect_in "names the element and field" err.txt 'vanilla_proofs\[0\]: .*bincode PartitionProof: challenge_proofs\[0\]\.proof_r_old variant'
-  check "partition 1 of a 1 KiB sector" 3 "$P" check-vanilla --request s.request.json --vanilla s.vanilla.json --partition 1
-  expect_in "names the partition" err.txt 'partition 1 of a 1KiB sector: expected 0..0'
+  expect_in "names both sizes" err.txt 'vanilla_proofs\[0\]: these vanilla proofs are for 2KiB sectors, the request is for 1KiB sectors'
+  # A flag value out of the request's range is a usage error (2), not bad input.
+  check "--partition 1 of a 1 KiB sector" 2 "$P" check-vanilla --request s.request.json --vanilla s.vanilla.json --partition 1
+  expect_in "names the partitions" err.txt '--partition 1: a 1KiB SnapDeals sector has partitions 0..0'
+  # A file larger than what it may hold is refused from its size, before it is read (a sparse 64 GiB
+  # file: reading it would take minutes and 64 GB).
+  truncate -s 64G huge.json
+  check "a 64 GiB --vanilla refused unread" 3 timeout 20 "$P" check-vanilla --request s.request.json --vanilla huge.json
+  expect_in "size and limit named" err.txt "--vanilla 'huge.json': 68719476736 bytes, at most 67108864 \(the limit of Snap vanilla proofs\)"
+  check "a 64 GiB --vanilla to submit --local refused unread" 3 timeout 20 "$P" submit --local --kind snap-update \
+    --request s.request.json --vanilla huge.json --params s.request.json --proof x.proof
+  expect_in "size and the kind's limit named" err.txt "--vanilla 'huge.json': 68719476736 bytes, at most 67108864 \(the limit of kind snap-update's vanilla\)"
+  rm -f huge.json
+  # Extra vanilla proofs in the request form are refused with the counts (as the cuzk.v1 form does).
+  python3 -c "
+import json; v = json.load(open('s.vanilla.json')); json.dump(v + v, open('two_proofs.json', 'w'))"
+  check "two vanilla proofs for a 1-partition sector" 3 "$P" check-vanilla --request s.request.json --vanilla two_proofs.json
+  expect_in "counts named" err.txt '2 vanilla partition proofs, a 1KiB sector has 1 partitions'
   check "gen-vanilla snap 32GiB" 0 "$P" gen-vanilla snap --sector-size 32GiB --out big --json
   expect_in "32 GiB: 16 partitions, h 10" out.txt '"partitions": 16'
   expect_in "32 GiB h" out.txt '"h": 10'
@@ -71,6 +86,11 @@ if [[ $MODE == fast ]]; then
   check "--sectors is PoSt's" 2 "$P" gen-vanilla snap --sector-size 1KiB --sectors 2 --out x
   check "--h is snap's" 2 "$P" gen-vanilla window-post --sector-size 2KiB --h 1 --out x
   check "3 KiB" 2 "$P" gen-vanilla snap --sector-size 3KiB --out x
+  check "setup --circuit snap 3 KiB (a flag value: usage, as gen-vanilla)" 2 "$P" setup --circuit snap --sector-size 3KiB \
+    --params x.params
+  expect_in "names the size" err.txt 'sector size'
+  check "setup --circuit porep 3 KiB" 2 "$P" setup --circuit porep --sector-size 3KiB --params x.params
+  check "setup --circuit window-post 3 KiB" 2 "$P" setup --circuit window-post --sector-size 3KiB --params x.params
   check "verify --snap with --public" 2 "$P" verify --vk s.request.json --snap s.request.json --public s.request.json \
     --proof s.request.json
   check "gen-vanilla window-post 2KiB" 0 "$P" gen-vanilla window-post --sector-size 2KiB --out w

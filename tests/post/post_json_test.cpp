@@ -58,7 +58,13 @@ TEST(PoStJson, VanillaArrayRoundTrip) {
   const std::string text = vanilla_proofs_to_json(g.vanilla_proofs);
   EXPECT_EQ(text.front(), '[');
   EXPECT_EQ(parse_vanilla_proofs_json(text, 2048, 10), g.vanilla_proofs);
-  EXPECT_NE(error_of([&] { parse_vanilla_proofs_json(text, 16384, 10); }).find("vanilla_proofs[0]: "),
+  // Proofs of another size or challenge count are named as such (not by the first byte that differs).
+  EXPECT_NE(error_of([&] { parse_vanilla_proofs_json(text, 16384, 10); })
+                .find("vanilla_proofs[0]: these vanilla proofs are for 2KiB sectors, the request is for 16KiB sectors"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_vanilla_proofs_json(text, 2048, 66); })
+                .find("vanilla_proofs[0]: these vanilla proofs are for 2KiB sectors with 10 challenges (WindowPoSt's) "
+                      "each, the request is for 2KiB sectors with 66 challenges (WinningPoSt's)"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_vanilla_proofs_json("[\"Zg==\", 3]", 2048, 10); }).find("vanilla_proofs[0]: "),
             std::string::npos);

@@ -109,6 +109,34 @@ TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
 }
 
 
+// A 'partition' argument beyond the partitions the request's sectors make is an argument error
+// (Failure::BadArgument, naming the partitions: a client whose arguments are flags calls it a usage
+// error), refused before any parameter file is looked for.
+TEST(PoStKind, PartitionBeyondTheRequestIsAnArgumentError) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(PoStType::Window, 2048, ApiVersion::V1_2_0);
+  o.sectors = 3;
+  o.seed = 4;
+  const filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  const std::string request = write("p.request.json", filecoin::to_json(filecoin::PoStRequest{g.config, o.miner_id, 0, g.public_inputs}));
+  const std::string vanilla = write("p.vanilla.json", filecoin::vanilla_proofs_to_json(g.vanilla_proofs));
+  Engine e(config());
+  ProofRequest r;
+  r.kind = "window-post";
+  r.args = {{"request", request}, {"vanilla", vanilla}, {"partition", "2"}, {"param_cache", scratch().string()}};
+  AwaitResult a = e.prove(r, 60s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_EQ(a.result.failure, Failure::BadArgument);
+  EXPECT_NE(a.result.error.find("argument 'partition' = 2: the request's 3 sectors at 2 per partition make partitions 0..1"),
+            std::string::npos)
+      << a.result.error;
+  // Partition 1 exists: the job gets as far as the (missing) parameter file, bad input.
+  r.args["partition"] = "1";
+  a = e.prove(r, 60s);
+  EXPECT_EQ(a.result.failure, Failure::BadInput);
+  EXPECT_NE(a.result.error.find("parameter file"), std::string::npos) << a.result.error;
+}
+
 std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
 
 /// A request in the cuzk.v1 form: registered proof number, randomness, miner id, partition; the

@@ -7,6 +7,7 @@
 #include "proofline/circuits/post.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/post_bincode.hpp"
+#include "proofline/filecoin/post_json.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
 
 namespace proofline::filecoin {
@@ -332,6 +333,46 @@ TEST(PoStTampered, AnotherRandomnessOrSector) {
   PoStPublicInputs swapped = g.public_inputs;
   swapped.sectors[0].sector_id += 1;
   EXPECT_FALSE(run_tampered(g, swapped).inputs_verify);
+}
+
+// Vanilla proofs beyond the request's sectors are refused with the counts, and one of a sector the
+// request does not have is named, in the request form as in the cuzk.v1 form (whose sectors are the
+// proofs' own, at most one partition's): never silently ignored.
+TEST(PoStPartition, ExtraVanillaProofsAreRefused) {
+  const GeneratedPoSt g = two_sectors();
+  const FallbackParams p = fallback_params(g.config);
+  GenPoStOptions o;
+  o.config = g.config;
+  o.sectors = 1;
+  o.seed = 12;
+  FallbackPoStSectorProof foreign = gen_post_vanilla(o).vanilla_proofs[0];
+  foreign.sector_id = 4242;
+  auto error_of = [&](const std::vector<FallbackPoStSectorProof>& proofs) -> std::string {
+    try {
+      (void)partition_sector_proofs(p, g.public_inputs, proofs, 0);
+    } catch (const ProoflineError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  std::vector<FallbackPoStSectorProof> three = g.vanilla_proofs;
+  three.push_back(foreign);
+  EXPECT_NE(error_of(three).find("3 vanilla proofs for the request's 2 sectors: at most one per sector"),
+            std::string::npos)
+      << error_of(three);
+  const std::vector<FallbackPoStSectorProof> swapped = {g.vanilla_proofs[0], foreign};
+  EXPECT_NE(error_of(swapped).find("vanilla proof 1 is of sector id 4242, which is not one of the request's 2 sectors"),
+            std::string::npos)
+      << error_of(swapped);
+  // The cuzk.v1 form refuses more than a partition's sectors (2 at 2 KiB) likewise, with the counts.
+  try {
+    (void)post_request_from_vanilla(g.config, 1000, g.public_inputs.randomness, 0, three);
+    ADD_FAILURE() << "accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("3 vanilla proofs, expected 1 … 2 (one per sector of the partition)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -9,10 +9,16 @@
 # daemon's parameter cache) are accepted by `proofline verify --post` from the verifier's inputs
 # (randomness, sector ids, comm_r) and refused with another randomness or another sector's comm_r.
 # What each call must do: tests/server/cuzk_client.py.
-# Usage: cuzk_api.sh <proofline> <parameter cache dir>
+# With `snap` (ctest server_cuzk_snap, label slow: a 2 KiB SnapDeals setup and three proofs take
+# minutes on two cores): SnapDeals (SNAP_DEALS_UPDATE) as Curio sends it, from `proofline gen-vanilla
+# snap` inputs (parameters of `setup --circuit snap --sector-size 2KiB` under their upstream name); the
+# proof is accepted by `proofline verify --snap` from the verifier's inputs (the three commitments) and
+# refused with another comm_r_new; bad fields are FAILED proofs naming them.
+# Usage: cuzk_api.sh <proofline> <parameter cache dir> [snap]
 set -uo pipefail
 P=$(realpath "$1")
 CACHE=$2
+MODE=${3:-all}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 source "$top/tests/cli/check_lib.sh"
 PY=/usr/bin/python3
@@ -31,6 +37,42 @@ mkdir -p stubs
 protoc -I "$top/proto" --python_out=stubs --grpc_python_out=stubs \
   --plugin=protoc-gen-grpc_python="$(command -v grpc_python_plugin)" "$top/proto/cuzk/v1/proving.proto" ||
   { echo "FAIL: protoc (python stubs)"; exit 1; }
+
+start_daemon() {  # start_daemon <cache>: the daemon on $sock and 127.0.0.1:0, CPU backend
+  FIL_PROOFS_PARAMETER_CACHE=$1 "$P" daemon --listen "unix://$sock" --listen 127.0.0.1:0 \
+    --backend cpu --set engine.synthesis_workers=2 --set engine.log_partitions=false 2>daemon.log &
+  daemon_pid=$!
+  for _ in $(seq 300); do
+    grep -q 'listening on' daemon.log && break
+    sleep 0.1
+  done
+  [ -S "$sock" ] && echo "ok: the daemon listens on unix://$sock (folder made)" ||
+    { echo "FAIL: no socket at $sock"; cat daemon.log; exit 1; }
+}
+sock=$W/run/curio/cuzk.sock
+
+if [ "$MODE" = snap ]; then
+  cache=$W/params
+  mkdir -p "$cache"
+  check "setup --circuit snap --sector-size 2KiB (upstream name in the cache)" 0 env FIL_PROOFS_PARAMETER_CACHE="$cache" \
+    "$P" setup --circuit snap --sector-size 2KiB --seed 3 --json
+  svk=$(sed -n 's/^ *"vk": "\(.*\)",*$/\1/p' out.txt)
+  check "gen-vanilla snap 2KiB" 0 "$P" gen-vanilla snap --sector-size 2KiB --seed 13 --out s
+  start_daemon "$cache"
+  "$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" snap s
+  [ $? -eq 0 ] || fails=$((fails + 1))
+  python3 - <<'PY'
+import json
+r = json.load(open('s.request.json'))
+x = bytearray.fromhex(r['comm_r_new']); x[0] ^= 1; r['comm_r_new'] = x.hex()
+json.dump(r, open('s.other_comm_r_new.json', 'w'))
+PY
+  check "verify --snap: the SnapDeals proof" 0 "$P" verify --vk "$svk" --snap s.request.json --proof s.proof
+  check "verify --snap: another comm_r_new" 1 "$P" verify --vk "$svk" --snap s.other_comm_r_new.json --proof s.proof
+  echo "cuzk_api snap: $fails failure(s)"
+  [[ $fails -eq 0 ]]
+  exit
+fi
 
 params=$(bash "$top/scripts/porep_params.sh" "$P" "$CACHE" 2KiB) || { echo "FAIL: porep setup"; exit 1; }
 vk=${params%.params}.vk
@@ -52,16 +94,7 @@ wvk=${post_vk[window-post]} nvk=${post_vk[winning-post]}
 check "gen-vanilla window-post 2KiB, 2 sectors" 0 "$P" gen-vanilla window-post --sector-size 2KiB --sectors 2 --seed 11 --out w
 check "gen-vanilla winning-post 2KiB" 0 "$P" gen-vanilla winning-post --sector-size 2KiB --seed 12 --out win
 
-sock=$W/run/curio/cuzk.sock
-FIL_PROOFS_PARAMETER_CACHE=$cache "$P" daemon --listen "unix://$sock" --listen 127.0.0.1:0 \
-  --backend cpu --set engine.synthesis_workers=2 --set engine.log_partitions=false 2>daemon.log &
-daemon_pid=$!
-for _ in $(seq 300); do
-  grep -q 'listening on' daemon.log && break
-  sleep 0.1
-done
-[ -S "$sock" ] && echo "ok: the daemon listens on unix://$sock (folder made)" ||
-  { echo "FAIL: no socket at $sock"; cat daemon.log; exit 1; }
+start_daemon "$cache"
 port=$(sed -n 's/.*listening on[^;]* 127\.0\.0\.1:\([0-9]*\);.*/\1/p' daemon.log | head -n1)
 [ -n "$port" ] && echo "ok: and on 127.0.0.1:$port" || { echo "FAIL: no TCP port in the log"; cat daemon.log; fails=$((fails + 1)); }
 

@@ -6,6 +6,9 @@ Usage: cuzk_client.py <stub dir> <address> <c1 envelope> <proof out> [quick]  (q
        cuzk_client.py <stub dir> <address> post <window prefix> <winning prefix>
          WindowPoSt / WinningPoSt of 2 KiB sectors from `proofline gen-vanilla` files (PREFIX.request.json,
          PREFIX.vanilla.json), as Curio sends them; writes PREFIX.proof for `proofline verify --post`.
+       cuzk_client.py <stub dir> <address> snap <prefix>
+         SnapDeals of a 2 KiB sector from `proofline gen-vanilla snap` files, as Curio sends them; writes
+         PREFIX.proof for `proofline verify --snap`.
 Exits 1 if an expectation failed; prints one 'ok:' line per passed one.
 """
 import base64
@@ -99,7 +102,9 @@ def post_checks(window_prefix, winning_prefix):
          "sector_size: 34359738368, but registered_proof 10 is of 2048-byte sectors"),
         ("no vanilla proofs", post("b5", pb.WINNING_POST, 0, nreq, []), "vanilla_proofs: none"),
         ("a WinningPoSt vanilla proof (66 challenges) as WindowPoSt's", post("b6", pb.WINDOW_POST_PARTITION, 10, wreq,
-                                                                            nvan), "vanilla_proofs[0]: bincode"),
+                                                                            nvan),
+         "vanilla_proofs[0]: these vanilla proofs are for 2KiB sectors with 66 challenges (WinningPoSt's) each, "
+         "the request is for 2KiB sectors with 10 challenges (WindowPoSt's)"),
         ("a flipped byte in a vanilla proof", post("b7", pb.WINDOW_POST_PARTITION, 10, wreq,
                                                    [wvan[0][:200] + bytes([wvan[0][200] ^ 1]) + wvan[0][201:]] + wvan[1:]),
          "unsatisfied: sector 0 challenge 0"),
@@ -131,8 +136,53 @@ def post_checks(window_prefix, winning_prefix):
                "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-" in err.details(), err.details())
 
 
+def snap_checks(prefix):
+    """SnapDeals as Curio's ProveUpdateCuzk sends it (cuzk-api §2.4): kind 2, NORMAL, registered_proof
+    (abi.RegisteredUpdateProof 0 = StackedDrg2KiBV1), comm_r_old / comm_r_new / comm_d_new as raw 32-byte
+    digests, vanilla_proofs = the raw bincode PartitionProof of each partition (snap-vproof.json's
+    elements); PSProve's form (sector_size 0) too. Writes PREFIX.proof for `proofline verify --snap`."""
+    req = json.load(open(prefix + ".request.json"))
+    van = [base64.b64decode(v) for v in json.load(open(prefix + ".vanilla.json"))]
+
+    def snap(request_id, **kw):
+        fields = dict(request_id=request_id, proof_kind=pb.SNAP_DEALS_UPDATE, priority=pb.NORMAL, sector_size=2048,
+                      registered_proof=0, vanilla_proofs=van, sector_number=7, miner_id=1000,
+                      comm_r_old=bytes.fromhex(req["comm_r_old"]), comm_r_new=bytes.fromhex(req["comm_r_new"]),
+                      comm_d_new=bytes.fromhex(req["comm_d_new"]))
+        fields.update(kw)
+        return pb.ProveRequest(submit=pb.SubmitProofRequest(**fields))
+
+    res = stub.Prove(snap("snap-1000-7"), timeout=900).result
+    expect("SnapDeals (2 KiB, registered proof 0): COMPLETED", res.status == R.COMPLETED, res)
+    expect("  one 192-byte proof per partition (1)", len(res.proof) == 192, len(res.proof))
+    expect("  job_id is the request_id", res.job_id == "snap-1000-7", res.job_id)
+    open(prefix + ".proof", "wb").write(res.proof)
+    res = stub.Prove(snap("ps-snap-1000-7-1", sector_size=0), timeout=900).result
+    expect("PSProve's form (sector_size 0): COMPLETED, 192 bytes", res.status == R.COMPLETED and len(res.proof) == 192,
+           res)
+    bad = [
+        ("registered_proof 5", snap("s1", registered_proof=5), "SNAP_DEALS_UPDATE: registered_proof: "),
+        ("comm_d_new as a 38-byte CID", snap("s2", comm_d_new=b"\x01\x81\xe2\x03\x92\x20" + bytes(32)),
+         "comm_d_new: 38 bytes, expected exactly 32 (the raw digest, not CID bytes)"),
+        ("sector_size of 32 GiB", snap("s3", sector_size=1 << 35),
+         "sector_size: 34359738368, but registered_proof 0 is of 2048-byte sectors"),
+        ("two vanilla proofs", snap("s4", vanilla_proofs=van + van), "2 vanilla partition proofs, a 2KiB sector has 1"),
+        ("a flipped byte in the vanilla proof", snap("s5", vanilla_proofs=[van[0][:400] + bytes([van[0][400] ^ 1]) +
+                                                                             van[0][401:]]), "unsatisfied"),
+    ]
+    for what, request, want in bad:
+        res = stub.Prove(request, timeout=600).result
+        expect(what + ": FAILED, named", res.status == R.FAILED and want in res.error_message,
+               (res.status, res.error_message))
+    p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="snap-2k"), timeout=120)
+    expect("PreloadSRS snap-2k: already loaded (the proofs above loaded it)", p.already_loaded, p)
+
+
 if len(sys.argv) > 3 and sys.argv[3] == "post":
     post_checks(sys.argv[4], sys.argv[5])
+    sys.exit(1 if fails else 0)
+if len(sys.argv) > 3 and sys.argv[3] == "snap":
+    snap_checks(sys.argv[4])
     sys.exit(1 if fails else 0)
 
 envelope_path, proof_out = sys.argv[3:5]
@@ -185,11 +235,12 @@ for k in (0, 9):
     except grpc.RpcError as e:
         expect("proof_kind %d: INVALID_ARGUMENT" % k, e.code() == grpc.StatusCode.INVALID_ARGUMENT, e.code())
 
-# 6. A kind without a cuzk.v1 route: FAILED with a message (Curio retries elsewhere); a bad PoSt request
-#    (a vanilla proof that is not one): FAILED naming it. Ids with spaces and brackets are kept.
+# 6. A bad SnapDeals request (registered_proof 0, no commitments): FAILED naming the field; a bad PoSt
+#    request (a vanilla proof that is not one): FAILED naming it. Ids with spaces and brackets are kept.
 res = stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
     request_id="snap-1000-[12 34]", proof_kind=pb.SNAP_DEALS_UPDATE, vanilla_proofs=[b"x"])), timeout=30).result
-expect("SnapDeals before it is routed: FAILED, named", res.status == R.FAILED and "not built" in res.error_message, res)
+expect("SnapDeals without comm_r_old: FAILED, named", res.status == R.FAILED and
+       "SNAP_DEALS_UPDATE: comm_r_old: 0 bytes, expected exactly 32" in res.error_message, res)
 res = stub.Prove(pb.ProveRequest(submit=pb.SubmitProofRequest(
     request_id="wdpost-1000-0-[12 34 56 78 9 10 11 12]", proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
     vanilla_proofs=[b"x"], randomness=bytes(32))), timeout=30).result
@@ -262,10 +313,11 @@ except grpc.RpcError as e:
     expect("PreloadSRS porep-9z: INVALID_ARGUMENT", e.code() == grpc.StatusCode.INVALID_ARGUMENT, e.code())
 try:
     stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="snap-32g"), timeout=10)
-    expect("PreloadSRS snap-32g refused", False)
+    expect("PreloadSRS snap-32g without its file refused", False)
 except grpc.RpcError as e:
-    expect("PreloadSRS snap-32g: FAILED_PRECONDITION (kind not routed)",
-           e.code() == grpc.StatusCode.FAILED_PRECONDITION, e.code())
+    expect("PreloadSRS snap-32g: NOT_FOUND naming the upstream file",
+           e.code() == grpc.StatusCode.NOT_FOUND and
+           "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-" in e.details(), e.details())
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)
 expect("PreloadSRS porep-2k: already loaded (proofs above loaded it)", p.already_loaded, p)
 st = stub.GetStatus(pb.GetStatusRequest())

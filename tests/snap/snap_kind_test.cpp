@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <vector>
 
 #include "../support/kind_test_util.hpp"
 #include "proofline/circuits/post.hpp"
@@ -18,6 +20,7 @@
 #include "proofline/filecoin/snap_json.hpp"
 #include "proofline/groth16/backend.hpp"
 #include "proofline/groth16/setup.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::engine {
 namespace {
@@ -88,6 +91,51 @@ TEST(SnapKind, RefusalsAreNamed) {
   a = e.prove(r, 300s);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("Snap request: comm_r_old: missing"), std::string::npos) << a.result.error;
+}
+
+// The cuzk.v1 form (registered_proof + the three commitments instead of the request JSON): the
+// request it makes is the one of the request JSON (same job, so the parameter file named is the
+// 2 KiB circuit's upstream one), and each bad form is named before any proving.
+TEST(SnapKind, CuzkFormRefusalsAreNamed) {
+  const Files f = files(2048);
+  Engine e(config());
+  ProofRequest r;
+  r.kind = "snap-update";
+  r.args = {{"registered_proof", "0"},
+            {"comm_r_old", to_hex(f.g.public_inputs.comm_r_old)},
+            {"comm_d_new", to_hex(f.g.public_inputs.comm_d_new)},
+            {"comm_r_new", to_hex(f.g.public_inputs.comm_r_new)},
+            {"param_cache", scratch().string()}};
+  const std::string vanilla_text = filecoin::snap_vanilla_proofs_to_json(f.g.partition_proofs);
+  r.payload.assign(vanilla_text.begin(), vanilla_text.end());
+  const std::string file =
+      (scratch() / filecoin::snap_parameter_file_name(filecoin::snap_params(2048), ".params")).string();
+  AwaitResult a = e.prove(r, 60s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("parameter file '" + file + "' not found"), std::string::npos) << a.result.error;
+  for (const auto& [args, want] : std::vector<std::pair<std::map<std::string, std::string>, std::string>>{
+           {{{"request", f.request}}, "either 'request' or 'registered_proof', not both"},
+           {{{"registered_proof", "5"}}, "argument 'registered_proof'"},
+           {{{"comm_r_new", ""}}, "kind 'snap-update' needs the argument 'comm_r_new'"},
+           {{{"comm_d_new", std::string(64, 'f')}},
+            "argument 'comm_d_new' = " + std::string(64, 'f') + ": 32 bytes little-endian >= r"},
+           {{{"registered_proof", "1"}}, "these vanilla proofs are for 2KiB sectors, the request is for 8MiB sectors"},
+       }) {
+    ProofRequest bad = r;
+    for (const auto& [k, v] : args) bad.args[k] = v;
+    a = e.prove(bad, 60s);
+    EXPECT_EQ(a.result.state, JobState::Failed);
+    EXPECT_NE(a.result.error.find(want), std::string::npos) << a.result.error;
+  }
+  ProofRequest none = r;
+  none.args.erase("registered_proof");
+  for (const char* k : {"comm_r_old", "comm_d_new", "comm_r_new"}) none.args.erase(k);
+  a = e.prove(none, 60s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("needs the argument 'request' (a request JSON path), or 'registered_proof' with "
+                                "'comm_r_old', 'comm_d_new' and 'comm_r_new'"),
+            std::string::npos)
+      << a.result.error;
 }
 
 TEST(SnapKindSlow, DISABLED_ProofVerifiesAndTamperingIsNamed) {

@@ -386,5 +386,31 @@ TEST(SnapJson, NamedRefusals) {
   }
 }
 
+// Vanilla proofs of another sector size (a user's file mix-up) are named by their size, not by the
+// first byte that does not fit; bytes that are no proof of any size keep the decoder's message.
+TEST(SnapJson, VanillaProofsOfAnotherSizeAreNamed) {
+  const GeneratedSnap g = gen(1 * KiB);
+  const std::string text = snap_vanilla_proofs_to_json(g.partition_proofs);
+  for (const auto& [bytes, want] : std::vector<std::pair<std::uint64_t, std::string>>{
+           {2 * KiB, "vanilla_proofs[0]: these vanilla proofs are for 1KiB sectors, the request is for 2KiB sectors"},
+           {32 * KiB, "vanilla_proofs[0]: these vanilla proofs are for 1KiB sectors, the request is for 32KiB sectors"}}) {
+    try {
+      (void)parse_snap_vanilla_proofs_json(text, bytes);
+      ADD_FAILURE() << "accepted at " << bytes;
+    } catch (const ProoflineError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+  std::vector<std::uint8_t> cut = encode_snap_partition_proof(g.partition_proofs[0]);
+  cut.pop_back();
+  try {
+    (void)parse_snap_vanilla_proofs_json("[\"" + base64_encode(cut) + "\"]", 2 * KiB);
+    ADD_FAILURE() << "accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_NE(std::string(e.what()).find("vanilla_proofs[0]: bincode PartitionProof"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("these vanilla proofs"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::filecoin

@@ -83,7 +83,16 @@ class EmptySectorUpdateCircuit final : public r1cs::CircuitInterface {
  public:
   /// Throws ProoflineError(BadLength) when `w` does not have the shape of `p`.
   EmptySectorUpdateCircuit(const filecoin::SnapParams& p, SnapWitness w);
+  /// Prover mode (r1cs::ProvingAssignment) with synthesis_threads() != 1: the header and challenge
+  /// 0 in order, then the other challenges (each reads only the header's variables and its own) as
+  /// parallel parts of challenge 0's counts (ProvingAssignment::synthesize_parts), with the buffers
+  /// of the sequential order byte for byte; every other mode in order. Errors: synthesize_parts'.
   void synthesize(r1cs::ConstraintSystem& cs) const override;
+  /// Threads for the challenges in prover mode: 0 = the calling thread's oneTBB arena, 1 = in order
+  /// (the sequential path), n = an arena of n threads. Starts at
+  /// circuits::porep::default_synthesis_threads() (one process-wide switch for both circuits).
+  void set_synthesis_threads(std::size_t n) noexcept { threads_ = n; }
+  std::size_t synthesis_threads() const noexcept { return threads_; }
   const filecoin::SnapParams& params() const noexcept { return *p_; }
   /// The public inputs synthesis produces (ONE excluded): k_and_h_select, comm_r_old, comm_d_new,
   /// comm_r_new of the witness.
@@ -92,6 +101,7 @@ class EmptySectorUpdateCircuit final : public r1cs::CircuitInterface {
  private:
   const filecoin::SnapParams* p_;
   SnapWitness w_;
+  std::size_t threads_ = 0;
 };
 
 struct SnapCounts {

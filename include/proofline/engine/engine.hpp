@@ -83,6 +83,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -171,9 +172,18 @@ struct ProofTimings {
 /// parameter file's verifying key does not match its proving key; for kind snarkjs also a witness
 /// that does not satisfy the circuit, which the zkey alone cannot tell), something else broke (a backend
 /// or device fault, out of memory, none in service), or the job was cancelled / the engine shut down.
-enum class Failure : std::uint8_t { None, BadInput, SelfCheck, Internal, Cancelled };
-/// "none", "bad_input", "self_check", "internal", "cancelled".
+/// BadArgument: an argument's value that its request does not allow (ArgumentError, e.g. a
+/// WindowPoSt 'partition' beyond the request's sectors): for a client whose arguments are its
+/// flags, a usage error rather than bad input.
+enum class Failure : std::uint8_t { None, BadInput, SelfCheck, Internal, Cancelled, BadArgument };
+/// "none", "bad_input", "self_check", "internal", "cancelled", "bad_argument".
 std::string_view to_string(Failure f);
+
+/// What a kind throws (from prepare) for an argument whose value the request does not allow, naming
+/// the argument, the value and what the request allows; the job fails with Failure::BadArgument.
+struct ArgumentError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 
 struct ProofResult {
   std::string request_id;
@@ -363,6 +373,14 @@ struct EngineConfig {
   std::function<void(const groth16::Parameters&)> on_srs_evict;
 };
 
+/// The longest request_id a caller may give (bytes).
+inline constexpr std::size_t kMaxRequestIdBytes = 128;
+/// Throws std::invalid_argument for a request_id longer than kMaxRequestIdBytes ("request_id: 200
+/// characters, at most 128 allowed") or with a byte that is not printable ASCII or is a space
+/// ("request_id: character 3 is not printable ASCII (spaces and control characters are not
+/// allowed)"). An empty id passes (the engine makes one).
+void check_request_id(const std::string& id);
+
 class Engine {
  public:
   explicit Engine(EngineConfig cfg);
@@ -371,7 +389,9 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   /// Queues a request and returns at once. Idempotent: a request_id that is already known (queued,
-  /// running or finished and still retained) returns that job with duplicate = true.
+  /// running or finished and still retained) returns that job with duplicate = true. Throws
+  /// std::invalid_argument (check_request_id) for a request_id that is too long or not printable;
+  /// nothing is queued then.
   SubmitResult submit(ProofRequest request);
   /// Waits until the job is final or `timeout` passes (a negative timeout waits forever).
   AwaitResult await(const std::string& request_id, std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));

@@ -48,6 +48,7 @@
 // snap_kind.cpp ("snap-update").
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -149,7 +150,9 @@ struct ArgSpec {
   std::string help;
   /// What the kind uses when it is absent, as text for people ("" when none or when required).
   std::string default_value;
-  /// Int: the value's range; Size: the range of k. Defaults: no limit (Size: k ≤ 63).
+  /// Int: the value's range; Size: the range of k. Defaults: no limit (Size: k ≤ 63). File: `max` is
+  /// the largest file (bytes) the kind reads: a client refuses a bigger payload file before reading
+  /// it, and the kind a bigger payload (file_or_payload_text).
   std::uint64_t min = 0;
   std::uint64_t max = ~std::uint64_t{0};
   /// Hex: the exact byte count (0: any even number of digits).
@@ -169,6 +172,7 @@ struct ArgSpec {
   ArgSpec& defaults_to(std::string v) { default_value = std::move(v); return *this; }
   ArgSpec& range(std::uint64_t lo, std::uint64_t hi) { min = lo; max = hi; return *this; }
   ArgSpec& of_bytes(std::size_t n) { bytes = n; return *this; }
+  ArgSpec& at_most_bytes(std::uint64_t n) { max = n; return *this; }
   ArgSpec& or_payload() { payload = true; return *this; }
   ArgSpec& names_srs() { srs = true; return *this; }
   ArgSpec& needing(std::string other) { needs.push_back(std::move(other)); return *this; }
@@ -271,6 +275,12 @@ const std::string& require_arg(const ProofRequest& r, const std::string& name);
 std::string arg_or(const ProofRequest& r, const std::string& name, const std::string& fallback);
 unsigned parse_log_size_arg(const std::string& name, const std::string& value);
 std::uint64_t parse_u64_arg(const std::string& name, const std::string& value);
+/// 64 hex digits: 32 bytes that must be the little-endian encoding of a field element < r (a
+/// commitment, PoSt randomness). Throws std::invalid_argument "argument '<name>': expected 64 hex
+/// digits (32 bytes), got '<value>'" or "argument '<name>' = <value>: 32 bytes little-endian >= r"
+/// followed by `hint` (e.g. " (clear the top 2 bits of byte 31, as nodes do)").
+std::array<std::uint8_t, 32> parse_fr_bytes_arg(const std::string& name, const std::string& value,
+                                                const std::string& hint = "");
 /// "#<bytes>-<mtime in ns>" of a file, appended by the built-in kinds to srs_key() after the path, so
 /// that a parameter file replaced on disk (a zkey after another snarkjs contribution, regenerated
 /// .params) is loaded as a new SRS instead of the cached old one (whose proofs would not verify
@@ -283,9 +293,10 @@ std::string existing_file(const std::string& what, const std::string& path);
 /// ("<what> '<path>' not found (or not a regular file)") for a missing file, ProoflineError(BadLength)
 /// for one larger than `max_bytes`.
 std::string read_text_file(const std::string& what, const std::string& path, std::uint64_t max_bytes);
-/// The text of the file named by argument `arg`, else the request payload (at most `max_bytes`,
-/// read_text_file); std::invalid_argument "kind 'K' needs the argument '<arg>' or <what> as the
-/// payload" when neither is given.
+/// The text of the file named by argument `arg`, else the request payload (at most `max_bytes`
+/// either way: read_text_file, or ProoflineError(BadLength) "<what> (the request payload): N bytes, at
+/// most M"); std::invalid_argument "kind 'K' needs the argument '<arg>' or <what> as the payload" when
+/// neither is given.
 std::string file_or_payload_text(const ProofRequest& r, const std::string& arg, const std::string& what,
                                  std::uint64_t max_bytes);
 

@@ -176,11 +176,23 @@ struct PoStPublicInputs {
   std::size_t first_partition = 0;
 };
 
+/// The partitions a request's public sectors make: WindowPoSt first = pub.first_partition, count =
+/// ⌈sectors / sector_count⌉; WinningPoSt first 0, count 1.
+struct PartitionRange {
+  std::size_t first = 0, count = 0;
+  bool contains(std::size_t k) const { return k >= first && k - first < count; }
+  /// "the request's 3 sectors at 2 per partition make partitions 0..1" (for messages).
+  std::string describe(const FallbackParams& p, const PoStPublicInputs& pub) const;
+};
+PartitionRange partition_range(const FallbackParams& p, const PoStPublicInputs& pub);
+
 /// The circuit sectors of partition `partition` (≥ pub.first_partition): Window — the proofs of
 /// that partition's public sectors in order (found by sector id), the last repeated to sector_count; Winning — the one
 /// proof's 66 inclusion proofs, one per circuit sector. Also returns the public sector of each
 /// circuit sector. Throws ProoflineError(BadLength / BadArgument) naming what does not fit (a
-/// missing sector id, a count).
+/// missing sector id, a count); Window: more vanilla proofs than public sectors ("5 vanilla proofs
+/// for the request's 3 sectors: at most one per sector", BadLength) or one of a sector id that is
+/// not a public sector (Malformed) is refused, never ignored.
 struct PartitionSectors {
   std::vector<PoStSectorProof> proofs;   ///< sector_count entries
   std::vector<PublicSector> sectors;     ///< sector_count entries (padding repeats the last)

@@ -17,7 +17,11 @@
 //     "sectors": [ { "sector_id": 1, "comm_r": "<64 hex digits>" }, … ] }   proving order
 // Errors: ProoflineError(Error::Malformed) naming the JSON key or array element ("sectors[3].comm_r:
 // 63 hex digits, expected 64"), the base64 decoder's or the bincode decoder's error prefixed by
-// the element ("vanilla_proofs[2]: …"). Limits: 96 MiB of text (a full partition in base64: 32 GiB
+// the element ("vanilla_proofs[2]: …"); an element that is a well-formed proof of another supported
+// sector size or of the other PoSt type's challenge count (10 / 66) says so instead ("vanilla_proofs[0]:
+// these vanilla proofs are for 2KiB sectors, the request is for 32GiB sectors"; "… for 2KiB sectors
+// with 66 challenges (WinningPoSt's) each, the request is for 2KiB sectors with 10 challenges
+// (WindowPoSt's)"), with the decoder's error code. Limits: 96 MiB of text (a full partition in base64: 32 GiB
 // 2349 × 24,960 bytes → 78.2 MB, 64 GiB 2300 × 25,520 bytes → 78.3 MB), 10,000 sectors.
 #pragma once
 

@@ -20,7 +20,9 @@
 // "proof" is optional when read (it tells a Snap request from a PoSt one: is_snap_request_json).
 // Errors: ProoflineError(Error::Malformed) naming the key ("comm_d_new: 63 hex digits, expected 64";
 // "h: 10 is not allowed for 2KiB sectors (expected 1)"), the base64 decoder's or the bincode decoder's
-// error prefixed by the element ("vanilla_proofs[1]: …"). Limits: 64 MiB of text, 16 proofs (the
+// error prefixed by the element ("vanilla_proofs[1]: …"); an element that is a well-formed proof of
+// another supported sector size says so instead ("vanilla_proofs[0]: these vanilla proofs are for
+// 1KiB sectors, the request is for 2KiB sectors"), with the decoder's error code. Limits: 64 MiB of text, 16 proofs (the
 // largest partition count).
 #pragma once
 

@@ -103,11 +103,19 @@ struct VerifyingKey {
   static VerifyingKey read_file(const std::string& path);
   /// The verifying key at the head of a bellperson .params file (the same bytes as its .vk),
   /// memory-mapped: the queries after it are never touched, so a 44 GB file costs what its vk
-  /// costs. Errors as read_file (the ic count checked against the file's size before use).
+  /// costs. Errors as read_file (the ic count checked against the file's size before use); a file
+  /// that ends right after the key (a .vk file given as parameters) is ProoflineError(BadLength)
+  /// "… it is a verifying-key (.vk) file, not a .params file …".
   static VerifyingKey read_params_file_head(const std::string& path);
 
   friend bool operator==(const VerifyingKey&, const VerifyingKey&) = default;
 };
+
+/// True when the file at `path` has exactly the size of a .vk file whose ic count is the u32
+/// (big-endian) at byte kVkFixedBytes − 4: the verifying key alone, as `setup --vk` writes it. Reads
+/// 4 bytes; no point is decoded. False for a .params file (its sections follow the key), a file too
+/// short, or one that cannot be read.
+bool is_verifying_key_file(const std::string& path);
 
 /// Whether a verifying-key source carries β·G1 and δ·G1 (only provers use them).
 enum class VkG1Extras {

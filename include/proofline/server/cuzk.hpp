@@ -12,10 +12,10 @@
 // proof_kind → engine kind: POREP_SEAL_COMMIT → "porep-c2", SNAP_DEALS_UPDATE → "snap-update",
 // WINDOW_POST_PARTITION → "window-post", WINNING_POST → "winning-post". 0 or an unknown value:
 // INVALID_ARGUMENT (a gRPC error). Each routed kind has a route (cuzk_service.cpp kRoutes) that
-// fills the engine kind's arguments and payload from the cuzk fields; PoRep, WindowPoSt and
-// WinningPoSt are routed. A kind without a route (SNAP_DEALS_UPDATE today), or whose engine kind
-// this daemon does not have, answers status FAILED, error_message "… is not built for cuzk.v1
-// requests in this proofline yet" (gRPC OK, so Curio's task fails and is retried elsewhere).
+// fills the engine kind's arguments and payload from the cuzk fields; all four are routed. A kind
+// whose engine kind this daemon does not have answers status FAILED, error_message "… is not built
+// for cuzk.v1 requests in this proofline yet" (gRPC OK, so Curio's task fails and is retried
+// elsewhere).
 // priority: 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL; 0 = the kind's default (engine::ProofKind::
 // default_priority: WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep and Snap NORMAL); any other value
 // NORMAL (as cuzk).
@@ -37,12 +37,26 @@
 // JSON array of their base64). The proof is one 192-byte Groth16 proof, verified against the
 // public inputs a verifier derives from randomness, sector ids and comm_r before it is returned.
 // vanilla_proof, sector_number and comm_r_* are not read for PoSt (as cuzk).
+// SnapDeals (kind "snap-update", arguments registered_proof, comm_r_old, comm_d_new, comm_r_new):
+// registered_proof 0–4 (abi.RegisteredUpdateProof StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1), which
+// gives the sector size (PSProve sends sector_size 0; when not 0 it must be the registered proof's)
+// and h (the size's hs[3], what nodes use); comm_r_old, comm_d_new, comm_r_new exactly 32 raw bytes
+// each (the digests, not CID bytes; little-endian < r); vanilla_proofs = one bincode PartitionProof
+// per partition (filecoin/snap_bincode.hpp; exactly the size's partition count: 1 at 2 KiB, 4 at
+// 8 MiB, 16 at 512 MiB and above), sent to the kind as its payload (a JSON array of their base64).
+// The proof is partition_count × 192 bytes in partition order, each partition verified against the
+// public inputs a verifier derives from the commitments and h. sector_number, miner_id, randomness,
+// partition_index and vanilla_proof are not read (as cuzk).
+// Refusals name the field: "SNAP_DEALS_UPDATE: registered_proof: …", "…: comm_r_new: 31 bytes,
+// expected exactly 32 …", "…: vanilla_proofs: none …", the kind's "2 vanilla partition proofs, a
+// 2KiB sector has 1 partitions", a vanilla proof of another size "vanilla_proofs[0]: …".
 // Any problem with a request's contents (a malformed envelope, a C1 that does not verify, missing
 // parameters) is a proving failure: gRPC OK with status FAILED and error_message, never a gRPC error.
 //
 // ---- request_id and job_id -------------------------------------------------------------------------
-// job_id = request_id (any bytes Curio sends, spaces and brackets included; an empty one is replaced
-// by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
+// job_id = request_id (what Curio sends, spaces and brackets included: printable ASCII, at most 128
+// bytes — a longer one or one with control characters or non-ASCII bytes is INVALID_ARGUMENT naming
+// the length or the byte; an empty one is replaced by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
 // A request_id whose job is queued or running: the new call joins it (same result, nothing queued).
 // A request_id whose job has finished (done, failed or cancelled): a retry — a new job proves again.
 // Prove cancels its job only when every Prove waiting on it has gone away (disconnect or deadline);
@@ -59,13 +73,14 @@
 // here), loaded_srs = the engine's parameter sets (circuit_id = the id they were preloaded by, else
 // the file name; HOT once loaded, WARM while loading; size_bytes; ref_count = jobs using it),
 // totals from the engine, pinned_memory_* 0. GetMetrics: the engine's Prometheus text.
-// PreloadSRS / EvictSRS: circuit ids porep-*, wpost-* and winning-* with a size 2k, 8m, 512m, 32g,
-// 64g: the upstream-named .params in $FIL_PROOFS_PARAMETER_CACHE (PoRep: the default seal proof of
-// the size, filecoin::parameter_file_name; PoSt: filecoin::fallback_parameter_file_name of the
-// size's Window / Winning circuit, e.g. wpost-32g → v28-proof-of-spacetime-fallback-merkletree-
-// poseidon_hasher-8-8-0-<sha256>.params), loaded under the key a request's job uses; snap-* answer
-// FAILED_PRECONDITION until that kind has a route; anything else INVALID_ARGUMENT. A missing
-// parameter file: NOT_FOUND naming it.
+// PreloadSRS / EvictSRS: circuit ids porep-*, wpost-*, winning-* and snap-* with a size 2k, 8m,
+// 512m, 32g, 64g: the upstream-named .params in $FIL_PROOFS_PARAMETER_CACHE (PoRep: the default seal
+// proof of the size, filecoin::parameter_file_name; PoSt: filecoin::fallback_parameter_file_name of
+// the size's Window / Winning circuit, e.g. wpost-32g → v28-proof-of-spacetime-fallback-merkletree-
+// poseidon_hasher-8-8-0-<sha256>.params; Snap: filecoin::snap_parameter_file_name, e.g. snap-32g →
+// v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-<sha256>.params), loaded under the key a
+// request's job uses; a family whose kind this daemon lacks FAILED_PRECONDITION; anything else
+// INVALID_ARGUMENT. A missing parameter file: NOT_FOUND naming it.
 #pragma once
 
 #include <atomic>

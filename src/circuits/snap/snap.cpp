@@ -2,6 +2,7 @@
 #include "proofline/circuits/snap.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -143,9 +144,24 @@ AllocatedNum challenge_high_bits(ConstraintSystem& cs, const SnapParams& p, std:
   return selected;
 }
 
-/// The whole synthesis; only the first `limit` challenges (counting). `marks` records the parts.
-void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitness& w, std::size_t limit,
-                     Marks* header_marks, Marks* challenge_marks) {
+/// The header's variables that the challenges read (parts 1–7 of the synthesis order).
+struct Header {
+  std::vector<AllocatedBit> kh_bits;  ///< the partition bits, then the h_select bits
+  std::size_t partition_bit_len = 0;
+  AllocatedNum phi, root_r_old, root_r_new;
+  std::vector<AllocatedNum> apex_leafs;
+  std::vector<std::vector<AllocatedBit>> generated;  ///< each challenge's random bits
+  std::span<const AllocatedBit> partition_bits() const { return {kh_bits.data(), partition_bit_len}; }
+  std::span<const AllocatedBit> h_select_bits() const {
+    return {kh_bits.data() + partition_bit_len, kh_bits.size() - partition_bit_len};
+  }
+};
+
+/// Parts 1–7: public inputs, phi, the private header values, the comm_r checks, the apex tree and
+/// the challenge generation. `marks` records the parts.
+Header synthesize_header(ConstraintSystem& cs, const SnapParams& p, const SnapWitness& w, Marks* header_marks) {
+  Header h;
+  h.partition_bit_len = p.partition_bit_len;
   const std::size_t bit_len = p.partition_bit_len + p.hs.size();
   mark(header_marks, cs, "k_and_h_select: public input and bit decomposition");
   const AllocatedNum k_and_h_select = alloc_named(cs, "k_and_h_select", w.k_and_h_select);
@@ -153,7 +169,7 @@ void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitnes
     auto ns = cs.namespace_("k_and_h_select (public input)");
     k_and_h_select.inputize(cs);
   }
-  std::vector<AllocatedBit> kh_bits;
+  std::vector<AllocatedBit>& kh_bits = h.kh_bits;
   {
     const auto limbs = cs.computes_values() ? w.k_and_h_select.to_canonical() : Fr::Limbs{};
     for (std::size_t i = 0; i < bit_len; ++i) {
@@ -167,8 +183,7 @@ void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitnes
         },
         kOne, k_and_h_select.variable());
   }
-  const std::span<const AllocatedBit> partition_bits(kh_bits.data(), p.partition_bit_len);
-  const std::span<const AllocatedBit> h_select_bits(kh_bits.data() + p.partition_bit_len, p.hs.size());
+  const std::span<const AllocatedBit> partition_bits = h.partition_bits();
   AllocatedNum partition;
   {
     auto ns = cs.namespace_("pack partition bits");
@@ -186,16 +201,17 @@ void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitnes
   const AllocatedNum comm_r_new = public_num("comm_r_new", "comm_r_new_input", w.comm_r_new);
 
   mark(header_marks, cs, "phi = H(comm_d_new, comm_r_old)");
-  AllocatedNum phi;
   {
     auto ns = cs.namespace_("phi");
     const AllocatedNum pre[2] = {comm_d_new, comm_r_old};
-    phi = gadgets::poseidon_hash(cs, pre, gadgets::PoseidonConstants::custom(2, 1));
+    h.phi = gadgets::poseidon_hash(cs, pre, gadgets::PoseidonConstants::custom(2, 1));
   }
   const AllocatedNum comm_c = alloc_named(cs, "comm_c", w.comm_c);
-  const AllocatedNum root_r_old = alloc_named(cs, "root_r_old", w.root_r_old);
-  const AllocatedNum root_r_new = alloc_named(cs, "root_r_new", w.root_r_new);
-  std::vector<AllocatedNum> apex_leafs;
+  h.root_r_old = alloc_named(cs, "root_r_old", w.root_r_old);
+  h.root_r_new = alloc_named(cs, "root_r_new", w.root_r_new);
+  const AllocatedNum& root_r_old = h.root_r_old;
+  const AllocatedNum& root_r_new = h.root_r_new;
+  std::vector<AllocatedNum>& apex_leafs = h.apex_leafs;
   for (std::size_t i = 0; i < w.apex_leafs.size(); ++i) {
     apex_leafs.push_back(alloc_named(cs, "apex_leaf_" + std::to_string(i), w.apex_leafs[i]));
   }
@@ -237,23 +253,32 @@ void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitnes
   }
 
   mark(header_marks, cs, "challenge generation from comm_r_new");
-  std::vector<std::vector<AllocatedBit>> generated;
   {
     auto ns = cs.namespace_("gen_challenge_bits");
-    generated = gen_challenge_bits(cs, p, comm_r_new, partition);
+    h.generated = gen_challenge_bits(cs, p, comm_r_new, partition);
   }
+  return h;
+}
 
+/// Part 8 for challenge c: reads only the header's variables and its own (so the challenges may be
+/// synthesized as parallel parts). `cm` records challenge c's parts relative to its first constraint.
+void synthesize_challenge(ConstraintSystem& cs, const SnapParams& p, const SnapWitness& w, const Header& h,
+                          std::size_t c, Marks* cm) {
+  const std::span<const AllocatedBit> partition_bits = h.partition_bits();
+  const std::span<const AllocatedBit> h_select_bits = h.h_select_bits();
+  const AllocatedNum& phi = h.phi;
+  const AllocatedNum& root_r_old = h.root_r_old;
+  const AllocatedNum& root_r_new = h.root_r_new;
+  const std::vector<AllocatedNum>& apex_leafs = h.apex_leafs;
   const std::size_t apex_start = p.challenge_bit_len - p.partition_bit_len - p.apex_leaf_bit_len;
-  const std::size_t n_challenges = std::min(limit, generated.size());
-  for (std::size_t c = 0; c < n_challenges; ++c) {
-    Marks* cm = c == 0 ? challenge_marks : nullptr;
+  {
     const std::size_t base = cs.num_constraints();
     auto rel = [&](std::string what) {
       if (cm != nullptr) cm->emplace_back(cs.num_constraints() - base, std::move(what));
     };
     const SnapChallengeWitness& cw = w.challenges[c];
     const std::string ci = "(c_index=" + std::to_string(c) + ")";
-    std::vector<AllocatedBit> c_bits = generated[c];
+    std::vector<AllocatedBit> c_bits = h.generated[c];
     c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
     const std::vector<Boolean> c_booleans = as_booleans(c_bits);
 
@@ -318,6 +343,26 @@ void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitnes
                                       leaf_d_new, path_to_apex, apex_leaf);
     }
   }
+}
+
+/// The whole synthesis; only the first `limit` challenges (counting). `marks` records the parts.
+/// In prover mode with `threads` != 1 and more than one challenge, challenge 0 in order (it gives
+/// the part's counts) and the others as parallel parts (ProvingAssignment::synthesize_parts).
+void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitness& w, std::size_t limit,
+                     Marks* header_marks, Marks* challenge_marks, std::size_t threads = 1) {
+  const Header h = synthesize_header(cs, p, w, header_marks);
+  const std::size_t n = std::min(limit, h.generated.size());
+  auto* prover = threads != 1 && n > 1 ? dynamic_cast<r1cs::ProvingAssignment*>(&cs) : nullptr;
+  if (prover == nullptr) {
+    for (std::size_t c = 0; c < n; ++c) synthesize_challenge(cs, p, w, h, c, c == 0 ? challenge_marks : nullptr);
+    return;
+  }
+  const std::size_t c0 = cs.num_constraints(), i0 = cs.num_inputs(), x0 = cs.num_aux();
+  synthesize_challenge(cs, p, w, h, 0, challenge_marks);
+  const r1cs::PartShape part{cs.num_constraints() - c0, cs.num_inputs() - i0, cs.num_aux() - x0};
+  prover->synthesize_parts(
+      n - 1, part, [&](ConstraintSystem& pc, std::size_t j) { synthesize_challenge(pc, p, w, h, 1 + j, nullptr); },
+      threads);
 }
 
 void check_path(const std::vector<std::vector<Fr>>& path, const std::vector<std::size_t>& arities, const std::string& what) {
@@ -409,7 +454,8 @@ SnapWitness snap_witness(const SnapParams& p, const filecoin::SnapPublicInputs& 
   return w;
 }
 
-EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapParams& p, SnapWitness w) : p_(&p), w_(std::move(w)) {
+EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapParams& p, SnapWitness w)
+    : p_(&p), w_(std::move(w)), threads_(porep::default_synthesis_threads()) {
   if (w_.apex_leafs.size() != p.apex_leaf_count) {
     bad_shape(std::to_string(w_.apex_leafs.size()) + " apex leaves, expected " + std::to_string(p.apex_leaf_count));
   }
@@ -427,7 +473,7 @@ EmptySectorUpdateCircuit::EmptySectorUpdateCircuit(const SnapParams& p, SnapWitn
 }
 
 void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
-  synthesize_snap(cs, *p_, w_, p_->challenge_count, nullptr, nullptr);
+  synthesize_snap(cs, *p_, w_, p_->challenge_count, nullptr, nullptr, threads_);
 }
 
 std::vector<Fr> EmptySectorUpdateCircuit::public_inputs() const {
