@@ -490,6 +490,12 @@ struct Engine::Impl {
                                     " pairs, expected " + std::to_string(n) + " (one per partition) or none");
       }
       const std::string key = kj->srs_key();
+      {
+        // Cancelled while it was being prepared: take no lease (a client that saw CANCELLED may evict
+        // the set at once; EvictSRS refuses a set in use).
+        std::lock_guard lk(mu);
+        if (is_final(job->state)) return;
+      }
       double load_ms = 0;
       bool busy = false;
       auto lease = srs.acquire(

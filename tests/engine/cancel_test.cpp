@@ -119,6 +119,76 @@ std::size_t running(const EngineStatus& s, const std::string& stage) {
   return n;
 }
 
+/// "slow-prepare": the bench kind whose prepare waits for the test (hook.started / hook.released),
+/// counting its SRS loads.
+class SlowPrepareKind final : public ProofKind {
+ public:
+  SlowPrepareKind(SynthHook* hook, std::atomic<int>* loads) : hook_(hook), loads_(loads) {}
+  std::string_view name() const override { return "slow-prepare"; }
+  std::string_view description() const override { return "a prepare step that waits for the test (tests)"; }
+  std::vector<ArgSpec> arguments() const override { return bench_->arguments(); }
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+    {
+      std::unique_lock lk(hook_->mu);
+      hook_->started = true;
+      hook_->cv.notify_all();
+      hook_->cv.wait_for(lk, 60s, [&] { return hook_->released; });
+    }
+    ProofRequest inner = r;
+    inner.kind = "bench";
+    return std::make_shared<Job>(bench_->prepare(inner), loads_);
+  }
+
+ private:
+  class Job final : public KindJob {
+   public:
+    Job(std::shared_ptr<const KindJob> in, std::atomic<int>* loads) : in_(std::move(in)), loads_(loads) {}
+    std::size_t num_partitions() const override { return in_->num_partitions(); }
+    std::string srs_key() const override { return in_->srs_key(); }
+    std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& p) const override {
+      ++*loads_;
+      return in_->load_srs(p);
+    }
+    void check(const Srs& s) const override { in_->check(s); }
+    void synthesize(std::size_t k, const Srs& s, r1cs::ProvingBuffers& b) const override { in_->synthesize(k, s, b); }
+
+   private:
+    std::shared_ptr<const KindJob> in_;
+    std::atomic<int>* loads_;
+  };
+  SynthHook* hook_;
+  std::atomic<int>* loads_;
+  std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
+};
+
+TEST(EngineCancel, JobCancelledWhilePreparedTakesNoSrsLease) {
+  // Cancelled while its kind prepares it: once the client has seen CANCELLED the job must not load
+  // or hold the parameter set (a cuzk client evicting the set right after the cancel was refused
+  // "in use", now and then, in server_cuzk_api).
+  SynthHook hook;
+  std::atomic<int> loads{0};
+  auto be = std::make_shared<TestBackend>();
+  EngineConfig cfg = test_config(be, 1);
+  auto reg = test_registry();
+  reg->add(std::make_shared<SlowPrepareKind>(&hook, &loads));
+  cfg.kinds = reg;
+  Engine e(std::move(cfg));
+  ProofRequest req = bench_request("prep", 6, 1, 10);
+  req.kind = "slow-prepare";
+  ASSERT_FALSE(e.submit(req).duplicate);
+  hook.wait_started();
+  e.cancel("prep");
+  const AwaitResult r = e.await("prep", 10s);
+  ASSERT_EQ(r.status, AwaitStatus::Ready);
+  EXPECT_EQ(r.result.state, JobState::Cancelled);
+  hook.release();
+  ASSERT_TRUE(eventually([&] { return running(e.status(), "prepare") == 0; }));
+  EXPECT_EQ(loads.load(), 0);
+  EXPECT_TRUE(e.status().srs.empty());
+  const AwaitResult after = e.prove(bench_request("after", 6, 1, 77), 60s);  // the worker is free
+  EXPECT_EQ(after.result.state, JobState::Done) << after.result.error;
+}
+
 TEST(EngineCancel, LongSynthesisStopsAndFreesItsWorker) {
   SynthHook hook;
   auto be = std::make_shared<TestBackend>();

@@ -53,6 +53,18 @@ def wait_unused(circuit_id, seconds=120):
         time.sleep(0.05)
 
 
+def evict_when_unused(circuit_id):
+    """EvictSRS once no job holds the set; a worker that was preparing a job when it was cancelled may
+    still take and drop a lease after wait_unused saw none, so try again for a while."""
+    for _ in range(40):
+        wait_unused(circuit_id)
+        e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id=circuit_id))
+        if e.was_loaded:
+            return e
+        time.sleep(0.25)
+    return e
+
+
 def post_checks(window_prefix, winning_prefix):
     """WindowPoSt and WinningPoSt as Curio sends them (cuzk-api §2.4): priority 0 (the kind's default),
     registered_proof, randomness (top 2 bits of byte 31 cleared), miner_id, partition_index 0,
@@ -122,8 +134,7 @@ def post_checks(window_prefix, winning_prefix):
     st = stub.GetStatus(pb.GetStatusRequest())
     expect("  GetStatus.loaded_srs names wpost-2k and winning-2k",
            {"wpost-2k", "winning-2k"} <= {s.circuit_id for s in st.loaded_srs}, st.loaded_srs)
-    wait_unused("wpost-2k")
-    e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="wpost-2k"))
+    e = evict_when_unused("wpost-2k")
     expect("EvictSRS wpost-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
     p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"), timeout=120)
     expect("PreloadSRS wpost-2k after the eviction: loaded again", not p.already_loaded, p)
@@ -325,8 +336,7 @@ expect("  GetStatus.loaded_srs names porep-2k, HOT",
        any(s.circuit_id == "porep-2k" and s.tier == pb.SRSStatus.HOT and s.size_bytes > 0 for s in st.loaded_srs),
        st.loaded_srs)
 # EvictSRS refuses a set in use: wait until the cancelled job above has let go of it.
-wait_unused("porep-2k")
-e = stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+e = evict_when_unused("porep-2k")
 expect("EvictSRS porep-2k: was_loaded, bytes freed", e.was_loaded and e.freed_bytes > 0, e)
 p = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=120)
 expect("PreloadSRS porep-2k after the eviction: loaded again", not p.already_loaded, p)
