@@ -722,17 +722,15 @@ struct GpuBackend::Impl {
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.a.size();
     const std::size_t n_aux = w.aux_assignment.size();
-    const std::size_t b_len = p.b_g1_len();
 
     // Threads started below never outlive this frame, also when this thread throws.
-    std::future<void> h_done, g2_done;
+    std::future<void> h_done;
     struct Joiner {
-      std::future<void>* f[2];
+      std::future<void>* f;
       ~Joiner() {
-        for (auto* x : f)
-          if (x->valid()) x->wait();
+        if (f->valid()) f->wait();
       }
-    } joiner{{&h_done, &g2_done}};
+    } joiner{&h_done};
 
     groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H: each column up on the copy stream, transformed on `stream` once it is there ----
@@ -779,21 +777,36 @@ struct GpuBackend::Impl {
     const double assign_ms = ms_since(t_as);
     t.h2d += h2d_abc + assign_ms;
 
-    // ---- B_G2 beside the rest (or after the G1 MSMs) ----
+    // ---- B_G2 beside the rest (or after the G1 MSMs); L, A, B_G1 once the H MSM is done ----
+    lab_with_g2(p, res, n_aux, assign_ms, out, t, cancel, k, [&] { h_done.get(); });  // rethrows H's exception
+    return out;
+  }
+
+  /// L, A, B_G1 on this thread with B_G2 beside them on a helper thread (cfg.overlap_g2; else after
+  /// them); `first` runs once B_G2 has started and before L (the overlapped schedule waits for its H
+  /// MSM there). The B_G2 thread never outlives this frame, also when `first` or L/A/B_G1 throw.
+  template <class First>
+  void lab_with_g2(const Parameters& p, const Resident& res, std::size_t n_aux, double assign_ms,
+                   groth16::MsmResults& out, groth16::StageTimings& t, const std::atomic<bool>* cancel,
+                   std::size_t k, First&& first) {
     double g2_ms = 0;
-    auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
+    auto run_g2 = [&] { b_g2_msm(res, p.b_g1_len(), out, g2_ms); };
+    std::future<void> g2_done;
+    struct Joiner {
+      std::future<void>* f;
+      ~Joiner() {
+        if (f->valid()) f->wait();
+      }
+    } joiner{&g2_done};
     if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
-
-    h_done.get();  // rethrows the H side's exception
-
+    first();
     lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
     if (cfg.overlap_g2) {
-      g2_done.get();
+      g2_done.get();  // rethrows the G2 side's exception
     } else {
       run_g2();
     }
     t.msm_b_g2 += g2_ms;
-    return out;
   }
 
   /// prove_one with the lean working set (backend.hpp "Working set"): at most two of a, b, c on the
@@ -809,7 +822,6 @@ struct GpuBackend::Impl {
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.a.size();
     const std::size_t n_aux = w.aux_assignment.size();
-    const std::size_t b_len = p.b_g1_len();
     for (DeviceBuffer* b : {&aux, &sa, &sb}) b->release();
 
     groth16::check_prove_cancel(cancel, k, "the H computation");
@@ -859,23 +871,7 @@ struct GpuBackend::Impl {
     upload_assignments(p, w, stream);
     const double assign_ms = ms_since(t0);
     t.h2d += assign_ms;
-    double g2_ms = 0;
-    auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
-    std::future<void> g2_done;
-    if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
-    struct Joiner {
-      std::future<void>* f;
-      ~Joiner() {
-        if (f->valid()) f->wait();
-      }
-    } joiner{&g2_done};
-    lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
-    if (cfg.overlap_g2) {
-      g2_done.get();
-    } else {
-      run_g2();
-    }
-    t.msm_b_g2 += g2_ms;
+    lab_with_g2(p, res, n_aux, assign_ms, out, t, cancel, k, [] {});
     return out;
   }
 
