@@ -21,28 +21,31 @@ export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 P=$(realpath "$B/proofline")
 BACKEND=${BACKEND:-cuda}
 nproc; free -g | head -2; df -h /tmp | tail -1
-summary() {  # summary NAME: wall and peak RSS of $OUT/NAME.time
-  grep -E "Elapsed|Maximum resident" "$OUT/$1.time" | sed "s/^/  $1: /"
+# Three files per kind under $OUT (the run tool returns at most 8): CIRCUIT.log (every step's
+# output), CIRCUIT.time (/usr/bin/time -v of each step, appended), CIRCUIT-prove.json; the summary
+# lines go to stdout as each step ends.
+summary() {  # summary CIRCUIT STEP: wall and peak RSS of the last /usr/bin/time -v block
+  tail -n 23 "$OUT/$1.time" | grep -E "Elapsed|Maximum resident" | sed "s/^/  $2: /"
 }
 run_kind() {  # run_kind CIRCUIT KIND GEN_KIND VERIFY_FLAG EXTRA...
   local circuit=$1 kind=$2 gen=$3 vflag=$4 size=$5
   shift 5
   date -u +"%T $circuit"
-  /usr/bin/time -v -o "$OUT/$circuit-setup.time" "$P" setup --circuit "$circuit" --sector-size "$size" \
-    --params "$DIR/$circuit.params" --vk "$DIR/$circuit.vk" --seed 1 --backend "$BACKEND" >"$OUT/$circuit-setup.txt" 2>&1
-  echo "setup rc=$?"; summary "$circuit-setup"; ls -la "$DIR/$circuit.params" 2>/dev/null
-  grep -vE "ETA|%\)" "$OUT/$circuit-setup.txt" | tail -4
-  /usr/bin/time -v -o "$OUT/$circuit-gen.time" "$P" gen-vanilla "$gen" --sector-size "$size" --seed 7 --out "$DIR/$circuit" \
-    >"$OUT/$circuit-gen.txt" 2>&1
-  echo "gen-vanilla rc=$?"; summary "$circuit-gen"; ls -la "$DIR/$circuit.vanilla.json" 2>/dev/null
-  /usr/bin/time -v -o "$OUT/$circuit-prove.time" "$P" submit --local --backend "$BACKEND" --kind "$kind" \
+  local log="$OUT/$circuit.log" tv=(/usr/bin/time -v -a -o "$OUT/$circuit.time")
+  "${tv[@]}" "$P" setup --circuit "$circuit" --sector-size "$size" \
+    --params "$DIR/$circuit.params" --vk "$DIR/$circuit.vk" --seed 1 --backend "$BACKEND" >>"$log" 2>&1
+  echo "setup rc=$?"; summary "$circuit" setup; ls -la "$DIR/$circuit.params" 2>/dev/null
+  grep -vE "ETA|%\)" "$log" | tail -4
+  "${tv[@]}" "$P" gen-vanilla "$gen" --sector-size "$size" --seed 7 --out "$DIR/$circuit" >>"$log" 2>&1
+  echo "gen-vanilla rc=$?"; summary "$circuit" gen-vanilla; ls -la "$DIR/$circuit.vanilla.json" 2>/dev/null
+  "${tv[@]}" "$P" submit --local --backend "$BACKEND" --kind "$kind" \
     --request "$DIR/$circuit.request.json" --vanilla "$DIR/$circuit.vanilla.json" --params "$DIR/$circuit.params" \
-    --check-constraints 0 "$@" --proof "$DIR/$circuit.proof" --json >"$OUT/$circuit-prove.json" 2>"$OUT/$circuit-prove.err"
-  echo "prove rc=$?"; summary "$circuit-prove"; tail -3 "$OUT/$circuit-prove.err"
-  head -c 1500 "$OUT/$circuit-prove.json"; echo
+    --check-constraints 0 "$@" --proof "$DIR/$circuit.proof" --json >"$OUT/$circuit-prove.json" 2>>"$log"
+  echo "prove rc=$?"; summary "$circuit" prove; tail -2 "$log"
+  grep -E '"(total_ms|srs_load_ms|synthesis_ms|kernel_ms|prover_ms|verify_ms|num_partitions)"' "$OUT/$circuit-prove.json" | head -8
   "$P" verify --vk "$DIR/$circuit.vk" "$vflag" "$DIR/$circuit.request.json" --proof "$DIR/$circuit.proof" "$@" \
-    >"$OUT/$circuit-verify.txt" 2>&1
-  echo "verify rc=$? ($(tail -1 "$OUT/$circuit-verify.txt"))"
+    >>"$log" 2>&1
+  echo "verify rc=$? ($(tail -1 "$log"))"
   rm -f "$DIR/$circuit.params"
 }
 case ${1:-both} in
