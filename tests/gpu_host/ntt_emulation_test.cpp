@@ -9,7 +9,8 @@
 // both directions, cosets, and the H path (h_column ×3 + h_combine), at 2^0…2^14 with GroupBlock's
 // radix-4 rounds (the kernel's default) and its radix-2 ones (PROOFLINE_NTT_RADIX=2), and at 2^19
 // in radix 4 (three groups: two with between-group twiddles); radix 2 at 2^19 and radix 4 at 2^20
-// are a DISABLED_ test (~35 s). Needs no GPU; runs in `make test`.
+// are a DISABLED_ test (~35 s) that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU;
+// both run in `make test`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -252,7 +253,7 @@ TEST(GpuNttEmulation, MatchesCpuSmallSizes) {
 
 TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19, true); }  // ~9 s
 
-// ~35 s (2^19 radix 2, 2^20 radix 4): run with --gtest_also_run_disabled_tests --gtest_filter='GpuNttEmulation.*'
+// ~35 s (2^19 radix 2, 2^20 radix 4): ctest's gpu_ntt_emulation_slow (CMakeLists.txt) runs it.
 TEST(GpuNttEmulation, DISABLED_MatchesCpuThreeGroups2e20) {
   check_all(19, false);
   check_all(20, true);
