@@ -175,6 +175,14 @@ if [[ $SUSTAINED -gt 0 ]]; then
   row "  verify (per proof)" "$(ms mean_verify_ms)" "the engine's batch self-check"
   busy=$(awk -v x="$(jnum gpu_busy_fraction "$S")" 'BEGIN { printf "%.1f %%", 100 * x }')
   row "  backend busy" "" "$busy of the sustained wall (Σ prover call / wall / backends)"
+  # Per backend (one per device): busy fraction and partitions proved, from the flattened JSON arrays.
+  flat=$(tr -d ' \n' <"$S")
+  per_busy=$(grep -o '"busy_fraction_per_backend":\[[^]]*\]' <<<"$flat" | sed 's/.*\[//; s/\]//')
+  per_parts=$(grep -o '"partitions_per_backend":\[[^]]*\]' <<<"$flat" | sed 's/.*\[//; s/\]//')
+  if [[ -n $per_busy && $per_busy == *,* ]]; then
+    row "  busy per backend" "" "$(awk -v b="$per_busy" -v p="$per_parts" 'BEGIN { n = split(b, x, ","); split(p, y, ",");
+      for (i = 1; i <= n; ++i) printf "%s[%d] %.1f %% (%d partitions)", (i > 1 ? ", " : ""), i - 1, 100 * x[i], y[i] }')"
+  fi
   row "  peak host RSS" "" "$(awk -v x="$(jnum peak_rss_bytes "$S")" 'BEGIN { printf "%.2f GiB", x / 1073741824 }') (c2's VmHWM: parameters + buffers)"
   if [[ -s $W/smi.txt ]]; then
     row "  peak device memory" "" "$(sort -n "$W/smi.txt" | tail -n1 | awk '{ printf "%.2f GiB", $1 / 1024 }') (nvidia-smi memory.used, all processes)"

@@ -498,12 +498,18 @@ int cmd_c2_many(PorepCli& p) {
                   {&engine::PartitionTimings::prover_call, "prover_call"},
                   {&engine::PartitionTimings::stage, "stage"}};
   double sum_call = 0, sum_verify = 0, sum_queue = 0;
+  std::vector<double> call_per_backend(backends, 0.0);  // Σ prover call (ms) of each backend (device)
+  std::vector<std::size_t> parts_per_backend(backends, 0);
   std::size_t parts = 0;
   for (std::size_t i = first; i < m; ++i) {
     const engine::ProofResult& r = done[i].result;
     for (const auto& t : r.partitions) {
       for (Mean& x : means) x.sum += t.*x.timer;
       sum_call += t.prover_call;
+      if (t.backend >= 0 && static_cast<std::size_t>(t.backend) < backends) {
+        call_per_backend[static_cast<std::size_t>(t.backend)] += t.prover_call;
+        ++parts_per_backend[static_cast<std::size_t>(t.backend)];
+      }
       ++parts;
     }
     sum_verify += r.timings.verify;
@@ -511,6 +517,8 @@ int cmd_c2_many(PorepCli& p) {
   }
   const double np = static_cast<double>(std::max<std::size_t>(parts, 1));
   const double busy = sum_call / 1000 / (wall_s * static_cast<double>(backends));
+  std::vector<double> busy_per_backend;  // each backend's Σ prover call / the sustained wall
+  for (const double ms : call_per_backend) busy_per_backend.push_back(ms / 1000 / wall_s);
   const std::uint64_t rss = peak_rss_bytes();
   const std::size_t proof_bytes = done[0].result.proof_bytes.size();
   for (std::size_t i = 0; i < m; ++i) progress("c2", "wrote " + p.outs[i]);
@@ -544,6 +552,8 @@ int cmd_c2_many(PorepCli& p) {
     j["sustained_seconds_per_proof"] = per_proof;
     j["steady_seconds_per_proof"] = steady;
     j["gpu_busy_fraction"] = busy;
+    j["busy_fraction_per_backend"] = busy_per_backend;
+    j["partitions_per_backend"] = parts_per_backend;
     j["mean_queue_wait_ms"] = sum_queue / static_cast<double>(k);
     for (const Mean& x : means) j[std::string("mean_") + x.name + "_ms"] = x.sum / np;
     j["mean_verify_ms"] = sum_verify / static_cast<double>(k);
@@ -559,7 +569,15 @@ int cmd_c2_many(PorepCli& p) {
               << " per proof (" << fmt_s(steady) << " between completions)\n";
     char busy_s[32];
     std::snprintf(busy_s, sizeof busy_s, "%.1f %%", 100 * busy);
-    std::cout << "busy        " << busy_s << " of the backends (Σ prover call / wall)\n"
+    std::cout << "busy        " << busy_s << " of the backends (Σ prover call / wall)";
+    if (backends > 1) {
+      std::cout << "; per backend:";
+      for (std::size_t b = 0; b < backends; ++b) {
+        std::snprintf(busy_s, sizeof busy_s, "%.1f %%", 100 * busy_per_backend[b]);
+        std::cout << " [" << b << "] " << busy_s << " (" << parts_per_backend[b] << " partitions)";
+      }
+    }
+    std::cout << "\n"
               << "per partition (means):";
     for (const Mean& x : means) std::cout << " " << x.name << " " << fmt_s(x.sum / np / 1000);
     std::cout << "\n"

@@ -1,9 +1,15 @@
 // The daemon's status page (status_page.hpp).
 #include "status_page.hpp"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,8 +22,96 @@ namespace proofline::server {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+/// A connection's socket as an httplib::Stream whose reads and writes all end by one deadline
+/// (StatusPage::kConnectionDeadline after the accept): a client that sends its request a byte at a
+/// time, or nothing, is cut off then instead of holding a worker for as long as it trickles
+/// (httplib's own stream restarts its read timeout at every byte).
+class DeadlineStream final : public httplib::Stream {
+ public:
+  DeadlineStream(int fd, Clock::time_point deadline) : fd_(fd), deadline_(deadline) {}
+
+  bool is_readable() const override { return wait(POLLIN); }
+  bool is_writable() const override { return wait(POLLOUT); }
+  ssize_t read(char* ptr, std::size_t size) override {
+    if (!wait(POLLIN)) return -1;
+    ssize_t n;
+    do n = ::recv(fd_, ptr, size, 0);
+    while (n < 0 && errno == EINTR);
+    return n;
+  }
+  ssize_t write(const char* ptr, std::size_t size) override {
+    if (!wait(POLLOUT)) return -1;
+    ssize_t n;
+    do n = ::send(fd_, ptr, size, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    return n;
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { address(true, ip, port); }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { address(false, ip, port); }
+  socket_t socket() const override { return fd_; }
+
+ private:
+  /// True once `events` are ready on the socket before the deadline.
+  bool wait(short events) const {
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{fd_, events, 0};
+      const int r = ::poll(&p, 1, static_cast<int>(left));
+      if (r > 0) return (p.revents & (events | POLLHUP | POLLERR)) != 0;
+      if (r == 0 || errno != EINTR) return false;
+    }
+  }
+  void address(bool remote, std::string& ip, int& port) const {
+    sockaddr_storage a{};
+    socklen_t len = sizeof a;
+    ip.clear();
+    port = 0;
+    if ((remote ? ::getpeername(fd_, reinterpret_cast<sockaddr*>(&a), &len)
+                : ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len)) != 0) {
+      return;
+    }
+    char buf[INET6_ADDRSTRLEN] = {};
+    if (a.ss_family == AF_INET) {
+      const auto* v4 = reinterpret_cast<const sockaddr_in*>(&a);
+      ::inet_ntop(AF_INET, &v4->sin_addr, buf, sizeof buf);
+      port = ntohs(v4->sin_port);
+    } else if (a.ss_family == AF_INET6) {
+      const auto* v6 = reinterpret_cast<const sockaddr_in6*>(&a);
+      ::inet_ntop(AF_INET6, &v6->sin6_addr, buf, sizeof buf);
+      port = ntohs(v6->sin6_port);
+    }
+    ip = buf;
+  }
+
+  int fd_;
+  Clock::time_point deadline_;
+};
 
 }  // namespace
+
+/// httplib's server with one request per connection, read and answered within the connection's
+/// deadline (DeadlineStream), on StatusPage::kWorkers threads.
+class StatusPage::Server final : public httplib::Server {
+ public:
+  Server() {
+    new_task_queue = [] { return new httplib::ThreadPool(StatusPage::kWorkers); };
+  }
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    {
+      DeadlineStream strm(sock, Clock::now() + StatusPage::kConnectionDeadline);
+      bool closed = false;
+      process_request(strm, /*close_connection=*/true, closed, [](httplib::Request&) {});
+    }
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return true;
+  }
+};
 
 std::string status_json(engine::Engine& eng, double window_s) {
   const engine::EngineStatus s = eng.status();
@@ -218,7 +312,7 @@ tick();
   return html;
 }
 
-StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(eng), http_(std::make_unique<httplib::Server>()) {
+StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(eng), http_(std::make_unique<Server>()) {
   const auto colon = hostport.rfind(':');
   if (colon == std::string::npos) throw std::runtime_error("status.listen: '" + hostport + "': expected host:port");
   std::string host = hostport.substr(0, colon);

@@ -10,8 +10,13 @@
 //                second and draws the pipeline as a timeline: a row per synthesis slot and per GPU
 //                worker, a bar per partition stage coloured by job, plus queues, memory and jobs.
 // Anything else: 404. The server runs on its own threads; stop() ends it (Daemon::shutdown).
+// Connections: one request each ("Connection: close"), served by kWorkers threads; a connection must
+// send its request and take the answer within kConnectionDeadline of being accepted, else it is
+// closed — idle or trickling clients never hold the page for longer than that (a new user froze it
+// with 8 connections sending a header byte every 0.2 s: /status did not answer in 30 s).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
@@ -41,9 +46,13 @@ class StatusPage {
   const std::string& address() const { return address_; }
   void stop();
 
+  static constexpr unsigned kWorkers = 64;
+  static constexpr std::chrono::milliseconds kConnectionDeadline{3000};
+
  private:
+  class Server;
   engine::Engine& eng_;
-  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<Server> http_;
   std::thread thread_;
   std::string address_;
 };

@@ -70,6 +70,18 @@ expect_in "  two sectors" out.txt '"sectors": 2,'
 expect_in "  single-proof latency" out.txt '"single_latency_s": [0-9.e+-]+,'
 expect_in "  sustained seconds per proof" out.txt '"sustained_seconds_per_proof": [0-9.e+-]+,'
 expect_in "  backend busy fraction" out.txt '"gpu_busy_fraction": [0-9.e+-]+,'
+# Per backend (device): its share of the sustained partitions and its busy fraction (issue 22's
+# table); one CPU backend here, so it proved the one sustained partition and its fraction is the total.
+if "$NODE" -e '
+  const j = JSON.parse(require("fs").readFileSync("out.txt"));
+  const ok = j.backends === 1 && JSON.stringify(j.partitions_per_backend) === "[1]" &&
+    j.busy_fraction_per_backend.length === 1 && j.busy_fraction_per_backend[0] > 0 &&
+    j.busy_fraction_per_backend[0] <= 1 && Math.abs(j.busy_fraction_per_backend[0] - j.gpu_busy_fraction) < 1e-9;
+  if (!ok) { console.error(JSON.stringify([j.backends, j.partitions_per_backend, j.busy_fraction_per_backend, j.gpu_busy_fraction])); process.exit(1); }'; then
+  echo "ok: per-backend partitions [1] and busy fraction = the total"
+else
+  echo "FAIL: per-backend partitions / busy fraction"; fails=$((fails + 1))
+fi
 expect_in "  the sustained sector" out.txt '"phase": "sustained"'
 for kind in gen seal; do
   check "verify --c1 many-$kind" 0 "$P" verify --vk "$vk" --c1 $kind.json --proof many-$kind.proof

@@ -2,6 +2,8 @@
 // concurrent mixed jobs verified, one proof checked by the outside noble verifier, CRITICAL
 // overtaking queued NORMAL work, cancel of queued and running jobs, await timeouts, duplicate
 // request ids, malformed requests, clients that go away, status/metrics/SRS RPCs, listen rules.
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -12,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "server/status_page.hpp"
 #include "server_test_util.hpp"
 
 namespace proofline::server {
@@ -726,6 +729,99 @@ TEST(Daemon, StatusPageStartsAndStopsAtOnce) {
   off.status_listen = "";
   Daemon d(off);
   EXPECT_EQ(d.status_note(), "status page off (status.listen)");
+}
+
+/// A TCP connection to 127.0.0.1:port (or -1).
+int connect_loopback(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/// One GET over a fresh connection: the status line, or "" when there is none within `limit`.
+std::string http_get_status_line(int port, const std::string& path, std::chrono::milliseconds limit) {
+  const int fd = connect_loopback(port);
+  if (fd < 0) return "";
+  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  std::string got;
+  if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    char buf[512];
+    while (got.find("\r\n") == std::string::npos && std::chrono::steady_clock::now() < end) {
+      pollfd p{fd, POLLIN, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      if (::poll(&p, 1, static_cast<int>(std::max<long long>(1, left.count()))) <= 0) break;
+      const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  const auto eol = got.find("\r\n");
+  return eol == std::string::npos ? "" : got.substr(0, eol);
+}
+
+// The status page keeps answering while other connections are idle or send their request a byte at
+// a time (a new user froze it with 8 such connections: no answer in 30 s), and a trickling
+// connection is closed once its deadline (StatusPage::kConnectionDeadline) has passed.
+TEST(Daemon, StatusPageAnswersBesideIdleAndTricklingConnections) {
+  DaemonConfig c;
+  c.unix_socket = (server_dir() / "status-slow.sock").string();
+  c.tcp = "";
+  c.status_listen = "127.0.0.1:0";
+  Daemon d(c);
+  const std::string note = d.status_note();  // "status page at http://127.0.0.1:PORT/"
+  const auto colon = note.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << note;
+  const int port = std::atoi(note.c_str() + colon + 1);
+  ASSERT_GT(port, 0) << note;
+
+  std::vector<int> idle, trickling;
+  for (int i = 0; i < 40; ++i) idle.push_back(connect_loopback(port));
+  for (int i = 0; i < 8; ++i) trickling.push_back(connect_loopback(port));
+  for (const int fd : idle) ASSERT_GE(fd, 0);
+  for (const int fd : trickling) ASSERT_GE(fd, 0);
+  const std::string partial = "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+  for (const int fd : trickling) ASSERT_EQ(::send(fd, partial.data(), partial.size(), MSG_NOSIGNAL), static_cast<ssize_t>(partial.size()));
+
+  // Beside them, within the deadline (a wait for a slow connection's timeout would take longer).
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(http_get_status_line(port, "/status", std::chrono::seconds(10)), "HTTP/1.1 200 OK");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  EXPECT_LT(waited, StatusPage::kConnectionDeadline) << "the status page waited for the slow connections";
+
+  // The tricklers keep sending a byte every 100 ms; the server closes them at their deadline.
+  std::vector<bool> closed(trickling.size(), false);
+  const auto stop = std::chrono::steady_clock::now() + StatusPage::kConnectionDeadline + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < stop &&
+         std::count(closed.begin(), closed.end(), true) < static_cast<long>(closed.size())) {
+    for (std::size_t i = 0; i < trickling.size(); ++i) {
+      if (closed[i]) continue;
+      char b = 'x';
+      if (::send(trickling[i], &b, 1, MSG_NOSIGNAL) != 1) {
+        closed[i] = true;
+        continue;
+      }
+      pollfd p{trickling[i], POLLIN, 0};
+      char buf[256];
+      if (::poll(&p, 1, 0) > 0 && ::recv(trickling[i], buf, sizeof buf, MSG_DONTWAIT) <= 0) closed[i] = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(std::count(closed.begin(), closed.end(), true), static_cast<long>(closed.size()))
+      << "a connection sending its request a byte at a time was still open after its deadline";
+  // And the page still answers.
+  EXPECT_EQ(http_get_status_line(port, "/status", std::chrono::seconds(10)), "HTTP/1.1 200 OK");
+  for (const int fd : idle) ::close(fd);
+  for (const int fd : trickling) ::close(fd);
 }
 
 // ListKinds: every kind of the registry with its declarations as the engine holds them, and the
