@@ -110,5 +110,53 @@ TEST(FaultContainment, UnknownArgumentIsRefusedWithTheKindsArguments) {
             std::string::npos);
 }
 
+/// A CPU backend that reports itself out of service (a device it could not recover) from the start.
+class OutOfServiceBackend final : public groth16::ProverBackend {
+ public:
+  std::string_view name() const override { return "lost-device"; }
+  groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> partitions,
+                              std::span<const groth16::Randomizers> rs, const std::atomic<bool>* cancel) override {
+    ++calls;
+    return cpu_.prove(params, partitions, rs, cancel);
+  }
+  bool in_service() const override { return false; }
+  std::string fault() const override { return "device lost (test)"; }
+  std::atomic<int> calls{0};
+
+ private:
+  groth16::CpuBackend cpu_{groth16::CpuBackendConfig{1}};
+};
+
+// Several devices, one lost: the engine gives the lost one no work and every partition goes to the
+// one in service (issue 22's multi-device path without a device); with none in service a job fails
+// with the fault named instead of waiting for ever.
+TEST(FaultContainment, BackendOutOfServiceLeavesItsWorkToTheOthers) {
+  {
+    auto lost = std::make_shared<OutOfServiceBackend>();
+    EngineConfig cfg = test_config(lost);
+    cfg.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
+    Engine e(std::move(cfg));
+    const AwaitResult a = e.prove(bench_request("spread", 6, 4, 1), std::chrono::seconds(60));
+    ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+    EXPECT_TRUE(verify_each(bench_vk(6), a.result));
+    for (const PartitionTimings& t : a.result.partitions) EXPECT_EQ(t.backend, 1);
+    const EngineStatus s = e.status();
+    ASSERT_EQ(s.backends.size(), 2u);
+    EXPECT_FALSE(s.backends[0].in_service);
+    EXPECT_EQ(s.backends[0].fault, "device lost (test)");
+    EXPECT_EQ(s.backends[0].partitions_proved, 0u);
+    EXPECT_EQ(s.backends[1].partitions_proved, 4u);
+    EXPECT_EQ(lost->calls.load(), 0);
+  }
+  auto lost = std::make_shared<OutOfServiceBackend>();
+  Engine e(test_config(lost));
+  const AwaitResult a = e.prove(bench_request("nowhere", 6, 2, 1), std::chrono::seconds(60));
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("no prover backend in service"), std::string::npos) << a.result.error;
+  EXPECT_NE(a.result.error.find("device lost (test)"), std::string::npos) << a.result.error;
+  EXPECT_EQ(lost->calls.load(), 0);
+  EXPECT_TRUE(eventually([&] { return e.status().memory.reserved_bytes == 0; }));
+}
+
 }  // namespace
 }  // namespace proofline::engine
