@@ -785,7 +785,7 @@ TEST(Daemon, StatusPageAnswersBesideIdleAndTricklingConnections) {
   ASSERT_GT(port, 0) << note;
 
   std::vector<int> idle, trickling;
-  for (int i = 0; i < 40; ++i) idle.push_back(connect_loopback(port));
+  for (int i = 0; i < 16; ++i) idle.push_back(connect_loopback(port));
   for (int i = 0; i < 8; ++i) trickling.push_back(connect_loopback(port));
   for (const int fd : idle) ASSERT_GE(fd, 0);
   for (const int fd : trickling) ASSERT_GE(fd, 0);
