@@ -40,7 +40,8 @@ std::string uuid4() {
   return out;
 }
 
-/// An engine request id (≤ 128 printable ASCII, no spaces) for the n-th cuzk job of `request_id`.
+/// An engine request id for the n-th cuzk job of `request_id`: within the one rule (engine::check_request_id),
+/// with spaces and other bytes outside 0x21–0x7e as `_`, so that it reads as one word in the logs.
 std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   std::string id = "cuzk-" + std::to_string(n) + "-";
   for (char c : request_id) {
