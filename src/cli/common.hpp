@@ -367,12 +367,14 @@ inline void refuse_larger_than(std::string_view flag, const std::string& path, s
   }
 }
 
-/// A --params path that names a verifying-key file (.vk: the key alone, groth16::is_verifying_key_file):
-/// UsageError naming the file and its size, then `instead` (verify: "give it as --vk").
-inline void refuse_vk_as_params(const std::string& path, std::string_view instead) {
+/// A --params path (or that of `flag`) that names a verifying-key file (.vk: the key alone,
+/// groth16::is_verifying_key_file): UsageError naming the file and its size, then `instead` (verify:
+/// "give it as --vk").
+inline void refuse_vk_as_params(const std::string& path, std::string_view instead,
+                                std::string_view flag = "--params") {
   if (path.empty() || !groth16::is_verifying_key_file(path)) return;
   std::error_code ec;
-  throw UsageError("--params '" + path + "' is a verifying-key (.vk) file (" +
+  throw UsageError(std::string(flag) + " '" + path + "' is a verifying-key (.vk) file (" +
                    std::to_string(std::filesystem::file_size(path, ec)) +
                    " bytes: the key alone), not a .params file; " + std::string(instead));
 }

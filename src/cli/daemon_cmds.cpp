@@ -40,6 +40,10 @@ const engine::ArgSpec* KindDecl::find(const std::string& arg) const {
 
 namespace {
 
+/// The request id rule (engine::check_request_id) in the words of every --help that takes an id.
+constexpr const char* kRequestIdRule =
+    "at most 128 bytes of printable ASCII, space through '~' (spaces and brackets allowed, as in Curio's ids)";
+
 std::string read_all(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
@@ -169,7 +173,8 @@ int run_daemon(const DaemonCli& d) {
         slot = &cfg.unix_socket;
         value = a.substr(5);
       }
-      if (value.empty() || (slot == &cfg.unix_socket && value.front() != '/')) {
+      // A URL ("http://127.0.0.1:5000") is neither: said so, not judged as a host name that does not resolve.
+      if (value.empty() || (slot == &cfg.unix_socket ? value.front() != '/' : value.find('/') != std::string::npos)) {
         throw UsageError("--listen '" + a + "': expected unix:///absolute/path or ip:port");
       }
       if (!slot->empty()) throw UsageError("--listen '" + a + "': a second " +
@@ -272,22 +277,48 @@ const KindDecl& submit_kind(const DaemonCli& d) {
                    " (proofline kinds --address " + d.address + " lists their arguments)");
 }
 
+/// The one rule for request ids (engine::check_request_id), as a flag's usage error (exit 2) naming
+/// the flag and saying what is wrong without repeating the value (its length, or the bad byte).
+void check_id_flag(const char* flag, const std::string& id) {
+  try {
+    engine::check_request_id(id);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string(flag) + ": " + e.what());
+  }
+}
+
+/// A request id as a shell word for the hints printed after it ("proofline await --id …"): as it is,
+/// or in single quotes when it holds a space or another character the shell reads.
+std::string shell_word(const std::string& id) {
+  if (!id.empty() && id.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-:/@%+=,") ==
+                         std::string::npos) {
+    return id;
+  }
+  std::string out = "'";
+  for (char c : id) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 /// The request from the kind's flags and --arg, checked against the kind's declarations: a payload
 /// argument's file is read here and sent as the payload; with the daemon's declarations, the
 /// request must also be complete (required arguments, arguments that need others).
 pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
-  try {
-    engine::check_request_id(d.request_id);  // a flag value: usage (2), here and for --local alike
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--request-id: ") + e.what());
-  }
+  check_id_flag("--request-id", d.request_id);  // here and for --local alike
   pb::ProofRequest r;
   r.set_request_id(d.request_id);
   r.set_kind(d.kind);
   r.set_priority(parse_priority(d.priority));
+  // A parameter set's file that this process sees (--local, or an absolute path: maybe the daemon's
+  // too) and that is a .vk: the usage error prove gives (exit 2), not the daemon's refusal (exit 3).
+  auto refuse_vk = [&](const engine::ArgSpec& a, const std::string& flag, const std::string& value) {
+    if (a.srs && (d.local || (!value.empty() && value.front() == '/'))) {
+      refuse_vk_as_params(value, "kind " + k.name + " proves with the whole .params file", flag);
+    }
+  };
   for (const auto& [name, value] : d.kind_args) {
     const engine::ArgSpec* a = k.find(name);
     if (a == nullptr) continue;  // refused by its flag's check already
+    refuse_vk(*a, flag_of(name), value);
     if (a->payload) {
       refuse_larger_than(flag_of(name), value, a->max, "the limit of kind " + k.name + "'s " + name);
       r.set_payload(read_all(value));
@@ -312,6 +343,7 @@ pb::ProofRequest build_request(const DaemonCli& d, const KindDecl& k) {
     if (const std::string why = engine::check_value(*a, value); !why.empty()) {
       throw CLI::ValidationError("--arg", key + "=" + value + ": " + why);
     }
+    refuse_vk(*a, "--arg " + key, value);
     (*r.mutable_args())[key] = value;
   }
   if (d.kinds_from_daemon) {
@@ -366,8 +398,8 @@ void print_result(const pb::ProofResult& r) {
   const bool ended = r.status() == pb::PROOF_STATUS_COMPLETED || r.status() == pb::PROOF_STATUS_FAILED ||
                      r.status() == pb::PROOF_STATUS_CANCELLED;
   if (!ended) {  // TIMEOUT (the wait ended, not the job): no job totals yet
-    std::cout << "note        the job is still running: proofline await --id " << r.request_id()
-              << " waits again, proofline cancel --id " << r.request_id() << " stops it\n";
+    std::cout << "note        the job is still running: proofline await --id " << shell_word(r.request_id())
+              << " waits again, proofline cancel --id " << shell_word(r.request_id()) << " stops it\n";
     return;
   }
   std::cout << "job (ms)    queue " << fmt("%.1f", r.queue_wait_ms()) << ", srs " << fmt("%.1f", r.srs_load_ms())
@@ -559,7 +591,8 @@ int run_submit(const DaemonCli& d) {
   st = interrupt.wait(actx, [&] { return stub->AwaitProof(&actx, areq, &res); });
   if (interrupt.interrupted() && sresp.duplicate()) {
     std::cerr << "proofline submit: " << interrupt.signal_name() << ": stopped waiting; request " << sresp.request_id()
-              << " was submitted before and goes on (proofline cancel --id " << sresp.request_id() << " stops it)\n";
+              << " was submitted before and goes on (proofline cancel --id " << shell_word(sresp.request_id())
+              << " stops it)\n";
     return kUnfinished;
   }
   if (interrupt.interrupted()) {
@@ -582,6 +615,7 @@ int run_submit(const DaemonCli& d) {
 // ---- await / cancel ------------------------------------------------------------------------------
 
 int run_await(const DaemonCli& d) {
+  check_id_flag("--id", d.request_id);
   ResultOutputs outputs(d, {});
   InterruptibleWait interrupt;
   auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
@@ -594,7 +628,7 @@ int run_await(const DaemonCli& d) {
   const grpc::Status st = interrupt.wait(actx, [&] { return stub->AwaitProof(&actx, areq, &res); });
   if (interrupt.interrupted()) {
     std::cerr << "proofline await: " << interrupt.signal_name() << ": stopped waiting; request " << d.request_id
-              << " goes on (proofline cancel --id " << d.request_id << " stops it)\n";
+              << " goes on (proofline cancel --id " << shell_word(d.request_id) << " stops it)\n";
     return kUnfinished;
   }
   if (!st.ok()) return rpc_failed("await", d.address, st, d.json);
@@ -602,6 +636,7 @@ int run_await(const DaemonCli& d) {
 }
 
 int run_cancel(const DaemonCli& d) {
+  check_id_flag("--id", d.request_id);
   auto stub = pb::ProvingEngine::NewStub(client_channel(d.address));
   pb::CancelProofRequest creq;
   creq.set_request_id(d.request_id);
@@ -651,6 +686,7 @@ void learn_kinds(DaemonCli& d, const std::string& address, bool local) {
       d.kinds.push_back(decl_of(info));
     }
     d.kinds_from_daemon = true;
+    d.kinds_local = true;
     return;
   }
   try {
@@ -689,13 +725,16 @@ std::string type_word(const engine::ArgSpec& a) {
   return "TEXT";
 }
 
-/// help (where the value goes, its form; required or its default).
-std::string flag_help(const engine::ArgSpec& a) {
+/// help (where the value goes, its form; required or its default); `local`: submit --local, whose
+/// files are this machine's.
+std::string flag_help(const engine::ArgSpec& a, bool local) {
   std::string where;
   if (a.type == engine::ArgType::File) {
-    where = a.payload ? "a file read here and sent with the request" : "a file on the daemon's machine";
+    where = local       ? "a file on this machine"
+            : a.payload ? "a file read here and sent with the request"
+                        : "a file on the daemon's machine";
   } else if (a.type == engine::ArgType::Dir) {
-    where = "a folder on the daemon's machine";
+    where = local ? "a folder on this machine" : "a folder on the daemon's machine";
   } else {
     where = engine::describe_form(a);
   }
@@ -718,7 +757,10 @@ void add_argument_flags(DaemonCli& d, const std::string& kind) {
     for (const auto& a : k.args) takers[a.name].push_back(k.name);
   }
   const std::string group = "Arguments of --kind " + kind + " (declared by " +
-                            (d.kinds_from_daemon ? "the daemon" : "this binary: the daemon did not answer") + ")";
+                            (d.kinds_local         ? "this binary: --local proves in this process, no daemon"
+                             : d.kinds_from_daemon ? "the daemon"
+                                                   : "this binary: the daemon did not answer") +
+                            ")";
   std::vector<std::string> order;  // the chosen kind's in its order (--help shows them so), then the rest
   if (chosen != nullptr) {
     for (const auto& a : chosen->args) order.push_back(a.name);
@@ -745,7 +787,7 @@ void add_argument_flags(DaemonCli& d, const std::string& kind) {
       d.kind_args[name] = v;
       d.kind_flags[name] = flag;
     };
-    CLI::Option* o = d.submit->add_option_function<std::string>(flag, store, flag_help(*a));
+    CLI::Option* o = d.submit->add_option_function<std::string>(flag, store, flag_help(*a, d.kinds_local));
     o->group(group)->type_name(type_word(*a));
     if (a->payload) {
       o->check(CLI::ExistingFile);  // read here
@@ -763,7 +805,7 @@ void add_argument_flags(DaemonCli& d, const std::string& kind) {
     }
   }
   d.submit->get_option("--kind")->description("proof kind: " + kind_names(d) + " (" +
-                                               (d.kinds_from_daemon ? "the daemon's" : "this binary's") +
+                                               (d.kinds_from_daemon && !d.kinds_local ? "the daemon's" : "this binary's") +
                                                "; proofline kinds lists their arguments)");
 }
 
@@ -829,7 +871,7 @@ void print_kinds(const std::vector<KindDecl>& kinds) {
     for (const auto& a : k.args) {
       char line[64];
       std::snprintf(line, sizeof line, "    %-20s %-5s", (flag_of(a.name)).c_str(), type_word(a).c_str());
-      std::cout << line << " " << flag_help(a) << "\n";
+      std::cout << line << " " << flag_help(a, false) << "\n";
     }
   }
 }
@@ -952,7 +994,9 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.daemon = app.add_subcommand("daemon", "run the proving daemon (gRPC proofline.v1.ProvingEngine and cuzk.v1.ProvingEngine, the API Curio calls) until SIGINT/SIGTERM");
   d.daemon->add_option("--config", d.config, "config file (JSON or TOML-ish; options below); none: defaults")
       ->check(CLI::ExistingFile);
-  d.daemon->add_option("--unix", d.unix_socket, "listen.unix: unix socket path (\"\": none)");
+  d.daemon->add_option("--unix", d.unix_socket,
+                       "listen.unix: unix socket path (\"\": none; missing folders on the path are made, as for "
+                       "--listen unix://)");
   d.daemon->add_option("--tcp", d.tcp, "listen.tcp: host:port (\"\": none; loopback unless listen.allow_remote)");
   d.daemon->add_option("--listen", d.listen,
                        "listen address as cuzk takes it (repeatable, one unix and one TCP): unix:///path (e.g. "
@@ -975,15 +1019,15 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
                        "window-post high, the others normal)")
       ->capture_default_str();
   d.submit->add_option("--request-id", d.request_id,
-                       "idempotency key, at most 128 printable ASCII characters, no spaces (default: the daemon "
-                       "assigns one)");
+                       std::string("idempotency key: ") + kRequestIdRule + " (default: the daemon assigns one)");
   CLI::Option* submit_timeout = add_integer_option(
       *d.submit, "--timeout-ms", d.timeout_ms,
       "stop waiting after this long (0, or more than 2^40 (35 years): wait until done); the job goes on (status "
       "TIMEOUT, exit 5; await/cancel --id)",
       0, kMaxU64);
   d.submit->add_option("--arg", d.args,
-                       "an argument of the kind as name=value, sent as is (a file: a path on the daemon's machine; "
+                       "an argument of the kind as name=value, sent as is (a file: a path on the daemon's machine, with "
+                       "--local on this one; "
                        "repeatable)");
   CLI::Option* submit_proof = d.submit->add_option("--proof", d.proof_out,
                        "write the proof here: 192 bytes per partition, concatenated (a kind of snarkjs proof format: "
@@ -1010,7 +1054,9 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
 
   d.await_cmd = app.add_subcommand("await", "wait for a request sent with `submit --no-wait`; print it as submit does");
   add_address(d.await_cmd);
-  d.await_cmd->add_option("--id", d.request_id, "the request id (submit --no-wait prints it)")->required();
+  d.await_cmd->add_option("--id", d.request_id,
+                          std::string("the request id (submit --no-wait prints it): ") + kRequestIdRule)
+      ->required();
   add_integer_option(*d.await_cmd, "--timeout-ms", d.timeout_ms,
                      "stop waiting after this long (0, or more than 2^40 (35 years): until done); the job goes on "
                      "(status TIMEOUT, exit 5)",
@@ -1022,7 +1068,7 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
 
   d.cancel_cmd = app.add_subcommand("cancel", "cancel a request: queued partitions dropped, running ones stop at their next stage");
   add_address(d.cancel_cmd);
-  d.cancel_cmd->add_option("--id", d.request_id, "the request id")->required();
+  d.cancel_cmd->add_option("--id", d.request_id, std::string("the request id: ") + kRequestIdRule)->required();
 
   d.status = app.add_subcommand("status", "show the daemon's backends, queues, memory budget, SRS cache and jobs");
   add_address(d.status);

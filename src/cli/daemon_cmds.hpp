@@ -89,6 +89,7 @@ struct DaemonCli {
   // from: the daemon (kinds_from_daemon), else this binary (kinds_note says why).
   std::vector<KindDecl> kinds;
   bool kinds_from_daemon = false;
+  bool kinds_local = false;  ///< submit --local: this binary's kinds, proved in this process (no daemon)
   std::string kinds_note;
   /// Values of the kind's argument flags, by argument name, and the flag that gave each.
   std::map<std::string, std::string> kind_args, kind_flags;

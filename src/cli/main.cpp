@@ -43,6 +43,7 @@
 #include "post_cmds.hpp"
 #include "snarkjs_cmds.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -334,29 +335,41 @@ struct VerifyArgs {
 
 /// The public inputs of each partition (snarkjs public.json, or an array of them), for a key with
 /// `n_public` inputs and a proof file of `partitions` proofs. The file's size is checked against
-/// what that many inputs can take before it is read, and its nesting before it is parsed.
+/// what that many inputs can take (plus 4 KiB of spacing) before it is read, and its nesting before
+/// it is parsed. Every error names the file and, in an array of partitions, the partition.
 std::vector<std::vector<Fr>> read_public(const std::string& path, std::size_t n_public, std::size_t partitions) {
-  const std::size_t max_bytes = 64 + partitions * snarkjs_public_json_max_bytes(n_public);
+  const std::string where = "public inputs file '" + path + "'";
+  const std::size_t max_bytes = 4096 + partitions * snarkjs_public_json_max_bytes(n_public);
   const std::uintmax_t size = std::filesystem::file_size(path);
   if (size > max_bytes) {
-    throw ProoflineError(Error::Malformed, "public inputs file '" + path + "' is " + std::to_string(size) +
-                                               " bytes, more than " + std::to_string(partitions) + " partition(s) of " +
+    throw ProoflineError(Error::Malformed, where + " is " + std::to_string(size) + " bytes, more than " +
+                                               std::to_string(partitions) + " partition(s) (the proofs in --proof) of " +
                                                std::to_string(n_public) + " public input(s) can take (" +
                                                std::to_string(max_bytes) + " bytes)");
   }
   const std::string text = read_text(path);
-  json::check_limits(text, {max_bytes}, "public inputs file '" + path + "'");
+  json::check_limits(text, {max_bytes}, where);
   Json j;
   try {
     j = Json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw ProoflineError(Error::Malformed, "public inputs file '" + path + "' is not JSON: " + e.what());
+    throw ProoflineError(Error::Malformed, where + " is not JSON: " + e.what());
   }
-  std::vector<std::vector<Fr>> out;
+  // "public inputs file 'p.json': partition 1: public[1]: …" (the reader's "snarkjs JSON: " left out).
+  auto parse_one = [&](const std::string& one, const std::string& place) {
+    try {
+      return public_from_snarkjs_json(one, n_public);
+    } catch (const ProoflineError& e) {
+      std::string why = std::string(e.what()).substr(to_string(e.code()).size() + 2);  // without "<code>: "
+      if (why.rfind("snarkjs JSON: ", 0) == 0) why.erase(0, 14);
+      throw ProoflineError(e.code(), where + place + ": " + std::string(why));
+    }
+  };
+  std::vector<std::vector<Fr>> out;  // each document re-read compact (the spacing was counted above)
   if (j.is_array() && !j.empty() && j[0].is_array()) {
-    for (const auto& e : j) out.push_back(public_from_snarkjs_json(e.dump(), n_public));
+    for (std::size_t k = 0; k < j.size(); ++k) out.push_back(parse_one(j[k].dump(), ", partition " + std::to_string(k)));
   } else {
-    out.push_back(public_from_snarkjs_json(text, n_public));
+    out.push_back(parse_one(j.dump(), ""));
   }
   return out;
 }
@@ -370,7 +383,10 @@ int cmd_verify(const VerifyArgs& a, const Common& c) {
   auto t0 = Clock::now();
   VerifyingKey vk = a.vk.empty() ? Parameters::read_file(a.params).vk : VerifyingKey::read_file(a.vk);
   const std::size_t n_public = vk.ic.empty() ? 0 : vk.ic.size() - 1;
-  const auto inputs = read_public(a.pub, n_public, std::filesystem::file_size(a.proof) / 192 + 1);
+  // As many partitions as the proof file holds (192 bytes each; a size that is not a multiple is
+  // refused by read_proof_file with both counts).
+  const std::uintmax_t proof_bytes = std::filesystem::file_size(a.proof);
+  const auto inputs = read_public(a.pub, n_public, std::max<std::uintmax_t>(1, (proof_bytes + 191) / 192));
   const std::vector<Proof> proofs = read_proof_file(a.proof, inputs.size(), "the public inputs file '" + a.pub + "' has");
   const double load_ms = ms_since(t0);
   t0 = Clock::now();

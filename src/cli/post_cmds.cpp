@@ -100,6 +100,11 @@ int gen_snap_vanilla_cmd(const PostCli& p) {
 
 int gen_vanilla_cmd(const PostCli& p) {
   if (p.sector_size.empty()) throw UsageError("give --sector-size (e.g. 2KiB, 32GiB)");
+  // An empty prefix, or one that is a folder ("out/"), would write hidden ".vanilla.json" files.
+  if (p.out.empty() || p.out.back() == '/') {
+    throw UsageError("--out '" + p.out + "': empty output prefix (the file name before .vanilla.json / .request.json; "
+                     "e.g. --out w3 or --out out/w3)");
+  }
   if (p.kind == "snap") return gen_snap_vanilla_cmd(p);
   if (p.gen_vanilla->get_option("--h")->count() > 0) throw UsageError("--h is for snap");
   const fc::PoStType type = p.kind == "winning-post" ? fc::PoStType::Winning : fc::PoStType::Window;
@@ -232,7 +237,12 @@ int verify_post_cmd(PostCli& p) {
   const std::string proof_path = option_value<std::string>(app, "--proof", "");
   if (vk_path.empty() == params_path.empty()) throw UsageError("verify --post: give exactly one of --vk and --params");
   refuse_vk_as_params(params_path, "give it as --vk");
-  const fc::PoStRequest r = fc::parse_post_request_json(read_text_file("--post", p.verify_post, fc::kMaxPoStJsonBytes, "the limit of PoSt requests"));
+  const std::string text = read_text_file("--post", p.verify_post, fc::kMaxPoStJsonBytes, "the limit of PoSt requests");
+  if (fc::is_snap_request_json(text)) {  // the other family: a usage error, as verify --snap's
+    throw UsageError("verify --post takes a PoSt request (post_type, randomness, sectors), as `proofline gen-vanilla "
+                     "window-post|winning-post` writes it; '" + p.verify_post + "' is a SnapDeals request: use verify --snap");
+  }
+  const fc::PoStRequest r = fc::parse_post_request_json(text);
   const fc::FallbackParams fp = fc::fallback_params(r.config);
   const std::size_t per = fp.sector_count, first = r.public_inputs.first_partition;
   const std::size_t partitions = fp.type == fc::PoStType::Winning ? 1 : (r.public_inputs.sectors.size() + per - 1) / per;
@@ -292,7 +302,10 @@ int verify_snap_cmd(PostCli& p) {
   const std::string text = read_text_file("--snap", p.verify_snap, fc::kMaxSnapJsonBytes, "the limit of Snap requests");
   if (!fc::is_snap_request_json(text)) {
     throw UsageError("verify --snap takes a SnapDeals request (comm_r_old, comm_d_new, comm_r_new), as "
-                     "`proofline gen-vanilla snap` writes it");
+                     "`proofline gen-vanilla snap` writes it" +
+                     std::string(text.find("\"post_type\"") != std::string::npos
+                                     ? "; '" + p.verify_snap + "' is a PoSt request: use verify --post"
+                                     : ""));
   }
   const fc::SnapRequest r = fc::parse_snap_request_json(text);
   const fc::SnapParams& sp = fc::snap_params(r.sector_bytes);

@@ -2,6 +2,7 @@
 // against them (include/proofline/engine/kind.hpp, "arguments").
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -180,6 +181,20 @@ void check_arguments(std::string_view kind, const std::vector<ArgSpec>& args, co
     for (const auto& n : a.needs) {
       if (!given(n)) throw std::invalid_argument("kind '" + k + "': argument '" + a.name + "' needs '" + n + "' too");
     }
+  }
+}
+
+void check_srs_files(std::string_view kind, const std::vector<ArgSpec>& args, const ProofRequest& r) {
+  for (const auto& a : args) {
+    if (!a.srs) continue;
+    auto it = r.args.find(a.name);
+    if (it == r.args.end() || it->second.empty() || !groth16::is_verifying_key_file(it->second)) continue;
+    std::error_code ec;
+    throw ArgumentError("kind '" + std::string(kind) + "': argument '" + a.name + "' = '" + shown(it->second) +
+                                "' is a verifying-key (.vk) file (" +
+                                std::to_string(std::filesystem::file_size(it->second, ec)) +
+                                " bytes: the key alone), not a parameter file; give the .params file (proofline "
+                                "setup --params)");
   }
 }
 

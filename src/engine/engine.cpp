@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -470,6 +471,7 @@ struct Engine::Impl {
       throw std::invalid_argument("unknown proof kind '" + job.req.kind + "' (known: " + known + ")");
     }
     check_arguments(*kind, job.req);
+    check_srs_files(kind->name(), kind->arguments(), job.req);
     return kind->prepare(job.req);
   }
 
@@ -922,14 +924,17 @@ struct Engine::Impl {
 
 void check_request_id(const std::string& id) {
   if (id.size() > kMaxRequestIdBytes) {
-    throw std::invalid_argument("request_id: " + std::to_string(id.size()) + " characters, at most " +
+    throw std::invalid_argument("request_id: " + std::to_string(id.size()) + " bytes, at most " +
                                 std::to_string(kMaxRequestIdBytes) + " allowed");
   }
   for (std::size_t i = 0; i < id.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(id[i]);
-    if (c <= 0x20 || c >= 0x7f) {
-      throw std::invalid_argument("request_id: character " + std::to_string(i) +
-                                  " is not printable ASCII (spaces and control characters are not allowed)");
+    if (c < 0x20 || c >= 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", c);
+      throw std::invalid_argument("request_id: byte " + std::to_string(i) + " (" + hex +
+                                  ") is not printable ASCII (allowed: space through '~'; control characters and "
+                                  "non-ASCII bytes are not)");
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "proofline/filecoin/hashers.hpp"
@@ -198,11 +199,17 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
   }
   std::unordered_set<std::uint64_t> ids;
   for (const PublicSector& ps : pub.sectors) ids.insert(ps.sector_id);
+  std::unordered_map<std::uint64_t, std::size_t> first_of;  // sector id → its first vanilla proof
   for (std::size_t i = 0; i < proofs.size(); ++i) {
     if (!ids.contains(proofs[i].sector_id)) {
-      throw ProoflineError(Error::Malformed, "vanilla proof " + std::to_string(i) + " is of sector id " +
+      throw ProoflineError(Error::Malformed, "vanilla_proofs[" + std::to_string(i) + "] is of sector id " +
                                                  std::to_string(proofs[i].sector_id) + ", which is not one of the "
                                                  "request's " + std::to_string(pub.sectors.size()) + " sectors");
+    }
+    if (const auto [it, fresh] = first_of.try_emplace(proofs[i].sector_id, i); !fresh) {
+      throw ProoflineError(Error::Malformed, "vanilla_proofs[" + std::to_string(i) + "] is of sector id " +
+                                                 std::to_string(proofs[i].sector_id) + " again (already vanilla_proofs[" +
+                                                 std::to_string(it->second) + "]): one proof per sector");
     }
   }
   const std::size_t first = (partition - pub.first_partition) * p.sector_count;
@@ -221,7 +228,9 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
     const auto it = std::find_if(proofs.begin(), proofs.end(),
                                  [&](const FallbackPoStSectorProof& f) { return f.sector_id == ps.sector_id; });
     if (it == proofs.end()) {
-      throw ProoflineError(Error::BadArgument, "no vanilla proof for sector id " + std::to_string(ps.sector_id));
+      throw ProoflineError(Error::Malformed, "no vanilla proof for sector id " + std::to_string(ps.sector_id) +
+                                                 " (sectors[" + std::to_string(i) + "] of the request; " +
+                                                 std::to_string(proofs.size()) + " vanilla proof(s) given)");
     }
     const PoStSectorProof& s = one_sector(*it);
     if (s.inclusion_proofs.size() != p.challenge_count) {

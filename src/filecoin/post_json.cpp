@@ -7,6 +7,8 @@
 
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post_bincode.hpp"
+#include "proofline/filecoin/snap.hpp"
+#include "proofline/filecoin/snap_bincode.hpp"
 #include "request_json.hpp"
 
 namespace proofline::filecoin {
@@ -73,6 +75,20 @@ std::optional<std::string> other_shape(std::span<const std::uint8_t> b, std::uin
       return "these vanilla proofs are for " + std::string(shape.name) + " sectors with " + challenges_name(c) +
              " each, the request is for " + want + " sectors with " + challenges_name(challenges);
     }
+  }
+  // The other family: a SnapDeals partition proof (`gen-vanilla snap`), which would otherwise read
+  // as a PoSt proof with a length field of ~10^18.
+  for (const SnapParams& p : all_snap_params()) {
+    if (snap_partition_proof_size(p.sector_bytes) != b.size()) continue;
+    try {
+      (void)decode_snap_partition_proof(b, p.sector_bytes);
+    } catch (const ProoflineError&) {
+      continue;
+    }
+    return "these vanilla proofs are SnapDeals partition proofs (" + std::string(p.name) +
+           " sectors, as `proofline gen-vanilla snap` writes them), the request is a PoSt one (" +
+           std::string(sector_shape(sector_bytes).name) + " sectors, " + challenges_name(challenges) +
+           "): give its FallbackPoStSectorProofs";
   }
   return std::nullopt;
 }

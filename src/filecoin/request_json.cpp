@@ -42,8 +42,13 @@ const Json& key(const Json& j, const char* name, std::string_view source, const 
 }
 
 std::uint64_t uint_of(const Json& j, std::string_view source, const std::string& where) {
-  if (!j.is_number_unsigned()) bad(source, where, "not an unsigned integer");
-  return j.get<std::uint64_t>();
+  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+  // JSON reads an integer beyond 2^64 - 1 as a float: "above", not "not an unsigned integer".
+  if (j.is_number_float() && j.get<double>() >= 18446744073709551616.0) {
+    bad(source, where, j.dump() + " is above 2^64 - 1; expected an unsigned 64-bit integer");
+  }
+  if (j.is_number()) bad(source, where, j.dump() + " is not an unsigned integer; expected 0 … 2^64 - 1");
+  bad(source, where, std::string("a JSON ") + j.type_name() + ", not an unsigned integer; expected 0 … 2^64 - 1");
 }
 
 std::string base64_array(std::span<const std::vector<std::uint8_t>> items) {

@@ -4,6 +4,8 @@
 #include <optional>
 #include <span>
 
+#include "proofline/filecoin/post.hpp"
+#include "proofline/filecoin/post_bincode.hpp"
 #include "proofline/filecoin/snap_bincode.hpp"
 #include "request_json.hpp"
 
@@ -30,6 +32,22 @@ std::optional<std::string> other_size(std::span<const std::uint8_t> b, std::uint
     }
     return "these vanilla proofs are for " + std::string(p.name) + " sectors, the request is for " +
            std::string(snap_params(sector_bytes).name) + " sectors";
+  }
+  // The other family: a PoSt sector proof (`gen-vanilla window-post|winning-post`), which would
+  // otherwise read as a partition proof with a length field of ~10^18.
+  for (const SectorShape& shape : all_sector_shapes()) {
+    for (const std::size_t c : {kWindowPoStChallengeCount, kWinningPoStChallengeCount}) {
+      if (fallback_post_sector_proof_size(shape.sector_bytes, c) != b.size()) continue;
+      try {
+        (void)decode_fallback_post_sector_proof(b, shape.sector_bytes, c);
+      } catch (const ProoflineError&) {
+        continue;
+      }
+      const char* type = c == kWindowPoStChallengeCount ? " challenges: WindowPoSt" : " challenges: WinningPoSt";
+      return "these vanilla proofs are PoSt sector proofs (" + std::string(shape.name) + " sectors, " +
+             std::to_string(c) + type + "), the request is a SnapDeals one (" + std::string(snap_params(sector_bytes).name) +
+             " sectors): give its partition proofs, as `proofline gen-vanilla snap` writes them";
+    }
   }
   return std::nullopt;
 }

@@ -38,14 +38,28 @@ void require(bool cond, const std::string& what) {
   if (!cond) throw Failure{what};
 }
 
+/// A 32-byte value in messages that compare two of them: all 64 hex digits, most significant byte
+/// first (a cut prefix showed two values that differ in a low byte as the same).
 std::string hexs(const Domain& d) {
   static const char* k = "0123456789abcdef";
   std::string s;
-  for (int i = 31; i >= 28; --i) {
+  for (int i = 31; i >= 0; --i) {
     s.push_back(k[d[i] >> 4]);
     s.push_back(k[d[i] & 15]);
   }
-  return "0x" + s + "…";
+  return "0x" + s;
+}
+
+/// " (bytes 5, … differ; byte i as in the file's array, comm_d[i])": where two values part.
+std::string differing_bytes(const Domain& a, const Domain& b) {
+  std::string out;
+  int n = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i]) continue;
+    if (++n <= 4) out += (out.empty() ? "" : ", ") + std::to_string(i);
+  }
+  if (n > 4) out += ", … (" + std::to_string(n) + " in all)";
+  return " (byte" + std::string(n == 1 ? " " : "s ") + out + " of 0 … 31 differ" + (n == 1 ? "s" : "") + ")";
 }
 
 // Path, leaf index and root of one Merkle proof.
@@ -54,7 +68,8 @@ void check_path(const MerkleProof& m, bool sha256, std::uint64_t index, const Do
   require(r == m.root, name + ": path does not hash to its root (got " + hexs(r) + ", root " + hexs(m.root) + ")");
   require(m.leaf_index() == index, name + ": path positions spell leaf " + std::to_string(m.leaf_index()) +
                                        ", expected " + std::to_string(index));
-  require(m.root == root, name + ": root " + hexs(m.root) + " differs from the expected " + hexs(root));
+  require(m.root == root, name + ": root " + hexs(m.root) + " differs from the expected " + hexs(root) +
+                              (m.root == root ? std::string() : differing_bytes(m.root, root)));
 }
 
 void check_column(const ColumnProof& c, std::uint64_t index, std::size_t layers, const Domain& comm_c,

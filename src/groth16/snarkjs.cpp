@@ -38,14 +38,19 @@ std::string limbs_to_decimal(std::array<std::uint64_t, N> v) {
 
 template <class F>
 F field_from_decimal(std::string_view s, std::string_view what, const char* field) {
-  auto bad = [&](const std::string& why) -> ProoflineError {
-    return ProoflineError(Error::NotCanonical, std::string(what) + ": \"" + std::string(s.substr(0, 100)) + "\" " + why +
-                                                   "; expected a decimal integer below the " + field + " modulus");
+  // Text that is not a decimal integer is Malformed; a decimal integer >= the modulus NotCanonical.
+  auto bad = [&](const std::string& why, Error code = Error::NotCanonical) -> ProoflineError {
+    const std::string shown = s.size() <= 100 ? std::string(s) : std::string(s.substr(0, 97)) + "...";
+    return ProoflineError(code, std::string(what) + ": \"" + shown + "\" " + why +
+                                    "; expected a decimal integer below the " + field + " modulus");
   };
-  if (s.empty() || s.size() > 120) throw bad("has a bad length");
+  if (s.empty()) throw bad("is empty", Error::Malformed);
+  if (s.find_first_not_of("0123456789") != std::string_view::npos) {
+    throw bad("is not a decimal integer (digits 0-9 only)", Error::Malformed);
+  }
+  if (s.size() > 120) throw bad("has " + std::to_string(s.size()) + " digits, too many");
   std::array<std::uint64_t, F::kLimbs + 1> v{};
   for (char ch : s) {
-    if (ch < '0' || ch > '9') throw bad("is not a decimal integer");
     unsigned __int128 carry = static_cast<unsigned>(ch - '0');
     for (auto& limb : v) {
       unsigned __int128 t = static_cast<unsigned __int128>(limb) * 10 + carry;

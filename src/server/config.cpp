@@ -23,30 +23,45 @@ namespace {
 [[noreturn]] void bad(const std::string& where, const std::string& msg) {
   throw ProoflineError(Error::BadArgument, where + ": " + msg);
 }
+/// A config text that does not parse (JSON or the TOML-ish form): "malformed input", not an option's
+/// value ("unsupported argument").
+[[noreturn]] void malformed(const std::string& where, const std::string& msg) {
+  throw ProoflineError(Error::Malformed, where + ": " + msg);
+}
+
+/// A value for a message: its JSON text, cut after 64 characters with its length (a --set value
+/// may be a megabyte).
+std::string shown(const Json& v) {
+  const std::string s = v.dump();
+  return s.size() <= 64 ? s : s.substr(0, 61) + "... (" + std::to_string(s.size()) + " characters)";
+}
 
 std::string want_string(const Json& v, const std::string& where) {
-  if (!v.is_string()) bad(where, "expected a string, got " + v.dump());
+  if (!v.is_string()) bad(where, "expected a string, got " + shown(v));
   return v.get<std::string>();
 }
 
 bool want_bool(const Json& v, const std::string& where) {
-  if (!v.is_boolean()) bad(where, "expected true or false, got " + v.dump());
+  if (!v.is_boolean()) bad(where, "expected true or false, got " + shown(v));
   return v.get<bool>();
 }
 
 std::uint64_t want_uint(const Json& v, const std::string& where) {
-  if (!v.is_number_unsigned()) bad(where, "expected a non-negative integer, got " + v.dump());
-  return v.get<std::uint64_t>();
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_float() && v.get<double>() >= 18446744073709551616.0) {  // JSON's reading of a huge integer
+    bad(where, "expected a non-negative integer, got one above 2^64 - 1 (" + shown(v) + ")");
+  }
+  bad(where, "expected a non-negative integer, got " + shown(v));
 }
 
 std::uint64_t want_bytes(const Json& v, const std::string& where) {
   if (v.is_string()) return parse_bytes(v.get<std::string>(), where);
   if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-  bad(where, "expected a byte size (a number of bytes or a string such as \"8GiB\"), got " + v.dump());
+  bad(where, "expected a byte size (a number of bytes or a string such as \"8GiB\"), got " + shown(v));
 }
 
 std::vector<std::string> want_strings(const Json& v, const std::string& where) {
-  if (!v.is_array()) bad(where, "expected an array of strings, got " + v.dump());
+  if (!v.is_array()) bad(where, "expected an array of strings, got " + shown(v));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < v.size(); ++i) out.push_back(want_string(v[i], where + "[" + std::to_string(i) + "]"));
   return out;
@@ -54,7 +69,7 @@ std::vector<std::string> want_strings(const Json& v, const std::string& where) {
 
 unsigned want_small(const Json& v, const std::string& where, unsigned lo, unsigned hi) {
   const std::uint64_t x = want_uint(v, where);
-  if (x < lo || x > hi) bad(where, "expected " + std::to_string(lo) + " … " + std::to_string(hi) + ", got " + v.dump());
+  if (x < lo || x > hi) bad(where, "expected " + std::to_string(lo) + " … " + std::to_string(hi) + ", got " + shown(v));
   return static_cast<unsigned>(x);
 }
 
@@ -95,7 +110,8 @@ const std::vector<ConfigOption>& config_options() {
   static const std::vector<ConfigOption> opts = [] {
     std::vector<ConfigOption> o;
     o.push_back(str_opt("listen.unix",
-                        "unix socket path the daemon listens on (\"\": none); a stale socket file is replaced",
+                        "unix socket path the daemon listens on (\"\": none); a stale socket file is replaced, "
+                        "missing folders on the path are made (and named on stderr)",
                         &DaemonConfig::unix_socket, no_check));
     o.push_back(str_opt("listen.tcp",
                         "TCP host:port to listen on (\"\": none; port 0: any free port, printed at start)",
@@ -219,13 +235,13 @@ void apply_config(DaemonConfig& cfg, const Json& doc, const std::string& source)
 Json parse_config_text(const std::string& text, const std::string& source) {
   // A config is a few hundred bytes; 1 MiB and the usual nesting limit refuse anything else before
   // it is parsed (util/json.hpp).
-  json::check_limits(text, {std::size_t{1} << 20}, source, Error::BadArgument);
+  json::check_limits(text, {std::size_t{1} << 20}, source, Error::Malformed);
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
     try {
       return Json::parse(text);
     } catch (const Json::exception& e) {
-      bad(source, std::string("not valid JSON: ") + e.what());
+      malformed(source, std::string("not valid JSON: ") + e.what());
     }
   }
   // TOML-ish: [section] headers, key = <JSON value>, '#' comments (outside strings).
@@ -248,20 +264,20 @@ Json parse_config_text(const std::string& text, const std::string& source) {
     const auto b = line.find_last_not_of(" \t\r");
     line = line.substr(a, b - a + 1);
     if (line.front() == '[') {
-      if (line.back() != ']' || line.size() < 3) bad(where, "expected a [section] header, got '" + line + "'");
+      if (line.back() != ']' || line.size() < 3) malformed(where, "expected a [section] header, got '" + line + "'");
       section = line.substr(1, line.size() - 2);
       continue;
     }
     const auto eq = line.find('=');
-    if (eq == std::string::npos) bad(where, "expected key = value, got '" + line + "'");
+    if (eq == std::string::npos) malformed(where, "expected key = value, got '" + line + "'");
     std::string key = line.substr(0, eq), value = line.substr(eq + 1);
     while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
-    if (key.empty()) bad(where, "empty key");
+    if (key.empty()) malformed(where, "empty key");
     Json v;
     try {
       v = Json::parse(value);
     } catch (const Json::exception&) {
-      bad(where, "value of '" + key + "' is not a JSON value (strings in double quotes): " + value);
+      malformed(where, "value of '" + key + "' is not a JSON value (strings in double quotes): " + value);
     }
     const std::string full = section.empty() ? key : section + "." + key;
     if (doc.contains(full)) bad(where, "'" + full + "' set twice");

@@ -40,7 +40,8 @@ std::string uuid4() {
   return out;
 }
 
-/// An engine request id (≤ 128 printable ASCII, no spaces) for the n-th cuzk job of `request_id`.
+/// An engine request id for the n-th cuzk job of `request_id`: within the one rule (engine::check_request_id),
+/// with spaces and other bytes outside 0x21–0x7e as `_`, so that it reads as one word in the logs.
 std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   std::string id = "cuzk-" + std::to_string(n) + "-";
   for (char c : request_id) {
@@ -51,21 +52,15 @@ std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   return id;
 }
 
-/// A cuzk request_id is kept as the job_id (Curio's have spaces and brackets: "wdpost-1000-0-[12 34 …]"),
-/// so it may hold any printable ASCII including spaces, at most engine::kMaxRequestIdBytes of it.
-void check_cuzk_request_id(const std::string& id) {
-  if (id.size() > engine::kMaxRequestIdBytes) {
-    throw RequestError(StatusCode::INVALID_ARGUMENT, "request_id: " + std::to_string(id.size()) +
-                                                         " bytes, at most " +
-                                                         std::to_string(engine::kMaxRequestIdBytes) + " allowed");
-  }
-  for (std::size_t i = 0; i < id.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(id[i]);
-    if (c < 0x20 || c >= 0x7f) {
-      throw RequestError(StatusCode::INVALID_ARGUMENT,
-                         "request_id: byte " + std::to_string(i) + " is not printable ASCII (control characters "
-                                                                   "and non-ASCII bytes are not allowed)");
-    }
+/// A cuzk request_id is kept as the job_id (Curio's have spaces and brackets: "wdpost-1000-0-[12 34 …]"):
+/// the one rule of engine::check_request_id (printable ASCII including spaces, at most
+/// engine::kMaxRequestIdBytes), as INVALID_ARGUMENT naming `field`.
+void check_cuzk_request_id(const std::string& id, const char* field = "request_id") {
+  try {
+    engine::check_request_id(id);
+  } catch (const std::invalid_argument& e) {
+    std::string why = e.what();  // "request_id: …"
+    throw RequestError(StatusCode::INVALID_ARGUMENT, field + why.substr(why.find(':')));
   }
 }
 
@@ -434,6 +429,7 @@ Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofReque
 Status CuzkService::AwaitProof(grpc::ServerContext* ctx, const cz::AwaitProofRequest* req,
                                cz::AwaitProofResponse* resp) {
   return guarded([&] {
+    check_cuzk_request_id(req->job_id(), "job_id");  // bounded before it is looked up or echoed
     std::string engine_id;
     {
       std::lock_guard lock(mu_);

@@ -223,8 +223,9 @@ Daemon::Daemon(DaemonConfig cfg, DaemonParts parts) : cfg_(std::move(cfg)) {
     // The socket's folder is made when missing (e.g. /run/curio for Curio's default address).
     if (const auto parent = std::filesystem::path(cfg_.unix_socket).parent_path(); !parent.empty()) {
       std::error_code ec;
-      std::filesystem::create_directories(parent, ec);
+      const bool made = std::filesystem::create_directories(parent, ec);
       if (ec) throw ListenError("listen.unix: cannot make the folder '" + parent.string() + "': " + ec.message());
+      if (made) std::cerr << "proofline daemon: listen.unix: made the missing folder " << parent.string() << "\n";
     }
     builder.AddListeningPort("unix:" + cfg_.unix_socket, grpc::InsecureServerCredentials());
   }

@@ -64,11 +64,13 @@ std::uint64_t fingerprint(const engine::ProofRequest& r) {
   return h;
 }
 
-void check_request_id(const std::string& id) {
+/// engine::check_request_id as INVALID_ARGUMENT; `field` prefixes the message ("request." for a
+/// SubmitProof's, "" for AwaitProof's and CancelProof's own request_id).
+void check_request_id(const std::string& id, const char* field) {
   try {
     engine::check_request_id(id);
   } catch (const std::invalid_argument& e) {
-    throw RequestError(StatusCode::INVALID_ARGUMENT, std::string("request.") + e.what());
+    throw RequestError(StatusCode::INVALID_ARGUMENT, field + std::string(e.what()));
   }
 }
 
@@ -126,7 +128,7 @@ pb::ProofStatus to_proto_status(engine::JobState s) {
 
 engine::ProofRequest to_engine_request(const pb::ProofRequest& r) {
   engine::ProofRequest out;
-  check_request_id(r.request_id());
+  check_request_id(r.request_id(), "request.");
   out.request_id = r.request_id();
   out.kind = r.kind();
   if (out.kind.empty()) throw RequestError(StatusCode::INVALID_ARGUMENT, "request.kind: missing");
@@ -295,6 +297,11 @@ void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) cons
     }
   }
   try {
+    engine::check_srs_files(r.kind, args, r);  // names the kind
+  } catch (const std::exception& e) {
+    throw RequestError(StatusCode::INVALID_ARGUMENT, e.what());
+  }
+  try {
     if (srs_only) {
       kind->prepare_srs(r);
     } else {
@@ -447,6 +454,7 @@ Status ProvingService::SubmitProof(grpc::ServerContext*, const pb::SubmitProofRe
 Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProofRequest* req, pb::ProofResult* resp) {
   return finish(kAwait, guarded([&] {
     if (req->request_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "request_id: missing");
+    check_request_id(req->request_id(), "");  // no job has another: refused, not echoed as unknown
     return wait_for(ctx, req->request_id(), req->timeout_ms(), req->cancel_on_disconnect(), resp);
   }));
 }
@@ -468,6 +476,7 @@ Status ProvingService::CancelProof(grpc::ServerContext*, const pb::CancelProofRe
                                    pb::CancelProofResponse* resp) {
   return finish(kCancel, guarded([&] {
     if (req->request_id().empty()) return Status(StatusCode::INVALID_ARGUMENT, "request_id: missing");
+    check_request_id(req->request_id(), "");
     engine::CancelResult c = eng_.cancel(req->request_id());
     resp->set_found(c.found);
     if (c.found) {

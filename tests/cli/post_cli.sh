@@ -142,7 +142,7 @@ check "submit --local --partition 2 (the request has 0..1)" 2 "$P" submit --loca
 expect_in "local: names the partitions" err.txt "argument 'partition' = 2: the request's 3 sectors at 2 per partition make partitions 0..1"
 check "submit --local --request-id of 200 characters" 2 "$P" submit --local --request-id "$(printf 'x%.0s' $(seq 200))" \
   --kind window-post --request w.request.json --vanilla w.vanilla.json --params w.params
-expect_in "names the length" err.txt '--request-id: request_id: 200 characters, at most 128 allowed'
+expect_in "names the length" err.txt '--request-id: request_id: 200 bytes, at most 128 allowed'
 check "submit --local, 4 vanilla proofs for 3 sectors" 3 "$P" submit --local --kind window-post --request w.request.json \
   --vanilla four.json --params w.params --partition 0 --proof never.proof
 expect_in "local: counts named" err.txt "4 vanilla proofs for the request's 3 sectors: at most one per sector"

@@ -142,9 +142,10 @@ TEST(SnarkjsJsonValues, PublicInputsAtLeastRRefused) {
   EXPECT_REFUSED(public_from_snarkjs_json("[\"" + kR + "\"]"), Error::NotCanonical, "");
   EXPECT_REFUSED(public_from_snarkjs_json("[\"1\", \"" + kR + "1\"]"), Error::NotCanonical, "");
   EXPECT_REFUSED(fr_from_decimal(kR, "x"), Error::NotCanonical, "x");
-  // Text that is not a canonical decimal.
+  // Text that is not a decimal integer at all: malformed, not "not canonical (>= modulus)" (new-user
+  // session 4, finding 4).
   for (const char* bad : {"-1", "0x10", "", " 1", "1 ", "1e3", "+1", "١"}) {
-    EXPECT_REFUSED(public_from_snarkjs_json(std::string("[\"") + bad + "\"]"), Error::NotCanonical, "") << bad;
+    EXPECT_REFUSED(public_from_snarkjs_json(std::string("[\"") + bad + "\"]"), Error::Malformed, "") << bad;
   }
   // Wrong shapes: not an array, a number instead of a string, nested arrays, not JSON at all.
   for (const char* bad : {"{}", "[1]", "[[\"1\"]]", "\"1\"", "[", "", "null"}) {

@@ -361,9 +361,16 @@ TEST(PoStPartition, ExtraVanillaProofsAreRefused) {
             std::string::npos)
       << error_of(three);
   const std::vector<FallbackPoStSectorProof> swapped = {g.vanilla_proofs[0], foreign};
-  EXPECT_NE(error_of(swapped).find("vanilla proof 1 is of sector id 4242, which is not one of the request's 2 sectors"),
+  EXPECT_NE(error_of(swapped).find("vanilla_proofs[1] is of sector id 4242, which is not one of the request's 2 sectors"),
             std::string::npos)
       << error_of(swapped);
+  // A sector's proof twice (and another's missing): the repeat is named with its first index, not
+  // reported as "unsupported argument: no vanilla proof for …" (new-user session 4, finding 7).
+  const std::vector<FallbackPoStSectorProof> twice = {g.vanilla_proofs[0], g.vanilla_proofs[0]};
+  const std::string again = "vanilla_proofs[1] is of sector id " + std::to_string(g.vanilla_proofs[0].sector_id) +
+                            " again (already vanilla_proofs[0])";
+  EXPECT_NE(error_of(twice).find(again), std::string::npos) << error_of(twice);
+  EXPECT_EQ(error_of(twice).rfind("malformed input: ", 0), 0u) << error_of(twice);
   // The cuzk.v1 form refuses more than a partition's sectors (2 at 2 KiB) likewise, with the counts.
   try {
     (void)post_request_from_vanilla(g.config, 1000, g.public_inputs.randomness, 0, three);

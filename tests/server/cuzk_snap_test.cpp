@@ -174,7 +174,7 @@ TEST_F(CuzkSnap, RequestIdsAreBounded) {
   for (const auto& [id, want] : std::vector<std::pair<std::string, std::string>>{
            {std::string(129, 'a'), "request_id: 129 bytes, at most 128 allowed"},
            {std::string(1 << 20, 'a'), "request_id: 1048576 bytes, at most 128 allowed"},
-           {"snap-1\n", "request_id: byte 6 is not printable ASCII"}}) {
+           {"snap-1\n", "request_id: byte 6 (0x0a) is not printable ASCII"}}) {
     grpc::ClientContext ctx;
     cz::ProveResponse out;
     const grpc::Status st = stub->Prove(&ctx, snap_request(id, in, 0), &out);

@@ -376,13 +376,13 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   }
   {
     pb::ProofRequest r = base();
-    r.set_request_id("has space");
-    bad.push_back({"request id with a space", r, "request.request_id: character 3"});
+    r.set_request_id("has\ttab");  // a space is allowed (the one rule: Curio's ids have spaces)
+    bad.push_back({"request id with a tab", r, "request.request_id: byte 3 (0x09)"});
   }
   {
     pb::ProofRequest r = base();
     r.set_request_id(std::string(200, 'x'));
-    bad.push_back({"request id too long", r, "200 characters, at most 128"});
+    bad.push_back({"request id too long", r, "200 bytes, at most 128"});
   }
   {
     pb::ProofRequest r = base();
@@ -418,6 +418,16 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     bad.push_back({"param_cache missing", r, "request.args['param_cache']: '" + (server_dir() / "no-such-cache").string() +
                                                  "': no such folder on the daemon's machine"});
   }
+  {
+    // The parameter set's file is a .vk (the key alone): named as such before anything loads it
+    // (new-user session 4, finding 2), not "section h: truncated" once the job runs.
+    const std::string vk_path = (server_dir() / "bench4.vk").string();
+    bench_vk(4).write_file(vk_path);
+    pb::ProofRequest r = base();
+    (*r.mutable_args())["params"] = vk_path;
+    bad.push_back({"a .vk as params", r, "kind 'bench': argument 'params' = '" + vk_path +
+                                             "' is a verifying-key (.vk) file"});
+  }
   for (const auto& b : bad) {
     grpc::Status st = submit(s, b.req);
     EXPECT_EQ(st.error_code(), StatusCode::INVALID_ARGUMENT) << b.name << ": " << st.error_message();
@@ -437,6 +447,22 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   EXPECT_NE(ast.error_message().find("'nobody-submitted-this'"), std::string::npos);
   await(s, "", 0, &ast);
   EXPECT_EQ(ast.error_code(), StatusCode::INVALID_ARGUMENT);
+  // An id that breaks the request-id rule: refused with its length, not looked up and echoed
+  // (new-user session 4, finding 3); CancelProof alike.
+  await(s, std::string(5000, 'x'), 0, &ast);
+  EXPECT_EQ(ast.error_code(), StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(ast.error_message().find("request_id: 5000 bytes, at most 128 allowed"), std::string::npos)
+      << ast.error_message().substr(0, 200);
+  EXPECT_LT(ast.error_message().size(), 200u);
+  {
+    grpc::ClientContext cc;
+    pb::CancelProofRequest cr;
+    cr.set_request_id(std::string(5000, 'x'));
+    pb::CancelProofResponse cres;
+    const grpc::Status cst = s.CancelProof(&cc, cr, &cres);
+    EXPECT_EQ(cst.error_code(), StatusCode::INVALID_ARGUMENT);
+    EXPECT_LT(cst.error_message().size(), 200u);
+  }
   // Nothing of the above was queued.
   EXPECT_EQ(h.status().jobs_failed() + h.status().jobs_completed(), 0u);
 

@@ -375,10 +375,11 @@ struct EngineConfig {
 
 /// The longest request_id a caller may give (bytes).
 inline constexpr std::size_t kMaxRequestIdBytes = 128;
-/// Throws std::invalid_argument for a request_id longer than kMaxRequestIdBytes ("request_id: 200
-/// characters, at most 128 allowed") or with a byte that is not printable ASCII or is a space
-/// ("request_id: character 3 is not printable ASCII (spaces and control characters are not
-/// allowed)"). An empty id passes (the engine makes one).
+/// The one rule for request ids, everywhere (engine, daemon, cuzk API, submit/await/cancel, README):
+/// at most kMaxRequestIdBytes bytes of printable ASCII, 0x20 (space) through 0x7e ('~'); Curio's ids
+/// have spaces and brackets. Throws std::invalid_argument for a longer one ("request_id: 200 bytes,
+/// at most 128 allowed") or one with another byte ("request_id: byte 3 (0x0a) is not printable ASCII
+/// (…)"); neither message repeats the id. An empty id passes (the engine makes one).
 void check_request_id(const std::string& id);
 
 class Engine {

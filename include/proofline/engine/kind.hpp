@@ -198,6 +198,15 @@ void check_declarations(std::string_view kind, const std::vector<ArgSpec>& args)
 /// before prepare(); the daemon also before it queues one (INVALID_ARGUMENT).
 void check_arguments(std::string_view kind, const std::vector<ArgSpec>& args, const ProofRequest& r);
 
+/// The files of the request's parameter-set (`srs`) arguments, as far as this process can see them: one
+/// that is a verifying-key file (the key alone, as `setup --vk` writes it: groth16::is_verifying_key_file)
+/// throws ArgumentError (the job fails as BadArgument: a usage error for `submit --local`) "kind 'K': argument 'params' = 'P' is a verifying-key (.vk) file (1156
+/// bytes: the key alone), not a parameter file; give the .params file (proofline setup --params)" —
+/// before any load, which would report it only as a section truncated after the key. Reads 4 bytes of
+/// each; a missing or unreadable file passes (the kind reports it). The engine checks every request
+/// with it after check_arguments; the daemon also before it queues one (INVALID_ARGUMENT).
+void check_srs_files(std::string_view kind, const std::vector<ArgSpec>& args, const ProofRequest& r);
+
 // ---- kinds -----------------------------------------------------------------------------------------
 
 class ProofKind {

@@ -12,16 +12,18 @@
 // (to_proto_kind).
 // Before a request is queued, SubmitProof/Prove/PreloadSRS validate it synchronously (PreloadSRS:
 // only what names the parameter set, ProvingService::validate's srs_only) — request_id
-// (≤ 128 printable ASCII, no spaces), the kind (known to the registry), the request against the
+// (engine::check_request_id: ≤ 128 bytes of printable ASCII, spaces allowed), the kind (known to the registry), the request against the
 // kind's declarations (engine::check_arguments: names, value forms, required ones, payload), every
 // declared file argument naming a readable regular file (a folder argument a folder) on the
-// daemon's machine, then the kind's own prepare() — and answer INVALID_ARGUMENT with the message
+// daemon's machine, no parameter-set argument naming a .vk file (engine::check_srs_files), then the
+// kind's own prepare() — and answer INVALID_ARGUMENT with the message
 // (naming the kind and the argument) on failure; nothing is queued then.
 // Problems only visible once the parameters are loaded (a size that does not match the file, a
 // malformed file) fail the job: ProofResult.status FAILED with the engine's message.
 //
 // ---- Status codes ----------------------------------------------------------------------------------
-// INVALID_ARGUMENT bad request (above); NOT_FOUND AwaitProof of an unknown request_id;
+// INVALID_ARGUMENT bad request (above; also an AwaitProof/CancelProof request_id that breaks the rule);
+// NOT_FOUND AwaitProof of an unknown request_id;
 // ALREADY_EXISTS a request_id reused with different contents (the same contents: the existing job,
 // duplicate = true); RESOURCE_EXHAUSTED more than server.max_queued_jobs queued + running;
 // CANCELLED the client went away; UNAVAILABLE the daemon is shutting down; INTERNAL anything else.
