@@ -4,13 +4,15 @@
 // density bitmaps and the counts (so the pinned counts and, for fixed r and s, the proof bytes are
 // those of the sequential order) — for a generated 1 KiB partition (10 challenges) on 2, 3 and all
 // threads, and for a tampered one (the same unsatisfied buffers, the same first unsatisfied
-// constraint).
+// constraint). The setup's synthesis (the QapEvaluator) with the challenges as parallel parts streams
+// what the sequential one streams (SetupParallel: vk, section lengths, every scalar in order).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <span>
 
 #include "../support/buffers_test_util.hpp"
+#include "../support/setup_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/circuits/snap.hpp"
 #include "proofline/filecoin/snap.hpp"
@@ -77,6 +79,22 @@ TEST(SnapParallel, ATamperedChallengeGivesTheSameUnsatisfiedBuffers) {
   const r1cs::ProvingBuffers par = prove_buffers(*t.p, w, 2);
   expect_identical(seq, par, 2);
   EXPECT_EQ(porep::first_unsatisfied(par.a, par.b, par.c), first);
+}
+
+// The setup of a blank 1 KiB partition: with the challenges as parallel parts into the QapEvaluator
+// (SetupOptions::threads 2, and the circuit's switch on all threads) it streams what the sequential
+// synthesis (threads 1) streams — the vk, the section lengths and every scalar in order (so the
+// same .params bytes: tests/support/setup_test_util.hpp).
+TEST(SnapParallel, SetupGivesTheSequentialParams1KiB) {
+  const filecoin::SnapParams& p = filecoin::snap_params(1024);
+  EmptySectorUpdateCircuit blank(p, blank_witness(p));
+  const SnapCounts n = count_snap(p);
+  const r1cs::CircuitShape shape{n.constraints + n.inputs, n.inputs, n.aux};
+  const auto seq = proofline::testing::setup_digest(blank, 1717, 1, shape);
+  ASSERT_EQ(seq.len[1], n.aux);  // l: one point per aux variable
+  EXPECT_TRUE(proofline::testing::setup_digest(blank, 1717, 2, shape) == seq);
+  blank.set_synthesis_threads(1);
+  EXPECT_TRUE(proofline::testing::setup_digest(blank, 1717, 2, shape) == seq);
 }
 
 }  // namespace
