@@ -181,7 +181,8 @@ void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearComb
     for (const Term& t : terms) {
       if (t.coeff.is_zero()) continue;
       const bool own = t.index >= r.own_begin;
-      Fr& acc = (own ? r.own : r.prefix)[t.index].*field;
+      QapTerms* const q = own ? r.own : r.prefix;
+      Fr& acc = q[t.index].*field;
       if (detail::is_one(t.coeff)) {
         acc += l;
       } else if (is_minus_one(t.coeff)) {
@@ -189,7 +190,8 @@ void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearComb
       } else {
         acc += t.coeff * l;
       }
-      (own ? r.own_flags : r.prefix_flags)[t.index] |= flag;
+      std::uint8_t* const f = own ? r.own_flags : r.prefix_flags;
+      f[t.index] |= flag;
     }
   };
   const Route in = part_ ? part_->in : Route{inputs_.data(), input_flags_.data(), 0, nullptr, nullptr, 0};

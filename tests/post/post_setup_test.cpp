@@ -1,8 +1,10 @@
 // The setup of WindowPoSt and WinningPoSt partitions with the sectors synthesized as parallel parts
 // into the QapEvaluator (FallbackPoStCircuit::synthesize → ConstraintSystem::synthesize_parts):
-// the .params bytes for one seed are those of the sequential synthesis (SetupOptions::threads 1,
-// or the circuit's synthesis_threads 1) on 2 threads and on all, at 2 KiB (WindowPoSt: 2 sectors;
-// WinningPoSt: 1 sector, the in-order path) and for a 5-sector WindowPoSt-like shape.
+// for one seed it streams what the sequential synthesis (SetupOptions::threads 1, or the circuit's
+// synthesis_threads 1) streams, on 2 threads and on all — the vk, the section lengths and every
+// scalar in order, so the same .params bytes — at 2 KiB (WindowPoSt: 2 sectors; WinningPoSt: 1
+// sector, the in-order path) and for a 5-sector WindowPoSt-like shape; and the real .params bytes
+// of a 3-sector shape.
 #include <gtest/gtest.h>
 
 #include "../support/setup_test_util.hpp"
@@ -15,17 +17,26 @@ namespace {
 using filecoin::ApiVersion;
 using filecoin::PoStType;
 
+FallbackPoStCircuit blank_circuit(const FallbackPoStShape& shape) { return {shape, blank_sectors(shape)}; }
+
+r1cs::CircuitShape setup_shape(const FallbackPoStShape& shape) {
+  const PoStCounts c = count_post(shape);
+  return {c.constraints + c.inputs, c.inputs, c.aux};
+}
+
+// What the setup streams (vk, section lengths, every scalar in order: the .params bytes but the
+// curve work, tests/support/setup_test_util.hpp) on 2 threads, on all, and with the circuit's
+// sectors in order, against SetupOptions::threads 1 (the sequential synthesis).
 void expect_parallel_setup_is_sequential(const FallbackPoStShape& shape) {
   SCOPED_TRACE(shape.describe());
-  FallbackPoStCircuit blank(shape, blank_sectors(shape));
-  const PoStCounts c = count_post(shape);
-  const r1cs::CircuitShape cs{c.constraints + c.inputs, c.inputs, c.aux};
-  const auto seq = proofline::testing::setup_params_bytes(blank, 4242, 1, cs);
-  ASSERT_GT(seq.size(), 0u);
-  EXPECT_TRUE(proofline::testing::setup_params_bytes(blank, 4242, 2, cs) == seq) << "2 threads";
-  EXPECT_TRUE(proofline::testing::setup_params_bytes(blank, 4242, 0, cs) == seq) << "all threads";
+  FallbackPoStCircuit blank = blank_circuit(shape);
+  const r1cs::CircuitShape cs = setup_shape(shape);
+  const auto seq = proofline::testing::setup_digest(blank, 4242, 1, cs);
+  ASSERT_EQ(seq.len[1], cs.aux);  // l: one point per aux variable
+  EXPECT_TRUE(proofline::testing::setup_digest(blank, 4242, 2, cs) == seq) << "2 threads";
+  EXPECT_TRUE(proofline::testing::setup_digest(blank, 4242, 0, cs) == seq) << "all threads";
   blank.set_synthesis_threads(1);  // the circuit's own switch: sectors in order, on all threads
-  EXPECT_TRUE(proofline::testing::setup_params_bytes(blank, 4242, 0, cs) == seq) << "circuit in order";
+  EXPECT_TRUE(proofline::testing::setup_digest(blank, 4242, 0, cs) == seq) << "circuit in order";
 }
 
 TEST(PoStSetup, ParallelSectorsGiveTheSequentialParamsWindow2KiB) {
@@ -43,6 +54,18 @@ TEST(PoStSetup, ParallelSectorsGiveTheSequentialParamsFiveSectors) {
   s.sectors = 5;
   s.challenges = 3;
   expect_parallel_setup_is_sequential(s);
+}
+
+// The real .params bytes (fixed-base multiplications included) of a small 3-sector shape: the
+// sectors in parallel on 2 threads against the sequential synthesis.
+TEST(PoStSetup, ParallelSectorsGiveTheSequentialParamsBytes) {
+  FallbackPoStShape s;
+  s.sectors = 3;
+  s.challenges = 1;
+  const FallbackPoStCircuit blank = blank_circuit(s);
+  const auto seq = proofline::testing::setup_params_bytes(blank, 99, 1, setup_shape(s));
+  ASSERT_GT(seq.size(), 0u);
+  EXPECT_TRUE(proofline::testing::setup_params_bytes(blank, 99, 2, setup_shape(s)) == seq);
 }
 
 }  // namespace
