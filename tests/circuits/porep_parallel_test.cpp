@@ -6,7 +6,8 @@
 // Also: a corrupted witness gives the same (unsatisfied) buffers and the same first unsatisfied
 // constraint; cancellation and the limits stop the parallel path with the sequential path's codes.
 // The setup's synthesis (the QapEvaluator) with the challenges as parallel parts streams what the
-// sequential one streams (2 KiB: vk, section lengths, every scalar in order).
+// sequential one streams (2 KiB: vk, section lengths, every scalar in order; slow, ctest
+// porep_parallel_slow).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -187,19 +188,15 @@ TEST(PoRepParallel, DefaultThreadsKnob) {
 
 // The setup of a blank 2 KiB partition as `proofline setup --circuit porep` runs it (shape from
 // count_porep): with the challenges as parallel parts into the QapEvaluator (SetupOptions::threads
-// 2, and 0 with the circuit in order) it streams what the sequential synthesis (threads 1) streams
+// 2 and 0, and 0 with the circuit in order) it streams what the sequential synthesis (threads 1) streams
 // — the vk, the section lengths and every scalar in order, i.e. the same .params bytes
-// (tests/support/setup_test_util.hpp).
-TEST(PoRepParallel, SetupGivesTheSequentialParams2KiB) {
+// (tests/support/setup_test_util.hpp). ~90 s on the 2-core box: DISABLED_ in the per-case run, run
+// by ctest as porep_parallel_slow (label slow).
+TEST(PoRepParallelSlow, DISABLED_SetupGivesTheSequentialParams2KiB) {
   const PoRepShape shape = shape_for_sector_size(2048);
-  PoRepCircuit blank(shape, blank_inputs(shape));
   const PoRepCounts n = count_porep(shape);
-  const r1cs::CircuitShape cs{n.constraints + n.inputs, n.inputs, n.aux};
-  const auto seq = proofline::testing::setup_digest(blank, 2048, 1, cs);
-  ASSERT_EQ(seq.len[1], n.aux);  // l: one point per aux variable
-  EXPECT_TRUE(proofline::testing::setup_digest(blank, 2048, 2, cs) == seq);
-  blank.set_synthesis_threads(1);
-  EXPECT_TRUE(proofline::testing::setup_digest(blank, 2048, 0, cs) == seq);
+  proofline::testing::expect_parallel_setup_is_sequential(PoRepCircuit(shape, blank_inputs(shape)),
+                                                          {n.constraints + n.inputs, n.inputs, n.aux}, 2048);
 }
 
 }  // namespace

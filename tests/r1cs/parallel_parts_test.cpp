@@ -71,14 +71,19 @@ void part(ConstraintSystem& cs, std::size_t j) {
   (void)cs.alloc_input("y", [&] { return Fr::from_u64(s + 1); });
 }
 
+/// The prefix's counts plus n_parts parts of `p`.
+void expect_counts(const ConstraintSystem& cs, std::size_t n_parts, const PartShape& p) {
+  EXPECT_EQ(cs.num_constraints(), 1 + n_parts * p.constraints);
+  EXPECT_EQ(cs.num_aux(), 5 + n_parts * p.aux);
+  EXPECT_EQ(cs.num_inputs(), 3 + n_parts * p.inputs);
+}
+
 ProvingBuffers run(std::size_t n_parts, std::size_t threads, bool fast = true) {
   ProvingAssignment cs;
   cs.set_fast_path(fast);
   prefix(cs);
   cs.synthesize_parts(n_parts, kPart, part, threads);
-  EXPECT_EQ(cs.num_constraints(), 1 + n_parts * kPart.constraints);
-  EXPECT_EQ(cs.num_aux(), 5 + n_parts * kPart.aux);
-  EXPECT_EQ(cs.num_inputs(), 3 + n_parts * kPart.inputs);
+  expect_counts(cs, n_parts, kPart);
   cs.finalize();
   return cs.release();
 }
@@ -277,9 +282,7 @@ std::vector<std::uint8_t> qap_run(std::size_t n_parts, const PartShape& shape, c
   if (progress != nullptr) q.set_progress([progress](std::size_t rows) { progress->push_back(rows); });
   prefix(q);
   q.synthesize_parts(n_parts, shape, body, threads);
-  EXPECT_EQ(q.num_constraints(), 1 + n_parts * shape.constraints);
-  EXPECT_EQ(q.num_aux(), 5 + n_parts * shape.aux);
-  EXPECT_EQ(q.num_inputs(), 3 + n_parts * shape.inputs);
+  expect_counts(q, n_parts, shape);
   q.finalize();
   return qap_bytes(q);
 }

@@ -5,7 +5,8 @@
 // those of the sequential order) — for a generated 1 KiB partition (10 challenges) on 2, 3 and all
 // threads, and for a tampered one (the same unsatisfied buffers, the same first unsatisfied
 // constraint). The setup's synthesis (the QapEvaluator) with the challenges as parallel parts streams
-// what the sequential one streams (SetupParallel: vk, section lengths, every scalar in order).
+// what the sequential one streams (vk, section lengths, every scalar in order; slow, ctest
+// snap_parallel_setup).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -82,19 +83,15 @@ TEST(SnapParallel, ATamperedChallengeGivesTheSameUnsatisfiedBuffers) {
 }
 
 // The setup of a blank 1 KiB partition: with the challenges as parallel parts into the QapEvaluator
-// (SetupOptions::threads 2, and the circuit's switch on all threads) it streams what the sequential
+// (SetupOptions::threads 2 and 0, and the circuit's switch in order) it streams what the sequential
 // synthesis (threads 1) streams — the vk, the section lengths and every scalar in order (so the
-// same .params bytes: tests/support/setup_test_util.hpp).
-TEST(SnapParallel, SetupGivesTheSequentialParams1KiB) {
+// same .params bytes: tests/support/setup_test_util.hpp). ~55 s on the 2-core box: DISABLED_ in the
+// per-case run, run by ctest as snap_parallel_setup (label slow).
+TEST(SnapParallelSlow, DISABLED_SetupGivesTheSequentialParams1KiB) {
   const filecoin::SnapParams& p = filecoin::snap_params(1024);
-  EmptySectorUpdateCircuit blank(p, blank_witness(p));
   const SnapCounts n = count_snap(p);
-  const r1cs::CircuitShape shape{n.constraints + n.inputs, n.inputs, n.aux};
-  const auto seq = proofline::testing::setup_digest(blank, 1717, 1, shape);
-  ASSERT_EQ(seq.len[1], n.aux);  // l: one point per aux variable
-  EXPECT_TRUE(proofline::testing::setup_digest(blank, 1717, 2, shape) == seq);
-  blank.set_synthesis_threads(1);
-  EXPECT_TRUE(proofline::testing::setup_digest(blank, 1717, 2, shape) == seq);
+  proofline::testing::expect_parallel_setup_is_sequential(EmptySectorUpdateCircuit(p, blank_witness(p)),
+                                                          {n.constraints + n.inputs, n.inputs, n.aux}, 1717);
 }
 
 }  // namespace

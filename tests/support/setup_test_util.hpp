@@ -7,6 +7,8 @@
 // tests/circuits/porep_setup_test.cpp (the streamed setup against the whole-matrix oracle).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -102,6 +104,20 @@ std::vector<std::uint8_t> setup_params_bytes(const C& circuit, std::uint64_t see
   groth16::ParamsWriter w(out);
   groth16::generate_parameters(circuit, groth16::draw_toxic_waste(rng), w, quiet_setup_options(threads, shape));
   return out;
+}
+
+/// A circuit of independent parts (set_synthesis_threads: PoSt sectors, PoRep / SnapDeals
+/// challenges) set up from `seed` with its parts in parallel — SetupOptions::threads 2 and 0 — and
+/// with the circuit's own switch in order (threads 0) streams what the sequential synthesis
+/// (SetupOptions::threads 1) streams.
+template <class C>
+void expect_parallel_setup_is_sequential(C circuit, const r1cs::CircuitShape& shape, std::uint64_t seed) {
+  const SetupDigest seq = setup_digest(circuit, seed, 1, shape);
+  ASSERT_EQ(seq.len[1], shape.aux);  // l: one point per aux variable
+  EXPECT_TRUE(setup_digest(circuit, seed, 2, shape) == seq) << "2 threads";
+  EXPECT_TRUE(setup_digest(circuit, seed, 0, shape) == seq) << "all threads";
+  circuit.set_synthesis_threads(1);
+  EXPECT_TRUE(setup_digest(circuit, seed, 0, shape) == seq) << "the circuit's parts in order";
 }
 
 }  // namespace proofline::testing
