@@ -251,9 +251,9 @@ void QapEvaluator::synthesize_parts(std::size_t n_parts, const PartShape& part, 
   const std::size_t ct = c0 + n_parts * part.constraints, it = i0 + n_parts * part.inputs,
                     xt = x0 + n_parts * part.aux;
   if (part_threads_ > 1) threads = threads == 0 ? part_threads_ : std::min(threads, part_threads_);
-  // In order: asked for, nothing to share, or rows past the domain (the sequential path reports
-  // the first of them exactly).
-  if (threads == 1 || part_threads_ == 1 || n_parts <= 1 || ct > m_) {
+  // In order: asked for, nothing to share, rows past the domain (the sequential path reports the
+  // first of them exactly), or parts within a part.
+  if (threads == 1 || part_threads_ == 1 || n_parts <= 1 || ct > m_ || part_) {
     for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
     return;
   }

@@ -190,7 +190,7 @@ TEST(PoRepParallel, DefaultThreadsKnob) {
 // count_porep): with the challenges as parallel parts into the QapEvaluator (SetupOptions::threads
 // 2 and 0, and 0 with the circuit in order) it streams what the sequential synthesis (threads 1) streams
 // — the vk, the section lengths and every scalar in order, i.e. the same .params bytes
-// (tests/support/setup_test_util.hpp). ~90 s on the 2-core box: DISABLED_ in the per-case run, run
+// (tests/support/setup_test_util.hpp). ~60 s on the 2-core box: DISABLED_ in the per-case run, run
 // by ctest as porep_parallel_slow (label slow).
 TEST(PoRepParallelSlow, DISABLED_SetupGivesTheSequentialParams2KiB) {
   const PoRepShape shape = shape_for_sector_size(2048);

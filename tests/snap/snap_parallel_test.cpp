@@ -85,7 +85,7 @@ TEST(SnapParallel, ATamperedChallengeGivesTheSameUnsatisfiedBuffers) {
 // The setup of a blank 1 KiB partition: with the challenges as parallel parts into the QapEvaluator
 // (SetupOptions::threads 2 and 0, and the circuit's switch in order) it streams what the sequential
 // synthesis (threads 1) streams — the vk, the section lengths and every scalar in order (so the
-// same .params bytes: tests/support/setup_test_util.hpp). ~55 s on the 2-core box: DISABLED_ in the
+// same .params bytes: tests/support/setup_test_util.hpp). ~40 s on the 2-core box: DISABLED_ in the
 // per-case run, run by ctest as snap_parallel_setup (label slow).
 TEST(SnapParallelSlow, DISABLED_SetupGivesTheSequentialParams1KiB) {
   const filecoin::SnapParams& p = filecoin::snap_params(1024);
