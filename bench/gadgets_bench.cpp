@@ -8,14 +8,18 @@
 // CPU time.
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "proofline/circuits/porep.hpp"
+#include "proofline/circuits/post.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/seal.hpp"
 #include "proofline/gadgets/poseidon.hpp"
 #include "proofline/gadgets/sha256.hpp"
+#include "proofline/filecoin/post.hpp"
+#include "proofline/r1cs/qap_evaluator.hpp"
 #include "proofline/r1cs/r1cs.hpp"
 
 namespace {
@@ -137,6 +141,47 @@ BENCHMARK(BM_SynthPoRep)
     ->Args({13, 1, 0, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// The setup's synthesis stage (`proofline setup`, stage 2) of a WindowPoSt-shaped partition: a blank
+// FallbackPoStCircuit with the 32 GiB tree (8-8-0, 2^30 nodes, 10 challenges per sector) and
+// range(0) sectors (2349 in the real partition: 125 M constraints, ~12 GB of sums; a few hundred fit
+// a small box) synthesized into an r1cs::QapEvaluator, the sectors as parts on range(1) threads
+// (QapEvaluator::set_part_threads: 1 = in order, the sequential path). The evaluator is made
+// (zeroed) outside the timing, as the setup's stage 2 does before it starts the clock.
+void BM_SetupSynthWindowPoSt(benchmark::State& state) {
+  namespace fc = proofline::filecoin;
+  namespace po = proofline::circuits::post;
+  const auto fp = fc::fallback_params(fc::post_config(fc::PoStType::Window, std::uint64_t{32} << 30,
+                                                      fc::ApiVersion::V1_2_0));
+  po::FallbackPoStShape shape = po::shape_for(fp);
+  shape.sectors = static_cast<std::size_t>(state.range(0));
+  const po::FallbackPoStCircuit circuit(shape, po::blank_sectors(shape));
+  const po::PoStCounts c = po::count_post(shape);
+  const CircuitShape cs{c.constraints + c.inputs, c.inputs, c.aux};
+  const Fr tau = Fr::from_u64(0x7a0) * Fr::from_u64(1234577);
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto q = std::make_unique<QapEvaluator>(tau, cs);
+    q->set_part_threads(static_cast<std::size_t>(state.range(1)));
+    state.ResumeTiming();
+    synthesize(circuit, *q);
+    benchmark::DoNotOptimize(q->aux().data());
+    state.PauseTiming();
+    q.reset();
+    state.ResumeTiming();
+  }
+  state.counters["constraints/s"] =
+      benchmark::Counter(static_cast<double>(c.constraints) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["constraints"] = static_cast<double>(c.constraints);
+}
+BENCHMARK(BM_SetupSynthWindowPoSt)
+    ->Name("gadgets/setup_synth_window_post")
+    ->Args({128, 1})
+    ->Args({128, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 
 void BM_NativePoseidon8(benchmark::State& state) {
   const auto& c = PoseidonConstants::merkle(8);

@@ -311,6 +311,9 @@ SetupResult generate_parameters_with(r1cs::FunctionRef<void(r1cs::ConstraintSyst
     r1cs::QapEvaluator q(tw.tau, shape);
     progress.stage("synthesis", shape.constraints, "rows");
     q.set_progress([&](std::size_t rows) { progress.advance_to(rows); });
+    // Circuits of independent parts (PoSt sectors, PoRep / SnapDeals challenges) synthesize them in
+    // parallel into q (r1cs::ConstraintSystem::synthesize_parts); opts.threads caps them, 1 = in order.
+    q.set_part_threads(opts.threads > 0 ? static_cast<std::size_t>(opts.threads) : 0);
     synthesize(q);
     q.finalize();
     progress.end_stage(q.num_constraints());

@@ -1,7 +1,17 @@
 // ConstraintSystem: finalize() (bellperson's input constraints) and error helpers.
 #include "proofline/r1cs/constraint_system.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <string>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
 
 namespace proofline::r1cs {
 
@@ -28,6 +38,65 @@ void ConstraintSystem::finalize() {
   }
   finalized_ = true;
   on_finalize();
+}
+
+// ---- independent parts ---------------------------------------------------------------------------
+
+void ConstraintSystem::synthesize_parts(std::size_t n_parts, const PartShape&, const PartBody& body, std::size_t) {
+  for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
+}
+
+void ConstraintSystem::run_parts(std::size_t n_parts, std::size_t threads,
+                                 const std::function<void(std::size_t)>& run_part) {
+  std::vector<std::exception_ptr> errors(n_parts);
+  std::atomic<std::size_t> first_failed{n_parts};
+  auto one = [&](std::size_t j) {
+    if (j > first_failed.load(std::memory_order_relaxed)) return;  // an earlier part failed
+    try {
+      run_part(j);
+    } catch (...) {
+      errors[j] = std::current_exception();
+      std::size_t cur = first_failed.load();
+      while (j < cur && !first_failed.compare_exchange_weak(cur, j)) {
+      }
+    }
+  };
+  auto run_all = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_parts, 1),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t j = r.begin(); j < r.end(); ++j) one(j);
+                      },
+                      tbb::simple_partitioner());
+  };
+  // More threads than the machine has would not run at once (and oneTBB warns): capped.
+  const auto hw = static_cast<std::size_t>(tbb::info::default_concurrency());
+  if (threads == 0 || hw <= 1) {
+    run_all();
+  } else {
+    tbb::task_arena arena(static_cast<int>(std::min(threads, hw)));
+    arena.execute(run_all);
+  }
+  if (const std::size_t f = first_failed.load(); f < n_parts) std::rethrow_exception(errors[f]);
+}
+
+void ConstraintSystem::check_part(const ConstraintSystem& cs, std::size_t j, const PartShape& part, std::size_t c0,
+                                  std::size_t i0, std::size_t x0) {
+  const PartShape got{cs.num_constraints() - (c0 + j * part.constraints), cs.num_inputs() - (i0 + j * part.inputs),
+                      cs.num_aux() - (x0 + j * part.aux)};
+  if (!(got == part) || cs.namespace_depth() != 0) {
+    throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                         "part " + std::to_string(j) + " added " + std::to_string(got.constraints) + " constraints, " +
+                             std::to_string(got.inputs) + " inputs, " + std::to_string(got.aux) + " aux (expected " +
+                             std::to_string(part.constraints) + ", " + std::to_string(part.inputs) + ", " +
+                             std::to_string(part.aux) + (cs.namespace_depth() != 0 ? "; a namespace left open)" : ")"));
+  }
+}
+
+void ConstraintSystem::throw_part_outgrew(std::size_t j, const PartShape& part) {
+  throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                       "part " + std::to_string(j) + " outgrew its shape (" + std::to_string(part.constraints) +
+                           " constraints, " + std::to_string(part.inputs) + " inputs, " + std::to_string(part.aux) +
+                           " aux)");
 }
 
 }  // namespace proofline::r1cs

@@ -12,12 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-#include <tbb/info.h>
-#include <tbb/task_arena.h>
-
 #include "proofline/util/fault.hpp"
 
 #if defined(__linux__)
@@ -235,8 +229,7 @@ ProvingAssignment::ProvingAssignment(PartTag, ProvingAssignment& parent, std::si
 }
 
 void ProvingAssignment::synthesize_parts(std::size_t n_parts, const PartShape& part,
-                                         const std::function<void(ConstraintSystem&, std::size_t)>& body,
-                                         std::size_t threads) {
+                                         const PartBody& body, std::size_t threads) {
   if (is_finalized()) {
     throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
   }
@@ -279,61 +272,20 @@ void ProvingAssignment::synthesize_parts(std::size_t n_parts, const PartShape& p
   advise_huge_pages(buf_.aux_assignment.data() + x0, (buf_.aux_assignment.capacity() - x0) * sizeof(Fr));
 
   const std::string* job = fault::JobScope::current();
-  std::vector<std::exception_ptr> errors(n_parts);
   std::vector<std::array<DensityTracker, 3>> windows(n_parts);
-  std::atomic<std::size_t> first_failed{n_parts};
-  auto fail = [&](std::size_t j, std::exception_ptr e) {
-    errors[j] = std::move(e);
-    std::size_t cur = first_failed.load();
-    while (j < cur && !first_failed.compare_exchange_weak(cur, j)) {
-    }
-  };
-  auto run_part = [&](std::size_t j) {
-    if (j > first_failed.load(std::memory_order_relaxed)) return;  // an earlier part failed
+  run_parts(n_parts, threads, [&](std::size_t j) {
     std::optional<fault::JobScope> scope;
     if (job != nullptr) scope.emplace(*job);
+    ProvingAssignment cs(PartTag{}, *this, j, part, c0, i0, x0);
     try {
-      ProvingAssignment cs(PartTag{}, *this, j, part, c0, i0, x0);
-      try {
-        body(cs, j);
-      } catch (const std::length_error&) {
-        throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
-                             "part " + std::to_string(j) + " outgrew its shape (" + std::to_string(part.constraints) +
-                                 " constraints, " + std::to_string(part.inputs) + " inputs, " +
-                                 std::to_string(part.aux) + " aux)");
-      }
-      const PartShape got{cs.num_constraints() - (c0 + j * part.constraints), cs.num_inputs() - (i0 + j * part.inputs),
-                          cs.num_aux() - (x0 + j * part.aux)};
-      if (!(got == part) || cs.namespace_depth() != 0) {
-        throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
-                             "part " + std::to_string(j) + " added " + std::to_string(got.constraints) +
-                                 " constraints, " + std::to_string(got.inputs) + " inputs, " +
-                                 std::to_string(got.aux) + " aux (expected " + std::to_string(part.constraints) +
-                                 ", " + std::to_string(part.inputs) + ", " + std::to_string(part.aux) +
-                                 (cs.namespace_depth() != 0 ? "; a namespace left open)" : ")"));
-      }
-      windows[j] = {std::move(cs.buf_.a_aux_density), std::move(cs.buf_.b_aux_density),
-                    std::move(cs.buf_.b_input_density)};
-    } catch (...) {
-      fail(j, std::current_exception());
+      body(cs, j);
+    } catch (const std::length_error&) {
+      throw_part_outgrew(j, part);
     }
-  };
-  auto run_all = [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_parts, 1),
-                      [&](const tbb::blocked_range<std::size_t>& r) {
-                        for (std::size_t j = r.begin(); j < r.end(); ++j) run_part(j);
-                      },
-                      tbb::simple_partitioner());
-  };
-  // More threads than the machine has would not run at once (and oneTBB warns): capped.
-  const auto hw = static_cast<std::size_t>(tbb::info::default_concurrency());
-  if (threads == 0 || hw <= 1) {
-    run_all();
-  } else {
-    tbb::task_arena arena(static_cast<int>(std::min(threads, hw)));
-    arena.execute(run_all);
-  }
-  if (const std::size_t f = first_failed.load(); f < n_parts) std::rethrow_exception(errors[f]);
+    check_part(cs, j, part, c0, i0, x0);
+    windows[j] = {std::move(cs.buf_.a_aux_density), std::move(cs.buf_.b_aux_density),
+                  std::move(cs.buf_.b_input_density)};
+  });
 
   for (const auto& w : windows) {
     buf_.a_aux_density.merge_window(w[0]);

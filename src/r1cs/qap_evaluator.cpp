@@ -2,11 +2,14 @@
 #include "proofline/r1cs/qap_evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 
@@ -42,6 +45,27 @@ void zeroed(T& terms, F& flags, std::size_t n) {
 
 }  // namespace
 
+// The state of the parallel parts (synthesize_parts, below).
+struct QapEvaluator::Prefix {
+  std::vector<QapTerms> in, aux;
+  std::vector<std::uint8_t> in_flags, aux_flags;
+  Prefix(std::size_t n_in, std::size_t n_aux)
+      : in(n_in, QapTerms{Fr::zero(), Fr::zero(), Fr::zero()}),
+        aux(n_aux, QapTerms{Fr::zero(), Fr::zero(), Fr::zero()}),
+        in_flags(n_in, 0),
+        aux_flags(n_aux, 0) {}
+};
+
+struct QapEvaluator::PartRun {
+  PartShape part;
+  std::size_t c0, i0, x0;  // the prefix's counts
+  tbb::enumerable_thread_specific<Prefix> prefixes;
+  std::mutex progress_mutex;
+  std::size_t rows_done = 0;  // the parts' rows counted so far (under progress_mutex)
+  PartRun(const PartShape& p, std::size_t c, std::size_t i, std::size_t x)
+      : part(p), c0(c), i0(i), x0(x), prefixes([i, x] { return Prefix(i, x); }) {}
+};
+
 QapEvaluator::QapEvaluator(const Fr& tau, const CircuitShape& shape) : m_(shape.domain_size()), tau_(tau) {
   // The domain of poly::EvaluationDomain (bellperson's): ω = ROOT_OF_UNITY^(2^(32 − k)), m = 2^k.
   const unsigned k = static_cast<unsigned>(std::countr_zero(m_));
@@ -60,20 +84,29 @@ QapEvaluator::QapEvaluator(const Fr& tau, const CircuitShape& shape) : m_(shape.
 }
 
 void QapEvaluator::on_alloc(Name, ValueFn, std::size_t index) {
+  if (part_) {  // zeroed by synthesize_parts
+    if (index >= part_->aux_end) throw_part_outgrew(part_->j, part_->run->part);
+    return;
+  }
   if (index < aux_.size()) return;  // zeroed at construction
   aux_.push_back(QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
   aux_flags_.push_back(0);
 }
 
 void QapEvaluator::on_alloc_input(Name, ValueFn, std::size_t index) {
+  if (part_) {
+    if (index >= part_->input_end) throw_part_outgrew(part_->j, part_->run->part);
+    return;
+  }
   if (index < inputs_.size()) return;
   inputs_.push_back(QapTerms{Fr::zero(), Fr::zero(), Fr::zero()});
   input_flags_.push_back(0);
 }
 
 void QapEvaluator::refill(std::size_t row) {
-  // L_i(τ) = Z(τ)/m · ω^i / (τ − ω^i) for i in [row, row + kLagrangeChunk) ∩ [0, m).
-  const std::size_t n = std::min(kLagrangeChunk, m_ - row);
+  // L_i(τ) = Z(τ)/m · ω^i / (τ − ω^i) for i in [row, row + kLagrangeChunk) ∩ [0, end), end = m
+  // (a part: its region's end).
+  const std::size_t n = std::min(kLagrangeChunk, (part_ ? part_->row_end : m_) - row);
   chunk_.resize(n);
   constexpr std::size_t kBlock = 4096;
   auto block = [&](const tbb::blocked_range<std::size_t>& r) {
@@ -88,13 +121,19 @@ void QapEvaluator::refill(std::size_t row) {
     ff::batch_inverse(std::span<Fr>(chunk_.data() + r.begin(), len), std::span<Fr>(scratch, len));
     for (std::size_t i = 0; i < len; ++i) chunk_[r.begin() + i] = zm_ * wpow[i] * chunk_[r.begin() + i];
   };
-  if (n <= kBlock) {
-    block(tbb::blocked_range<std::size_t>(0, n));
+  if (n <= kBlock || part_) {
+    // A part's chunk on its own thread: the parts are the parallelism (and a nested wait could
+    // run another part on this thread's stack).
+    for (std::size_t b = 0; b < n; b += kBlock) block(tbb::blocked_range<std::size_t>(b, std::min(n, b + kBlock)));
   } else {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kBlock), block, tbb::simple_partitioner());
   }
   chunk_base_ = row;
-  if (progress_) progress_(row);
+  if (part_) {
+    report_part_rows(row);
+  } else if (progress_) {
+    progress_(row);
+  }
 }
 
 void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearCombination& b, const LinearCombination& c,
@@ -113,7 +152,24 @@ void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearComb
                                                                     " allocated");
     }
   }
-  if (index >= m_) [[unlikely]] {
+  if (part_) {
+    if (index >= part_->row_end) throw_part_outgrew(part_->j, part_->run->part);
+    for (const LinearCombination* lc : lcs) {
+      auto foreign = [&](std::span<const Term> terms, const Route& r, const char* what) {
+        for (const Term& t : terms) {
+          if (t.index >= r.prefix_end && t.index < r.own_begin) [[unlikely]] {
+            throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                                 "part " + std::to_string(part_->j) + " reads " + what + " variable " +
+                                     std::to_string(t.index) + " of another part (a part reads only the " +
+                                     std::to_string(r.prefix_end) + " " + what + " variables before the parts and its own, from " +
+                                     std::to_string(r.own_begin) + ")");
+          }
+        }
+      };
+      foreign(lc->inputs(), part_->in, "input");
+      foreign(lc->aux(), part_->aux, "aux");
+    }
+  } else if (index >= m_) [[unlikely]] {
     throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
                          "constraint " + std::to_string(index) + " lies beyond the evaluation domain of size " +
                              std::to_string(m_) + " fixed from the circuit's shape (the circuit has more constraints "
@@ -121,10 +177,11 @@ void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearComb
   }
   if (chunk_.empty() || index < chunk_base_ || index - chunk_base_ >= chunk_.size()) refill(index);
   const Fr& l = chunk_[index - chunk_base_];
-  auto add = [&](std::span<const Term> terms, QapTerms* q, std::uint8_t* flags, Fr QapTerms::*field,
-                 std::uint8_t flag) {
+  auto add = [&](std::span<const Term> terms, const Route& r, Fr QapTerms::*field, std::uint8_t flag) {
     for (const Term& t : terms) {
       if (t.coeff.is_zero()) continue;
+      const bool own = t.index >= r.own_begin;
+      QapTerms* const q = own ? r.own : r.prefix;
       Fr& acc = q[t.index].*field;
       if (detail::is_one(t.coeff)) {
         acc += l;
@@ -133,15 +190,18 @@ void QapEvaluator::on_enforce(Name, const LinearCombination& a, const LinearComb
       } else {
         acc += t.coeff * l;
       }
-      flags[t.index] |= flag;
+      std::uint8_t* const f = own ? r.own_flags : r.prefix_flags;
+      f[t.index] |= flag;
     }
   };
-  add(a.inputs(), inputs_.data(), input_flags_.data(), &QapTerms::u, kInA);
-  add(a.aux(), aux_.data(), aux_flags_.data(), &QapTerms::u, kInA);
-  add(b.inputs(), inputs_.data(), input_flags_.data(), &QapTerms::v, kInB);
-  add(b.aux(), aux_.data(), aux_flags_.data(), &QapTerms::v, kInB);
-  add(c.inputs(), inputs_.data(), input_flags_.data(), &QapTerms::w, kInC);
-  add(c.aux(), aux_.data(), aux_flags_.data(), &QapTerms::w, kInC);
+  const Route in = part_ ? part_->in : Route{inputs_.data(), input_flags_.data(), 0, nullptr, nullptr, 0};
+  const Route aux = part_ ? part_->aux : Route{aux_.data(), aux_flags_.data(), 0, nullptr, nullptr, 0};
+  add(a.inputs(), in, &QapTerms::u, kInA);
+  add(a.aux(), aux, &QapTerms::u, kInA);
+  add(b.inputs(), in, &QapTerms::v, kInB);
+  add(b.aux(), aux, &QapTerms::v, kInB);
+  add(c.inputs(), in, &QapTerms::w, kInC);
+  add(c.aux(), aux, &QapTerms::w, kInC);
 }
 
 void QapEvaluator::on_finalize() {
@@ -155,6 +215,83 @@ void QapEvaluator::on_finalize() {
   }
   std::vector<Fr>().swap(chunk_);
   if (progress_) progress_(num_constraints());
+}
+
+// ---- parallel parts ------------------------------------------------------------------------------
+
+QapEvaluator::QapEvaluator(PartTag, QapEvaluator& parent, PartRun& run, std::size_t j, Prefix& prefix)
+    : m_(parent.m_), tau_(parent.tau_), z_tau_(parent.z_tau_), zm_(parent.zm_), omega_(parent.omega_),
+      progress_(parent.progress_) {
+  const PartShape& p = run.part;
+  // Counters at part j's first constraint / input / aux (the base class starts with ONE counted).
+  add_counts(run.i0 - 1 + j * p.inputs, run.x0 + j * p.aux, run.c0 + j * p.constraints);
+  part_ = std::make_unique<PartState>(PartState{
+      &run, j, num_constraints() + p.constraints, num_inputs() + p.inputs, num_aux() + p.aux, num_constraints(),
+      Route{parent.inputs_.data(), parent.input_flags_.data(), num_inputs(), prefix.in.data(), prefix.in_flags.data(),
+            run.i0},
+      Route{parent.aux_.data(), parent.aux_flags_.data(), num_aux(), prefix.aux.data(), prefix.aux_flags.data(),
+            run.x0}});
+}
+
+void QapEvaluator::report_part_rows(std::size_t row) {
+  PartRun& run = *part_->run;
+  if (!progress_ || row <= part_->reported) return;
+  std::lock_guard lock(run.progress_mutex);
+  run.rows_done += row - part_->reported;
+  part_->reported = row;
+  progress_(run.c0 + run.rows_done);
+}
+
+void QapEvaluator::synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
+                                    std::size_t threads) {
+  if (is_finalized()) {
+    throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
+  }
+  const std::size_t c0 = num_constraints(), i0 = num_inputs(), x0 = num_aux();
+  const std::size_t ct = c0 + n_parts * part.constraints, it = i0 + n_parts * part.inputs,
+                    xt = x0 + n_parts * part.aux;
+  if (part_threads_ > 1) threads = threads == 0 ? part_threads_ : std::min(threads, part_threads_);
+  // In order: asked for, nothing to share, rows past the domain (the sequential path reports the
+  // first of them exactly), or parts within a part.
+  if (threads == 1 || part_threads_ == 1 || n_parts <= 1 || ct > m_ || part_) {
+    for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
+    return;
+  }
+  // Every part's variables zeroed up front (most already are: the shape's counts).
+  const QapTerms kZero{Fr::zero(), Fr::zero(), Fr::zero()};
+  if (inputs_.size() < it) {
+    inputs_.resize(it, kZero);
+    input_flags_.resize(it, 0);
+  }
+  if (aux_.size() < xt) {
+    aux_.resize(xt, kZero);
+    aux_flags_.resize(xt, 0);
+  }
+
+  PartRun run(part, c0, i0, x0);
+  run_parts(n_parts, threads, [&](std::size_t j) {
+    QapEvaluator cs(PartTag{}, *this, run, j, run.prefixes.local());
+    body(cs, j);
+    check_part(cs, j, part, c0, i0, x0);
+    cs.report_part_rows(cs.part_->row_end);
+  });
+
+  // The prefix variables' sums of every thread (any order: field addition is exact).
+  for (const Prefix& p : run.prefixes) {
+    auto merge = [](std::span<const QapTerms> from, std::span<const std::uint8_t> from_flags, QapTerms* to,
+                    std::uint8_t* to_flags) {
+      for (std::size_t k = 0; k < from.size(); ++k) {
+        if (from_flags[k] == 0) continue;  // no term of it (a term's coefficient is non-zero)
+        to[k].u += from[k].u;
+        to[k].v += from[k].v;
+        to[k].w += from[k].w;
+        to_flags[k] |= from_flags[k];
+      }
+    };
+    merge(p.in, p.in_flags, inputs_.data(), input_flags_.data());
+    merge(p.aux, p.aux_flags, aux_.data(), aux_flags_.data());
+  }
+  add_counts(it - i0, xt - x0, ct - c0);
 }
 
 }  // namespace proofline::r1cs

@@ -5,6 +5,9 @@
 // and (slow, ctest porep_parallel_slow) 512 MiB, for 1, 2, 3 and 7 threads and the default arena.
 // Also: a corrupted witness gives the same (unsatisfied) buffers and the same first unsatisfied
 // constraint; cancellation and the limits stop the parallel path with the sequential path's codes.
+// The setup's synthesis (the QapEvaluator) with the challenges as parallel parts streams what the
+// sequential one streams (2 KiB: vk, section lengths, every scalar in order; slow, ctest
+// porep_parallel_slow).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "../support/buffers_test_util.hpp"
+#include "../support/setup_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/seal.hpp"
@@ -180,6 +184,19 @@ TEST(PoRepParallel, DefaultThreadsKnob) {
   set_default_synthesis_threads(0);
   const PoRepCircuit all = gen_partition(RegisteredSealProof::StackedDrg2KiBV1_1, 38);
   EXPECT_EQ(all.synthesis_threads(), 0u);
+}
+
+// The setup of a blank 2 KiB partition as `proofline setup --circuit porep` runs it (shape from
+// count_porep): with the challenges as parallel parts into the QapEvaluator (SetupOptions::threads
+// 2 and 0, and 0 with the circuit in order) it streams what the sequential synthesis (threads 1) streams
+// — the vk, the section lengths and every scalar in order, i.e. the same .params bytes
+// (tests/support/setup_test_util.hpp). ~60 s on the 2-core box: DISABLED_ in the per-case run, run
+// by ctest as porep_parallel_slow (label slow).
+TEST(PoRepParallelSlow, DISABLED_SetupGivesTheSequentialParams2KiB) {
+  const PoRepShape shape = shape_for_sector_size(2048);
+  const PoRepCounts n = count_porep(shape);
+  proofline::testing::expect_parallel_setup_is_sequential(PoRepCircuit(shape, blank_inputs(shape)),
+                                                          {n.constraints + n.inputs, n.inputs, n.aux}, 2048);
 }
 
 }  // namespace

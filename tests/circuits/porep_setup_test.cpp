@@ -9,41 +9,15 @@
 #include <gtest/gtest.h>
 
 #include "../groth16/setup_oracle.hpp"
+#include "../support/setup_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/groth16/groth16.hpp"
 
 namespace proofline::circuits::porep {
 namespace {
 
-using groth16::FixedBaseMulFn;
-using groth16::FixedBaseTable;
-
-/// acc = acc·ρ + k over every scalar, in order (equal digests ⇒ equal sequences, but with
-/// probability ~n/r for a fixed ρ unknown to the circuit).
-struct Digest {
-  Fr rho = Fr::from_u64(0x9e3779b97f4a7c15ULL) * Fr::from_u64(1234567891);
-  Fr acc = Fr::zero();
-  std::size_t n = 0;
-  void add(std::span<const Fr> ks) {
-    for (const Fr& k : ks) acc = acc * rho + k;
-    n += ks.size();
-  }
-  friend bool operator==(const Digest&, const Digest&) = default;
-};
-
-/// Keeps the vk and the section lengths only.
-class CountingSink final : public groth16::ParamsSink {
- public:
-  groth16::VerifyingKey vk_;
-  std::size_t len[5] = {0, 0, 0, 0, 0};
-
- protected:
-  void on_vk(const groth16::VerifyingKey& vk) override { vk_ = vk; }
-  void on_begin(groth16::ParamsSection s, std::size_t count) override { len[static_cast<int>(s)] = count; }
-  void on_append(std::span<const ec::G1Affine>) override {}
-  void on_append(std::span<const ec::G2Affine>) override {}
-  void on_finish() override {}
-};
+using Digest = proofline::testing::ScalarDigest;
+using proofline::testing::CountingSink;
 
 TEST(PoRepSetupSlow, DISABLED_StreamedSetupEqualsWholeMatrixSetup2KiB) {
   const PoRepShape shape = shape_for_sector_size(2048);
@@ -57,18 +31,7 @@ TEST(PoRepSetupSlow, DISABLED_StreamedSetupEqualsWholeMatrixSetup2KiB) {
   o.progress_min_constraints = ~std::size_t{0};
   const PoRepCounts counts = count_porep(shape);
   o.shape = r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux};
-  o.g1_batch = [&](const FixedBaseTable<ec::G1Config>&) {
-    return FixedBaseMulFn<ec::G1Config>([&](std::span<const Fr> ks, std::span<ec::G1Affine> out) {
-      new_g1.add(ks);
-      std::fill(out.begin(), out.end(), ec::G1Affine::generator());
-    });
-  };
-  o.g2_batch = [&](const FixedBaseTable<ec::G2Config>&) {
-    return FixedBaseMulFn<ec::G2Config>([&](std::span<const Fr> ks, std::span<ec::G2Affine> out) {
-      new_g2.add(ks);
-      std::fill(out.begin(), out.end(), ec::G2Affine::generator());
-    });
-  };
+  proofline::testing::digest_scalars(o, &new_g1, &new_g2);
   CountingSink got;
   groth16::generate_parameters(circuit, tw, got, o);
 

@@ -433,11 +433,16 @@ TEST(PoStParallel, GroupsGiveTheSequentialBuffers) {
   const auto p = filecoin::fallback_params(o.config);
   const auto part = filecoin::partition_sector_proofs(p, g.public_inputs, g.vanilla_proofs, 0);
   const FallbackPoStCircuit circuit(shape_for(p), circuit_sectors(part));
+  FallbackPoStCircuit in_order = circuit;
+  in_order.set_synthesis_threads(1);  // synthesize(): the sectors in order, in their namespaces
   r1cs::ProvingAssignment seq;
-  circuit.synthesize(seq);
+  in_order.synthesize(seq);
   for (const std::size_t threads : {0u, 1u, 2u, 7u}) {
     r1cs::ProvingAssignment par;
     circuit.synthesize_parallel(par, threads);
+    r1cs::ProvingAssignment by_default;  // synthesize() with the default threads: the parts
+    circuit.synthesize(by_default);
+    EXPECT_TRUE(by_default.buffers().a == seq.buffers().a && by_default.buffers().aux_assignment == seq.buffers().aux_assignment);
     const auto& a = seq.buffers();
     const auto& b = par.buffers();
     EXPECT_TRUE(a.a == b.a && a.b == b.b && a.c == b.c) << threads;

@@ -1,11 +1,14 @@
-// ProvingAssignment::synthesize_parts (parallel parts into one set of buffers), the window
+// ProvingAssignment::synthesize_parts (parallel parts into one set of buffers), the same parts into
+// the setup's QapEvaluator (QapParts: sums equal to the sequential order's, wrong shapes), the window
 // DensityTracker and the fixed-storage UninitAllocator it is built on: parts whose boundaries fall
 // inside 64-bit density words, that set density bits of the shared prefix and of ONE, that use the
 // generic LinearCombination path, prover_alloc/prover_enforce and prover_extend, give the buffers of
 // the sequential order byte for byte; errors, cancellation, limits and wrong shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -68,14 +71,19 @@ void part(ConstraintSystem& cs, std::size_t j) {
   (void)cs.alloc_input("y", [&] { return Fr::from_u64(s + 1); });
 }
 
+/// The prefix's counts plus n_parts parts of `p`.
+void expect_counts(const ConstraintSystem& cs, std::size_t n_parts, const PartShape& p) {
+  EXPECT_EQ(cs.num_constraints(), 1 + n_parts * p.constraints);
+  EXPECT_EQ(cs.num_aux(), 5 + n_parts * p.aux);
+  EXPECT_EQ(cs.num_inputs(), 3 + n_parts * p.inputs);
+}
+
 ProvingBuffers run(std::size_t n_parts, std::size_t threads, bool fast = true) {
   ProvingAssignment cs;
   cs.set_fast_path(fast);
   prefix(cs);
   cs.synthesize_parts(n_parts, kPart, part, threads);
-  EXPECT_EQ(cs.num_constraints(), 1 + n_parts * kPart.constraints);
-  EXPECT_EQ(cs.num_aux(), 5 + n_parts * kPart.aux);
-  EXPECT_EQ(cs.num_inputs(), 3 + n_parts * kPart.inputs);
+  expect_counts(cs, n_parts, kPart);
   cs.finalize();
   return cs.release();
 }
@@ -237,6 +245,190 @@ TEST(ParallelParts, FaultJobScopeReachesTheParts) {
     for (std::size_t k = 0; k < big.constraints; ++k) c.prover_enforce(c.prover_value(x), Fr::one(), Fr::one());
   }, 2), fault::Injected);
   fault::disarm_all();
+}
+
+// ---- QapEvaluator::synthesize_parts ---------------------------------------------------------------
+// The same prefix and parts into the setup's evaluator (the generic path: no prover buffers): the
+// u, v, w and flags of every variable equal the sequential order's byte for byte (the prefix's
+// variables and ONE summed over the threads' accumulators), with parts spanning Lagrange chunks.
+
+const Fr kTau = Fr::from_u64(0x5eed) * Fr::from_u64(987654321);
+
+CircuitShape qap_shape(std::size_t n_parts, const PartShape& p) {
+  const std::size_t inputs = 3 + n_parts * p.inputs;
+  return {1 + n_parts * p.constraints + inputs, inputs, 5 + n_parts * p.aux};
+}
+
+/// Every sum and flag of a finalized evaluator, as bytes.
+std::vector<std::uint8_t> qap_bytes(const QapEvaluator& q) {
+  std::vector<std::uint8_t> out;
+  auto put = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  put(q.inputs().data(), q.inputs().size_bytes());
+  put(q.aux().data(), q.aux().size_bytes());
+  put(q.input_flags().data(), q.input_flags().size_bytes());
+  put(q.aux_flags().data(), q.aux_flags().size_bytes());
+  return out;
+}
+
+/// prefix, n_parts parts of `shape` by `body`, finalize; `part_threads` as set_part_threads.
+std::vector<std::uint8_t> qap_run(std::size_t n_parts, const PartShape& shape, const ConstraintSystem::PartBody& body,
+                                  std::size_t threads, std::size_t part_threads = 0,
+                                  std::vector<std::size_t>* progress = nullptr) {
+  QapEvaluator q(kTau, qap_shape(n_parts, shape));
+  q.set_part_threads(part_threads);
+  if (progress != nullptr) q.set_progress([progress](std::size_t rows) { progress->push_back(rows); });
+  prefix(q);
+  q.synthesize_parts(n_parts, shape, body, threads);
+  expect_counts(q, n_parts, shape);
+  q.finalize();
+  return qap_bytes(q);
+}
+
+/// The same layout from the definition: u_j = Σ_i A[i][j]·L_i(τ) (v: B, w: C) over KeypairAssembly's
+/// columns, L_i(τ) = Z(τ)/m · ω^i/(τ − ω^i) one inversion per row; flags from column emptiness.
+std::vector<std::uint8_t> qap_from_columns(std::size_t n_parts, const PartShape& shape,
+                                           const ConstraintSystem::PartBody& body) {
+  KeypairAssembly k;
+  prefix(k);
+  for (std::size_t j = 0; j < n_parts; ++j) body(k, j);
+  k.finalize();
+  const std::size_t m = CircuitShape{k.num_constraints(), k.num_inputs(), k.num_aux()}.domain_size();
+  Fr omega = Fr::root_of_unity();
+  for (unsigned i = static_cast<unsigned>(std::countr_zero(m)); i < 32; ++i) omega = omega.square();
+  const Fr zm = (kTau.pow(static_cast<std::uint64_t>(m)) - Fr::one()) * Fr::from_u64(m).inverse();
+  auto lagrange = [&](std::uint64_t i) {
+    const Fr w = omega.pow(i);
+    return zm * w * (kTau - w).inverse();
+  };
+  std::vector<QapTerms> in(k.num_inputs()), aux(k.num_aux());
+  std::vector<std::uint8_t> in_f(k.num_inputs(), 0), aux_f(k.num_aux(), 0);
+  const SparseColumns* sides[3] = {&k.a(), &k.b(), &k.c()};
+  Fr QapTerms::*fields[3] = {&QapTerms::u, &QapTerms::v, &QapTerms::w};
+  for (int s = 0; s < 3; ++s) {
+    auto sum = [&](std::span<const ColumnEntry> col, QapTerms& q, std::uint8_t& f) {
+      Fr acc = Fr::zero();
+      for (const ColumnEntry& e : col) acc += e.coeff * lagrange(e.row);
+      q.*fields[s] = acc;
+      if (!col.empty()) f |= std::uint8_t(1u << s);
+    };
+    for (std::size_t j = 0; j < in.size(); ++j) sum(sides[s]->input(j), in[j], in_f[j]);
+    for (std::size_t j = 0; j < aux.size(); ++j) sum(sides[s]->aux(j), aux[j], aux_f[j]);
+  }
+  std::vector<std::uint8_t> out;
+  auto put = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  put(in.data(), in.size() * sizeof(QapTerms));
+  put(aux.data(), aux.size() * sizeof(QapTerms));
+  put(in_f.data(), in_f.size());
+  put(aux_f.data(), aux_f.size());
+  return out;
+}
+
+TEST(QapParts, EqualsSequentialOrder) {
+  const auto seq = qap_run(9, kPart, part, 1);
+  ASSERT_TRUE(seq == qap_from_columns(9, kPart, part));  // the sequential path is the definition
+  for (const std::size_t t : {2, 3, 7, 0}) {
+    EXPECT_TRUE(qap_run(9, kPart, part, t) == seq) << t << " threads";
+  }
+  // The evaluator's own switch: 1 keeps the sequential path whatever the call asks; n caps it.
+  EXPECT_TRUE(qap_run(9, kPart, part, 0, 1) == seq);
+  EXPECT_TRUE(qap_run(9, kPart, part, 0, 2) == seq);
+  EXPECT_TRUE(qap_run(9, kPart, part, 7, 3) == seq);
+}
+
+// Parts of 30,011 rows: several parts per 2^16-row Lagrange chunk of the sequential path, and
+// parts whose rows straddle its chunk boundaries; ONE and the prefix read by every row.
+TEST(QapParts, PartsAcrossLagrangeChunks) {
+  constexpr std::size_t kRows = 30'011;
+  const PartShape big{kRows, 1, 2};
+  const auto body = [](ConstraintSystem& c, std::size_t j) {
+    const Variable x = c.alloc("x", [] { return Fr::zero(); });
+    const Variable y = c.alloc("y", [] { return Fr::zero(); });
+    (void)c.alloc_input("i", [] { return Fr::zero(); });
+    for (std::size_t k = 0; k < kRows; ++k) {
+      c.enforce(
+          "r", [&](LinearCombination& lc) { lc.add(x, Fr::from_u64(k + 1)).add(Variable::aux(k % 5)); },
+          [&](LinearCombination& lc) { lc.add(ConstraintSystem::one(), Fr::from_u64(j + 2)); },
+          [&](LinearCombination& lc) {
+            lc.add(y);
+            if (k % 7 == 0) lc.add(Variable::input(1), -Fr::one());
+          });
+    }
+  };
+  std::vector<std::size_t> rows;
+  const auto seq = qap_run(7, big, body, 1);
+  EXPECT_TRUE(qap_run(7, big, body, 2, 0, &rows) == seq);
+  EXPECT_TRUE(qap_run(7, big, body, 0) == seq);
+  // Progress: rows only grow, and the parts' last report counts all of them.
+  ASSERT_FALSE(rows.empty());
+  EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end()));
+  EXPECT_GE(rows.back(), 1 + 7 * kRows);
+}
+
+TEST(QapParts, WrongShapeIsShapeMismatchNamingThePart) {
+  auto expect_mismatch = [](const ConstraintSystem::PartBody& body, const std::string& what) {
+    for (const std::size_t t : {2, 0}) {
+      QapEvaluator q(kTau, qap_shape(4, kPart));
+      prefix(q);
+      try {
+        q.synthesize_parts(4, kPart, body, t);
+        ADD_FAILURE() << "no error: " << what;
+      } catch (const SynthesisError& e) {
+        EXPECT_EQ(e.code(), SynthesisErrorCode::ShapeMismatch) << e.what();
+        EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      }
+    }
+  };
+  // One aux too many: stopped at its region's end.
+  expect_mismatch([](ConstraintSystem& c, std::size_t j) {
+    part(c, j);
+    if (j == 1) (void)c.alloc("extra", [] { return Fr::zero(); });
+  }, "part 1 outgrew its shape");
+}
+
+TEST(QapParts, FewerCountsAndForeignReadsAreShapeMismatch) {
+  for (const std::size_t t : {2, 0}) {
+    QapEvaluator fewer(kTau, qap_shape(4, kPart));
+    prefix(fewer);
+    try {
+      fewer.synthesize_parts(4, PartShape{kPart.constraints + 1, kPart.inputs, kPart.aux}, part, t);
+      ADD_FAILURE() << "no error";
+    } catch (const SynthesisError& e) {
+      EXPECT_EQ(e.code(), SynthesisErrorCode::ShapeMismatch);
+      EXPECT_NE(std::string(e.what()).find("part 0 added 41 constraints, 2 inputs, 37 aux (expected 42, 2, 37)"),
+                std::string::npos)
+          << e.what();
+    }
+    // Part 2 reads part 0's first aux variable (neither the prefix nor its own).
+    QapEvaluator foreign(kTau, qap_shape(4, kPart));
+    prefix(foreign);
+    try {
+      foreign.synthesize_parts(4, kPart, [](ConstraintSystem& c, std::size_t j) {
+        if (j == 2) {
+          c.enforce("x", Variable::aux(5), Variable::aux(5), Variable::aux(5));
+          return;
+        }
+        part(c, j);
+      }, t);
+      ADD_FAILURE() << "no error";
+    } catch (const SynthesisError& e) {
+      EXPECT_EQ(e.code(), SynthesisErrorCode::ShapeMismatch);
+      EXPECT_NE(std::string(e.what()).find("part 2 reads aux variable 5 of another part"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+TEST(QapParts, AfterFinalizeIsAnError) {
+  QapEvaluator q(kTau, qap_shape(0, kPart));
+  prefix(q);
+  q.finalize();
+  EXPECT_THROW(q.synthesize_parts(2, kPart, part, 2), SynthesisError);
 }
 
 // ---- DensityTracker::window / merge_window ------------------------------------------------------

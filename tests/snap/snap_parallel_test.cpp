@@ -4,13 +4,16 @@
 // density bitmaps and the counts (so the pinned counts and, for fixed r and s, the proof bytes are
 // those of the sequential order) — for a generated 1 KiB partition (10 challenges) on 2, 3 and all
 // threads, and for a tampered one (the same unsatisfied buffers, the same first unsatisfied
-// constraint).
+// constraint). The setup's synthesis (the QapEvaluator) with the challenges as parallel parts streams
+// what the sequential one streams (vk, section lengths, every scalar in order; slow, ctest
+// snap_parallel_setup).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <span>
 
 #include "../support/buffers_test_util.hpp"
+#include "../support/setup_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/circuits/snap.hpp"
 #include "proofline/filecoin/snap.hpp"
@@ -77,6 +80,18 @@ TEST(SnapParallel, ATamperedChallengeGivesTheSameUnsatisfiedBuffers) {
   const r1cs::ProvingBuffers par = prove_buffers(*t.p, w, 2);
   expect_identical(seq, par, 2);
   EXPECT_EQ(porep::first_unsatisfied(par.a, par.b, par.c), first);
+}
+
+// The setup of a blank 1 KiB partition: with the challenges as parallel parts into the QapEvaluator
+// (SetupOptions::threads 2 and 0, and the circuit's switch in order) it streams what the sequential
+// synthesis (threads 1) streams — the vk, the section lengths and every scalar in order (so the
+// same .params bytes: tests/support/setup_test_util.hpp). ~40 s on the 2-core box: DISABLED_ in the
+// per-case run, run by ctest as snap_parallel_setup (label slow).
+TEST(SnapParallelSlow, DISABLED_SetupGivesTheSequentialParams1KiB) {
+  const filecoin::SnapParams& p = filecoin::snap_params(1024);
+  const SnapCounts n = count_snap(p);
+  proofline::testing::expect_parallel_setup_is_sequential(EmptySectorUpdateCircuit(p, blank_witness(p)),
+                                                          {n.constraints + n.inputs, n.inputs, n.aux}, 1717);
 }
 
 }  // namespace

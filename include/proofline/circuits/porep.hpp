@@ -40,13 +40,14 @@
 // leaf first, each with the arity − 1 siblings in child order and the node's position (so the
 // position bits, concatenated LSB first over base, sub, top, are the leaf index).
 //
-// Parallel synthesis (prover mode): the challenges only read the header's variables and all have
-// one shape, so PoRepCircuit::synthesize runs them on oneTBB threads into the prover's buffers
-// (r1cs::ProvingAssignment::synthesize_parts), with exactly the sequential order's result;
+// Parallel synthesis (prover mode and the setup's QapEvaluator): the challenges only read the
+// header's variables and all have one shape, so PoRepCircuit::synthesize runs them on oneTBB
+// threads as parts (r1cs::ConstraintSystem::synthesize_parts: into the prover's buffers, or the
+// evaluator's sums), with exactly the sequential order's result;
 // set_synthesis_threads(1) (or set_default_synthesis_threads(1)) keeps the sequential path. The
 // per-challenge counts are known once per process and shape (layers, nodes, tree) from
-// count_porep, or else measured by synthesizing that shape's first challenge in order. Test, setup and shape modes
-// always run in order.
+// count_porep, or else measured by synthesizing that shape's first challenge in order. Test and shape
+// modes always run in order.
 //
 // Errors: ProoflineError(BadLength) from PoRepCircuit's constructor when the witness does not have
 // the shape (names the challenge, the part and the expected size); r1cs::SynthesisError from synthesis.
@@ -160,10 +161,11 @@ class PoRepCircuit final : public r1cs::CircuitInterface {
   /// sizes, path lengths and arities), naming the part.
   PoRepCircuit(const PoRepShape& shape, PoRepPartitionInputs inputs);
 
-  /// Prover mode (r1cs::ProvingAssignment) with synthesis_threads() != 1 and more than one
-  /// challenge: the challenges in parallel (see the header comment); otherwise in order.
+  /// Prover mode (r1cs::ProvingAssignment) or the setup's r1cs::QapEvaluator (cs.parallel_parts())
+  /// with synthesis_threads() != 1 and more than one challenge: the challenges in parallel (see the
+  /// header comment); otherwise in order.
   void synthesize(r1cs::ConstraintSystem& cs) const override;
-  /// Threads for the challenges in prover mode: 0 = the calling thread's oneTBB arena (all
+  /// Threads for the challenges in those modes: 0 = the calling thread's oneTBB arena (all
   /// hardware threads unless the caller limited it), 1 = in order on the calling thread (the
   /// sequential path), n = an arena of n threads. Starts at default_synthesis_threads().
   void set_synthesis_threads(std::size_t n) noexcept { threads_ = n; }

@@ -89,11 +89,21 @@ class FallbackPoStCircuit final : public r1cs::CircuitInterface {
  public:
   /// Throws ProoflineError(BadLength) when `sectors` does not have `shape`.
   FallbackPoStCircuit(const FallbackPoStShape& shape, std::vector<PoStCircuitSector> sectors);
+  /// In a mode that runs parts in parallel (cs.parallel_parts(): prover mode, the setup's
+  /// QapEvaluator) with synthesis_threads() != 1 and more than one sector: synthesize_parallel(cs,
+  /// synthesis_threads()); otherwise the sectors in order, each in its namespace.
   void synthesize(r1cs::ConstraintSystem& cs) const override;
-  /// The sectors synthesized as parallel parts of one shape on up to `threads` oneTBB threads (0:
-  /// all; ProvingAssignment::synthesize_parts), as bellperson's extensible path does with sector
-  /// groups: the buffers equal those of synthesize(cs) byte for byte. Errors: synthesize_parts'.
-  void synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t threads = 0) const;
+  /// The sectors synthesized as parts of one shape on up to `threads` oneTBB threads (0: all;
+  /// ConstraintSystem::synthesize_parts: in parallel in prover mode and the setup's QapEvaluator,
+  /// in order elsewhere, without the sector namespaces), as bellperson's extensible path does with
+  /// sector groups: the result equals that of the sequential synthesis byte for byte. Errors:
+  /// synthesize_parts'.
+  void synthesize_parallel(r1cs::ConstraintSystem& cs, std::size_t threads = 0) const;
+  /// Threads for synthesize(): 0 = the calling thread's oneTBB arena, 1 = the sectors in order (the
+  /// sequential path), n = an arena of n. Starts at circuits::porep::default_synthesis_threads()
+  /// (one process-wide switch for the circuits).
+  void set_synthesis_threads(std::size_t n) noexcept { threads_ = n; }
+  std::size_t synthesis_threads() const noexcept { return threads_; }
   const FallbackPoStShape& shape() const noexcept { return shape_; }
   /// The public inputs synthesis produces (ONE excluded), from the witness: per sector comm_r and
   /// the leaf index its paths spell.
@@ -102,6 +112,7 @@ class FallbackPoStCircuit final : public r1cs::CircuitInterface {
  private:
   FallbackPoStShape shape_;
   std::vector<PoStCircuitSector> sectors_;
+  std::size_t threads_;
 };
 
 /// Counts of a shape: one circuit sector synthesized into a ShapeCounter, times `sectors`.

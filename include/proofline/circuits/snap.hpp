@@ -83,12 +83,13 @@ class EmptySectorUpdateCircuit final : public r1cs::CircuitInterface {
  public:
   /// Throws ProoflineError(BadLength) when `w` does not have the shape of `p`.
   EmptySectorUpdateCircuit(const filecoin::SnapParams& p, SnapWitness w);
-  /// Prover mode (r1cs::ProvingAssignment) with synthesis_threads() != 1: the header and challenge
-  /// 0 in order, then the other challenges (each reads only the header's variables and its own) as
-  /// parallel parts of challenge 0's counts (ProvingAssignment::synthesize_parts), with the buffers
-  /// of the sequential order byte for byte; every other mode in order. Errors: synthesize_parts'.
+  /// Prover mode (r1cs::ProvingAssignment) or the setup's r1cs::QapEvaluator (cs.parallel_parts())
+  /// with synthesis_threads() != 1: the header and challenge 0 in order, then the other challenges
+  /// (each reads only the header's variables and its own) as parallel parts of challenge 0's
+  /// counts (ConstraintSystem::synthesize_parts), with the result of the sequential order byte for
+  /// byte; every other mode in order. Errors: synthesize_parts'.
   void synthesize(r1cs::ConstraintSystem& cs) const override;
-  /// Threads for the challenges in prover mode: 0 = the calling thread's oneTBB arena, 1 = in order
+  /// Threads for the challenges in those modes: 0 = the calling thread's oneTBB arena, 1 = in order
   /// (the sequential path), n = an arena of n threads. Starts at
   /// circuits::porep::default_synthesis_threads() (one process-wide switch for both circuits).
   void set_synthesis_threads(std::size_t n) noexcept { threads_ = n; }

@@ -16,7 +16,10 @@
 //  2. Synthesis into an r1cs::QapEvaluator: u_j(τ), v_j(τ), w_j(τ) of every input and aux variable
 //     accumulated row by row from the Lagrange basis L_i(τ) = Z(τ)/m · ω^i/(τ − ω^i) (made in
 //     chunks with batch inversion), and for each variable whether it appears in A, B, C. No matrix
-//     is stored. τ in the domain (Z(τ) = 0) is rejected.
+//     is stored. τ in the domain (Z(τ) = 0) is rejected. A circuit made of independent parts
+//     (PoSt sectors, PoRep and SnapDeals challenges: r1cs::ConstraintSystem::synthesize_parts)
+//     synthesizes them in parallel on up to SetupOptions::threads threads, with the same sums bit
+//     for bit (QapEvaluator's parts).
 //  3. Checks, before any point is made, in this order (the messages name the variable): every aux
 //     l scalar non-zero (an aux variable in no constraint is "unconstrained", as bellperson rejects
 //     it); each A (then B) polynomial zero exactly when the variable is absent from A (B); every
@@ -84,7 +87,8 @@ struct SetupOptions {
   bool warn = true;
   /// Print progress on stderr for circuits of at least this many constraints (0: always).
   std::size_t progress_min_constraints = std::size_t{1} << 16;
-  /// 0: the calling thread's TBB arena (all cores); k > 0: at most k threads.
+  /// 0: the calling thread's TBB arena (all cores); k > 0: at most k threads (the synthesis of a
+  /// circuit's parts included; 1: in order).
   int threads = 0;
   /// The circuit's shape (constraints with the input constraints, inputs with ONE, aux) when known:
   /// spares the counting pass. The synthesis checks it (SynthesisError ShapeMismatch otherwise).

@@ -53,6 +53,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 #include <utility>
 
@@ -98,8 +99,19 @@ struct SynthesisLimits {
   std::size_t max_aux = SIZE_MAX;          ///< aux variables
 };
 
+/// The counts one part adds (its own constraints, inputs and aux variables), for synthesize_parts.
+struct PartShape {
+  std::size_t constraints = 0;
+  std::size_t inputs = 0;
+  std::size_t aux = 0;
+  friend bool operator==(const PartShape&, const PartShape&) = default;
+};
+
 class ConstraintSystem {
  public:
+  /// One part of synthesize_parts: synthesizes part j into the constraint system it is given.
+  using PartBody = std::function<void(ConstraintSystem&, std::size_t)>;
+
   virtual ~ConstraintSystem() = default;
   ConstraintSystem(const ConstraintSystem&) = delete;
   ConstraintSystem& operator=(const ConstraintSystem&) = delete;
@@ -239,6 +251,21 @@ class ConstraintSystem {
   /// where a gadget may skip computing native values (its value callbacks are never called).
   virtual bool computes_values() const noexcept = 0;
 
+  // ---- independent parts ---------------------------------------------------------------------
+  /// True for the modes whose synthesize_parts runs the parts in parallel (ProvingAssignment,
+  /// QapEvaluator); false where it runs them in order (the default below).
+  virtual bool parallel_parts() const noexcept { return false; }
+  /// Runs body(cs_j, j) for j = 0 .. n_parts−1 and leaves this system exactly as running
+  /// body(*this, 0), body(*this, 1), … in order would, where every part adds `part` (constraints,
+  /// inputs, aux) and reads only variables that existed before the call (the prefix) or that it
+  /// allocated itself. The one entry point of circuits made of independent parts (PoSt sectors,
+  /// PoRep / SnapDeals challenges) for every mode. This default runs the parts in order on *this
+  /// (`threads` ignored); ProvingAssignment and QapEvaluator run them on up to `threads` oneTBB
+  /// threads (0: the calling thread's arena; 1: in order) with the same result byte for byte, and
+  /// throw SynthesisError(ShapeMismatch, "part j …") when a part adds other counts than `part`.
+  virtual void synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
+                                std::size_t threads = 0);
+
   /// Inputs allocated so far, ONE included.
   std::size_t num_inputs() const noexcept { return n_inputs_; }
   std::size_t num_aux() const noexcept { return n_aux_; }
@@ -292,6 +319,19 @@ class ConstraintSystem {
   /// (util/fault.hpp). Defined in
   /// proving_assignment.cpp (prover mode is its only user).
   void poll_cancel();
+  /// For the parallel synthesize_parts: runs run_part(j) for every j < n_parts on oneTBB threads
+  /// (threads 0: the calling thread's arena; n: an arena of min(n, hardware) threads) and rethrows
+  /// the exception of the lowest-numbered part that threw (parts above a failed one that had not
+  /// started are skipped), as the sequential order would report it.
+  static void run_parts(std::size_t n_parts, std::size_t threads, const std::function<void(std::size_t)>& run_part);
+  /// Part j's counts check after its body ran on `cs`, whose counters started at c0 + j·part.constraints,
+  /// i0 + j·part.inputs, x0 + j·part.aux: SynthesisError(ShapeMismatch, "part j added …") when it
+  /// added other counts or left a namespace open.
+  static void check_part(const ConstraintSystem& cs, std::size_t j, const PartShape& part, std::size_t c0,
+                         std::size_t i0, std::size_t x0);
+  /// SynthesisError(ShapeMismatch, "part j outgrew its shape (…)").
+  [[noreturn]] static void throw_part_outgrew(std::size_t j, const PartShape& part);
+
   /// Back to the freshly constructed state (ONE allocated, nothing else) for recycled modes.
   void reset_counts() noexcept {
     n_inputs_ = 1;

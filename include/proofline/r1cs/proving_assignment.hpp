@@ -61,14 +61,6 @@
 
 namespace proofline::r1cs {
 
-/// The counts one part adds (its own constraints, inputs and aux variables), for synthesize_parts.
-struct PartShape {
-  std::size_t constraints = 0;
-  std::size_t inputs = 0;
-  std::size_t aux = 0;
-  friend bool operator==(const PartShape&, const PartShape&) = default;
-};
-
 class ProvingAssignment final : public ConstraintSystem {
  public:
   /// Allocates ONE (input 0, value 1).
@@ -138,8 +130,9 @@ class ProvingAssignment final : public ConstraintSystem {
   /// limits(); SynthesisError(ShapeMismatch, "part j …") when a part adds other counts than `part`
   /// (its overflow is stopped at its region's end); AlreadyFinalized after finalize(). After a
   /// throw the buffers hold partial results (release() them for reuse, never prove them).
-  void synthesize_parts(std::size_t n_parts, const PartShape& part,
-                        const std::function<void(ConstraintSystem&, std::size_t)>& body, std::size_t threads = 0);
+  bool parallel_parts() const noexcept override { return true; }
+  void synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
+                        std::size_t threads = 0) override;
 
  protected:
   void on_alloc(Name name, ValueFn value, std::size_t index) override;

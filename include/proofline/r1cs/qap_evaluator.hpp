@@ -25,6 +25,18 @@
 // SynthesisError(ShapeMismatch) at the first row beyond it; one whose final row count gives another
 // domain size, at finalize().
 //
+// Parallel parts (synthesize_parts, the contract of ConstraintSystem::synthesize_parts): each part
+// runs into a part evaluator whose counters start at the part's first constraint / input / aux
+// index and whose Lagrange coefficients are computed from the part's first row (up to the part's
+// end, on the part's thread). The u, v, w and flags of the variables a part allocates are written
+// in place (the parts' ranges are disjoint); those of the prefix variables it reads (ONE, a PoRep or
+// SnapDeals header) go to an accumulator of the thread running it (oneTBB enumerable_thread_specific,
+// the prefix's size per thread), added to this evaluator's after the last part. Field addition is
+// exact, commutative and associative, so every sum is the sequential one bit for bit whatever the
+// order. A part that reads a variable of another part (neither the prefix nor its own) throws
+// SynthesisError(ShapeMismatch, "part j reads …"). Progress: the parts' rows are counted together
+// and reported (under a lock) as each part starts a Lagrange chunk and when it ends.
+//
 // Values are never computed (computes_values() is false); names are ignored.
 // Errors: SynthesisError(UnknownVariable) for a term naming an unallocated variable (the same
 // message as KeypairAssembly; nothing is recorded for that constraint), ShapeMismatch as above;
@@ -34,6 +46,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -75,6 +88,18 @@ class QapEvaluator final : public ConstraintSystem {
   /// kLagrangeChunk rows) and at finalize(); for progress reports. Null: none.
   void set_progress(std::function<void(std::size_t rows)> fn) { progress_ = std::move(fn); }
 
+  /// Parts (see the header comment). set_part_threads(1) runs every synthesize_parts in order on
+  /// this evaluator (the sequential path); n > 1 caps the threads a call may use (0, the default:
+  /// the call's own `threads`). A call's threads: 0 = the calling thread's oneTBB arena, 1 = in
+  /// order, n = an arena of n. Errors: ConstraintSystem::synthesize_parts' (ShapeMismatch "part j
+  /// …"); a call whose rows would pass the domain runs in order and throws as the sequential path
+  /// does; AlreadyFinalized after finalize(). After a throw the sums are partial.
+  void set_part_threads(std::size_t n) noexcept { part_threads_ = n; }
+  std::size_t part_threads() const noexcept { return part_threads_; }
+  bool parallel_parts() const noexcept override { return true; }
+  void synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
+                        std::size_t threads = 0) override;
+
  protected:
   void on_alloc(Name, ValueFn, std::size_t) override;
   void on_alloc_input(Name, ValueFn, std::size_t) override;
@@ -83,7 +108,23 @@ class QapEvaluator final : public ConstraintSystem {
   void on_finalize() override;
 
  private:
+  struct PartTag {};
+  struct PartRun;  // one parallel synthesize_parts call: prefix accumulators, progress
+  struct Prefix;   // one thread's sums of the prefix variables
+  // Where the terms of one kind of variable (inputs or aux) go: index >= own_begin → own[index],
+  // index < prefix_end → prefix[index]; in between: another part's variable (an error).
+  struct Route {
+    QapTerms* own;
+    std::uint8_t* own_flags;
+    std::size_t own_begin;
+    QapTerms* prefix;
+    std::uint8_t* prefix_flags;
+    std::size_t prefix_end;
+  };
+  // Part evaluator j of a synthesize_parts call on `parent` (see PartRun).
+  QapEvaluator(PartTag, QapEvaluator& parent, PartRun& run, std::size_t j, Prefix& prefix);
   void refill(std::size_t row);
+  void report_part_rows(std::size_t row);
 
   std::size_t m_;
   Fr tau_, z_tau_, zm_;  // zm = Z(τ)/m
@@ -95,6 +136,16 @@ class QapEvaluator final : public ConstraintSystem {
   std::size_t chunk_base_ = 0;  // first row of chunk_
   std::vector<Fr> chunk_;       // L_i(τ) for rows chunk_base_ … chunk_base_ + chunk_.size() − 1
   std::function<void(std::size_t)> progress_;
+  std::size_t part_threads_ = 0;
+  // Part evaluators only (null in the evaluator a circuit is synthesized into).
+  struct PartState {
+    PartRun* run;
+    std::size_t j;
+    std::size_t row_end, input_end, aux_end;  // this part's ends (its region's)
+    std::size_t reported;                     // first row not yet counted in the run's progress
+    Route in, aux;
+  };
+  std::unique_ptr<PartState> part_;
 };
 
 }  // namespace proofline::r1cs

@@ -371,7 +371,7 @@ namespace {
 std::atomic<std::size_t> g_default_threads{0};
 
 // Counts of one challenge per (layers, nodes, tree R/C): from count_porep, or measured by the first
-// prover-mode synthesis of that shape, which then runs its challenge 0 in order.
+// parallel-mode synthesis of that shape (prover or setup), which then runs its challenge 0 in order.
 using ChallengeKey = std::tuple<std::size_t, std::uint64_t, std::size_t, std::size_t, std::size_t>;
 std::mutex g_part_mutex;
 std::map<ChallengeKey, r1cs::PartShape> g_part_shapes;
@@ -464,8 +464,7 @@ void PoRepCircuit::synthesize_marked(ConstraintSystem& cs, PoRepCounts* marks) c
     auto ns = c.namespace_([&] { return "challenge_" + std::to_string(i); });
     synthesize_challenge(c, shape_, in_.challenges[i], h, i == 0 && marks ? &marks->challenge : nullptr);
   };
-  auto* prover = marks == nullptr && threads_ != 1 && n > 1 ? dynamic_cast<r1cs::ProvingAssignment*>(&cs) : nullptr;
-  if (prover == nullptr) {
+  if (marks != nullptr || threads_ == 1 || n <= 1 || !cs.parallel_parts()) {
     for (std::size_t i = 0; i < n; ++i) challenge(cs, i);
     return;
   }
@@ -490,7 +489,7 @@ void PoRepCircuit::synthesize_marked(ConstraintSystem& cs, PoRepCounts* marks) c
     g_part_shapes.emplace(challenge_key(shape_), part);
     first = 1;
   }
-  prover->synthesize_parts(
+  cs.synthesize_parts(
       n - first, part, [&](ConstraintSystem& c, std::size_t j) { challenge(c, first + j); }, threads_);
 }
 

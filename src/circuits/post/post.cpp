@@ -129,7 +129,7 @@ std::vector<PoStCircuitSector> blank_sectors(const FallbackPoStShape& shape) {
 }
 
 FallbackPoStCircuit::FallbackPoStCircuit(const FallbackPoStShape& shape, std::vector<PoStCircuitSector> sectors)
-    : shape_(shape), sectors_(std::move(sectors)) {
+    : shape_(shape), sectors_(std::move(sectors)), threads_(porep::default_synthesis_threads()) {
   if (sectors_.size() != shape_.sectors) {
     bad_shape(std::to_string(sectors_.size()) + " sectors, expected " + std::to_string(shape_.sectors));
   }
@@ -151,6 +151,10 @@ FallbackPoStCircuit::FallbackPoStCircuit(const FallbackPoStShape& shape, std::ve
 }
 
 void FallbackPoStCircuit::synthesize(ConstraintSystem& cs) const {
+  if (cs.parallel_parts() && threads_ != 1 && sectors_.size() > 1) {
+    synthesize_parallel(cs, threads_);
+    return;
+  }
   // synthesize_default's "outer namespace"; the extensible path gives the same constraints.
   auto outer = cs.namespace_("outer namespace");
   for (std::size_t i = 0; i < sectors_.size(); ++i) {
@@ -159,7 +163,7 @@ void FallbackPoStCircuit::synthesize(ConstraintSystem& cs) const {
   }
 }
 
-void FallbackPoStCircuit::synthesize_parallel(r1cs::ProvingAssignment& cs, std::size_t threads) const {
+void FallbackPoStCircuit::synthesize_parallel(ConstraintSystem& cs, std::size_t threads) const {
   // Every circuit sector reads nothing but its own variables: one part each, of one shape.
   const PoStCounts c = count_post(shape_);
   const r1cs::PartShape part{c.sector_constraints, (c.inputs - 1) / shape_.sectors, c.aux / shape_.sectors};

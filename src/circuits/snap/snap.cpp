@@ -346,21 +346,21 @@ void synthesize_challenge(ConstraintSystem& cs, const SnapParams& p, const SnapW
 }
 
 /// The whole synthesis; only the first `limit` challenges (counting). `marks` records the parts.
-/// In prover mode with `threads` != 1 and more than one challenge, challenge 0 in order (it gives
-/// the part's counts) and the others as parallel parts (ProvingAssignment::synthesize_parts).
+/// In a mode that runs parts in parallel (prover mode, the setup's QapEvaluator) with `threads` != 1
+/// and more than one challenge, challenge 0 in order (it gives the part's counts) and the others as
+/// parallel parts (ConstraintSystem::synthesize_parts).
 void synthesize_snap(ConstraintSystem& cs, const SnapParams& p, const SnapWitness& w, std::size_t limit,
                      Marks* header_marks, Marks* challenge_marks, std::size_t threads = 1) {
   const Header h = synthesize_header(cs, p, w, header_marks);
   const std::size_t n = std::min(limit, h.generated.size());
-  auto* prover = threads != 1 && n > 1 ? dynamic_cast<r1cs::ProvingAssignment*>(&cs) : nullptr;
-  if (prover == nullptr) {
+  if (threads == 1 || n <= 1 || !cs.parallel_parts()) {
     for (std::size_t c = 0; c < n; ++c) synthesize_challenge(cs, p, w, h, c, c == 0 ? challenge_marks : nullptr);
     return;
   }
   const std::size_t c0 = cs.num_constraints(), i0 = cs.num_inputs(), x0 = cs.num_aux();
   synthesize_challenge(cs, p, w, h, 0, challenge_marks);
   const r1cs::PartShape part{cs.num_constraints() - c0, cs.num_inputs() - i0, cs.num_aux() - x0};
-  prover->synthesize_parts(
+  cs.synthesize_parts(
       n - 1, part, [&](ConstraintSystem& pc, std::size_t j) { synthesize_challenge(pc, p, w, h, 1 + j, nullptr); },
       threads);
 }
