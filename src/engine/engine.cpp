@@ -1086,6 +1086,9 @@ EngineStatus Engine::status() const {
     s.jobs.push_back(JobProgress{j->req.request_id, j->req.kind, j->priority, j->state, j->n, j->synthesized,
                                  j->proved, std::chrono::duration<double>(now - j->submitted).count()});
   }
+  s.total_done = m.counters.done;
+  s.total_failed = m.counters.failed;
+  s.total_cancelled = m.counters.cancelled;
   s.synthesis_workers = m.synth_workers;
   s.overlap = m.cfg.overlap;
   s.uptime_seconds = std::chrono::duration<double>(Clock::now() - m.started).count();

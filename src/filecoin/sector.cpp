@@ -166,7 +166,7 @@ RegisteredSealProof registered_seal_proof_from_string(std::string_view name) {
   for (const auto& i : kProofs) {
     if (i.name == name) return i.p;
   }
-  throw ProoflineError(Error::BadArgument, "registered seal proof \"" + std::string(name) +
+  throw ProoflineError(Error::BadArgument, "registered seal proof \"" + excerpt(name) +
                                                "\" is unknown (expected e.g. StackedDrg32GiBV1_1, "
                                                "StackedDrg2KiBV1_1_Feat_SyntheticPoRep)");
 }

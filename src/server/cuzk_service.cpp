@@ -18,6 +18,7 @@
 #include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/hex.hpp"
+#include "request_fingerprint.hpp"
 
 namespace proofline::server {
 
@@ -301,16 +302,23 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   }
   check_cuzk_request_id(req.request_id());
   *job_id = req.request_id().empty() ? uuid4() : req.request_id();
-  std::lock_guard lock(mu_);  // one submission at a time: a duplicate sent meanwhile joins this one
-  if (auto it = jobs_.find(*job_id); it != jobs_.end()) {
-    const engine::AwaitResult a = eng_.peek(it->second.engine_id);
-    if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
-  }
-  failed_.erase(*job_id);
-  // Curio's contract: a request that cannot be proved is a FAILED proof, not a gRPC error.
-  auto fail = [&](const std::string& why) {
-    failed_[*job_id] = why;
+  std::lock_guard lock(mu_);  // one submission at a time: a retry sent meanwhile joins this one
+  // Curio's contract: a request that cannot be proved is a FAILED proof, not a gRPC error. Its
+  // message is kept (AwaitProof answers it) for the last cfg_.max_finished_jobs refused ids, cut to
+  // kMaxFailureBytes: a refused request never grows the daemon with what it sent.
+  auto fail = [&](std::string why) {
+    if (why.size() > kMaxFailureBytes) {
+      const std::size_t all = why.size();
+      why.resize(kMaxFailureBytes);
+      why += "… (" + std::to_string(all) + " bytes in all)";
+    }
+    if (failed_.insert_or_assign(*job_id, why).second) failed_order_.push_back(*job_id);
+    while (failed_order_.size() > std::max<std::size_t>(cfg_.max_finished_jobs, 1)) {
+      failed_.erase(failed_order_.front());
+      failed_order_.pop_front();
+    }
     jobs_.erase(*job_id);
+    ++refused_;
     *failed = why;
     return std::string();
   };
@@ -322,12 +330,20 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   engine::ProofRequest r;
   r.kind = kind;
   r.priority = priority_of(req.priority());
-  r.request_id = engine_id_for(++next_, *job_id);
   try {
     route->fill(req, r);
   } catch (const std::invalid_argument& e) {
     return fail(cz::ProofKind_Name(req.proof_kind()) + ": " + e.what());
   }
+  // A request_id whose job is queued or running: the same request (a retry) joins it; another one
+  // under that id (other kind or inputs) is a new job, as cuzk queues every submission — never the
+  // first one's proof for the second one's inputs.
+  const std::uint64_t fp = request_fingerprint(r);
+  if (auto it = jobs_.find(*job_id); it != jobs_.end() && it->second.fingerprint == fp) {
+    const engine::AwaitResult a = eng_.peek(it->second.engine_id);
+    if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
+  }
+  if (auto f = failed_.find(*job_id); f != failed_.end()) failed_.erase(f);  // its order entry goes when it ages out
   try {
     validator_.validate(r);
   } catch (const RequestError& e) {
@@ -340,8 +356,14 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
                        std::to_string(st.jobs_queued + st.jobs_running) + " jobs queued or running, the limit is " +
                            std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
   }
+  // An engine id no job holds: proofline.v1 clients may name their jobs anything, "cuzk-1-…" too.
+  do r.request_id = engine_id_for(++next_, *job_id);
+  while (eng_.peek(r.request_id).status != engine::AwaitStatus::NotFound);
   const engine::SubmitResult s = eng_.submit(std::move(r));
-  jobs_[*job_id] = Entry{s.request_id, kind, 0};
+  if (s.duplicate) {  // taken by another API's client between the look and the submit
+    return fail("engine job id '" + s.request_id + "' was taken by another client at this moment; retry");
+  }
+  jobs_[*job_id] = Entry{s.request_id, kind, 0, fp};
   return s.request_id;
 }
 
@@ -488,18 +510,17 @@ Status CuzkService::GetStatus(grpc::ServerContext*, const cz::GetStatusRequest*,
       o->set_size_bytes(e.bytes);
       o->set_ref_count(e.users);
     }
-    std::size_t done = 0, failed = 0;
     for (const auto& [kind, k] : s.jobs_by_kind) {
-      done += k.done;
-      failed += k.failed;
       if (k.queued + k.running == 0) continue;
       cz::QueueStatus* q = resp->add_queues();
       q->set_proof_kind(kind);
       q->set_pending(static_cast<std::uint32_t>(k.queued));
       q->set_in_progress(static_cast<std::uint32_t>(k.running));
     }
-    resp->set_total_proofs_completed(done);
-    resp->set_total_proofs_failed(failed);
+    // Since the start: the engine's counters (not only the jobs it still retains), and the
+    // requests refused before the engine (FAILED answers of this service) among the failed.
+    resp->set_total_proofs_completed(s.total_done);
+    resp->set_total_proofs_failed(s.total_failed + s.total_cancelled + refused_.load());
     resp->set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds));
     return Status::OK;
   });

@@ -11,6 +11,7 @@
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/util/error.hpp"
+#include "request_fingerprint.hpp"
 
 namespace proofline::server {
 
@@ -45,23 +46,6 @@ const char* code_name(int c) {
                                 "DATA_LOSS",
                                 "UNAUTHENTICATED"};
   return c >= 0 && c < 17 ? names[c] : "UNKNOWN";
-}
-
-/// FNV-1a over the request's meaning (kind, priority, args, payload): a retry has the same one.
-std::uint64_t fingerprint(const engine::ProofRequest& r) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](std::string_view s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;  // field separator
-  };
-  mix(r.kind);
-  mix(r.priority ? engine::to_string(*r.priority) : std::string_view("kind default"));
-  for (const auto& [k, v] : r.args) {
-    mix(k);
-    mix(v);
-  }
-  mix(std::string_view(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
-  return h;
 }
 
 /// engine::check_request_id as INVALID_ARGUMENT; `field` prefixes the message ("request." for a
@@ -322,7 +306,7 @@ std::string ProvingService::proof_format(const std::string& kind) const {
 engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req, bool* created) {
   if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
   engine::ProofRequest r = to_engine_request(req);
-  const std::uint64_t fp = fingerprint(r);
+  const std::uint64_t fp = request_fingerprint(r);
   // A known id: the existing job (same contents) or ALREADY_EXISTS. Call with ids_mu_ held. The
   // same contents go through Engine::submit, which answers the existing job and counts the duplicate
   // (proofline_engine_jobs_duplicate_total, the one place duplicates are counted); should the engine
@@ -364,7 +348,14 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
                            std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
   }
   engine::SubmitResult s = eng_.submit(r);
-  *created = !s.duplicate;
+  if (s.duplicate) {
+    // The engine holds this id but this service never submitted it: a job of the cuzk.v1 API
+    // (its engine ids are "cuzk-<n>-<request id>"). Never answer it as this request's job.
+    throw RequestError(StatusCode::ALREADY_EXISTS, "request.request_id: '" + r.request_id +
+                                                       "' is the id of a job submitted through another API "
+                                                       "(cuzk.v1); resubmit with a new id");
+  }
+  *created = true;
   if (!s.request_id.empty()) fingerprints_[s.request_id] = fp;
   // Forget ids the engine no longer retains, so this map stays as small as the engine's.
   if (fingerprints_.size() > 2 * cfg_.max_finished_jobs + 1024) {

@@ -102,6 +102,18 @@ PY
 check "check-c1, comm_d[5] flipped" 1 "$P" check-c1 --c1 c1_commd.json
 expect_in "  both roots in full, the byte named" out.txt "root 0x[0-9a-f]{64} differs from the expected 0x[0-9a-f]{64} \(byte 5 of 0 … 31 differs\)"
 
+# New-user session 5: a value in an error is cut, its length said (a C1 whose registered_proof was
+# 40 MB came back whole in the message and was kept by the daemon for AwaitProof).
+python3 - <<'PY'
+import json
+j = json.load(open('c1.json'))
+j['registered_proof'] = 'Z' * 100000
+json.dump(j, open('c1_longrp.json', 'w'))
+PY
+check "c2 of a C1 whose registered_proof is 100000 characters" 3 "$P" c2 --c1 c1_longrp.json --out longrp.proof
+expect_in "  the value cut, its length said" err.txt 'registered seal proof "Z{64}… \(100000 bytes\)" is unknown'
+[[ $(wc -c <err.txt) -lt 4096 ]] && echo "ok: the message is short" || { echo "FAIL: the message echoes the value ($(wc -c <err.txt) bytes)"; fails=$((fails + 1)); }
+
 # ---- 7, 8, 9: vanilla proofs and requests ------------------------------------------------------------
 check "gen-vanilla window 2KiB, 3 sectors" 0 "$P" gen-vanilla window-post --sector-size 2KiB --sectors 3 --seed 1 --out w3
 check "gen-vanilla snap 1KiB" 0 "$P" gen-vanilla snap --sector-size 1KiB --seed 1 --out s

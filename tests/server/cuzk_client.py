@@ -201,8 +201,9 @@ envelope = open(envelope_path, "rb").read()
 
 
 def porep(request_id, payload=envelope, **kw):
+    kw.setdefault("priority", pb.NORMAL)
     return pb.SubmitProofRequest(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2048,
-                                 registered_proof=5, priority=pb.NORMAL, vanilla_proof=payload, **kw)
+                                 registered_proof=5, vanilla_proof=payload, **kw)
 
 
 # 1. Prove as Curio sends it: request id "porep-<miner>-<sector>", the Commit2In envelope.
@@ -299,6 +300,27 @@ after = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
 expect("two concurrent Proves of one id: both COMPLETED", all(out[i].status == R.COMPLETED for i in out), out)
 expect("  joined: the same proof, one job", out[0].proof == out[1].proof and after == before + 1,
        (after - before))
+
+# 8b. The same request_id at once for another request (here: another priority, so another
+#     fingerprint): not joined — a job of its own, never the first one's proof (a new user got a PoRep
+#     proof back for a WinningPoSt sent under a running PoRep's id).
+before = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
+out = {}
+
+
+def call_pri(i, pri):
+    out[i] = stub.Prove(pb.ProveRequest(submit=porep("porep-0-8", priority=pri)), timeout=600).result
+
+
+threads = [threading.Thread(target=call_pri, args=(i, pri)) for i, pri in enumerate((pb.NORMAL, pb.HIGH))]
+for th in threads:
+    th.start()
+    time.sleep(0.2)
+for th in threads:
+    th.join()
+after = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
+expect("one id, two different requests at once: both COMPLETED", all(out[i].status == R.COMPLETED for i in out), out)
+expect("  not joined: two jobs, two proofs", out[0].proof != out[1].proof and after == before + 2, (after - before))
 
 # 9. Cancel, unknown ids, metrics.
 try:

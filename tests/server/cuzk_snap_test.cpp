@@ -190,5 +190,45 @@ TEST_F(CuzkSnap, RequestIdsAreBounded) {
   EXPECT_NE(res.error_message().find("parameter file"), std::string::npos) << res.error_message();
 }
 
+// A refused request (FAILED before the engine) is counted in GetStatus.total_proofs_failed, and the
+// message kept for AwaitProof is cut to CuzkService::kMaxFailureBytes (4096): refused requests echoing what
+// they sent grew a daemon by ~48 MB each (a new user's 20 requests of 40 MB: 24 MB → 991 MB).
+TEST_F(CuzkSnap, RefusedRequestsAreCountedAndTheirMessagesBounded) {
+  Harness h;
+  auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
+  const SnapInputs in = inputs(2048, 3);
+  auto failed_total = [&] {
+    grpc::ClientContext ctx;
+    cz::GetStatusResponse st;
+    EXPECT_TRUE(stub->GetStatus(&ctx, cz::GetStatusRequest{}, &st).ok());
+    return st.total_proofs_failed();
+  };
+  const std::uint64_t before = failed_total();
+  // A PoRep envelope whose Phase1Out is 1 MiB of characters outside base64: the message names them.
+  cz::SubmitProofRequest r;
+  r.set_request_id("long-refusal");
+  r.set_proof_kind(cz::POREP_SEAL_COMMIT);
+  r.set_sector_size(2048);
+  r.set_registered_proof(5);
+  r.set_vanilla_proof("{\"SectorNum\":1,\"SectorSize\":2048,\"Phase1Out\":\"" + std::string(1 << 20, '*') + "\"}");
+  cz::ProveRequest p;
+  *p.mutable_submit() = r;
+  const cz::AwaitProofResponse res = prove(*stub, p);
+  EXPECT_EQ(res.status(), cz::AwaitProofResponse::FAILED);
+  // CuzkService::kMaxFailureBytes + the length note
+  EXPECT_LE(res.error_message().size(), 4096u + 64) << res.error_message().substr(0, 200);
+  // Two more refusals (a Snap request without its parameter file).
+  prove(*stub, snap_request("refused-1", in, 0));
+  prove(*stub, snap_request("refused-2", in, 0));
+  EXPECT_EQ(failed_total(), before + 3);
+  grpc::ClientContext ctx;
+  cz::AwaitProofRequest a;
+  a.set_job_id("long-refusal");
+  cz::AwaitProofResponse again;
+  ASSERT_TRUE(stub->AwaitProof(&ctx, a, &again).ok());
+  EXPECT_EQ(again.status(), cz::AwaitProofResponse::FAILED);
+  EXPECT_EQ(again.error_message(), res.error_message());
+}
+
 }  // namespace
 }  // namespace proofline::server::testing

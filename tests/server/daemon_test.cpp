@@ -240,6 +240,20 @@ TEST(Daemon, AwaitHonoursItsTimeout) {
   EXPECT_EQ(await(s, "prove-timeout").status(), pb::PROOF_STATUS_CANCELLED);
 }
 
+// An id the engine holds for a job of the other API (cuzk.v1's engine ids are "cuzk-<n>-<id>"): a
+// proofline.v1 request under it is ALREADY_EXISTS, never answered with that job (a new user got a
+// cuzk job's WinningPoSt proof back for a PoRep this way, and the reverse).
+TEST(Daemon, AnIdHeldByAnotherApisJobIsNotJoined) {
+  Harness h(1);
+  engine::ProofRequest other = engine::testing::bench_request("cuzk-1-porep-0-1", 4, 1, 3);
+  ASSERT_FALSE(h.daemon->engine().submit(other).duplicate);
+  const pb::ProofRequest req = slow_req("cuzk-1-porep-0-1", 4, 1, 9, 50);
+  const grpc::Status st = submit(h.stub(), req);
+  EXPECT_EQ(st.error_code(), StatusCode::ALREADY_EXISTS) << st.error_message();
+  EXPECT_NE(st.error_message().find("submitted through another API (cuzk.v1)"), std::string::npos)
+      << st.error_message();
+}
+
 TEST(Daemon, DuplicateRequestIds) {
   Harness h(1);
   auto& s = h.stub();

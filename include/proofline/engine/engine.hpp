@@ -310,6 +310,10 @@ struct EngineStatus {
   /// Jobs queued or running, in submission order.
   std::vector<JobProgress> jobs;
   std::size_t jobs_queued = 0, jobs_running = 0, jobs_done = 0, jobs_failed = 0, jobs_cancelled = 0;
+  /// Jobs ended since the engine started (the counters behind metrics_text's
+  /// proofline_engine_jobs_*_total); jobs_done … above count only the jobs still retained
+  /// (EngineConfig::max_finished_jobs).
+  std::uint64_t total_done = 0, total_failed = 0, total_cancelled = 0;
   /// Per kind name (only kinds with at least one job the engine still holds): jobs queued / running /
   /// done / failed (incl. cancelled), for per-kind queue reports (e.g. cuzk.v1 GetStatus.queues).
   struct KindJobs {

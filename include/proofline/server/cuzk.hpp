@@ -57,7 +57,13 @@
 // job_id = request_id (what Curio sends, spaces and brackets included: printable ASCII, at most 128
 // bytes — a longer one or one with control characters or non-ASCII bytes is INVALID_ARGUMENT naming
 // the length or the byte; an empty one is replaced by a UUIDv4). Each request_id maps to its current engine job (engine id "cuzk-<n>-<sanitized id>").
-// A request_id whose job is queued or running: the new call joins it (same result, nothing queued).
+// A request_id whose job is queued or running: the same request again (kind, priority and inputs:
+// request_fingerprint) joins it (same result, nothing queued); another request under that id is a
+// new job (as cuzk queues every submission), and the id then names the newer one for AwaitProof —
+// a call never gets a proof made for another request's inputs. An engine id is never shared with
+// a proofline.v1 job (a free "cuzk-<n>-…" is taken).
+// A request refused before the engine (FAILED) keeps its message, cut to kMaxFailureBytes, for the
+// last server.max_finished_jobs such ids.
 // A request_id whose job has finished (done, failed or cancelled): a retry — a new job proves again.
 // Prove cancels its job only when every Prove waiting on it has gone away (disconnect or deadline);
 // AwaitProof never cancels.
@@ -86,6 +92,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -143,8 +150,11 @@ class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
   struct Entry {
     std::string engine_id;
     std::string kind;
-    unsigned waiters = 0;  ///< Prove calls waiting on this job now
+    unsigned waiters = 0;          ///< Prove calls waiting on this job now
+    std::uint64_t fingerprint = 0; ///< of the request (kind, priority, inputs): a retry joins only its own job
   };
+  /// A refused request's message is kept at most this long (AwaitProof answers it).
+  static constexpr std::size_t kMaxFailureBytes = 4096;
   /// Submits (or joins) the job of `req`; fills `job_id`. A request the kind refuses becomes a job
   /// that is already FAILED: `failed` gets its message and no engine job exists.
   std::string submit(const ::cuzk::v1::SubmitProofRequest& req, std::string* job_id, std::string* failed);
@@ -161,9 +171,11 @@ class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
   const ProvingService& validator_;
   std::atomic<bool> stopping_{false};
   std::atomic<std::uint64_t> next_{0};
+  std::atomic<std::uint64_t> refused_{0};  ///< requests answered FAILED before the engine (GetStatus.total_proofs_failed)
   std::mutex mu_;
   std::map<std::string, Entry> jobs_;                 ///< request_id → its current engine job
   std::map<std::string, std::string> failed_;          ///< request_id → why (refused before the engine)
+  std::deque<std::string> failed_order_;               ///< failed_'s ids, oldest first (at most max_finished_jobs kept)
   std::map<std::string, std::string> circuit_of_key_;  ///< SRS key → the circuit id it was preloaded by
 };
 

@@ -69,4 +69,11 @@ class ProoflineError : public std::runtime_error {
   Error code_;
 };
 
+/// A value quoted in an error message, never longer than `max` bytes of it: longer text is cut and
+/// its length said ("ZZZZ… (1048576 bytes)"), so a message never echoes unbounded input.
+inline std::string excerpt(std::string_view text, std::size_t max = 64) {
+  if (text.size() <= max) return std::string(text);
+  return std::string(text.substr(0, max)) + "… (" + std::to_string(text.size()) + " bytes)";
+}
+
 }  // namespace proofline
