@@ -53,6 +53,17 @@ std::string engine_id_for(std::uint64_t n, const std::string& request_id) {
   return id;
 }
 
+/// `text` for an error message: cut (excerpt) and with bytes outside printable ASCII as '?', so that
+/// a gRPC status message never carries a NUL or a megabyte of what the client sent.
+std::string printable_excerpt(const std::string& text) {
+  std::string out = excerpt(text);
+  for (char& c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = '?';
+  }
+  return out;
+}
+
 /// A cuzk request_id is kept as the job_id (Curio's have spaces and brackets: "wdpost-1000-0-[12 34 …]"):
 /// the one rule of engine::check_request_id (printable ASCII including spaces, at most
 /// engine::kMaxRequestIdBytes), as INVALID_ARGUMENT naming `field`.
@@ -537,7 +548,7 @@ std::string CuzkService::params_for_circuit(const std::string& id, std::string* 
   const std::optional<CuzkCircuit> c = cuzk_circuit(id);
   if (!c) {
     throw RequestError(StatusCode::INVALID_ARGUMENT,
-                       "circuit_id: '" + id + "' is not a circuit id (porep-, wpost-, winning- or snap- followed by "
+                       "circuit_id: '" + printable_excerpt(id) + "' is not a circuit id (porep-, wpost-, winning- or snap- followed by "
                                               "2k, 8m, 512m, 32g or 64g)");
   }
   const CuzkRoute* route = route_of_family(c->family);

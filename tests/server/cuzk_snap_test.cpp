@@ -230,5 +230,22 @@ TEST_F(CuzkSnap, RefusedRequestsAreCountedAndTheirMessagesBounded) {
   EXPECT_EQ(again.error_message(), res.error_message());
 }
 
+// PreloadSRS of a circuit id that is none: INVALID_ARGUMENT quoting it cut and printable (a
+// 100,000-byte id came back whole and broke the client's metadata limit; a NUL cut the message).
+TEST_F(CuzkSnap, UnknownCircuitIdsAreQuotedCut) {
+  Harness h;
+  auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
+  for (const std::string& id : {std::string(100000, 'p'), std::string("porep-\0-2k", 11)}) {
+    grpc::ClientContext ctx;
+    cz::PreloadSrsRequest req;
+    req.set_circuit_id(id);
+    cz::PreloadSrsResponse out;
+    const grpc::Status st = stub->PreloadSRS(&ctx, req, &out);
+    EXPECT_EQ(st.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_LT(st.error_message().size(), 300u) << st.error_message().size();
+    EXPECT_NE(st.error_message().find("is not a circuit id"), std::string::npos) << st.error_message();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::server::testing
