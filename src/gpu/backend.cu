@@ -207,6 +207,15 @@ unsigned blocks_for(std::size_t n, unsigned threads) {
   return static_cast<unsigned>((n + threads - 1) / threads);
 }
 
+/// Waits for a helper thread's future when the frame that started it ends, also by an exception:
+/// the thread never outlives the buffers and results it refers to.
+struct FutureJoiner {
+  std::future<void>* f;
+  ~FutureJoiner() {
+    if (f->valid()) f->wait();
+  }
+};
+
 }  // namespace
 
 /// The "cuda" fault-injection point (util/fault.hpp): a kernel that traps, leaving the context in a
@@ -725,12 +734,7 @@ struct GpuBackend::Impl {
 
     // Threads started below never outlive this frame, also when this thread throws.
     std::future<void> h_done;
-    struct Joiner {
-      std::future<void>* f;
-      ~Joiner() {
-        if (f->valid()) f->wait();
-      }
-    } joiner{&h_done};
+    const FutureJoiner joiner{&h_done};
 
     groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H: each column up on the copy stream, transformed on `stream` once it is there ----
@@ -792,12 +796,7 @@ struct GpuBackend::Impl {
     double g2_ms = 0;
     auto run_g2 = [&] { b_g2_msm(res, p.b_g1_len(), out, g2_ms); };
     std::future<void> g2_done;
-    struct Joiner {
-      std::future<void>* f;
-      ~Joiner() {
-        if (f->valid()) f->wait();
-      }
-    } joiner{&g2_done};
+    const FutureJoiner joiner{&g2_done};
     if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
     first();
     lab_g1(p, res, n_aux, assign_ms, out, t, cancel, k);
@@ -931,12 +930,7 @@ struct GpuBackend::Impl {
     auto run_g2 = [&] { b_g2_msm(res, b_len, out, g2_ms); };
     std::future<void> g2_done;
     if (cfg.overlap_g2) g2_done = std::async(std::launch::async, run_g2);
-    struct Joiner {  // the G2 thread never outlives this frame, also when the G1 side throws
-      std::future<void>* f;
-      ~Joiner() {
-        if (f->valid()) f->wait();
-      }
-    } joiner{&g2_done};
+    const FutureJoiner joiner{&g2_done};  // the G2 thread never outlives this frame, also when the G1 side throws
 
     groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H ----

@@ -190,9 +190,10 @@ TEST_F(CuzkSnap, RequestIdsAreBounded) {
   EXPECT_NE(res.error_message().find("parameter file"), std::string::npos) << res.error_message();
 }
 
-// A refused request (FAILED before the engine) is counted in GetStatus.total_proofs_failed, and the
-// message kept for AwaitProof is cut to CuzkService::kMaxFailureBytes (4096): refused requests echoing what
-// they sent grew a daemon by ~48 MB each (a new user's 20 requests of 40 MB: 24 MB → 991 MB).
+// A refused request (FAILED before the engine) is counted in GetStatus.total_proofs_failed, and
+// AwaitProof answers the message it was refused with, at most CuzkService::kMaxFailureBytes (4096).
+// (The echo itself — a 40 MB value repeated in the message grew a daemon by ~48 MB per request — is
+// cut where the message is made, util excerpt(): tests/cli/newuser4_cli.sh's long registered_proof.)
 TEST_F(CuzkSnap, RefusedRequestsAreCountedAndTheirMessagesBounded) {
   Harness h;
   auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
@@ -204,7 +205,7 @@ TEST_F(CuzkSnap, RefusedRequestsAreCountedAndTheirMessagesBounded) {
     return st.total_proofs_failed();
   };
   const std::uint64_t before = failed_total();
-  // A PoRep envelope whose Phase1Out is 1 MiB of characters outside base64: the message names them.
+  // A PoRep envelope whose Phase1Out is 1 MiB of characters outside base64.
   cz::SubmitProofRequest r;
   r.set_request_id("long-refusal");
   r.set_proof_kind(cz::POREP_SEAL_COMMIT);
