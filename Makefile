@@ -2,15 +2,19 @@
 #
 #   make deps       Debian packages + oracle npm packages (scripts/install-deps.sh; root or sudo)
 #   make build      configure build/ (Release) and build everything
-#   make test       deps + build + every test except those labelled gpu (oracle cross-checks included)
+#   make test       deps + build + every test except those labelled gpu (oracle cross-checks included;
+#                   a test labelled slow runs with nothing beside it: PROCESSORS = every ctest slot)
 #   make test-gpu   build + the tests labelled gpu (they skip, saying so, where there is no device)
 #   make bench      build + run build/proofline_bench   (BENCH_FILTER=regex, BENCH_ARGS=more flags)
 #   make asan       CPU unit tests under AddressSanitizer+UBSan (clang, -O1) in build-asan/, plus a
-#                   short run of every fuzz target (FUZZ_TIME, 10 s each here)
+#                   short run of every fuzz target (FUZZ_CI_TIME, 10 s each)
 #   make tsan       the concurrency tests (tests/engine, tests/server) under ThreadSanitizer, build-tsan/
-#   make sanitize   asan + tsan (what CI runs after `make test`)
+#   make sanitize   asan + tsan (what CI runs after `make test`; .ci/run times each stage)
+#   make stress     the concurrency suites STRESS_RUNS times (default 20) beside a parallel load
 #   make fuzz       each libFuzzer target of fuzz/ for FUZZ_TIME seconds (default 60; FUZZ_TARGETS=...)
 #   make clean      remove build/, build-asan/, build-tsan/     (make distclean: also .oracle/)
+#   Stages on their own (what .ci/run calls): test-run, asan-build, asan-test, fuzz-short,
+#   tsan-build, tsan-test.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -26,13 +30,20 @@ CMAKE_ARGS ?=
 BENCH_FILTER ?=
 BENCH_ARGS ?=
 
+# Compiler cache (ccache, found by CMakeLists.txt): paths under the clone are hashed relative to it
+# (base_dir), so a clone in another folder — CI's clean clone — hits the same cache entries.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
+export CCACHE_MAXSIZE ?= 15G
+
 # A node that install-deps.sh put in .oracle/bin (only where the machine's is too old) comes first.
 export PATH := $(CURDIR)/.oracle/bin:$(PATH)
 
-.PHONY: help deps configure build test test-gpu bench asan tsan sanitize fuzz demo clean distclean
+.PHONY: help deps configure build test test-run test-gpu bench asan asan-build asan-test fuzz-short \
+	tsan tsan-build tsan-test sanitize stress fuzz demo clean distclean
 
 help:
-	@sed -n '3,14p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
+	@sed -n '3,19p' $(firstword $(MAKEFILE_LIST)) | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash scripts/install-deps.sh
@@ -46,6 +57,10 @@ build: configure
 # deps first, then the build: a sub-make keeps that order under `make -j`.
 test: deps
 	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory test-run
+
+# The tests of an existing build (no deps, no build step).
+test-run:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(CTEST_JOBS) -LE gpu
 
 test-gpu: build
@@ -83,19 +98,34 @@ CPU_TESTS = $(sort $(foreach d,$(filter-out tests/gpu/,$(dir $(wildcard tests/*/
 TSAN_TESTS = $(sort $(foreach l,engine server,$(if $(wildcard tests/$(l)/*_test.cpp),test_$(l))))
 FUZZ_ALL = $(sort $(patsubst fuzz/%_fuzz.cpp,%,$(wildcard fuzz/*_fuzz.cpp)))
 
-asan: deps
+asan: asan-test fuzz-short
+
+asan-build: deps
 	$(SAN_CMAKE) -B $(ASAN_DIR) -DPROOFLINE_SANITIZE=address -DPROOFLINE_FUZZ=ON
 	cmake --build $(ASAN_DIR) -j$(JOBS) --target $(CPU_TESTS) $(addprefix fuzz_,$(FUZZ_ALL))
+
+asan-test: asan-build
 	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak|slow|oracle|cli' -E '_NOT_BUILT|^server_cli$$|^cli_'
+
+# Each fuzz target: its seeds and regression inputs, then FUZZ_CI_TIME seconds of fuzzing.
+fuzz-short: asan-build
 	FUZZ_TIME=$${FUZZ_CI_TIME:-10} ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -L fuzz
 
-tsan: deps
+tsan: tsan-test
+
+tsan-build: deps
 	@if [ -z "$(TSAN_TESTS)" ]; then echo "tsan: no concurrency tests (tests/engine, tests/server) yet"; exit 0; fi; \
 	$(SAN_CMAKE) -B $(TSAN_DIR) -DPROOFLINE_SANITIZE=thread && \
-	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS) && \
-	for t in $(TSAN_TESTS); do echo "== $$t (ThreadSanitizer)"; $(SAN_ENV) $(TSAN_DIR)/$$t || exit 1; done
+	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
+
+tsan-test: tsan-build
+	@for t in $(TSAN_TESTS); do echo "== $$t (ThreadSanitizer)"; $(SAN_ENV) $(TSAN_DIR)/$$t || exit 1; done
 
 sanitize: asan tsan
+
+# The concurrency suites STRESS_RUNS times (default 20) beside a CPU load (scripts/stress.sh).
+stress: build
+	@bash scripts/stress.sh $(BUILD_DIR)
 
 # FUZZ_TIME seconds per target, one target at a time; crash reproducers land in fuzz-artifacts/.
 fuzz: deps

@@ -66,23 +66,23 @@ if(TARGET proofline_cli)
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/submit_kinds.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_SOURCE_DIR}/.oracle ${PROJECT_BINARY_DIR}/filecoin-proof-parameters
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(server_submit_kinds PROPERTIES LABELS "server;cli;oracle;slow" TIMEOUT 3600
-                       RESOURCE_LOCK porep_heavy ENVIRONMENT "NODE=${NODE_EXECUTABLE}")
+  set_tests_properties(server_submit_kinds PROPERTIES LABELS "server;cli;oracle;slow" PROCESSORS ${PROOFLINE_SLOW_PROCESSORS} TIMEOUT 3600
+                       RESOURCE_LOCK porep_heavy FIXTURES_REQUIRED porep_params ENVIRONMENT "NODE=${NODE_EXECUTABLE}")
   # cuzk.v1 (issue 20) through Python grpcio, as Curio calls it: tests/server/cuzk_api.sh.
   add_test(NAME server_cuzk_api
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_BINARY_DIR}/filecoin-proof-parameters)
-  set_tests_properties(server_cuzk_api PROPERTIES LABELS "server;cli" TIMEOUT 900 RESOURCE_LOCK porep_heavy)
+  set_tests_properties(server_cuzk_api PROPERTIES LABELS "server;cli" TIMEOUT 900 RESOURCE_LOCK porep_heavy FIXTURES_REQUIRED porep_params)
   # SnapDeals through cuzk.v1 at 2 KiB: setup (~1.3 M constraints) and three proofs (tests/server/cuzk_api.sh snap).
   add_test(NAME server_cuzk_snap
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/cuzk_api.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_BINARY_DIR}/filecoin-proof-parameters snap)
-  set_tests_properties(server_cuzk_snap PROPERTIES LABELS "server;cli;slow" TIMEOUT 1800 RESOURCE_LOCK porep_heavy)
+  set_tests_properties(server_cuzk_snap PROPERTIES LABELS "server;cli;slow" PROCESSORS ${PROOFLINE_SLOW_PROCESSORS} TIMEOUT 1800 RESOURCE_LOCK porep_heavy)
   # The live status page in chromium-headless-shell during a 2 KiB C2 stream: tests/server/status_page.sh.
   add_test(NAME server_status_page
            COMMAND bash ${PROJECT_SOURCE_DIR}/tests/server/status_page.sh $<TARGET_FILE:proofline_cli>
                    ${PROJECT_BINARY_DIR}/filecoin-proof-parameters ${PROJECT_BINARY_DIR}/test-artifacts)
-  set_tests_properties(server_status_page PROPERTIES LABELS "server;cli" TIMEOUT 600 RESOURCE_LOCK porep_heavy)
+  set_tests_properties(server_status_page PROPERTIES LABELS "server;cli" TIMEOUT 600 RESOURCE_LOCK porep_heavy FIXTURES_REQUIRED porep_params)
   # A kind defined in a test file alone (tests/server/test_kind.cpp, kind "test-product"): linked
   # into a `proofline` of its own (the command's objects + that file) whose daemon serves it, and
   # submitted to with the ordinary `proofline` (tests/server/test_kind.sh).

@@ -37,7 +37,7 @@ apt_packages=(
   libssl-dev libtbb-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
   clang libclang-rt-14-dev bc
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  python3-grpcio python3-protobuf libcpp-httplib-dev chromium-headless-shell
+  python3-grpcio python3-protobuf libcpp-httplib-dev chromium-headless-shell stress-ng
 )
 # The machine may carry a newer, non-Debian node (whose package also provides npm): keep it.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
