@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/check_layers.sh [ROOT] — the layer rule: a layer includes only layers below it.
 #
-# The order comes from one place, README.md's "## Layout" table (rows "| `name/` | …", lowest
-# first). Every `#include` in include/proofline/<layer>/ and src/<layer>/ is checked: a
+# The order comes from one place, the table under "## Layers" in docs/layout.md (rows
+# "| `name/` | …", lowest first). Every `#include` in include/proofline/<layer>/ and src/<layer>/ is checked: a
 # "proofline/<layer>/…" include (quotes or angle brackets), or a quoted include that resolves
 # relative to the including file into src/<layer>/ or include/proofline/<layer>/, must name a layer
 # no higher than the includer's. Known exceptions are listed in scripts/layers.allow, one
@@ -19,11 +19,12 @@ root=$(cd "$root" 2>/dev/null && pwd) || { echo "check_layers: no such folder: $
 cd "$root"
 allow_file=scripts/layers.allow
 
-# ---- the order, lowest first, from README's Layout table ----
-mapfile -t layers < <(awk '/^## /{in_layout=($0 ~ /^## Layout/)} in_layout' README.md 2>/dev/null |
+# ---- the order, lowest first, from the layer table of docs/layout.md ----
+layout_doc=docs/layout.md
+mapfile -t layers < <(awk '/^## /{in_layers=($0 ~ /^## Layers/)} in_layers' "$layout_doc" 2>/dev/null |
                       sed -nE 's/^\| *`([a-z0-9_]+)\/` *\|.*/\1/p')
 if (( ${#layers[@]} < 2 )); then
-  echo "check_layers: no layer table under '## Layout' in $root/README.md" >&2
+  echo "check_layers: no layer table under '## Layers' in $root/$layout_doc" >&2
   exit 2
 fi
 declare -A rank=()
@@ -43,7 +44,7 @@ for dir in include/proofline/*/ src/*/; do
   [[ -d $dir ]] || continue
   name=$(basename "$dir")
   if [[ -z ${rank[$name]+x} ]]; then
-    echo "$dir: folder '$name' is not in README.md's Layout table (add it where it belongs in the order)"
+    echo "$dir: folder '$name' is not in the layer table of $layout_doc (add it where it belongs in the order)"
     status=1
   fi
 done

@@ -312,7 +312,7 @@ nlohmann::ordered_json config_to_json(const DaemonConfig& cfg) {
 
 std::string config_help() {
   const DaemonConfig defaults;
-  std::string out = "Config options (JSON sections or TOML-ish [section] key = value; see README \"Daemon\"):\n";
+  std::string out = "Config options (JSON sections or TOML-ish [section] key = value; see docs/daemon.md):\n";
   for (const auto& o : config_options()) {
     out += "  " + o.key + " (" + o.type + ", default " + o.get(defaults).dump() + ")\n      " + o.help + "\n";
   }

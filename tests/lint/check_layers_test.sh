@@ -2,7 +2,8 @@
 # tests/lint/check_layers_test.sh SCRIPT — scripts/check_layers.sh on small temporary trees:
 # a clean tree passes; an upward include (by "proofline/<layer>/" path, and by a relative path)
 # fails naming file:line and both layers; an allow-listed one passes; a stale allow-list entry
-# and a folder missing from the layer table fail.
+# and a folder missing from the layer table fail; the table is read from docs/layout.md alone
+# (a missing page is a usage error naming it; a README.md table is not read).
 set -uo pipefail
 script=${1:?usage: check_layers_test.sh path/to/check_layers.sh}
 tmp=$(mktemp -d)
@@ -22,16 +23,16 @@ expect() {
 }
 
 t=$tmp/tree
-mkdir -p "$t/include/proofline/low" "$t/include/proofline/high" "$t/src/low" "$t/src/high" "$t/scripts"
-cat > "$t/README.md" <<'MD'
+mkdir -p "$t/include/proofline/low" "$t/include/proofline/high" "$t/src/low" "$t/src/high" "$t/scripts" "$t/docs"
+cat > "$t/docs/layout.md" <<'MD'
 # x
-## Layout
+## Layers
 | folder | job |
 |---|---|
 | `low/` | the lower layer |
 | `high/` | the higher layer |
 ## Next
-| `notalayer/` | a table after the Layout section is ignored |
+| `notalayer/` | a table after the Layers section is ignored |
 MD
 printf '#pragma once\n#include <vector>\n' > "$t/include/proofline/low/a.hpp"
 printf '#pragma once\n#include "proofline/low/a.hpp"\n' > "$t/include/proofline/high/b.hpp"
@@ -58,9 +59,17 @@ rm "$t/src/low/rel.cpp"
 
 # A folder that is not in the table.
 mkdir -p "$t/src/stray" && : > "$t/src/stray/x.cpp"
-expect "folder missing from the table fails" 1 "folder 'stray' is not in README.md's Layout table"
+expect "folder missing from the table fails" 1 "folder 'stray' is not in the layer table of docs/layout.md"
 rm -r "$t/src/stray"
 expect "clean again" 0 ""
+
+# The order comes from docs/layout.md only: without it, exit 2 naming the page, even with the old
+# README.md table beside it.
+mv "$t/docs/layout.md" "$t/layout.md.saved"
+sed 's/^## Layers/## Layout/' "$t/layout.md.saved" > "$t/README.md"
+expect "no docs/layout.md: usage error naming it" 2 "no layer table under '## Layers' in .*/docs/layout.md"
+rm "$t/README.md"; mv "$t/layout.md.saved" "$t/docs/layout.md"
+expect "clean with the page back" 0 "^check_layers: ok \\(2 layers: low high"
 
 if (( fails )); then echo "$fails case(s) failed"; exit 1; fi
 echo "all cases passed"

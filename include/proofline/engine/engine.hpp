@@ -379,7 +379,7 @@ struct EngineConfig {
 
 /// The longest request_id a caller may give (bytes).
 inline constexpr std::size_t kMaxRequestIdBytes = 128;
-/// The one rule for request ids, everywhere (engine, daemon, cuzk API, submit/await/cancel, README):
+/// The one rule for request ids, everywhere (engine, daemon, cuzk API, submit/await/cancel; docs/daemon.md):
 /// at most kMaxRequestIdBytes bytes of printable ASCII, 0x20 (space) through 0x7e ('~'); Curio's ids
 /// have spaces and brackets. Throws std::invalid_argument for a longer one ("request_id: 200 bytes,
 /// at most 128 allowed") or one with another byte ("request_id: byte 3 (0x0a) is not printable ASCII
