@@ -94,7 +94,8 @@ step() {
   done
   raw=$WORK/logs/$PASS.$name.out err=$WORK/logs/$PASS.$name.err tf=$WORK/logs/$PASS.$name.time
   mkdir -p "$WORK/logs"
-  rm -f "$tf"
+  rm -f "$tf" "$raw" "$err"
+  echo "$name: $*" >"$WORK/logs/$PASS.running"
   t0=$(now)
   if [ -x /usr/bin/time ]; then
     /usr/bin/time -v -o "$tf" "$@" >"${to:-$raw}" 2>"$err"
@@ -516,6 +517,7 @@ fi
 for p in "$@"; do
   case " $PASSES " in *" $p "*) ;; *) echo "run.sh: unknown pass '$p' (passes: $PASSES)" >&2; exit 2 ;; esac
 done
+[ $# -le 7 ] || echo "run.sh: warning: $# passes: the device tool returns 8 files, one per pass plus summary.txt (skipped passes write none)" >&2
 CALL_START=$(date +%s)
 export CALL_ID=$CALL_START
 mkdir -p "$OUT" "$WORK" "$PARAMS_DIR" || exit 1
@@ -539,21 +541,37 @@ for p in "$@"; do
   [ "$p" = tests ] && limit=${T_TESTS:-300}
   left=$((CALL_LIMIT - ($(date +%s) - CALL_START) - 15))
   [ "$left" -lt "$limit" ] && limit=$left
-  if [ "$limit" -lt 30 ]; then
+  if [ "$left" -lt 30 ]; then
     say "== $p: not run: ${left} s left of the call's ${CALL_LIMIT} s (CALL_LIMIT)"
     final=1
     continue
   fi
-  rm -rf "${OUT:?}/$p" "$OUT/$p.tar.gz"
+  rm -rf "${OUT:?}/$p" "$OUT/$p.tar.gz" "$WORK/logs/$p.running"
   say "== $p (limit ${limit} s)"
   t0=$(now)
-  timeout -k 10 "$limit" bash "$SELF" __pass "$p"
+  # timeout makes its own process group (its pid): whatever of the pass outlives it (a process that
+  # ends slowly on SIGTERM, a daemon left running) is killed with the group once it returns
+  timeout -k 10 "$limit" bash "$SELF" __pass "$p" &
+  tpid=$!
+  wait "$tpid"
   rc=$?
+  kill -KILL -- "-$tpid" 2>/dev/null
   wall=$(secs "$t0" "$(now)")
   case $rc in
     0) state="ok" ;;
     "$SKIPPED") state="skipped" ;;
-    124 | 137) state="TIMED OUT after $limit s (T_$(echo "$p" | tr '[:lower:]' '[:upper:]'))"; final=1 ;;
+    124 | 137)
+      # the step that was running and the end of its output, into the pass's log
+      running=$(cat "$WORK/logs/$p.running" 2>/dev/null)
+      state="TIMED OUT after $limit s (T_$(echo "$p" | tr '[:lower:]' '[:upper:]')) in step ${running%%:*}"
+      final=1
+      {
+        echo "=== TIMED OUT after $limit s in step $running; the end of its output:"
+        for f in "$WORK/logs/$p.${running%%:*}.out" "$WORK/logs/$p.${running%%:*}.err"; do
+          [ -f "$f" ] && tr '\r' '\n' <"$f" | grep -avE 'ETA|[0-9]%\)' | tail -n 100
+        done
+      } >>"$OUT/$p/log.txt" 2>/dev/null
+      ;;
     *) state="FAILED (rc=$rc)"; final=1 ;;
   esac
   nfiles=$(find "$OUT/$p" -type f 2>/dev/null | wc -l)
