@@ -28,15 +28,17 @@
 #   profile   kernel resources (cuobjdump) and the Nsight Compute profile of the main kernels
 #             (bench/gpu/profile.sh: G1 MSM 2^24/2^26, G2 MSM 2^24, NTT 2^27)
 # Environment (defaults in brackets; DRY=1 switches the defaults to a CPU dry run's):
-#   BUNDLE [build/devrun]  OUT [/tmp/devrun-out]  WORK [/tmp/devrun-work]  PARAMS_DIR [/tmp/devrun-params]
-#   UNPACK [/tmp/devrun-bundle]  BACKEND [cuda; DRY: cpu]  SECTOR [32GiB; DRY: 2KiB] (porep32, daemon32,
-#   multi)  POST_SECTOR [32GiB; DRY: 2KiB]  SNAP_SECTOR [32GiB; DRY: 1KiB]  SUSTAINED [3; DRY: 1]
+#   BUNDLE [build/devrun]  OUT [/tmp/devrun-out]  WORK [/tmp/devrun-work]  PARAMS_DIR
+#   [/tmp/devrun-params]  UNPACK [/tmp/devrun-bundle]  BACKEND [cuda; DRY: cpu]  SECTOR [32GiB; DRY:
+#   2KiB] (porep32, daemon32, multi)  POST_SECTOR [32GiB; DRY: 2KiB]  SNAP_SECTOR [32GiB; DRY: 1KiB]
+#   SUSTAINED [3; DRY: 1]
 #   SINGLE [0]  C2_BUDGET [0: derived]  DAEMON_PROOFS [2]  GPUS [all listed]  SUSTAINED_1 [3]
 #   SUSTAINED_N [2 x GPUS]  MULTI_DRY_SECTOR [2KiB]  NTT_MIN [24]  NTT_MAX [27]
 #   MSM_SIZES ["g1:24 g1:26 g1:27 g2:20 g2:24"]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
-#   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  CALL_LIMIT [570: seconds for the
-#   whole call; a pass gets at most what is left]  T_TESTS [300]  T_KERNELS T_POREP32 T_POST32
-#   T_SNAP32 T_DAEMON32 T_MULTI T_PIPELINE T_PROFILE [540 each]  PYTHON [the first python3 with grpc and protobuf]
+#   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  PYTHON [the
+#   first python3 with grpc and protobuf]  CALL_LIMIT [570: seconds for the whole call; a pass gets
+#   at most what is left]  T_TESTS [300]  T_KERNELS T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
+#   T_PIPELINE T_PROFILE [540 each: a pass's time limit]
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SELF=$ROOT/bench/device/run.sh
@@ -113,6 +115,9 @@ step() {
   if [ -s "$tf" ]; then { echo "=== $name: $*"; cat "$tf"; } >>"$R/time.txt"; fi
   extra=""
   [ -n "$timers" ] && extra=$("$timers" "${to:-$raw}" "$err")
+  if [ "$STEP_RC" != 0 ]; then  # the last line it wrote on stderr (its error, as a rule)
+    extra="${extra:+$extra; }last: $(tr '\r' '\n' <"$err" | grep -avE '^ *$|ETA|[0-9]%\)' | tail -n1 | cut -c1-200)"
+  fi
   say "  $PASS/$name: rc=$STEP_RC, wall $wall s, peak RSS $(gib "$rss")${extra:+; $extra}"
   return "$STEP_RC"
 }
@@ -470,7 +475,7 @@ pass_pipeline() {
     step "p$k" --to "$R/p$k.txt" -- "$B/bin/proofline_pipeline_bench" --size "$s" --backend "$BACKEND" --gpus "$gpus" \
       --partitions 2 --proofs "${PIPELINE_PROOFS:-3}" --modes "${PIPELINE_MODES:-overlap,serial,nopool,inline}" \
       --budget-gb "${PIPELINE_BUDGET_GB:-0}" --json "$R/p$k.json" || rc=1
-    say "$(sed 's/^/    /' "$R/p$k.txt" | head -n 20)"
+    [ -s "$R/p$k.txt" ] && say "$(sed 's/^/    /' "$R/p$k.txt" | head -n 20)"
   done
   return "$rc"
 }
@@ -511,7 +516,7 @@ fi
 
 # ---- the call -----------------------------------------------------------------------------------
 if [ $# -eq 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-  sed -n '2,/^set -uo/p' "$SELF" | sed '$d; s/^# \{0,1\}//'
+  sed -n '3,/^set -uo/p' "$SELF" | sed '$d; s/^# \{0,1\}//'
   exit 2
 fi
 for p in "$@"; do
