@@ -28,7 +28,8 @@
 # verify --c1 in separate processes; 0: only the sustained mode, whose c2 loads the parameters once).
 #
 # Examples:  bench/porep.sh 2KiB cpu
-#            SUSTAINED=3 NO_BUILD=1 PROOFLINE=.devrun/proofline bench/porep.sh 32GiB cuda
+#            SUSTAINED=3 NO_BUILD=1 PROOFLINE=/tmp/devrun-bundle/bin/proofline bench/porep.sh 32GiB cuda
+# (on a device machine: bench/device/run.sh porep32 runs it, with the setup, from the bundle)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ $# -lt 1 ]]; then

@@ -7,8 +7,9 @@
 # memory and compute workload, scheduler). Clocks are left alone (`--clock-control none`).
 #
 #   bench/gpu/profile.sh BIN_DIR [OUT_DIR]   BIN_DIR holds gpu_msm_bench and gpu_ntt_bench (a build
-#                                            folder, or .devrun/ of scripts/gpu-bundle.sh); reports go
-#                                            to OUT_DIR (default .) as ncu_<what>.txt
+#                                            folder, or the bundle's bin/: bench/device/run.sh profile
+#                                            runs it there); reports go to OUT_DIR (default .) as
+#                                            ncu_<what>.txt
 # Environment: NCU (default ncu), ONLY=<what> (g1_24, g1_26, g2_24, ntt_27) to profile one.
 set -uo pipefail
 bin=${1:?usage: bench/gpu/profile.sh BIN_DIR [OUT_DIR]}

@@ -1,6 +1,6 @@
 # bench/gpu/summary.awk — folds the tables printed by gpu_ntt_bench, gpu_msm_bench and
-# gpu_groth16_bench (read in that order, as bench/gpu.sh and .devrun/run.sh print them) into the one
-# summary table of bench/gpu.sh: what, size, ms, the sppark H200 anchor
+# gpu_groth16_bench (read in that order, as bench/gpu.sh and bench/device/run.sh kernels print them)
+# into the one summary table of bench/gpu.sh: what, size, ms, the sppark H200 anchor
 # (../shared/reference/anchor-sppark-h200.md) and the issue 5 target where they exist.
 BEGIN {
   FS = "|"

@@ -177,7 +177,9 @@ ModeResult run_mode(const Args& a, const RunSpec& spec, unsigned log, const std:
   }
   const unsigned n_backends = static_cast<unsigned>(cfg.backends.size());
   Engine e(std::move(cfg));
-  const std::map<std::string, std::string> args = {{"size", "2^" + std::to_string(log)}};
+  // No "size": the kind knows its one parameter set (it declares partitions and input only, and the
+  // engine refuses an undeclared argument).
+  const std::map<std::string, std::string> args;
   e.preload_srs("bench-mem", args);
   auto request = [&](const std::string& id, unsigned parts, std::uint64_t input) {
     ProofRequest r;

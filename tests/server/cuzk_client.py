@@ -9,6 +9,10 @@ Usage: cuzk_client.py <stub dir> <address> <c1 envelope> <proof out> [quick]  (q
        cuzk_client.py <stub dir> <address> snap <prefix>
          SnapDeals of a 2 KiB sector from `proofline gen-vanilla snap` files, as Curio sends them; writes
          PREFIX.proof for `proofline verify --snap`.
+       cuzk_client.py <stub dir> <address> timed <c1 or envelope> <proof prefix> <sector bytes> [N=2]
+         N Prove calls of one PoRep C1 (any size; bench/device/run.sh daemon32: the first proof after the
+         daemon's start, then the next), one at a time; prints each call's client wall time and the
+         daemon's total_ms; writes PREFIX.<i>.proof for `proofline verify --c1`.
 Exits 1 if an expectation failed; prints one 'ok:' line per passed one.
 """
 import base64
@@ -189,6 +193,29 @@ def snap_checks(prefix):
     expect("PreloadSRS snap-2k: already loaded (the proofs above loaded it)", p.already_loaded, p)
 
 
+def timed_proofs(c1_path, prefix, sector_bytes, n):
+    """N Prove calls of one PoRep C1, as Curio sends them (POREP_SEAL_COMMIT, NORMAL, the V1_1 registered
+    proof of the size), one after the other: client wall time and the daemon's total_ms of each."""
+    payload = open(c1_path, "rb").read()
+    registered = {2048: 5, 8 << 20: 6, 512 << 20: 7, 32 << 30: 8, 64 << 30: 9}.get(sector_bytes, 0)
+    for i in range(1, n + 1):
+        req = pb.SubmitProofRequest(request_id="timed-%d" % i, proof_kind=pb.POREP_SEAL_COMMIT, priority=pb.NORMAL,
+                                    sector_size=sector_bytes, registered_proof=registered, vanilla_proof=payload)
+        t0 = time.monotonic()
+        res = stub.Prove(pb.ProveRequest(submit=req), timeout=3600).result
+        wall = time.monotonic() - t0
+        status = R.Status.Name(res.status)
+        print("prove %d: %s, client wall %.3f s, daemon total_ms %d, %d proof bytes%s" %
+              (i, status, wall, res.total_ms, len(res.proof), (": " + res.error_message[:300]) if res.error_message else ""),
+              flush=True)
+        expect("Prove %d of %s: COMPLETED" % (i, c1_path), res.status == R.COMPLETED)
+        if res.status == R.COMPLETED:
+            open("%s.%d.proof" % (prefix, i), "wb").write(res.proof)
+
+
+if len(sys.argv) > 3 and sys.argv[3] == "timed":
+    timed_proofs(sys.argv[4], sys.argv[5], int(sys.argv[6]), int(sys.argv[7]) if len(sys.argv) > 7 else 2)
+    sys.exit(1 if fails else 0)
 if len(sys.argv) > 3 and sys.argv[3] == "post":
     post_checks(sys.argv[4], sys.argv[5])
     sys.exit(1 if fails else 0)

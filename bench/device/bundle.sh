@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# bench/device/bundle.sh — packs what bench/device/run.sh needs on a bare CUDA machine into
+# BUILD_DIR/devrun/ (git-ignored: build/ is), for the device tool:
+#
+#   bench/device/bundle.sh [BUILD_DIR=build] [OLD_BUILD_DIR]
+#   run(command="bash bench/device/run.sh tests kernels", carry=["build/devrun"])
+#
+# BUILD_DIR/devrun/bundle.tar.xz holds, stripped: bin/ (the proofline CLI, test_gpu, the gpu_*_bench
+# benchmarks and proofline_pipeline_bench, those that are built; the CLI and test_gpu must be), lib/
+# (the shared libraries they load that a bare CUDA machine lacks: ldd minus the C/C++ runtime and the
+# driver), old/ (with OLD_BUILD_DIR: that build's gpu_*_bench, for the kernels pass's old-vs-new
+# table, and old/lib/ for libraries of theirs that lib/ lacks), scripts/ (what run.sh calls:
+# bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/profile.sh), stubs/
+# (the Python gRPC stubs of proto/cuzk/v1/proving.proto for the daemon32 pass, made by protoc +
+# grpc_python_plugin when this machine has them) and MANIFEST (what is inside, the commit, the build
+# folders; also beside the archive). xz, because the binaries share most of their code: ~110 MiB
+# packs into ~24 MiB. run.sh unpacks it on the machine (once per warm machine).
+# DEVRUN=folder writes the bundle there instead (e.g. under /tmp, for a dry run of a build folder
+# that is not yours to write into; run.sh then takes BUNDLE=folder).
+# Fails when the bundle exceeds 64 MiB (the device tool's carry limit, which the working tree shares:
+# the sum is printed too).
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-build}
+old=${2:-}
+[ -d "$build" ] || { echo "bundle: no build folder $build" >&2; exit 1; }
+build=$(cd "$build" && pwd)
+if [ -n "$old" ]; then
+  [ -d "$old" ] || { echo "bundle: no old build folder $old" >&2; exit 1; }
+  old=$(cd "$old" && pwd)
+fi
+out=${DEVRUN:-$build/devrun}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/lib" "$stage/scripts" "$stage/stubs"
+
+for b in proofline test_gpu; do
+  [ -x "$build/$b" ] || { echo "bundle: $build/$b is not built (a CUDA build of the proofline CLI and test_gpu)" >&2; exit 1; }
+done
+bins=(proofline test_gpu)
+for b in "$build"/gpu_*_bench "$build"/proofline_pipeline_bench; do
+  if [ -x "$b" ]; then bins+=("$(basename "$b")"); fi
+done
+for b in "${bins[@]}"; do strip -o "$stage/bin/$b" "$build/$b"; done
+
+# The shared libraries of a list of binaries, less the C/C++ runtime (every machine has it) and the
+# NVIDIA driver's (the machine's own must be used). A "not found" library is an error: the binary
+# would not start there either.
+needed_libs() {
+  local b
+  for b in "$@"; do
+    if ldd "$b" | grep -q 'not found'; then
+      echo "bundle: $b needs a library this machine lacks:" >&2
+      ldd "$b" | grep 'not found' >&2
+      exit 1
+    fi
+  done
+  for b in "$@"; do ldd "$b" | awk '/=> \//{print $3}'; done |
+    grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|libutil|ld-linux[^/]*)\.so|/lib(cuda|nvidia-[^/]*|nvcuvid)\.so' |
+    sort -u || true
+}
+libs=$(needed_libs "${bins[@]/#/$stage/bin/}")
+[ -z "$libs" ] || xargs -r -I{} cp -L {} "$stage/lib/" <<<"$libs"
+
+oldbins=()
+if [ -n "$old" ]; then
+  mkdir -p "$stage/old/lib"
+  for b in "$old"/gpu_*_bench; do
+    [ -x "$b" ] || continue
+    strip -o "$stage/old/$(basename "$b")" "$b"
+    oldbins+=("$stage/old/$(basename "$b")")
+  done
+  [ ${#oldbins[@]} -gt 0 ] || { echo "bundle: no gpu_*_bench in the old build $old" >&2; exit 1; }
+  oldlibs=$(needed_libs "${oldbins[@]}")
+  while read -r l; do
+    if [ -n "$l" ] && [ ! -e "$stage/lib/$(basename "$l")" ]; then cp -L "$l" "$stage/old/lib/"; fi
+  done <<<"$oldlibs"
+fi
+
+cp "$top/bench/porep.sh" "$top/tests/server/cuzk_client.py" "$top/bench/gpu/summary.awk" "$top/bench/gpu/profile.sh" \
+  "$stage/scripts/"
+stubs="none (no protoc / grpc_python_plugin here: the daemon32 pass cannot run)"
+if command -v protoc >/dev/null && command -v grpc_python_plugin >/dev/null; then
+  protoc -I "$top/proto" --python_out="$stage/stubs" --grpc_python_out="$stage/stubs" \
+    --plugin=protoc-gen-grpc_python="$(command -v grpc_python_plugin)" "$top/proto/cuzk/v1/proving.proto"
+  stubs="cuzk/v1/proving_pb2{,_grpc}.py ($(protoc --version))"
+else
+  echo "bundle: warning: $stubs" >&2
+fi
+
+{
+  echo "bundle of $(date -u +%Y-%m-%dT%H:%MZ) on $(uname -n)"
+  echo "tree: commit $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" status --porcelain --untracked-files=no | grep -q . && echo ' (plus uncommitted changes)')"
+  echo "build: $build ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || echo '?'))"
+  echo "old build: ${old:-none}"
+  echo "stubs: $stubs"
+  echo "files:"
+  (cd "$stage" && find . -type f ! -name MANIFEST -printf '%P %s\n' | sort)
+} >"$stage/MANIFEST"
+
+# Replace an earlier bundle, never a folder holding anything else.
+if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -maxdepth 1 ! -name bundle.tar.xz ! -name MANIFEST)" ]; then
+  echo "bundle: $out holds other files than a bundle: not replaced" >&2
+  exit 1
+fi
+mkdir -p "$out"
+rm -f "$out/bundle.tar.xz" "$out/MANIFEST"
+tar -C "$stage" -cf - . | xz -T0 -6 >"$out/bundle.tar.xz"
+cp "$stage/MANIFEST" "$out/MANIFEST"
+
+size=$(du -sb "$out" | cut -f1)
+raw=$(du -sb "$stage" | cut -f1)
+tree=$(cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 -r du -cb 2>/dev/null | tail -n1 | cut -f1)
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
+echo "bundle: $out: $(mib "$size") ($(mib "$raw") unpacked: ${#bins[@]} binaries, ${#oldbins[@]} old, $(find "$stage/lib" "$stage/old" -name '*.so*' 2>/dev/null | wc -l) libraries)"
+echo "bundle: with the working tree ($(mib "$tree")): $(mib $((size + tree))) of the device tool's 64 MiB"
+if [ "$size" -gt $((64 << 20)) ]; then
+  echo "bundle: $out exceeds 64 MiB: the device tool cannot carry it" >&2
+  exit 1
+fi
+[ $((size + tree)) -le $((64 << 20)) ] || echo "bundle: warning: bundle + working tree exceed 64 MiB: the call would be refused" >&2
