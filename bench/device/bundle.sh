@@ -38,7 +38,7 @@ for b in proofline test_gpu; do
   [ -x "$build/$b" ] || { echo "bundle: $build/$b is not built (a CUDA build of the proofline CLI and test_gpu)" >&2; exit 1; }
 done
 bins=(proofline test_gpu)
-for b in "$build"/gpu_*_bench "$build"/proofline_pipeline_bench; do
+for b in "$build"/gpu_*_bench "$build"/proofline_pipeline_bench "$build"/test_gpu_host; do
   if [ -x "$b" ]; then bins+=("$(basename "$b")"); fi
 done
 for b in "${bins[@]}"; do strip -o "$stage/bin/$b" "$build/$b"; done

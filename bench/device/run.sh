@@ -254,6 +254,12 @@ pass_tests() {
     --gtest_filter='-GpuFaults.KernelFault*' || rc=1
   step kernel_fault --to "$R/test_fault.txt" --timers timers_gtest -- timeout "${T_TEST_FAULT:-90}" "$t" \
     --gtest_filter='GpuFaults.KernelFault*' || rc=1
+  # The tests of ctest label gpu that need no device: the NTT group kernel emulated on the host at
+  # 2^19 / 2^20 (CMakeLists.txt: gpu_ntt_emulation_slow), on this machine's cores.
+  if [ -x "$B/bin/test_gpu_host" ]; then
+    step ntt_emulation --to "$R/test_gpu_host.txt" --timers timers_gtest -- timeout "${T_TEST_EMU:-240}" \
+      "$B/bin/test_gpu_host" --gtest_also_run_disabled_tests --gtest_filter='GpuNttEmulation.DISABLED_*' || rc=1
+  fi
   echo "$rc" >"$WORK/tests.$CALL_ID.rc"
   return "$rc"
 }
