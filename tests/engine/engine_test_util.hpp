@@ -254,7 +254,7 @@ inline EngineConfig test_config(std::shared_ptr<groth16::ProverBackend> backend,
   return c;
 }
 
-inline groth16::VerifyingKey bench_vk(unsigned log) { return groth16::Parameters::read_file(bench_params(log)).vk; }
+inline groth16::VerifyingKey bench_vk(unsigned log) { return groth16::VerifyingKey::read_params_file_head(bench_params(log)); }
 
 /// Polls `pred` until true or 10 s.
 template <class P>

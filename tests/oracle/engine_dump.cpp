@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   sj.kind = "snarkjs";
   sj.args = {{"zkey", files.zkey}, {"wtns", files.wtns}};
   e.submit(sj);
-  add("engine_bench_2^8", groth16::Parameters::read_file(testing::bench_params(8)).vk, e.await(bench.request_id).result);
+  add("engine_bench_2^8", groth16::VerifyingKey::read_params_file_head(testing::bench_params(8)), e.await(bench.request_id).result);
   add("engine_snarkjs_chain100", files.vk, e.await("snarkjs").result);
 
   nlohmann::ordered_json all = nlohmann::ordered_json::array();

@@ -75,7 +75,7 @@ TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
   ASSERT_EQ(a.result.proofs.size(), 1u);
   const auto fp = filecoin::fallback_params(g.config);
   EXPECT_EQ(a.result.public_inputs.at(0), circuits::post::post_public_inputs(fp, g.public_inputs, 1));
-  const auto pvk = groth16::prepare_verifying_key(groth16::Parameters::read_file(params).vk);
+  const auto pvk = groth16::prepare_verifying_key(groth16::VerifyingKey::read_params_file_head(params));
   EXPECT_TRUE(groth16::verify_proof(pvk, a.result.proofs[0], circuits::post::post_public_inputs(fp, g.public_inputs, 1)));
   EXPECT_FALSE(groth16::verify_proof(pvk, a.result.proofs[0], circuits::post::post_public_inputs(fp, g.public_inputs, 0)));
 
@@ -214,7 +214,7 @@ TEST(PoStKind, CuzkFormAndPreload) {
   const auto fp = filecoin::fallback_params(g.config);
   const auto want = circuits::post::post_public_inputs(fp, g.public_inputs, 1);
   EXPECT_EQ(a.result.public_inputs.at(0), want);
-  const auto pvk = groth16::prepare_verifying_key(groth16::Parameters::read_file(params).vk);
+  const auto pvk = groth16::prepare_verifying_key(groth16::VerifyingKey::read_params_file_head(params));
   EXPECT_TRUE(groth16::verify_proof(pvk, a.result.proofs.at(0), want));
 
   // Sent as partition 0, the same sector's challenges are those of position 0: another circuit

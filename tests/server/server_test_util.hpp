@@ -185,7 +185,7 @@ inline const groth16::VerifyingKey& bench_vk(unsigned log) {
   static std::map<unsigned, groth16::VerifyingKey> vks;
   std::lock_guard lk(mu);
   auto it = vks.find(log);
-  if (it == vks.end()) it = vks.emplace(log, groth16::Parameters::read_file(bench_params(log)).vk).first;
+  if (it == vks.end()) it = vks.emplace(log, groth16::VerifyingKey::read_params_file_head(bench_params(log))).first;
   return it->second;
 }
 

@@ -152,7 +152,7 @@ TEST(SnapKindSlow, DISABLED_ProofVerifiesAndTamperingIsNamed) {
   ASSERT_EQ(a.result.proofs.size(), 1u);
   const std::vector<ff::Fr> inputs = circuits::snap::snap_public_inputs(p, f.g.public_inputs, 0);
   EXPECT_EQ(a.result.public_inputs.at(0), inputs);
-  const auto pvk = groth16::prepare_verifying_key(groth16::Parameters::read_file(params).vk);
+  const auto pvk = groth16::prepare_verifying_key(groth16::VerifyingKey::read_params_file_head(params));
   EXPECT_TRUE(groth16::verify_proof(pvk, a.result.proofs[0], inputs));
   filecoin::SnapPublicInputs other = f.g.public_inputs;
   other.comm_r_new[1] ^= 1;
