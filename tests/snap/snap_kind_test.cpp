@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../support/kind_test_util.hpp"
+#include "snap_dev_params.hpp"
 #include "proofline/circuits/post.hpp"
 #include "proofline/circuits/snap.hpp"
 #include "proofline/engine/engine.hpp"
@@ -141,8 +142,7 @@ TEST(SnapKind, CuzkFormRefusalsAreNamed) {
 TEST(SnapKindSlow, DISABLED_ProofVerifiesAndTamperingIsNamed) {
   const Files f = files(1024);
   const filecoin::SnapParams& p = filecoin::snap_params(1024);
-  const std::string params =
-      params_of("snap.params", circuits::snap::EmptySectorUpdateCircuit(p, circuits::snap::blank_witness(p)));
+  const std::string params = testing::snap_1kib_dev_params_file();  // shared with SnapProveSlow
   Engine e(config());
   ProofRequest r;
   r.kind = "snap-update";

@@ -2,10 +2,12 @@
 // proof → verification with the public inputs a verifier derives from comm_r_old, comm_d_new,
 // comm_r_new, k and h (never from the vanilla proof). The proof does not verify with another
 // comm_r_new, comm_d_new, comm_r_old or h_select. 1.25 M constraints: the setup and the proof take
-// minutes on two cores, so the case is DISABLED_ here and run by ctest snap_prove (label slow).
+// minutes on two cores, so the case is DISABLED_ here and run by ctest snap_prove (label slow), in one
+// process with SnapKindSlow: the two share the setup (snap_dev_params.hpp).
 #include <gtest/gtest.h>
 
 #include "../support/create_proof.hpp"
+#include "snap_dev_params.hpp"
 #include "proofline/circuits/snap.hpp"
 #include "proofline/filecoin/snap.hpp"
 #include "proofline/groth16/setup.hpp"
@@ -21,10 +23,7 @@ TEST(SnapProveSlow, DISABLED_OneKiBProofVerifiesOnlyWithItsInputs) {
   o.seed = 21;
   const filecoin::GeneratedSnap g = filecoin::gen_snap_vanilla(o);
 
-  groth16::SetupOptions quiet;
-  quiet.warn = false;
-  groth16::SeededRandom rng(2026);
-  const groth16::Parameters params = groth16::generate_parameters(EmptySectorUpdateCircuit(p, blank_witness(p)), rng, quiet);
+  const groth16::Parameters& params = engine::testing::snap_1kib_dev_params();  // shared with SnapKindSlow
   const SnapCounts counts = count_snap(p);
   EXPECT_EQ(params.vk.ic.size(), counts.inputs);
   EXPECT_EQ(params.l.size(), counts.aux);
