@@ -4,10 +4,12 @@
 # protoc + grpc_python_plugin. The daemon is started as Curio's docs expect, with
 # `--listen unix:///…/run/curio/cuzk.sock` (folder made by the daemon) and a TCP address; the 2 KiB
 # PoRep proofs it returns for a Commit2In envelope are accepted by `proofline verify --c1` in another
-# process; the 2 KiB WindowPoSt and WinningPoSt proofs it returns for `proofline gen-vanilla` inputs
-# (parameters of `setup --circuit window-post|winning-post` under their upstream names in the
-# daemon's parameter cache) are accepted by `proofline verify --post` from the verifier's inputs
-# (randomness, sector ids, comm_r) and refused with another randomness or another sector's comm_r.
+# process (from the envelope and from the bare C1); the 2 KiB WindowPoSt and WinningPoSt proofs it
+# returns for `proofline gen-vanilla` inputs (parameters of `setup --circuit window-post|winning-post`
+# under their upstream names in the daemon's parameter cache) are accepted by `proofline verify
+# --post` from the verifier's inputs (randomness, sector ids, comm_r) and refused with another
+# randomness or another sector's comm_r; so are the WinningPoSt proofs it returns through TCP and for
+# a WinningPoSt sent under a running PoRep's request id.
 # What each call must do: tests/server/cuzk_client.py.
 # With `snap` (ctest server_cuzk_snap, label slow: a 2 KiB SnapDeals setup and three proofs take
 # minutes on two cores): SnapDeals (SNAP_DEALS_UPDATE) as Curio sends it, from `proofline gen-vanilla
@@ -98,9 +100,14 @@ start_daemon "$cache"
 port=$(sed -n 's/.*listening on[^;]* 127\.0\.0\.1:\([0-9]*\);.*/\1/p' daemon.log | head -n1)
 [ -n "$port" ] && echo "ok: and on 127.0.0.1:$port" || { echo "FAIL: no TCP port in the log"; cat daemon.log; fails=$((fails + 1)); }
 
-"$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" envelope.json unix.proof
+# PoRep as Curio sends it, then the daemon's mechanics (WinningPoSt where any proof will do: four
+# 2 KiB PoRep proofs in all, a minute each on two cores).
+"$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" envelope.json unix.proof win
 [ $? -eq 0 ] || fails=$((fails + 1))
 check "verify --c1 (the unix-socket proof, another process)" 0 "$P" verify --vk "$vk" --c1 envelope.json --proof unix.proof
+check "verify --c1 bare C1 (the unix-socket proof)" 0 "$P" verify --vk "$vk" --c1 c1.json --proof unix.proof
+check "verify --post: the WinningPoSt sent under a running PoRep's id (its own proof)" 0 "$P" verify --vk "$nvk" \
+  --post win.request.json --proof win.same-id.proof
 "$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" post w win
 [ $? -eq 0 ] || fails=$((fails + 1))
 # The PoSt proofs against the inputs a verifier derives (no vanilla proofs), in another process.
@@ -129,9 +136,9 @@ check "verify --post: the window key for the winning proof" 3 "$P" verify --vk "
   --proof win.proof
 expect_in "  the circuit named" err.txt 'sector_count: 66\} circuit has 133'
 if [ -n "$port" ]; then
-  "$PY" "$top/tests/server/cuzk_client.py" stubs "127.0.0.1:$port" envelope.json tcp.proof quick
+  "$PY" "$top/tests/server/cuzk_client.py" stubs "127.0.0.1:$port" winning win tcp.proof
   [ $? -eq 0 ] || fails=$((fails + 1))
-  check "verify --c1 (the TCP proof)" 0 "$P" verify --vk "$vk" --c1 c1.json --proof tcp.proof
+  check "verify --post (the TCP proof)" 0 "$P" verify --vk "$nvk" --post win.request.json --proof tcp.proof
 fi
 kill "$daemon_pid"; wait "$daemon_pid" 2>/dev/null; daemon_pid=
 [ ! -e "$sock" ] && echo "ok: the socket is removed at exit" || { echo "FAIL: socket left behind"; fails=$((fails + 1)); }

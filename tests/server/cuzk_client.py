@@ -2,7 +2,14 @@
 """A client that is not ours (Python grpcio, Debian's python3-grpcio) calling the daemon's
 cuzk.v1.ProvingEngine the way Curio does (issue 20; facts: shared/reference/cuzk-api.md).
 
-Usage: cuzk_client.py <stub dir> <address> <c1 envelope> <proof out> [quick]  (quick: only the first Prove)
+Usage: cuzk_client.py <stub dir> <address> <c1 envelope> <proof out> <winning prefix>
+         PoRep C2 of a 2 KiB Commit2In envelope as Curio sends it (writes the first proof to <proof out>),
+         then the daemon's mechanics. Checks that only need a proof to be made, not a PoRep one, send
+         the cheap 2 KiB WinningPoSt of the `proofline gen-vanilla winning-post` files PREFIX.request.json
+         and PREFIX.vanilla.json (a 2 KiB PoRep proof takes a minute on two cores); writes
+         PREFIX.same-id.proof (§8b's WinningPoSt, sent under a running PoRep's id) for `verify --post`.
+       cuzk_client.py <stub dir> <address> winning <winning prefix> <proof out>
+         One WinningPoSt Prove (the transport under test, e.g. TCP); writes <proof out>.
        cuzk_client.py <stub dir> <address> post <window prefix> <winning prefix>
          WindowPoSt / WinningPoSt of 2 KiB sectors from `proofline gen-vanilla` files (PREFIX.request.json,
          PREFIX.vanilla.json), as Curio sends them; writes PREFIX.proof for `proofline verify --post`.
@@ -69,21 +76,48 @@ def evict_when_unused(circuit_id):
     return e
 
 
-def post_checks(window_prefix, winning_prefix):
-    """WindowPoSt and WinningPoSt as Curio sends them (cuzk-api §2.4): priority 0 (the kind's default),
+def load(prefix):
+    """A `proofline gen-vanilla` PoSt request (PREFIX.request.json) and its vanilla proofs (bytes)."""
+    req = json.load(open(prefix + ".request.json"))
+    return req, [base64.b64decode(v) for v in json.load(open(prefix + ".vanilla.json"))]
+
+
+def post(request_id, kind, registered, req, vanilla, **kw):
+    """A PoSt ProveRequest as Curio sends it (cuzk-api §2.4): priority 0 (the kind's default),
     registered_proof, randomness (top 2 bits of byte 31 cleared), miner_id, partition_index 0,
     vanilla_proofs = the raw bincode FallbackPoStSectorProof of each sector."""
-    def load(prefix):
-        req = json.load(open(prefix + ".request.json"))
-        return req, [base64.b64decode(v) for v in json.load(open(prefix + ".vanilla.json"))]
+    fields = dict(request_id=request_id, proof_kind=kind, sector_size=2048, registered_proof=registered,
+                  vanilla_proofs=vanilla, miner_id=req["miner_id"], randomness=bytes.fromhex(req["randomness"]),
+                  partition_index=0)
+    fields.update(kw)
+    return pb.ProveRequest(submit=pb.SubmitProofRequest(**fields))
 
-    def post(request_id, kind, registered, req, vanilla, **kw):
-        fields = dict(request_id=request_id, proof_kind=kind, sector_size=2048, registered_proof=registered,
-                      vanilla_proofs=vanilla, miner_id=req["miner_id"], randomness=bytes.fromhex(req["randomness"]),
-                      partition_index=0)
-        fields.update(kw)
-        return pb.ProveRequest(submit=pb.SubmitProofRequest(**fields))
 
+def winning(prefix, request_id):
+    """The 2 KiB WinningPoSt (registered proof 0, StackedDrgWinning2KiBV1) of PREFIX's files."""
+    req, vanilla = load(prefix)
+    return post(request_id, pb.WINNING_POST, 0, req, vanilla)
+
+
+def in_daemon(st, kind):
+    """Jobs of an engine kind ("porep-c2", "winning-post") queued or running in a GetStatus answer."""
+    return sum(q.pending + q.in_progress for q in st.queues if q.proof_kind == kind)
+
+
+def wait_status(cond, seconds=60):
+    """Polls GetStatus until cond(status) holds: (True, that status), or (False, the last) after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        st = stub.GetStatus(pb.GetStatusRequest())
+        if cond(st):
+            return True, st
+        if time.monotonic() > deadline:
+            return False, st
+        time.sleep(0.01)
+
+
+def post_checks(window_prefix, winning_prefix):
+    """WindowPoSt and WinningPoSt as Curio sends them (post() above)."""
     wreq, wvan = load(window_prefix)
     nreq, nvan = load(winning_prefix)
     rand = bytes.fromhex(wreq["randomness"])
@@ -222,8 +256,16 @@ if len(sys.argv) > 3 and sys.argv[3] == "post":
 if len(sys.argv) > 3 and sys.argv[3] == "snap":
     snap_checks(sys.argv[4])
     sys.exit(1 if fails else 0)
+if len(sys.argv) > 3 and sys.argv[3] == "winning":
+    res = stub.Prove(winning(sys.argv[4], "winpost-transport"), timeout=600).result
+    expect("Prove of a 2 KiB WinningPoSt: COMPLETED", res.status == R.COMPLETED, res)
+    expect("  a 192-byte proof", len(res.proof) == 192, len(res.proof))
+    expect("  job_id is the request_id", res.job_id == "winpost-transport", res.job_id)
+    expect("  total_ms > 0", res.total_ms > 0, res.total_ms)
+    open(sys.argv[5], "wb").write(res.proof)
+    sys.exit(1 if fails else 0)
 
-envelope_path, proof_out = sys.argv[3:5]
+envelope_path, proof_out, winning_prefix = sys.argv[3:6]
 envelope = open(envelope_path, "rb").read()
 
 
@@ -240,12 +282,13 @@ expect("  a 192-byte proof", len(res.proof) == 192, len(res.proof))
 expect("  job_id is the request_id", res.job_id == "porep-0-5", res.job_id)
 expect("  total_ms > 0", res.total_ms > 0, res.total_ms)
 open(proof_out, "wb").write(res.proof)
-if len(sys.argv) > 5 and sys.argv[5] == "quick":
-    sys.exit(1 if fails else 0)
 
-# 2. The same request_id again after completion: a retry proves again (not a rejection).
+# 2. The same request_id again after completion: a retry proves again (not a rejection). The service's
+#    id handling is the same for every kind: a WinningPoSt here (a PoRep proof costs a minute).
+res = stub.Prove(winning(winning_prefix, "winpost-retry"), timeout=600).result
+expect("a WinningPoSt: COMPLETED", res.status == R.COMPLETED, res)
 st0 = stub.GetStatus(pb.GetStatusRequest())
-res2 = stub.Prove(pb.ProveRequest(submit=porep("porep-0-5", sector_number=5)), timeout=600).result
+res2 = stub.Prove(winning(winning_prefix, "winpost-retry"), timeout=600).result
 st1 = stub.GetStatus(pb.GetStatusRequest())
 expect("the same request_id again: COMPLETED", res2.status == R.COMPLETED, res2)
 expect("  proved again (completed count +1)",
@@ -292,15 +335,8 @@ expect("  an id with spaces and brackets is kept as the job_id", res.job_id == "
 # 7. SubmitProof + GetStatus while it runs + AwaitProof with a short timeout (TIMEOUT) + AwaitProof.
 sub = stub.SubmitProof(porep("porep-0-6"))
 expect("SubmitProof: job_id = request_id", sub.job_id == "porep-0-6", sub)
-seen = None
-for _ in range(200):
-    st = stub.GetStatus(pb.GetStatusRequest())
-    q = [x for x in st.queues if x.proof_kind == "porep-c2"]
-    if q and q[0].pending + q[0].in_progress >= 1:
-        seen = q[0]
-        break
-    time.sleep(0.01)
-expect("GetStatus during the job: a porep-c2 queue entry with the job", seen is not None, list(st.queues))
+seen, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1, seconds=2)
+expect("GetStatus during the job: a porep-c2 queue entry with the job", seen, list(st.queues))
 t = stub.AwaitProof(pb.AwaitProofRequest(job_id="porep-0-6", timeout_ms=1))
 expect("AwaitProof timeout_ms=1 while it runs: TIMEOUT", t.status == R.TIMEOUT, t)
 done = stub.AwaitProof(pb.AwaitProofRequest(job_id="porep-0-6", timeout_ms=0), timeout=600)
@@ -328,26 +364,58 @@ expect("two concurrent Proves of one id: both COMPLETED", all(out[i].status == R
 expect("  joined: the same proof, one job", out[0].proof == out[1].proof and after == before + 1,
        (after - before))
 
-# 8b. The same request_id at once for another request (here: another priority, so another
-#     fingerprint): not joined — a job of its own, never the first one's proof (a new user got a PoRep
-#     proof back for a WinningPoSt sent under a running PoRep's id).
+# 8b. The same request_id at once for another request: not joined — a job of its own, never the first
+#     one's proof. Two cases: another priority (another fingerprint, same kind and inputs), and
+#     another kind (a new user got a PoRep proof back for a WinningPoSt sent under a running PoRep's
+#     id). Cheap WinningPoSts, made to wait: a PoRep ("porep-0-8") is sent first, and once GetStatus
+#     shows the backend's one worker proving it (tens of seconds), WinningPoSt "winpost-8b" NORMAL,
+#     then (once GetStatus shows it) "winpost-8b" HIGH and a WinningPoSt under "porep-0-8". The
+#     checks need all four in the daemon at once: GetStatus must show them together (observed, not
+#     assumed from timing).
 before = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
 out = {}
 
 
-def call_pri(i, pri):
-    out[i] = stub.Prove(pb.ProveRequest(submit=porep("porep-0-8", priority=pri)), timeout=600).result
+def call_req(name, request):
+    out[name] = stub.Prove(request, timeout=600).result
 
 
-threads = [threading.Thread(target=call_pri, args=(i, pri)) for i, pri in enumerate((pb.NORMAL, pb.HIGH))]
-for th in threads:
-    th.start()
-    time.sleep(0.2)
+def winning_pri(request_id, pri):
+    r = winning(winning_prefix, request_id)
+    r.submit.priority = pri
+    return r
+
+
+threads = []
+
+
+def send(name, request):
+    threads.append(threading.Thread(target=call_req, args=(name, request)))
+    threads[-1].start()
+
+
+send("porep", pb.ProveRequest(submit=porep("porep-0-8")))
+seen, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and any(g.current_proof_kind == "busy" for g in st.gpus),
+                       seconds=300)
+expect("GetStatus shows the PoRep porep-0-8 being proved before the other calls", seen, (list(st.queues), list(st.gpus)))
+send("normal", winning_pri("winpost-8b", pb.NORMAL))
+seen, st = wait_status(lambda st: in_daemon(st, "winning-post") >= 1)
+expect("  and then the WinningPoSt winpost-8b (NORMAL) in the daemon", seen, list(st.queues))
+send("high", winning_pri("winpost-8b", pb.HIGH))
+send("kind", winning(winning_prefix, "porep-0-8"))
+together, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and in_daemon(st, "winning-post") >= 3)
+expect("  all four in the daemon at once (GetStatus)", together, list(st.queues))
 for th in threads:
     th.join()
 after = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
-expect("one id, two different requests at once: both COMPLETED", all(out[i].status == R.COMPLETED for i in out), out)
-expect("  not joined: two jobs, two proofs", out[0].proof != out[1].proof and after == before + 2, (after - before))
+names = ("porep", "normal", "high", "kind")
+expect("  all four COMPLETED", all(n in out and out[n].status == R.COMPLETED for n in names), out)
+expect("one id, another priority at once: not joined, two proofs",
+       "normal" in out and "high" in out and out["normal"].proof != out["high"].proof)
+expect("one id, another kind at once (a WinningPoSt under a running PoRep's id): not joined, two proofs",
+       "porep" in out and "kind" in out and out["porep"].proof != out["kind"].proof)
+expect("  four jobs (completed count +4)", after == before + 4, after - before)
+open(winning_prefix + ".same-id.proof", "wb").write(out["kind"].proof if "kind" in out else b"")
 
 # 9. Cancel, unknown ids, metrics.
 try:

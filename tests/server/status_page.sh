@@ -4,6 +4,11 @@
 # with the jobs' partitions, and GET / — loaded by chromium with its scripts run — shows the
 # running job's partitions and the timeline, with no console error. The screenshot is kept as a
 # test artifact ($ARTIFACTS, default <build>/test-artifacts/status-page.png).
+# No job needs to finish: three jobs keep a partition synthesizing or proving (a minute or more each
+# on two cores) far longer than the checks take, and the page shows finished ones too (synth_done,
+# done) for its 60-s window. The daemon is then killed (SIGKILL), not cancelled and stopped: a
+# cancelled CPU partition can run on for over 10 s (the prover polls the flag between its stages),
+# and the daemon's shutdown is checked elsewhere (server_submit_kinds, server_cuzk_api).
 # Usage: status_page.sh <proofline> <parameter cache dir> [artifact dir]
 set -uo pipefail
 P=$(realpath "$1")
@@ -15,7 +20,7 @@ PY=/usr/bin/python3
 CHROME=$(command -v chromium-headless-shell || command -v chromium || true)
 daemon_pid=
 cleanup() {
-  if [ -n "$daemon_pid" ]; then kill "$daemon_pid" 2>/dev/null || true; wait "$daemon_pid" 2>/dev/null; fi
+  if [ -n "$daemon_pid" ]; then kill -KILL "$daemon_pid" 2>/dev/null || true; wait "$daemon_pid" 2>/dev/null; fi
   rm -rf "$W"
 }
 trap cleanup EXIT
@@ -23,7 +28,8 @@ trap cleanup EXIT
 mkdir -p "$ARTIFACTS"
 
 params=$(bash "$top/scripts/porep_params.sh" "$P" "$CACHE" 2KiB) || { echo "FAIL: porep setup"; exit 1; }
-for s in 1 2 3 4 5 6; do "$P" gen-c1 --sector-size 2KiB --seed $s --out c$s.json >/dev/null 2>&1 || { echo "FAIL: gen-c1"; exit 1; }; done
+jobs=(1 2 3)
+for s in "${jobs[@]}"; do "$P" gen-c1 --sector-size 2KiB --seed $s --out c$s.json >/dev/null 2>&1 || { echo "FAIL: gen-c1"; exit 1; }; done
 
 FIL_PROOFS_PARAMETER_CACHE=$(dirname "$params") "$P" daemon --unix "$W/d.sock" --tcp "" --backend cpu \
   --set status.listen=127.0.0.1:0 --set engine.synthesis_workers=1 --set engine.log_partitions=false 2>daemon.log &
@@ -32,7 +38,7 @@ for _ in $(seq 300); do grep -q 'listening on' daemon.log && break; sleep 0.1; d
 url=$(sed -n 's/.*status page at \(http:[^ ;]*\).*/\1/p' daemon.log | head -n1)
 [ -n "$url" ] && echo "ok: the daemon serves its status page at $url" || { echo "FAIL: no status page"; cat daemon.log; exit 1; }
 
-for s in 1 2 3 4 5 6; do
+for s in "${jobs[@]}"; do
   "$P" submit --address "unix:$W/d.sock" --kind porep-c2 --c1 c$s.json --request-id stream-$s --no-wait >/dev/null 2>&1 ||
     { echo "FAIL: submit $s"; fails=$((fails + 1)); }
 done
@@ -85,6 +91,5 @@ else
 fi
 [ -s "$ARTIFACTS/status-page.png" ] && echo "ok: screenshot kept at $ARTIFACTS/status-page.png" ||
   { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
-for s in 1 2 3 4 5 6; do "$P" cancel --address "unix:$W/d.sock" --id stream-$s >/dev/null 2>&1; done
 echo "status_page: $fails failure(s)"
 [[ $fails -eq 0 ]]
