@@ -34,7 +34,7 @@ die() { printf 'install-deps: error: %s\n' "$*" >&2; exit 1; }
 apt_packages=(
   build-essential cmake pkg-config ccache git
   libgmp-dev libgtest-dev googletest libgmock-dev libbenchmark-dev
-  libssl-dev libtbb-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
+  libssl-dev libtbb-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev libspdlog-dev libfmt-dev
   clang libclang-rt-14-dev bc
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   python3-grpcio python3-protobuf libcpp-httplib-dev chromium-headless-shell stress-ng

@@ -8,8 +8,8 @@
 # BUILD_DIR/devrun/bundle.tar.xz holds, stripped: bin/ (the proofline CLI, test_gpu, the gpu_*_bench
 # benchmarks and proofline_pipeline_bench, those that are built; the CLI and test_gpu must be), lib/
 # (the shared libraries they load that a bare CUDA machine lacks: ldd minus the C/C++ runtime and the
-# driver), old/ (with OLD_BUILD_DIR: that build's gpu_*_bench, for the kernels pass's old-vs-new
-# table, and old/lib/ for libraries of theirs that lib/ lacks), scripts/ (what run.sh calls:
+# driver), old/ (with OLD_BUILD_DIR: that build's gpu_*_bench and proofline CLI, for the kernels and
+# c1read passes' old-vs-new tables, and old/lib/ for libraries of theirs that lib/ lacks), scripts/ (what run.sh calls:
 # bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/profile.sh), stubs/
 # (the Python gRPC stubs of proto/cuzk/v1/proving.proto for the daemon32 pass, made by protoc +
 # grpc_python_plugin when this machine has them) and MANIFEST (what is inside, the commit, the build
@@ -65,12 +65,12 @@ libs=$(needed_libs "${bins[@]/#/$stage/bin/}")
 oldbins=()
 if [ -n "$old" ]; then
   mkdir -p "$stage/old/lib"
-  for b in "$old"/gpu_*_bench; do
+  for b in "$old"/gpu_*_bench "$old"/proofline; do
     [ -x "$b" ] || continue
     strip -o "$stage/old/$(basename "$b")" "$b"
     oldbins+=("$stage/old/$(basename "$b")")
   done
-  [ ${#oldbins[@]} -gt 0 ] || { echo "bundle: no gpu_*_bench in the old build $old" >&2; exit 1; }
+  [ ${#oldbins[@]} -gt 0 ] || { echo "bundle: no gpu_*_bench or proofline in the old build $old" >&2; exit 1; }
   oldlibs=$(needed_libs "${oldbins[@]}")
   while read -r l; do
     if [ -n "$l" ] && [ ! -e "$stage/lib/$(basename "$l")" ]; then cp -L "$l" "$stage/old/lib/"; fi

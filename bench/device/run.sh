@@ -13,6 +13,8 @@
 #   kernels   the tests (unless this call's tests pass ran) and the NTT/H tests with radix 2; then, if
 #             they passed, old vs new benchmarks side by side: NTT to 2^27, G1 MSM 2^24/2^26/2^27,
 #             G2 MSM 2^20/2^24, the Groth16 bench circuit 2^20/2^24
+#   c1read    the C1 read of a $SECTOR sector (gen-c1, then `check-c1 --json` 3 times: its read_ms),
+#             new and, when the bundle has old/proofline, old side by side
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process
@@ -37,12 +39,12 @@
 #   MSM_SIZES ["g1:24 g1:26 g1:27 g2:20 g2:24"]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
 #   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  PYTHON [the
 #   first python3 with grpc and protobuf]  CALL_LIMIT [570: seconds for the whole call; a pass gets
-#   at most what is left]  T_TESTS [300]  T_KERNELS T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
+#   at most what is left]  T_TESTS [300]  T_KERNELS T_C1READ T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
 #   T_PIPELINE T_PROFILE [540 each: a pass's time limit]
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SELF=$ROOT/bench/device/run.sh
-PASSES="tests kernels porep32 post32 snap32 daemon32 multi pipeline profile"
+PASSES="tests kernels c1read porep32 post32 snap32 daemon32 multi pipeline profile"
 SKIPPED=77  # a pass's exit status for "not run here" (no device, no old build, …)
 
 export DRY=${DRY:-0}
@@ -353,6 +355,27 @@ porep_run() {  # porep_run NAME SECTOR BACKEND SUSTAINED [env…]: bench/porep.s
   # c2's own log only when something failed (its ends are in log.txt either way)
   [ "$rc" = 0 ] || grep -avE 'ETA|[0-9]%\)' "$WORK/$name/$sector/sustained.err" 2>/dev/null | tail -n 200 >"$R/$name-c2.err"
   return "$rc"
+}
+
+pass_c1read() {
+  local c1=$WORK/c1read/$SECTOR.json v bin i lp ms all
+  mkdir -p "$WORK/c1read"
+  if [ ! -s "$c1" ]; then step gen-c1 -- "$P" gen-c1 --sector-size "$SECTOR" --seed 11 --out "$c1" || return 1; fi
+  say "  c1read: $(short "$c1"), $(du -b "$c1" | cut -f1) bytes"
+  for v in new old; do
+    bin=$P lp=$LD_LIBRARY_PATH
+    if [ "$v" = old ]; then
+      [ -x "$B/old/proofline" ] || { say "  c1read: no old/proofline in the bundle: new only"; break; }
+      bin=$B/old/proofline lp=$B/old/lib:$LD_LIBRARY_PATH
+    fi
+    all=""
+    for i in 1 2 3; do
+      step "check-c1-$v-$i" -- env LD_LIBRARY_PATH="$lp" "$bin" check-c1 --c1 "$c1" --json || return 1
+      ms=$(jkeys "$WORK/logs/$PASS.check-c1-$v-$i.out" read_ms | sed 's/read_ms=//')
+      all="$all ${ms:-?}"
+    done
+    say "  c1read/$v: read_ms$all"
+  done
 }
 
 pass_porep32() {

@@ -276,10 +276,11 @@ int cmd_c2(PorepCli& p) {
   LocalEngine eng(p.engine);
   progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
   progress("c2", "reading " + p.c1);
-  const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1);
-  const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
+  // Read once: the kind takes the parsed C1 (ProofRequest::parsed_input), not the file again.
+  const auto c1 = std::make_shared<const filecoin::SealCommitPhase1Output>(filecoin::read_c1_file(p.c1));
+  const filecoin::PorepConfig cfg = filecoin::porep_config(c1->registered_proof);
   const circuits::porep::PoRepShape shape = circuits::porep::shape_for(cfg);
-  const std::size_t n_all = c1.vanilla_proofs.size();
+  const std::size_t n_all = c1->vanilla_proofs.size();
   if (p.partition >= 0 && static_cast<std::size_t>(p.partition) >= n_all) {
     throw UsageError("--partition " + std::to_string(p.partition) + ": the C1 has " + std::to_string(n_all) +
                      " partition(s) (0 … " + std::to_string(n_all - 1) + ")");
@@ -296,13 +297,14 @@ int cmd_c2(PorepCli& p) {
   for (NamedFile& f : snarkjs_dir_outputs(p.snarkjs_dir, n)) out_files.push_back(std::move(f));
   check_output_paths(in_files, out_files);
   const double read_c1_s = secs_since(t0);
-  progress("c2", std::string(filecoin::to_string(c1.registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
+  progress("c2", std::string(filecoin::to_string(c1->registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
                      shape.describe());
 
   engine::ProofRequest req;
   req.kind = "porep-c2";
   req.args = {{"c1", p.c1}, {"params", params_path}};
   if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+  req.parsed_input = c1;
   const EngineRun run = eng.run("c2", std::move(req), [](const std::string& reason) {
     return "the proofs made here do not verify (" + reason + "); no proof written";
   });
@@ -332,7 +334,7 @@ int cmd_c2(PorepCli& p) {
   progress("c2", "wrote " + p.out + " (" + std::to_string(r.proof_bytes.size()) + " bytes)");
   if (p.json) {
     std::cout << Json{{"command", "c2"},
-                      {"registered_proof", filecoin::to_string(c1.registered_proof)},
+                      {"registered_proof", filecoin::to_string(c1->registered_proof)},
                       {"partitions", n},
                       {"partitions_in_c1", n_all},
                       {"constraints_per_partition", counts.constraints},
@@ -353,7 +355,7 @@ int cmd_c2(PorepCli& p) {
                      .dump(2)
               << "\n";
   } else {
-    std::cout << "c2          " << filecoin::to_string(c1.registered_proof) << ", " << n << " partition(s) × "
+    std::cout << "c2          " << filecoin::to_string(c1->registered_proof) << ", " << n << " partition(s) × "
               << counts.constraints << " constraints\n"
               << "proof       " << p.out << " (" << r.proof_bytes.size() << " bytes), verified\n"
               << "backend     " << run.backend << "\n"
@@ -384,7 +386,8 @@ int cmd_c2_many(PorepCli& p) {
   LocalEngine eng(p.engine);
   progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
 
-  // The C1s: read and checked here (registered proof, partitions) and again by the kind.
+  // The C1s: read and checked here (registered proof, partitions), once: the kind takes them parsed.
+  std::vector<std::shared_ptr<const filecoin::SealCommitPhase1Output>> c1s;
   std::vector<double> read_s;
   filecoin::RegisteredSealProof proof{};
   std::size_t n = 0;
@@ -392,7 +395,8 @@ int cmd_c2_many(PorepCli& p) {
   for (std::size_t i = 0; i < m; ++i) {
     const auto t0 = Clock::now();
     progress("c2", "reading " + p.c1s[i]);
-    const filecoin::SealCommitPhase1Output c1 = filecoin::read_c1_file(p.c1s[i]);
+    c1s.push_back(std::make_shared<const filecoin::SealCommitPhase1Output>(filecoin::read_c1_file(p.c1s[i])));
+    const filecoin::SealCommitPhase1Output& c1 = *c1s.back();
     read_s.push_back(secs_since(t0));
     const std::size_t parts = c1.vanilla_proofs.size();
     if (p.partition >= 0 && static_cast<std::size_t>(p.partition) >= parts) {
@@ -420,6 +424,7 @@ int cmd_c2_many(PorepCli& p) {
     req.kind = "porep-c2";
     req.args = {{"c1", p.c1s[i]}, {"params", params_path}};
     if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+    req.parsed_input = c1s[i];
     return req;
   };
   auto self_check = [](const std::string& reason) {
@@ -430,8 +435,7 @@ int cmd_c2_many(PorepCli& p) {
   progress("c2", "loading " + params_path);
   auto t0 = Clock::now();
   try {
-    const engine::ProofRequest r0 = request(0);
-    eng.engine().preload_srs("porep-c2", r0.args);
+    eng.engine().preload_srs(request(0));
   } catch (const std::invalid_argument& e) {
     throw ExitError(kBadInput, e.what());
   }

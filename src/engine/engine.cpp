@@ -392,6 +392,7 @@ struct Engine::Impl {
     }
     j.req.payload.clear();
     j.req.payload.shrink_to_fit();
+    j.req.parsed_input.reset();
     if (j.active == 0 && j.lease) leases.push_back(std::move(j.lease));
     finished_order.push_back(j.req.request_id);
     while (finished_order.size() > cfg.max_finished_jobs) {
@@ -1128,12 +1129,16 @@ std::string Engine::metrics_text() const {
 }
 
 SrsStatus Engine::preload_srs(const std::string& kind_name, const std::map<std::string, std::string>& args) {
-  Impl& m = *impl_;
-  const ProofKind* kind = m.kinds->find(kind_name);
-  if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + kind_name + "'");
   ProofRequest r;
   r.kind = kind_name;
   r.args = args;
+  return preload_srs(r);
+}
+
+SrsStatus Engine::preload_srs(const ProofRequest& r) {
+  Impl& m = *impl_;
+  const ProofKind* kind = m.kinds->find(r.kind);
+  if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + r.kind + "'");
   auto kj = kind->prepare_srs(r);
   const std::string key = kj->srs_key();
   {

@@ -10,6 +10,7 @@
 // inputs — the same checks as `proofline c2`, so the daemon never returns a proof `proofline verify
 // --c1` would reject.
 #include <algorithm>
+#include <any>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -87,19 +88,19 @@ class PoRepParamsOnlyJob final : public KindJob {
 class PoRepC2Job final : public KindJob {
  public:
   /// `ks`: the circuit partitions to prove, in order (engine partition i is circuit partition ks[i]).
-  PoRepC2Job(std::string source, filecoin::SealCommitPhase1Output c1, std::string params, bool check_constraints,
-             std::vector<std::size_t> ks)
+  PoRepC2Job(std::string source, std::shared_ptr<const filecoin::SealCommitPhase1Output> c1, std::string params,
+             bool check_constraints, std::vector<std::size_t> ks)
       : source_(std::move(source)),
         c1_(std::move(c1)),
-        cfg_(filecoin::porep_config(c1_.registered_proof)),
+        cfg_(filecoin::porep_config(c1_->registered_proof)),
         shape_(porep::shape_for(cfg_)),
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
         check_constraints_(check_constraints),
         ks_(std::move(ks)) {
     const filecoin::StackedGraph g(cfg_);
-    for (std::size_t k = 0; k < c1_.vanilla_proofs.size(); ++k) {
-      inputs_.push_back(filecoin::public_inputs(cfg_, g, c1_.replica_id, c1_.comm_d, c1_.comm_r, c1_.seed, k));
+    for (std::size_t k = 0; k < c1_->vanilla_proofs.size(); ++k) {
+      inputs_.push_back(filecoin::public_inputs(cfg_, g, c1_->replica_id, c1_->comm_d, c1_->comm_r, c1_->seed, k));
     }
   }
 
@@ -127,7 +128,7 @@ class PoRepC2Job final : public KindJob {
 
   void synthesize(std::size_t i, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
     const std::size_t k = ks_[i];
-    const porep::PoRepCircuit circuit(shape_, porep::partition_inputs(c1_, k));
+    const porep::PoRepCircuit circuit(shape_, porep::partition_inputs(*c1_, k));
     if (circuit.public_inputs() != inputs_[k]) {
       throw ProoflineError(Error::BadC1Json,
                            source_ + ": partition " + std::to_string(k) +
@@ -141,11 +142,11 @@ class PoRepC2Job final : public KindJob {
     if (!check_constraints_) return;
     if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
       std::vector<std::uint64_t> nodes;
-      for (const auto& v : c1_.vanilla_proofs[k]) nodes.push_back(v.challenge());
+      for (const auto& v : c1_->vanilla_proofs[k]) nodes.push_back(v.challenge());
       std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
                         " unsatisfied: " + porep::locate_constraint(porep::count_porep(shape_), nodes, *bad);
       // The vanilla proofs' own check says which Merkle path or label is wrong, where it can tell.
-      const filecoin::VanillaCheck vc = filecoin::verify_vanilla(c1_);
+      const filecoin::VanillaCheck vc = filecoin::verify_vanilla(*c1_);
       if (!vc.ok) msg += "; vanilla check: " + vc.what;
       throw ProoflineError(Error::BadC1Json, msg);
     }
@@ -155,7 +156,7 @@ class PoRepC2Job final : public KindJob {
 
  private:
   std::string source_;
-  filecoin::SealCommitPhase1Output c1_;
+  std::shared_ptr<const filecoin::SealCommitPhase1Output> c1_;  ///< the caller's (parsed_input) or read here
   filecoin::PorepConfig cfg_;
   porep::PoRepShape shape_;
   std::string params_, key_;  // key_: params_ + file_version(params_)
@@ -196,25 +197,34 @@ class PoRepC2Kind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     const std::string c1_path = arg_or(r, "c1", "");
-    filecoin::SealCommitPhase1Output c1;
+    std::shared_ptr<const filecoin::SealCommitPhase1Output> parsed;
     std::string source;
-    if (!c1_path.empty()) {
+    using Given = std::shared_ptr<const filecoin::SealCommitPhase1Output>;
+    if (const Given* given = std::any_cast<Given>(&r.parsed_input); given != nullptr && *given) {
+      // Read and validated by the caller (the CLI's c2): not read again.
+      parsed = *given;
+      source = c1_path.empty() ? std::string("C1 (parsed by the caller)") : "C1 '" + c1_path + "'";
+    } else if (r.parsed_input.has_value()) {
+      throw std::invalid_argument("kind 'porep-c2': the request's parsed input is not a C1 (SealCommitPhase1Output)");
+    } else if (!c1_path.empty()) {
       source = "C1 '" + c1_path + "'";
       std::error_code ec;
       if (!fs::is_regular_file(c1_path, ec)) {
         throw std::invalid_argument("kind 'porep-c2': " + source + " not found (or not a regular file)");
       }
-      c1 = filecoin::read_c1_file(c1_path);
+      parsed = std::make_shared<const filecoin::SealCommitPhase1Output>(filecoin::read_c1_file(c1_path));
     } else if (!r.payload.empty()) {
       source = "C1 JSON (request payload)";
       try {
-        c1 = filecoin::parse_c1_json(std::string_view(reinterpret_cast<const char*>(r.payload.data()), r.payload.size()));
+        parsed = std::make_shared<const filecoin::SealCommitPhase1Output>(filecoin::parse_c1_json(
+            std::string_view(reinterpret_cast<const char*>(r.payload.data()), r.payload.size())));
       } catch (const ProoflineError& e) {
         throw std::invalid_argument(source + ": " + e.what());
       }
     } else {
       throw std::invalid_argument("kind 'porep-c2' needs the argument 'c1' (a C1 JSON path) or the C1 JSON as the payload");
     }
+    const filecoin::SealCommitPhase1Output& c1 = *parsed;
     const filecoin::PorepConfig cfg = filecoin::porep_config(c1.registered_proof);
     if (c1.vanilla_proofs.size() != cfg.partitions) {
       throw ProoflineError(Error::BadC1Json, source + ": vanilla_proofs: " + std::to_string(c1.vanilla_proofs.size()) +
@@ -248,14 +258,14 @@ class PoRepC2Kind final : public ProofKind {
     } else {
       for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) ks.push_back(k);
     }
-    return std::make_shared<PoRepC2Job>(std::move(source), std::move(c1), std::move(params), check, std::move(ks));
+    return std::make_shared<PoRepC2Job>(std::move(source), std::move(parsed), std::move(params), check, std::move(ks));
   }
 
   /// With a C1 (argument or payload): as prepare. Without one (engine.preload "porep-c2:<params>",
   /// PreloadSRS with only 'params'): the parameter file alone, under the key a request naming that
   /// file would use; 'params' is then required (the C1 names the upstream file otherwise).
   std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
-    if (!arg_or(r, "c1", "").empty() || !r.payload.empty()) return prepare(r);
+    if (!arg_or(r, "c1", "").empty() || !r.payload.empty() || r.parsed_input.has_value()) return prepare(r);
     const std::string params = arg_or(r, "params", "");
     if (params.empty()) {
       throw std::invalid_argument("kind 'porep-c2': loading parameters without a C1 needs the argument 'params' "

@@ -4,7 +4,15 @@
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
+// simdjson's inline accessors trip GCC 12's -Wmaybe-uninitialized on their result pairs (a false
+// positive: every value is read only after its error code said SUCCESS).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <simdjson.h>
 #include <sstream>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
@@ -12,7 +20,6 @@
 
 namespace proofline::filecoin {
 
-using Json = nlohmann::ordered_json;
 using ff::Fr;
 
 std::string_view to_string(MerkleProofKind k) {
@@ -68,50 +75,113 @@ std::uint64_t MerkleProof::leaf_index() const {
 std::uint64_t VanillaProof::challenge() const { return labeling_proofs.empty() ? 0 : labeling_proofs[0].node; }
 
 // ---- parsing ----------------------------------------------------------------------------------
+// simdjson's DOM parser (Debian libsimdjson-dev) builds the tape of a 32 GiB sector's 40 MB C1 in
+// tens of milliseconds; the walk below validates it and fills the vectors. JSON paths for errors are
+// built only when something is wrong (Path: a chain of keys and indices on the stack). Text that
+// simdjson refuses is given to nlohmann's parser for the message (its byte offset and wording, as
+// before; every other JSON input of proofline reads through it, util/json.hpp).
 
 namespace {
+
+using El = simdjson::dom::element;
+using ElType = simdjson::dom::element_type;
+
+/// A JSON path as a chain on the stack: `parent` + ".key" or "[index]"; to_string() only on error.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;  ///< empty: an index
+  std::size_t index = 0;
+
+  Path operator/(std::string_view k) const { return Path{this, k, 0}; }
+  Path operator[](std::size_t i) const { return Path{this, {}, i}; }
+  std::string str() const {
+    if (parent == nullptr) return std::string(key);  // the root: "" (document) or a top-level key
+    std::string base = parent->str();
+    if (key.empty()) return base + "[" + std::to_string(index) + "]";
+    return base.empty() ? std::string(key) : base + "." + std::string(key);
+  }
+};
+const Path kRoot{};
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw ProoflineError(Error::BadC1Json, path + ": " + what);
 }
-
-std::string type_name(const Json& j) { return j.type_name(); }
-
-const Json& field(const Json& obj, const char* key, const std::string& path) {
-  if (!obj.is_object()) fail(path.empty() ? "(document)" : path, "expected an object, got " + type_name(obj));
-  auto it = obj.find(key);
-  if (it == obj.end()) fail(path.empty() ? std::string(key) : path + "." + key, "missing field");
-  return *it;
+[[noreturn]] void fail(const Path& path, const std::string& what) {
+  const std::string p = path.str();
+  fail(p.empty() ? std::string("(document)") : p, what);
 }
 
-const Json& array(const Json& j, const std::string& path, std::size_t expected_len) {
-  if (!j.is_array()) fail(path, "expected an array, got " + type_name(j));
-  if (j.size() != expected_len) {
-    fail(path, "expected " + std::to_string(expected_len) + " elements, got " + std::to_string(j.size()));
+/// nlohmann's type names, which the messages have always used.
+std::string type_name(El j) {
+  switch (j.type()) {
+    case ElType::ARRAY: return "array";
+    case ElType::OBJECT: return "object";
+    case ElType::INT64:
+    case ElType::UINT64:
+    case ElType::DOUBLE: return "number";
+    case ElType::STRING: return "string";
+    case ElType::BOOL: return "boolean";
+    case ElType::NULL_VALUE: return "null";
   }
-  return j;
+  return "?";
 }
 
-std::uint64_t uint_value(const Json& j, const std::string& path, std::uint64_t max) {
-  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<std::int64_t>() >= 0)) {
-    fail(path, "expected a non-negative integer, got " + (j.is_number() ? j.dump() : type_name(j)));
+/// A number as nlohmann's dump wrote it (integers in decimal, other numbers shortest with ".0").
+std::string number_text(El j) {
+  if (j.type() == ElType::INT64) return std::to_string(std::int64_t(j));
+  if (j.type() == ElType::UINT64) return std::to_string(std::uint64_t(j));
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, double(j));
+  std::string t(buf, r.ptr);
+  if (t.find_first_of(".eE") == std::string::npos && t.find_first_of("0123456789") != std::string::npos) t += ".0";
+  return t;
+}
+std::string value_text(El j) { return j.is_number() ? number_text(j) : type_name(j); }
+
+simdjson::dom::object object(El j, const Path& path) {
+  if (j.type() != ElType::OBJECT) fail(path, "expected an object, got " + type_name(j));
+  return j.get_object().value_unsafe();
+}
+
+El field(El obj, std::string_view key, const Path& path) {
+  const simdjson::dom::object o = object(obj, path);
+  El v;
+  if (o.at_key(key).get(v) != simdjson::SUCCESS) fail(path / key, "missing field");
+  return v;
+}
+
+simdjson::dom::array array(El j, const Path& path, std::size_t expected_len) {
+  if (j.type() != ElType::ARRAY) fail(path, "expected an array, got " + type_name(j));
+  const simdjson::dom::array a = j.get_array().value_unsafe();
+  if (a.size() != expected_len) {
+    fail(path, "expected " + std::to_string(expected_len) + " elements, got " + std::to_string(a.size()));
   }
-  const auto v = j.get<std::uint64_t>();
+  return a;
+}
+
+std::uint64_t uint_value(El j, const Path& path, std::uint64_t max) {
+  std::uint64_t v = 0;
+  if (j.type() == ElType::UINT64) {
+    v = std::uint64_t(j);
+  } else if (j.type() == ElType::INT64 && std::int64_t(j) >= 0) {
+    v = static_cast<std::uint64_t>(std::int64_t(j));
+  } else {
+    fail(path, "expected a non-negative integer, got " + value_text(j));
+  }
   if (v > max) fail(path, "value " + std::to_string(v) + " exceeds " + std::to_string(max));
   return v;
 }
 
 // A 32-byte array; `fr` requires the little-endian value < r.
-Domain bytes32(const Json& j, const std::string& path, bool fr) {
-  array(j, path, 32);
+Domain bytes32(El j, const Path& path, bool fr) {
+  const simdjson::dom::array a = array(j, path, 32);
   Domain d;
-  for (std::size_t i = 0; i < 32; ++i) {
-    const Json& b = j[i];
-    if (!b.is_number_integer() || b.get<std::int64_t>() < 0 || b.get<std::int64_t>() > 255) {
-      fail(path + "[" + std::to_string(i) + "]",
-           "expected a byte 0..255, got " + (b.is_number() ? b.dump() : type_name(b)));
-    }
-    d[i] = static_cast<std::uint8_t>(b.get<std::int64_t>());
+  std::size_t i = 0;
+  for (El b : a) {
+    std::int64_t v = -1;
+    if (b.type() == ElType::INT64) v = std::int64_t(b);
+    if (v < 0 || v > 255) fail(path[i], "expected a byte 0..255, got " + value_text(b));
+    d[i++] = static_cast<std::uint8_t>(v);
   }
   if (fr) {
     Fr f;
@@ -122,24 +192,27 @@ Domain bytes32(const Json& j, const std::string& path, bool fr) {
   return d;
 }
 
-std::vector<Domain> bytes32_list(const Json& j, const std::string& path, std::size_t n) {
-  array(j, path, n);
+std::vector<Domain> bytes32_list(El j, const Path& path, std::size_t n) {
+  const simdjson::dom::array a = array(j, path, n);
   std::vector<Domain> v;
   v.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) v.push_back(bytes32(j[i], path + "[" + std::to_string(i) + "]", true));
+  std::size_t i = 0;
+  for (El x : a) v.push_back(bytes32(x, path[i++], true));
   return v;
 }
 
 // Expected levels of an inclusion path: `count` levels of arity `arity`.
-std::vector<PathElement> inclusion_path(const Json& j, const std::string& path, std::size_t count, std::size_t arity) {
-  const std::string p = path + ".path";
-  const Json& list = array(field(j, "path", path), p, count);
+std::vector<PathElement> inclusion_path(El j, const Path& path, std::size_t count, std::size_t arity) {
+  const Path p = path / "path";
+  const simdjson::dom::array list = array(field(j, "path", path), p, count);
   std::vector<PathElement> out;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string pi = p + "[" + std::to_string(i) + "]";
+  out.reserve(count);
+  std::size_t i = 0;
+  for (El level : list) {
+    const Path pi = p[i++];
     PathElement e;
-    e.hashes = bytes32_list(field(list[i], "hashes", pi), pi + ".hashes", arity - 1);
-    e.index = uint_value(field(list[i], "index", pi), pi + ".index", arity - 1);
+    e.hashes = bytes32_list(field(level, "hashes", pi), pi / "hashes", arity - 1);
+    e.index = uint_value(field(level, "index", pi), pi / "index", arity - 1);
     out.push_back(std::move(e));
   }
   return out;
@@ -157,87 +230,87 @@ TreeSpec tree_rc_spec(const SectorShape& s) {
   return {k, s.base_tree_levels(), t.base, t.sub, t.top};
 }
 
-MerkleProof merkle_proof(const Json& j, const std::string& path, const TreeSpec& spec) {
-  const std::string pd = path + ".data";
-  const Json& data = field(j, "data", path);
-  if (!data.is_object() || data.size() != 1) {
+MerkleProof merkle_proof(El j, const Path& path, const TreeSpec& spec) {
+  const Path pd = path / "data";
+  const El data = field(j, "data", path);
+  if (data.type() != ElType::OBJECT || data.get_object().value_unsafe().size() != 1) {
     fail(pd, "expected an object with one key (Single, Sub or Top), got " +
-                 (data.is_object() ? std::to_string(data.size()) + " keys" : type_name(data)));
+                 (data.type() == ElType::OBJECT ? std::to_string(data.get_object().value_unsafe().size()) + " keys"
+                                                : type_name(data)));
   }
-  const std::string kind = data.begin().key();
-  const std::string expected(to_string(spec.kind));
+  const simdjson::dom::key_value_pair kv = *data.get_object().value_unsafe().begin();
+  const std::string_view kind = kv.key;
+  const std::string_view expected = to_string(spec.kind);
   if (kind != expected) {
-    fail(pd + "." + kind, "wrong proof kind \"" + kind + "\" for this tree (expected \"" + expected + "\")");
+    fail(pd / kind, "wrong proof kind \"" + std::string(kind) + "\" for this tree (expected \"" +
+                        std::string(expected) + "\")");
   }
-  const Json& body = data.begin().value();
-  const std::string pb = pd + "." + kind;
+  const El body = kv.value;
+  const Path pb = pd / kind;
   MerkleProof m;
   m.kind = spec.kind;
   if (spec.kind == MerkleProofKind::Single) {
-    m.root = bytes32(field(body, "root", pb), pb + ".root", true);
-    m.leaf = bytes32(field(body, "leaf", pb), pb + ".leaf", true);
-    m.base = inclusion_path(field(body, "path", pb), pb + ".path", spec.base_levels, spec.base_arity);
+    m.root = bytes32(field(body, "root", pb), pb / "root", true);
+    m.leaf = bytes32(field(body, "leaf", pb), pb / "leaf", true);
+    m.base = inclusion_path(field(body, "path", pb), pb / "path", spec.base_levels, spec.base_arity);
     return m;
   }
-  m.base = inclusion_path(field(body, "base_proof", pb), pb + ".base_proof", spec.base_levels, spec.base_arity);
-  m.sub = inclusion_path(field(body, "sub_proof", pb), pb + ".sub_proof", 1, spec.sub_arity);
+  m.base = inclusion_path(field(body, "base_proof", pb), pb / "base_proof", spec.base_levels, spec.base_arity);
+  m.sub = inclusion_path(field(body, "sub_proof", pb), pb / "sub_proof", 1, spec.sub_arity);
   if (spec.kind == MerkleProofKind::Top) {
-    m.top = inclusion_path(field(body, "top_proof", pb), pb + ".top_proof", 1, spec.top_arity);
+    m.top = inclusion_path(field(body, "top_proof", pb), pb / "top_proof", 1, spec.top_arity);
   }
-  m.root = bytes32(field(body, "root", pb), pb + ".root", true);
-  m.leaf = bytes32(field(body, "leaf", pb), pb + ".leaf", true);
+  m.root = bytes32(field(body, "root", pb), pb / "root", true);
+  m.leaf = bytes32(field(body, "leaf", pb), pb / "leaf", true);
   return m;
 }
 
-ColumnProof column_proof(const Json& j, const std::string& path, const SectorShape& s) {
+ColumnProof column_proof(El j, const Path& path, const SectorShape& s) {
   ColumnProof c;
-  const std::string pc = path + ".column";
-  const Json& col = field(j, "column", path);
-  c.column.index = static_cast<std::uint32_t>(uint_value(field(col, "index", pc), pc + ".index", s.nodes - 1));
-  c.column.rows = bytes32_list(field(col, "rows", pc), pc + ".rows", s.layers);
-  c.inclusion_proof = merkle_proof(field(j, "inclusion_proof", path), path + ".inclusion_proof", tree_rc_spec(s));
+  const Path pc = path / "column";
+  const El col = field(j, "column", path);
+  c.column.index = static_cast<std::uint32_t>(uint_value(field(col, "index", pc), pc / "index", s.nodes - 1));
+  c.column.rows = bytes32_list(field(col, "rows", pc), pc / "rows", s.layers);
+  c.inclusion_proof = merkle_proof(field(j, "inclusion_proof", path), path / "inclusion_proof", tree_rc_spec(s));
   return c;
 }
 
 template <class P>
-P labeling(const Json& j, const std::string& path, const SectorShape& s) {
+P labeling(El j, const Path& path, const SectorShape& s) {
   P l;
-  l.parents = bytes32_list(field(j, "parents", path), path + ".parents", kLabelParents);
-  l.layer_index = static_cast<std::uint32_t>(uint_value(field(j, "layer_index", path), path + ".layer_index", s.layers));
-  l.node = uint_value(field(j, "node", path), path + ".node", s.nodes - 1);
+  l.parents = bytes32_list(field(j, "parents", path), path / "parents", kLabelParents);
+  l.layer_index = static_cast<std::uint32_t>(uint_value(field(j, "layer_index", path), path / "layer_index", s.layers));
+  l.node = uint_value(field(j, "node", path), path / "node", s.nodes - 1);
   return l;
 }
 
-VanillaProof vanilla_proof(const Json& j, const std::string& path, const SectorShape& s) {
-  VanillaProof v;
-  v.comm_d_proofs = merkle_proof(field(j, "comm_d_proofs", path), path + ".comm_d_proofs", tree_d_spec(s));
-  v.comm_r_last_proof = merkle_proof(field(j, "comm_r_last_proof", path), path + ".comm_r_last_proof",
-                                     tree_rc_spec(s));
-  const std::string pr = path + ".replica_column_proofs";
-  const Json& rcp = field(j, "replica_column_proofs", path);
-  v.replica_column_proofs.c_x = column_proof(field(rcp, "c_x", pr), pr + ".c_x", s);
-  const Json& drg = array(field(rcp, "drg_parents", pr), pr + ".drg_parents", kBaseDegree);
-  for (std::size_t i = 0; i < kBaseDegree; ++i) {
-    v.replica_column_proofs.drg_parents.push_back(
-        column_proof(drg[i], pr + ".drg_parents[" + std::to_string(i) + "]", s));
-  }
-  const Json& exp = array(field(rcp, "exp_parents", pr), pr + ".exp_parents", kExpDegree);
-  for (std::size_t i = 0; i < kExpDegree; ++i) {
-    v.replica_column_proofs.exp_parents.push_back(
-        column_proof(exp[i], pr + ".exp_parents[" + std::to_string(i) + "]", s));
-  }
-  const std::string pl = path + ".labeling_proofs";
-  const Json& labels = array(field(j, "labeling_proofs", path), pl, s.layers);
-  for (std::size_t i = 0; i < s.layers; ++i) {
-    v.labeling_proofs.push_back(labeling<LabelingProof>(labels[i], pl + "[" + std::to_string(i) + "]", s));
-  }
-  v.encoding_proof = labeling<EncodingProof>(field(j, "encoding_proof", path), path + ".encoding_proof", s);
-  return v;
+std::vector<ColumnProof> column_proofs(El j, const Path& path, std::size_t n, const SectorShape& s) {
+  const simdjson::dom::array a = array(j, path, n);
+  std::vector<ColumnProof> out;
+  out.reserve(n);
+  std::size_t i = 0;
+  for (El x : a) out.push_back(column_proof(x, path[i++], s));
+  return out;
 }
 
-}  // namespace
-
-namespace {
+VanillaProof vanilla_proof(El j, const Path& path, const SectorShape& s) {
+  VanillaProof v;
+  v.comm_d_proofs = merkle_proof(field(j, "comm_d_proofs", path), path / "comm_d_proofs", tree_d_spec(s));
+  v.comm_r_last_proof = merkle_proof(field(j, "comm_r_last_proof", path), path / "comm_r_last_proof",
+                                     tree_rc_spec(s));
+  const Path pr = path / "replica_column_proofs";
+  const El rcp = field(j, "replica_column_proofs", path);
+  v.replica_column_proofs.c_x = column_proof(field(rcp, "c_x", pr), pr / "c_x", s);
+  v.replica_column_proofs.drg_parents = column_proofs(field(rcp, "drg_parents", pr), pr / "drg_parents", kBaseDegree, s);
+  v.replica_column_proofs.exp_parents = column_proofs(field(rcp, "exp_parents", pr), pr / "exp_parents", kExpDegree, s);
+  const Path pl = path / "labeling_proofs";
+  const simdjson::dom::array labels = array(field(j, "labeling_proofs", path), pl, s.layers);
+  v.labeling_proofs.reserve(s.layers);
+  std::size_t i = 0;
+  for (El x : labels) v.labeling_proofs.push_back(labeling<LabelingProof>(x, pl[i++], s));
+  v.encoding_proof = labeling<EncodingProof>(field(j, "encoding_proof", path), path / "encoding_proof", s);
+  return v;
+}
 
 /// Strict standard base64 (util/base64.hpp: RFC 4648 §4, '=' padding, no line breaks, as Go's
 /// base64.StdEncoding writes it); what is wrong is named under `path`.
@@ -247,34 +320,145 @@ std::vector<std::uint8_t> base64_decode(std::string_view b64, const std::string&
   return out;
 }
 
-SealCommitPhase1Output parse_c1_document(const Json& j);
+/// Byte offset of the first number literal outside strings whose integer part does not fit 64 bits
+/// (simdjson refuses those; nlohmann reads them as doubles), or npos.
+std::size_t first_oversized_integer(std::string_view t) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const char c = t[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') { in_string = true; continue; }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      const std::size_t start = i;
+      if (c == '-') ++i;
+      std::size_t digits = 0;
+      while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i, ++digits;
+      if (digits > 19) {
+        std::uint64_t v = 0;
+        const char* b = t.data() + start + (c == '-' ? 1 : 0);
+        if (std::from_chars(b, t.data() + i, v).ec != std::errc{}) return start;
+      }
+      --i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+/// The document's tape (simdjson), after the limits; text simdjson refuses gets nlohmann's message.
+El parse_text(simdjson::dom::parser& parser, std::string_view text) {
+  json::check_limits(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
+  El doc;
+  const simdjson::error_code err = parser.parse(text.data(), text.size(), true).get(doc);
+  if (err == simdjson::SUCCESS) return doc;
+  (void)json::parse<nlohmann::json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);  // throws its message
+  if (const std::size_t at = first_oversized_integer(text); at != std::string_view::npos) {
+    throw ProoflineError(Error::BadC1Json, "(document): a number at byte " + std::to_string(at) +
+                                               " does not fit 64 bits (no C1 value is that large)");
+  }
+  throw ProoflineError(Error::BadC1Json, std::string("(document): not valid JSON: ") + simdjson::error_message(err));
+}
+
+SealCommitPhase1Output parse_c1_document(El j) {
+  if (j.type() != ElType::OBJECT) fail("(document)", "expected an object, got " + type_name(j));
+  SealCommitPhase1Output c1;
+  const El rp = field(j, "registered_proof", kRoot);
+  if (rp.type() != ElType::STRING) fail("registered_proof", "expected a string, got " + type_name(rp));
+  const std::string rp_name{std::string_view(rp)};
+  try {
+    c1.registered_proof = registered_seal_proof_from_string(rp_name);
+  } catch (const ProoflineError& e) {
+    fail("registered_proof", e.what());
+  }
+  const PorepConfig cfg = porep_config(c1.registered_proof);
+  const SectorShape& s = *cfg.shape;
+
+  const El vp = field(j, "vanilla_proofs", kRoot);
+  if (vp.type() != ElType::OBJECT || vp.get_object().value_unsafe().size() != 1) {
+    fail("vanilla_proofs", "expected an object with one key (" + std::string(s.vanilla_key) + ")");
+  }
+  const simdjson::dom::key_value_pair kv = *vp.get_object().value_unsafe().begin();
+  const std::string key(kv.key);
+  if (key != s.vanilla_key) {
+    fail("vanilla_proofs." + key, "wrong key for " + rp_name + " (expected \"" + std::string(s.vanilla_key) + "\")");
+  }
+  const Path pvp = kRoot / "vanilla_proofs";
+  const Path pv = pvp / kv.key;
+  const simdjson::dom::array parts = array(kv.value, pv, cfg.partitions);
+  // The shape first (partition and challenge counts, in order), then the vanilla proofs walked in
+  // parallel (a 32 GiB C1 holds 180 of them, ~12 M numbers); the error reported is the one of the
+  // first failing proof in document order, as a sequential walk would find it.
+  std::vector<El> proofs;
+  proofs.reserve(cfg.partitions * cfg.challenges_per_partition);
+  std::size_t k = 0;
+  for (El part_el : parts) {
+    const Path pk = pv[k++];
+    for (El ch : array(part_el, pk, cfg.challenges_per_partition)) proofs.push_back(ch);
+  }
+  c1.vanilla_proofs.assign(cfg.partitions, std::vector<VanillaProof>(cfg.challenges_per_partition));
+  std::vector<std::exception_ptr> errors(proofs.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, proofs.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t n = r.begin(); n != r.end(); ++n) {
+      const std::size_t pk_index = n / cfg.challenges_per_partition, i = n % cfg.challenges_per_partition;
+      try {
+        const Path pk = pv[pk_index];
+        c1.vanilla_proofs[pk_index][i] = vanilla_proof(proofs[n], pk[i], s);
+      } catch (...) {
+        errors[n] = std::current_exception();
+        return;  // the rest of this range is not needed: an earlier error, if any, wins anyway
+      }
+    }
+  });
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  c1.comm_r = bytes32(field(j, "comm_r", kRoot), kRoot / "comm_r", true);
+  c1.comm_d = bytes32(field(j, "comm_d", kRoot), kRoot / "comm_d", true);
+  c1.replica_id = bytes32(field(j, "replica_id", kRoot), kRoot / "replica_id", true);
+  c1.seed = bytes32(field(j, "seed", kRoot), kRoot / "seed", false);
+  c1.ticket = bytes32(field(j, "ticket", kRoot), kRoot / "ticket", false);
+  return c1;
+}
 
 /// The Commit2In envelope (reference cuzk-api §3.1): {"SectorNum", "Phase1Out": base64 C1 JSON,
 /// "SectorSize"}.
-SealCommitPhase1Output parse_envelope(const Json& j, C1Envelope* envelope) {
+SealCommitPhase1Output parse_envelope(El j, C1Envelope* envelope) {
   C1Envelope env;
   env.present = true;
-  const Json& num = field(j, "SectorNum", "");
-  if (!num.is_number_integer()) fail("SectorNum", "expected an integer, got " + type_name(num));
-  env.sector_num = num.get<std::int64_t>();
-  const Json& size = field(j, "SectorSize", "");
-  if (!size.is_number_unsigned() && !(size.is_number_integer() && size.get<std::int64_t>() >= 0)) {
+  const El num = field(j, "SectorNum", kRoot);
+  if (num.type() == ElType::INT64) {
+    env.sector_num = std::int64_t(num);
+  } else if (num.type() == ElType::UINT64) {
+    // nlohmann's get<int64_t> of such a value wrapped; keep that (SectorNum is not used for proving).
+    env.sector_num = static_cast<std::int64_t>(std::uint64_t(num));
+  } else {
+    fail("SectorNum", "expected an integer, got " + type_name(num));
+  }
+  const El size = field(j, "SectorSize", kRoot);
+  if (size.type() == ElType::UINT64) {
+    env.sector_size = std::uint64_t(size);
+  } else if (size.type() == ElType::INT64 && std::int64_t(size) >= 0) {
+    env.sector_size = static_cast<std::uint64_t>(std::int64_t(size));
+  } else {
     fail("SectorSize", "expected an unsigned integer, got " + type_name(size));
   }
-  env.sector_size = size.get<std::uint64_t>();
-  const Json& p1 = field(j, "Phase1Out", "");
-  if (!p1.is_string()) fail("Phase1Out", "expected a base64 string, got " + type_name(p1));
-  for (const auto& [k, v] : j.items()) {
-    if (k != "SectorNum" && k != "SectorSize" && k != "Phase1Out") {
-      fail(k, "unknown key in the Commit2In envelope (expected SectorNum, Phase1Out, SectorSize)");
+  const El p1 = field(j, "Phase1Out", kRoot);
+  if (p1.type() != ElType::STRING) fail("Phase1Out", "expected a base64 string, got " + type_name(p1));
+  const simdjson::dom::object keys = object(j, kRoot);  // a copy: iterating a temporary's object would dangle
+  for (const simdjson::dom::key_value_pair kv : keys) {
+    if (kv.key != "SectorNum" && kv.key != "SectorSize" && kv.key != "Phase1Out") {
+      fail(std::string(kv.key), "unknown key in the Commit2In envelope (expected SectorNum, Phase1Out, SectorSize)");
     }
   }
-  const std::vector<std::uint8_t> inner = base64_decode(p1.get_ref<const std::string&>(), "Phase1Out");
+  const std::vector<std::uint8_t> inner = base64_decode(std::string_view(p1), "Phase1Out");
   SealCommitPhase1Output c1;
   try {
     const std::string_view text(reinterpret_cast<const char*>(inner.data()), inner.size());
-    const Json c = json::parse<Json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
-    c1 = parse_c1_document(c);
+    simdjson::dom::parser parser;
+    c1 = parse_c1_document(parse_text(parser, text));
   } catch (const ProoflineError& e) {
     const std::string msg = e.what();
     const std::size_t skip = to_string(e.code()).size() + 2;  // the "<code>: " prefix
@@ -292,56 +476,15 @@ SealCommitPhase1Output parse_envelope(const Json& j, C1Envelope* envelope) {
 }  // namespace
 
 SealCommitPhase1Output parse_c1_json(std::string_view text, C1Envelope* envelope) {
-  const Json j = json::parse<Json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
+  simdjson::dom::parser parser;
+  const El j = parse_text(parser, text);
   if (envelope) *envelope = C1Envelope{};
-  if (j.is_object() && j.contains("Phase1Out")) return parse_envelope(j, envelope);
+  El p1;
+  if (j.type() == ElType::OBJECT && j.get_object().value_unsafe().at_key("Phase1Out").get(p1) == simdjson::SUCCESS) {
+    return parse_envelope(j, envelope);
+  }
   return parse_c1_document(j);
 }
-
-namespace {
-
-SealCommitPhase1Output parse_c1_document(const Json& j) {
-  if (!j.is_object()) fail("(document)", "expected an object, got " + type_name(j));
-  SealCommitPhase1Output c1;
-  const Json& rp = field(j, "registered_proof", "");
-  if (!rp.is_string()) fail("registered_proof", "expected a string, got " + type_name(rp));
-  try {
-    c1.registered_proof = registered_seal_proof_from_string(rp.get<std::string>());
-  } catch (const ProoflineError& e) {
-    fail("registered_proof", e.what());
-  }
-  const PorepConfig cfg = porep_config(c1.registered_proof);
-  const SectorShape& s = *cfg.shape;
-
-  const Json& vp = field(j, "vanilla_proofs", "");
-  if (!vp.is_object() || vp.size() != 1) {
-    fail("vanilla_proofs", "expected an object with one key (" + std::string(s.vanilla_key) + ")");
-  }
-  const std::string key = vp.begin().key();
-  if (key != s.vanilla_key) {
-    fail("vanilla_proofs." + key, "wrong key for " + rp.get<std::string>() + " (expected \"" +
-                                      std::string(s.vanilla_key) + "\")");
-  }
-  const std::string pv = "vanilla_proofs." + key;
-  const Json& parts = array(vp.begin().value(), pv, cfg.partitions);
-  for (std::size_t k = 0; k < cfg.partitions; ++k) {
-    const std::string pk = pv + "[" + std::to_string(k) + "]";
-    const Json& chs = array(parts[k], pk, cfg.challenges_per_partition);
-    std::vector<VanillaProof> part;
-    for (std::size_t i = 0; i < cfg.challenges_per_partition; ++i) {
-      part.push_back(vanilla_proof(chs[i], pk + "[" + std::to_string(i) + "]", s));
-    }
-    c1.vanilla_proofs.push_back(std::move(part));
-  }
-  c1.comm_r = bytes32(field(j, "comm_r", ""), "comm_r", true);
-  c1.comm_d = bytes32(field(j, "comm_d", ""), "comm_d", true);
-  c1.replica_id = bytes32(field(j, "replica_id", ""), "replica_id", true);
-  c1.seed = bytes32(field(j, "seed", ""), "seed", false);
-  c1.ticket = bytes32(field(j, "ticket", ""), "ticket", false);
-  return c1;
-}
-
-}  // namespace
 
 // ---- writing ----------------------------------------------------------------------------------
 // A direct writer (serde_json's compact form: no spaces, keys in serde order); ~10x faster and far
@@ -549,3 +692,5 @@ void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Outp
 }
 
 }  // namespace proofline::filecoin
+
+#pragma GCC diagnostic pop

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -86,6 +87,29 @@ TEST(PoRepKind, PartitionArgumentPicksOne) {
   }
   EXPECT_THROW(prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}, {"partition", "-1"}})),
                std::invalid_argument);
+}
+
+// ProofRequest::parsed_input (the CLI's c2 reads its C1 once): the kind takes the parsed C1 and does
+// not read the file 'c1' names (here not JSON at all, which the kind alone refuses); the public
+// inputs are the parsed C1's. An input of another type is refused by name.
+TEST(PoRepKind, ParsedInputIsTakenInsteadOfTheFile) {
+  const auto c1 = std::make_shared<const SealCommitPhase1Output>(c1_2kib());
+  const std::string not_json = write_text("porep-not-json.json", "this is not a C1");
+  ProofRequest r = porep_request({{"c1", not_json}, {"params", mul_params()}});
+  EXPECT_THROW(prepare(r), ProoflineError);  // read from the file: refused
+  r.parsed_input = c1;
+  const auto job = prepare(r);
+  const std::string c1_path = write_text("porep-parsed.json", filecoin::to_json(*c1));
+  const auto from_file = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}}));
+  EXPECT_EQ(job->num_partitions(), 1u);
+  EXPECT_EQ(job->public_inputs(0, {}), from_file->public_inputs(0, {}));
+  r.parsed_input = std::string("a C1?");
+  try {
+    prepare(r);
+    ADD_FAILURE() << "a parsed input of another type accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("parsed input is not a C1"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {

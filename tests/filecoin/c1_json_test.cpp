@@ -189,6 +189,42 @@ TEST(C1Json, NotJson) {
   EXPECT_THROW(parse_c1_json(""), ProoflineError);
 }
 
+// Numbers simdjson and nlohmann read differently: an integer past 64 bits (nlohmann: a double;
+// simdjson: refused) is named by its byte offset; a fraction where a byte belongs is shown as
+// nlohmann's dump showed it; a byte of 2^63 … 2^64 − 1 (simdjson: unsigned) is not a byte.
+TEST(C1Json, NumbersOutsideTheBytesAreNamed) {
+  const std::string good = to_json(c1_2k());
+  const std::string key = "\"seed\":[";
+  const auto at = good.find(key);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t first = at + key.size();
+  const std::size_t comma = good.find(',', first);
+  auto with_first_seed_byte = [&](const std::string& v) { return good.substr(0, first) + v + good.substr(comma); };
+  try {
+    parse_c1_json(with_first_seed_byte("123456789012345678901234"));
+    ADD_FAILURE() << "a 24-digit integer accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadC1Json);
+    EXPECT_NE(std::string(e.what()).find("a number at byte " + std::to_string(first) + " does not fit 64 bits"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::pair<const char*, const char*> cases[] = {
+      {"1.5", "seed[0]: expected a byte 0..255, got 1.5"},
+      {"2.0", "seed[0]: expected a byte 0..255, got 2.0"},
+      {"18446744073709551615", "seed[0]: expected a byte 0..255, got 18446744073709551615"},
+      {"true", "seed[0]: expected a byte 0..255, got boolean"},
+      {"null", "seed[0]: expected a byte 0..255, got null"}};
+  for (const auto& [value, message] : cases) {
+    try {
+      parse_c1_json(with_first_seed_byte(value));
+      ADD_FAILURE() << value << " accepted as a byte";
+    } catch (const ProoflineError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << value << ": " << e.what();
+    }
+  }
+}
+
 // Issue 21: a real C1 with one value replaced by an array nested 200,000 levels deep (the 527 KB
 // request that crashed the daemon) is refused from its text, naming the depth and the byte.
 TEST(C1Json, DeepNestingIsRefusedBeforeParsing) {

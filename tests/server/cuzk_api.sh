@@ -100,8 +100,8 @@ start_daemon "$cache"
 port=$(sed -n 's/.*listening on[^;]* 127\.0\.0\.1:\([0-9]*\);.*/\1/p' daemon.log | head -n1)
 [ -n "$port" ] && echo "ok: and on 127.0.0.1:$port" || { echo "FAIL: no TCP port in the log"; cat daemon.log; fails=$((fails + 1)); }
 
-# PoRep as Curio sends it, then the daemon's mechanics (WinningPoSt where any proof will do: four
-# 2 KiB PoRep proofs in all, a minute each on two cores).
+# PoRep as Curio sends it, then the daemon's mechanics (WinningPoSt where any proof will do, queued
+# behind a running PoRep: two 2 KiB PoRep proofs in all, a minute each on two cores, and one cancelled).
 "$PY" "$top/tests/server/cuzk_client.py" stubs "unix://$sock" envelope.json unix.proof win
 [ $? -eq 0 ] || fails=$((fails + 1))
 check "verify --c1 (the unix-socket proof, another process)" 0 "$P" verify --vk "$vk" --c1 envelope.json --proof unix.proof

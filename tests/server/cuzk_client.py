@@ -332,46 +332,16 @@ expect("WindowPoSt with a vanilla proof of 1 byte: FAILED, the element named",
 expect("  an id with spaces and brackets is kept as the job_id", res.job_id == "wdpost-1000-0-[12 34 56 78 9 10 11 12]",
        res.job_id)
 
-# 7. SubmitProof + GetStatus while it runs + AwaitProof with a short timeout (TIMEOUT) + AwaitProof.
-sub = stub.SubmitProof(porep("porep-0-6"))
-expect("SubmitProof: job_id = request_id", sub.job_id == "porep-0-6", sub)
-seen, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1, seconds=2)
-expect("GetStatus during the job: a porep-c2 queue entry with the job", seen, list(st.queues))
-t = stub.AwaitProof(pb.AwaitProofRequest(job_id="porep-0-6", timeout_ms=1))
-expect("AwaitProof timeout_ms=1 while it runs: TIMEOUT", t.status == R.TIMEOUT, t)
-done = stub.AwaitProof(pb.AwaitProofRequest(job_id="porep-0-6", timeout_ms=0), timeout=600)
-expect("AwaitProof timeout_ms=0: COMPLETED, 192 bytes", done.status == R.COMPLETED and len(done.proof) == 192, done)
-st = stub.GetStatus(pb.GetStatusRequest())
-expect("GetStatus after: no porep-c2 queue", not [x for x in st.queues if x.proof_kind == "porep-c2"], st.queues)
-expect("GetStatus: gpus lists the backend", len(st.gpus) >= 1 and st.gpus[0].name != "", st.gpus)
-
-# 8. Two Prove calls with one request_id at once: the second joins the first (one job).
-before = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
-out = {}
-
-
-def call(i):
-    out[i] = stub.Prove(pb.ProveRequest(submit=porep("porep-0-7")), timeout=600).result
-
-
-threads = [threading.Thread(target=call, args=(i,)) for i in range(2)]
-for th in threads:
-    th.start()
-for th in threads:
-    th.join()
-after = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
-expect("two concurrent Proves of one id: both COMPLETED", all(out[i].status == R.COMPLETED for i in out), out)
-expect("  joined: the same proof, one job", out[0].proof == out[1].proof and after == before + 1,
-       (after - before))
-
-# 8b. The same request_id at once for another request: not joined — a job of its own, never the first
-#     one's proof. Two cases: another priority (another fingerprint, same kind and inputs), and
-#     another kind (a new user got a PoRep proof back for a WinningPoSt sent under a running PoRep's
-#     id). Cheap WinningPoSts, made to wait: a PoRep ("porep-0-8") is sent first, and once GetStatus
-#     shows the backend's one worker proving it (tens of seconds), WinningPoSt "winpost-8b" NORMAL,
-#     then (once GetStatus shows it) "winpost-8b" HIGH and a WinningPoSt under "porep-0-8". The
-#     checks need all four in the daemon at once: GetStatus must show them together (observed, not
-#     assumed from timing).
+# 7, 8, 8b. The service's job mechanics, on cheap WinningPoSts made to wait: a PoRep ("porep-0-8") is
+#     sent first, and once GetStatus shows the backend's one worker proving it (tens of seconds on two
+#     cores), every call below queues behind it — each one observed in GetStatus before the next is
+#     sent, and all of them in the daemon together with the PoRep at the end (observed, not assumed
+#     from timing).
+#  7. SubmitProof + GetStatus while it waits + AwaitProof with a short timeout (TIMEOUT) + AwaitProof.
+#  8. Two Prove calls with one request_id (the same request): the second joins the first (one job).
+#  8b. The same request_id for another request: not joined — a job of its own, never the first one's
+#     proof. Two cases: another priority (another fingerprint, same kind and inputs), and another
+#     kind (a new user got a PoRep proof back for a WinningPoSt sent under a running PoRep's id).
 before = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
 out = {}
 
@@ -394,28 +364,50 @@ def send(name, request):
     threads[-1].start()
 
 
+def queued_winning(n, what):
+    seen, st = wait_status(lambda st: in_daemon(st, "winning-post") >= n)
+    expect("  then %s in the daemon (%d WinningPoSt job(s) in GetStatus)" % (what, n), seen, list(st.queues))
+
+
 send("porep", pb.ProveRequest(submit=porep("porep-0-8")))
 seen, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and any(g.current_proof_kind == "busy" for g in st.gpus),
                        seconds=300)
 expect("GetStatus shows the PoRep porep-0-8 being proved before the other calls", seen, (list(st.queues), list(st.gpus)))
+sub = stub.SubmitProof(winning(winning_prefix, "winpost-7"))
+expect("7. SubmitProof: job_id = request_id", sub.job_id == "winpost-7", sub)
+queued_winning(1, "the submitted winpost-7")
+t = stub.AwaitProof(pb.AwaitProofRequest(job_id="winpost-7", timeout_ms=1))
+expect("7. AwaitProof timeout_ms=1 while it waits: TIMEOUT", t.status == R.TIMEOUT, t)
+send("join0", winning(winning_prefix, "winpost-join"))
+queued_winning(2, "8. the first Prove of winpost-join")
+send("join1", winning(winning_prefix, "winpost-join"))
 send("normal", winning_pri("winpost-8b", pb.NORMAL))
-seen, st = wait_status(lambda st: in_daemon(st, "winning-post") >= 1)
-expect("  and then the WinningPoSt winpost-8b (NORMAL) in the daemon", seen, list(st.queues))
+queued_winning(3, "8b. winpost-8b (NORMAL)")
 send("high", winning_pri("winpost-8b", pb.HIGH))
 send("kind", winning(winning_prefix, "porep-0-8"))
-together, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and in_daemon(st, "winning-post") >= 3)
-expect("  all four in the daemon at once (GetStatus)", together, list(st.queues))
+together, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and in_daemon(st, "winning-post") >= 5)
+expect("  all in the daemon at once with the PoRep: 5 WinningPoSt jobs (the second winpost-join joined)", together,
+       list(st.queues))
+done = stub.AwaitProof(pb.AwaitProofRequest(job_id="winpost-7", timeout_ms=0), timeout=600)
+expect("7. AwaitProof timeout_ms=0: COMPLETED, 192 bytes", done.status == R.COMPLETED and len(done.proof) == 192, done)
 for th in threads:
     th.join()
 after = stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed
-names = ("porep", "normal", "high", "kind")
-expect("  all four COMPLETED", all(n in out and out[n].status == R.COMPLETED for n in names), out)
-expect("one id, another priority at once: not joined, two proofs",
+names = ("porep", "join0", "join1", "normal", "high", "kind")
+expect("  every call COMPLETED", all(n in out and out[n].status == R.COMPLETED for n in names), out)
+expect("8. two Proves of one id and request: joined, the same proof",
+       "join0" in out and "join1" in out and out["join0"].proof == out["join1"].proof)
+expect("8b. one id, another priority: not joined, two proofs",
        "normal" in out and "high" in out and out["normal"].proof != out["high"].proof)
-expect("one id, another kind at once (a WinningPoSt under a running PoRep's id): not joined, two proofs",
+expect("8b. one id, another kind (a WinningPoSt under a running PoRep's id): not joined, two proofs",
        "porep" in out and "kind" in out and out["porep"].proof != out["kind"].proof)
-expect("  four jobs (completed count +4)", after == before + 4, after - before)
+expect("  six jobs (completed count +6: the PoRep, winpost-7, one winpost-join, three 8b)", after == before + 6,
+       after - before)
 open(winning_prefix + ".same-id.proof", "wb").write(out["kind"].proof if "kind" in out else b"")
+st = stub.GetStatus(pb.GetStatusRequest())
+expect("GetStatus after: no porep-c2 or winning-post queue",
+       not [x for x in st.queues if x.proof_kind in ("porep-c2", "winning-post") and x.pending + x.in_progress], st.queues)
+expect("GetStatus: gpus lists the backend", len(st.gpus) >= 1 and st.gpus[0].name != "", st.gpus)
 
 # 9. Cancel, unknown ids, metrics.
 try:
@@ -424,7 +416,7 @@ try:
 except grpc.RpcError as e:
     expect("AwaitProof of an unknown id: NOT_FOUND", e.code() == grpc.StatusCode.NOT_FOUND, e.code())
 expect("CancelProof of a finished job: was_running false",
-       not stub.CancelProof(pb.CancelProofRequest(job_id="porep-0-6")).was_running)
+       not stub.CancelProof(pb.CancelProofRequest(job_id="winpost-7")).was_running)
 sub = stub.SubmitProof(porep("porep-0-8"))
 c = stub.CancelProof(pb.CancelProofRequest(job_id="porep-0-8"))
 expect("CancelProof of a queued/running job: was_running true", c.was_running, c)

@@ -76,6 +76,8 @@
 // a partition larger than the whole memory budget, …) and the engine keeps serving other jobs.
 #pragma once
 
+#include <any>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -132,6 +134,13 @@ struct ProofRequest {
   /// proof with known r, s is not zero-knowledge. Any other count than the job's number of
   /// partitions fails the job as bad input ("got N, expected M").
   std::vector<groth16::Randomizers> randomizers;
+  /// An input the caller has already parsed, for in-process callers: a kind that knows its type
+  /// takes it instead of reading its file argument or the payload (porep-c2:
+  /// std::shared_ptr<const filecoin::SealCommitPhase1Output>, set by the CLI's `c2`, which reads its C1
+  /// once; the argument 'c1' still names the source in messages). Empty in every request from outside
+  /// the process (proofline.v1, cuzk.v1: bytes). Not part of the request's identity for joining
+  /// (the args and payload are); released when the job ends, as the payload.
+  std::any parsed_input;
 };
 
 struct PartitionTimings {
@@ -419,6 +428,9 @@ class Engine {
   /// keeps it resident (not evicted while the cache is within budget). Returns its status;
   /// throws ProoflineError / std::system_error with the kind's message when it cannot be loaded.
   SrsStatus preload_srs(const std::string& kind, const std::map<std::string, std::string>& args);
+  /// The same for a whole request (its kind, args, payload or parsed_input): what the request's job
+  /// will use, with the kind's checks of its input against the file before the points are read.
+  SrsStatus preload_srs(const ProofRequest& request);
   /// Drops a resident parameter set now if no job uses it. Returns true if it was evicted; false if
   /// it is unknown or in use (then nothing changes).
   bool evict_srs(const std::string& key);

@@ -2,7 +2,8 @@
 // (C1 output, snarkjs vk/proof/public files, daemon config, request payloads, CLI values).
 //
 // Owns: `json::Limits`, `json::check_limits` (size and nesting depth, checked on the raw text before
-// any document is built) and `json::parse<J>` (check_limits, then nlohmann's parser).
+// any document is built) and `json::parse<J>` (check_limits, then nlohmann's parser). The C1 JSON
+// (filecoin/c1.hpp) is checked here and then parsed with simdjson, for speed.
 //
 // Why: nlohmann's DOM parser itself is iterative, but building, copying, comparing and dumping a
 // value recurse once per nesting level; a document nested 200,000 levels deep overflowed a daemon
