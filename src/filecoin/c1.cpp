@@ -349,12 +349,18 @@ std::size_t first_oversized_integer(std::string_view t) {
 }
 
 /// The document's tape (simdjson), after the limits; text simdjson refuses gets nlohmann's message.
-El parse_text(simdjson::dom::parser& parser, std::string_view text) {
-  json::check_limits(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);
+/// simdjson enforces json::check_limits' rules itself (nesting: its max_depth; NUL bytes and other
+/// raw control characters: not JSON text, refused), so the limits scan runs only on the error path,
+/// where json::parse names the byte. `padded`: the text is followed by SIMDJSON_PADDING readable
+/// bytes (read_c1_file's buffer), so simdjson need not copy it.
+El parse_text(simdjson::dom::parser& parser, std::string_view text, bool padded = false) {
+  const json::Limits limits{kMaxC1JsonBytes};
+  if (text.size() > limits.max_bytes) json::check_limits(text, limits, "(document)", Error::BadC1Json);  // throws
   El doc;
-  const simdjson::error_code err = parser.parse(text.data(), text.size(), true).get(doc);
+  simdjson::error_code err = parser.allocate(text.size(), limits.max_depth);
+  if (err == simdjson::SUCCESS) err = parser.parse(text.data(), text.size(), !padded).get(doc);
   if (err == simdjson::SUCCESS) return doc;
-  (void)json::parse<nlohmann::json>(text, {kMaxC1JsonBytes}, "(document)", Error::BadC1Json);  // throws its message
+  (void)json::parse<nlohmann::json>(text, limits, "(document)", Error::BadC1Json);  // throws its message
   if (const std::size_t at = first_oversized_integer(text); at != std::string_view::npos) {
     throw ProoflineError(Error::BadC1Json, "(document): a number at byte " + std::to_string(at) +
                                                " does not fit 64 bits (no C1 value is that large)");
@@ -475,15 +481,23 @@ SealCommitPhase1Output parse_envelope(El j, C1Envelope* envelope) {
 
 }  // namespace
 
-SealCommitPhase1Output parse_c1_json(std::string_view text, C1Envelope* envelope) {
+namespace {
+
+SealCommitPhase1Output parse_c1(std::string_view text, bool padded, C1Envelope* envelope) {
   simdjson::dom::parser parser;
-  const El j = parse_text(parser, text);
+  const El j = parse_text(parser, text, padded);
   if (envelope) *envelope = C1Envelope{};
   El p1;
   if (j.type() == ElType::OBJECT && j.get_object().value_unsafe().at_key("Phase1Out").get(p1) == simdjson::SUCCESS) {
     return parse_envelope(j, envelope);
   }
   return parse_c1_document(j);
+}
+
+}  // namespace
+
+SealCommitPhase1Output parse_c1_json(std::string_view text, C1Envelope* envelope) {
+  return parse_c1(text, false, envelope);
 }
 
 // ---- writing ----------------------------------------------------------------------------------
@@ -673,10 +687,26 @@ SealCommitPhase1Output read_c1_file(const std::filesystem::path& path, C1Envelop
     throw ProoflineError(Error::BadC1Json, path.string() + ": " + std::to_string(size) + " bytes, more than the " +
                                                std::to_string(kMaxC1JsonBytes) + " bytes a C1 output can have");
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  // Read into a buffer with simdjson's padding after the text: parsed in place, not copied.
+  std::string buf;
+  std::size_t len = 0;
+  if (!ec) {
+    buf.resize(size + simdjson::SIMDJSON_PADDING);
+    in.read(buf.data(), static_cast<std::streamsize>(size));
+    len = static_cast<std::size_t>(in.gcount());
+    if (len == size && in.peek() != std::char_traits<char>::eof()) len = size + 1;  // grew while read
+  }
+  if (ec || len != size) {  // no size, or it changed: read whatever is there, then pad
+    in.clear();
+    in.seekg(0);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    buf = ss.str();
+    len = buf.size();
+    buf.resize(len + simdjson::SIMDJSON_PADDING);
+  }
   try {
-    return parse_c1_json(ss.str(), envelope);
+    return parse_c1(std::string_view(buf.data(), len), true, envelope);
   } catch (const ProoflineError& e) {
     const std::string msg = e.what();
     const std::size_t skip = to_string(e.code()).size() + 2;  // the "<code>: " prefix
