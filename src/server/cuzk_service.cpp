@@ -18,6 +18,7 @@
 #include "proofline/util/base64.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/hex.hpp"
+#include "proofline/util/utf8.hpp"
 #include "request_fingerprint.hpp"
 
 namespace proofline::server {
@@ -243,11 +244,11 @@ void fill_result(const engine::ProofResult& r, const std::string& job_id, cz::Aw
       break;
     case engine::JobState::Failed:
       out->set_status(cz::AwaitProofResponse::FAILED);
-      out->set_error_message(r.error);
+      out->set_error_message(utf8_escape_invalid(r.error));
       break;
     case engine::JobState::Cancelled:
       out->set_status(cz::AwaitProofResponse::CANCELLED);
-      out->set_error_message(r.error);
+      out->set_error_message(utf8_escape_invalid(r.error));
       break;
     default: out->set_status(cz::AwaitProofResponse::UNKNOWN); break;
   }
@@ -266,9 +267,9 @@ Status guarded(F&& body) {
   try {
     return body();
   } catch (const RequestError& e) {
-    return Status(e.code, e.what());
+    return Status(e.code, utf8_escape_invalid(e.what()));
   } catch (const std::exception& e) {
-    return Status(StatusCode::INTERNAL, std::string("internal error: ") + e.what());
+    return Status(StatusCode::INTERNAL, utf8_escape_invalid(std::string("internal error: ") + e.what()));
   }
 }
 
@@ -439,7 +440,7 @@ Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req,
     if (engine_id.empty()) {
       out->set_job_id(job_id);
       out->set_status(cz::AwaitProofResponse::FAILED);
-      out->set_error_message(failed);
+      out->set_error_message(utf8_escape_invalid(failed));
       return Status::OK;
     }
     return wait(ctx, job_id, engine_id, 0, true, out);
@@ -469,7 +470,7 @@ Status CuzkService::AwaitProof(grpc::ServerContext* ctx, const cz::AwaitProofReq
       if (auto f = failed_.find(req->job_id()); f != failed_.end()) {
         resp->set_job_id(req->job_id());
         resp->set_status(cz::AwaitProofResponse::FAILED);
-        resp->set_error_message(f->second);
+        resp->set_error_message(utf8_escape_invalid(f->second));
         return Status::OK;
       }
       auto it = jobs_.find(req->job_id());
@@ -577,7 +578,7 @@ Status CuzkService::PreloadSRS(grpc::ServerContext*, const cz::PreloadSrsRequest
     try {
       st = eng_.preload_srs(kind, {{"params", path}});
     } catch (const std::exception& e) {
-      return Status(StatusCode::FAILED_PRECONDITION, "circuit_id: '" + req->circuit_id() + "': " + e.what());
+      return Status(StatusCode::FAILED_PRECONDITION, utf8_escape_invalid("circuit_id: '" + req->circuit_id() + "': " + e.what()));
     }
     {
       std::lock_guard lock(mu_);

@@ -11,6 +11,7 @@
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/utf8.hpp"
 #include "request_fingerprint.hpp"
 
 namespace proofline::server {
@@ -72,7 +73,7 @@ void fill_srs(const engine::SrsStatus& e, pb::SrsEntry* o) {
 }
 
 Status to_status(const std::exception& e, const char* what) {
-  return Status(StatusCode::INVALID_ARGUMENT, std::string(what) + ": " + e.what());
+  return Status(StatusCode::INVALID_ARGUMENT, utf8_escape_invalid(std::string(what) + ": " + e.what()));
 }
 
 }  // namespace
@@ -167,7 +168,7 @@ std::vector<engine::ArgSpec> arguments_of(const pb::KindInfo& k) {
 void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out) {
   out->set_request_id(r.request_id);
   out->set_status(to_proto_status(r.state));
-  out->set_error_message(r.error);
+  out->set_error_message(utf8_escape_invalid(r.error));
   out->set_kind(r.kind);
   out->set_priority(to_proto_priority(r.priority));
   out->set_num_partitions(static_cast<std::uint32_t>(r.num_partitions));
@@ -414,7 +415,7 @@ Status guarded(F&& body) {
   try {
     return body();
   } catch (const RequestError& e) {
-    return Status(e.code, e.what());
+    return Status(e.code, utf8_escape_invalid(e.what()));
   } catch (const ProoflineError& e) {
     return to_status(e, "bad request");
   } catch (const std::invalid_argument& e) {
@@ -424,7 +425,7 @@ Status guarded(F&& body) {
   } catch (const r1cs::SynthesisError& e) {
     return to_status(e, "synthesis failed");
   } catch (const std::exception& e) {
-    return Status(StatusCode::INTERNAL, std::string("internal error: ") + e.what());
+    return Status(StatusCode::INTERNAL, utf8_escape_invalid(std::string("internal error: ") + e.what()));
   }
 }
 }  // namespace

@@ -304,6 +304,21 @@ expect("a malformed envelope: FAILED", res.status == R.FAILED, res)
 expect("  the message names Phase1Out", "Phase1Out: not base64 at character 0" in res.error_message,
        res.error_message)
 
+# 3b. A byte that is not UTF-8 in the request (issue 33, finding 3): the reply still decodes (its
+#     error_message is a proto3 string, which strict clients such as this one refuse to decode
+#     unless it is UTF-8: such bytes are written as \xNN), FAILED, the byte named; AwaitProof of
+#     the id the same.
+bad8 = envelope[:i] + b"\xff" + envelope[i + 1:]
+try:
+    res = stub.Prove(pb.ProveRequest(submit=porep("bad-utf8", payload=bad8)), timeout=60).result
+    expect("an envelope with a 0xff byte: FAILED", res.status == R.FAILED, res)
+    expect("  the byte written as \\xff in the message", "\\xff" in res.error_message, res.error_message)
+    a = stub.AwaitProof(pb.AwaitProofRequest(job_id="bad-utf8"), timeout=10)
+    expect("  AwaitProof of its id: FAILED, \\xff in the message", a.status == R.FAILED and "\\xff" in a.error_message,
+           a.error_message)
+except grpc.RpcError as e:
+    expect("an envelope with a 0xff byte: a reply this client can decode", False, e)
+
 # 4. miner_id / sector_number that are not the C1's: FAILED before proving, replica_id named.
 res = stub.Prove(pb.ProveRequest(submit=porep("wrong-ids", miner_id=1000, sector_number=9)), timeout=60).result
 expect("miner_id 1000 / sector 9 for another sector's C1: FAILED", res.status == R.FAILED, res)
@@ -373,7 +388,7 @@ send("porep", pb.ProveRequest(submit=porep("porep-0-8")))
 seen, st = wait_status(lambda st: in_daemon(st, "porep-c2") >= 1 and any(g.current_proof_kind == "busy" for g in st.gpus),
                        seconds=300)
 expect("GetStatus shows the PoRep porep-0-8 being proved before the other calls", seen, (list(st.queues), list(st.gpus)))
-sub = stub.SubmitProof(winning(winning_prefix, "winpost-7"))
+sub = stub.SubmitProof(winning(winning_prefix, "winpost-7").submit)
 expect("7. SubmitProof: job_id = request_id", sub.job_id == "winpost-7", sub)
 queued_winning(1, "the submitted winpost-7")
 t = stub.AwaitProof(pb.AwaitProofRequest(job_id="winpost-7", timeout_ms=1))
