@@ -192,30 +192,29 @@ Domain bytes32(El j, const Path& path, bool fr) {
   return d;
 }
 
-std::vector<Domain> bytes32_list(El j, const Path& path, std::size_t n) {
+/// An array of exactly n elements, each read by `element(value, its path)`.
+template <class F>
+auto list_of(El j, const Path& path, std::size_t n, F element) {
   const simdjson::dom::array a = array(j, path, n);
-  std::vector<Domain> v;
-  v.reserve(n);
+  std::vector<decltype(element(j, path))> out;
+  out.reserve(n);
   std::size_t i = 0;
-  for (El x : a) v.push_back(bytes32(x, path[i++], true));
-  return v;
+  for (El x : a) out.push_back(element(x, path[i++]));
+  return out;
+}
+
+std::vector<Domain> bytes32_list(El j, const Path& path, std::size_t n) {
+  return list_of(j, path, n, [](El x, const Path& p) { return bytes32(x, p, true); });
 }
 
 // Expected levels of an inclusion path: `count` levels of arity `arity`.
 std::vector<PathElement> inclusion_path(El j, const Path& path, std::size_t count, std::size_t arity) {
-  const Path p = path / "path";
-  const simdjson::dom::array list = array(field(j, "path", path), p, count);
-  std::vector<PathElement> out;
-  out.reserve(count);
-  std::size_t i = 0;
-  for (El level : list) {
-    const Path pi = p[i++];
+  return list_of(field(j, "path", path), path / "path", count, [&](El level, const Path& pi) {
     PathElement e;
     e.hashes = bytes32_list(field(level, "hashes", pi), pi / "hashes", arity - 1);
     e.index = uint_value(field(level, "index", pi), pi / "index", arity - 1);
-    out.push_back(std::move(e));
-  }
-  return out;
+    return e;
+  });
 }
 
 struct TreeSpec {
@@ -285,12 +284,7 @@ P labeling(El j, const Path& path, const SectorShape& s) {
 }
 
 std::vector<ColumnProof> column_proofs(El j, const Path& path, std::size_t n, const SectorShape& s) {
-  const simdjson::dom::array a = array(j, path, n);
-  std::vector<ColumnProof> out;
-  out.reserve(n);
-  std::size_t i = 0;
-  for (El x : a) out.push_back(column_proof(x, path[i++], s));
-  return out;
+  return list_of(j, path, n, [&](El x, const Path& p) { return column_proof(x, p, s); });
 }
 
 VanillaProof vanilla_proof(El j, const Path& path, const SectorShape& s) {
@@ -304,10 +298,8 @@ VanillaProof vanilla_proof(El j, const Path& path, const SectorShape& s) {
   v.replica_column_proofs.drg_parents = column_proofs(field(rcp, "drg_parents", pr), pr / "drg_parents", kBaseDegree, s);
   v.replica_column_proofs.exp_parents = column_proofs(field(rcp, "exp_parents", pr), pr / "exp_parents", kExpDegree, s);
   const Path pl = path / "labeling_proofs";
-  const simdjson::dom::array labels = array(field(j, "labeling_proofs", path), pl, s.layers);
-  v.labeling_proofs.reserve(s.layers);
-  std::size_t i = 0;
-  for (El x : labels) v.labeling_proofs.push_back(labeling<LabelingProof>(x, pl[i++], s));
+  v.labeling_proofs = list_of(field(j, "labeling_proofs", path), pl, s.layers,
+                              [&](El x, const Path& p) { return labeling<LabelingProof>(x, p, s); });
   v.encoding_proof = labeling<EncodingProof>(field(j, "encoding_proof", path), path / "encoding_proof", s);
   return v;
 }
