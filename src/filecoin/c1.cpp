@@ -9,7 +9,6 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <simdjson.h>
-#include <sstream>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -688,13 +687,12 @@ SealCommitPhase1Output read_c1_file(const std::filesystem::path& path, C1Envelop
     len = static_cast<std::size_t>(in.gcount());
     if (len == size && in.peek() != std::char_traits<char>::eof()) len = size + 1;  // grew while read
   }
-  if (ec || len != size) {  // no size, or it changed: read whatever is there, then pad
+  if (ec || len != size) {  // no size, or it changed: read what is there, at most one byte past the limit
     in.clear();
     in.seekg(0);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    buf = ss.str();
-    len = buf.size();
+    buf.assign(kMaxC1JsonBytes + 1 + simdjson::SIMDJSON_PADDING, '\0');
+    in.read(buf.data(), static_cast<std::streamsize>(kMaxC1JsonBytes + 1));
+    len = static_cast<std::size_t>(in.gcount());  // over the limit: parse_c1 refuses it by its size
     buf.resize(len + simdjson::SIMDJSON_PADDING);
   }
   try {

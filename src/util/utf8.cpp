@@ -2,6 +2,9 @@
 #include "proofline/util/utf8.hpp"
 
 #include <cstdint>
+#include <span>
+
+#include "proofline/util/hex.hpp"
 
 namespace proofline {
 
@@ -34,7 +37,6 @@ std::size_t utf8_sequence_length(std::string_view s) {
 }
 
 std::string utf8_escape_invalid(std::string_view s) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
   std::size_t i = 0;
@@ -45,9 +47,7 @@ std::string utf8_escape_invalid(std::string_view s) {
       i += n;
     } else {
       const auto c = static_cast<std::uint8_t>(s[i]);
-      out += "\\x";
-      out.push_back(kDigits[c >> 4]);
-      out.push_back(kDigits[c & 15]);
+      out += "\\x" + to_hex(std::span<const std::uint8_t>(&c, 1));
       ++i;
     }
   }

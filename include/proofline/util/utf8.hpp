@@ -1,7 +1,7 @@
 // proofline/util/utf8.hpp — text that must be valid UTF-8 (proto3 `string` fields, JSON strings)
 // made from messages that may quote a client's bytes.
 //
-// Owns: `utf8_valid_prefix`, `utf8_escape_invalid`.
+// Owns: `utf8_sequence_length`, `utf8_escape_invalid`.
 // Valid UTF-8 is RFC 3629's: 1–4 byte sequences, no overlong forms, no UTF-16 surrogates
 // (U+D800…U+DFFF), nothing above U+10FFFF. A proto3 string field that is not valid UTF-8 makes the
 // whole message undecodable for strict clients (Python's upb, Go's protobuf), and with it the reply
