@@ -10,7 +10,7 @@
 # (the shared libraries they load that a bare CUDA machine lacks: ldd minus the C/C++ runtime and the
 # driver), old/ (with OLD_BUILD_DIR: that build's gpu_*_bench and proofline CLI, for the kernels and
 # c1read passes' old-vs-new tables, and old/lib/ for libraries of theirs that lib/ lacks), scripts/ (what run.sh calls:
-# bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/profile.sh), stubs/
+# bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/sass_mix.awk, bench/gpu/profile.sh), stubs/
 # (the Python gRPC stubs of proto/cuzk/v1/proving.proto for the daemon32 pass, made by protoc +
 # grpc_python_plugin when this machine has them) and MANIFEST (what is inside, the commit, the build
 # folders; also beside the archive). xz, because the binaries share most of their code: ~110 MiB
@@ -77,7 +77,7 @@ if [ -n "$old" ]; then
   done <<<"$oldlibs"
 fi
 
-cp "$top/bench/porep.sh" "$top/tests/server/cuzk_client.py" "$top/bench/gpu/summary.awk" "$top/bench/gpu/profile.sh" \
+cp "$top/bench/porep.sh" "$top/tests/server/cuzk_client.py" "$top/bench/gpu/summary.awk" "$top/bench/gpu/sass_mix.awk" "$top/bench/gpu/profile.sh" \
   "$stage/scripts/"
 stubs="none (no protoc / grpc_python_plugin here: the daemon32 pass cannot run)"
 if command -v protoc >/dev/null && command -v grpc_python_plugin >/dev/null; then

@@ -10,7 +10,7 @@
 # Passes (bench/device/README.md says what each writes and how long it takes):
 #   tests     test_gpu: every test but GpuFaults.KernelFault* (it can leave the process without a
 #             device), then that one alone in its own process
-#   kernels   the tests (unless this call's tests pass ran) and the NTT/H tests with radix 2; then, if
+#   kernels   the tests (unless this call's tests pass ran) and the NTT/H tests of each NTT_VARIANTS; then, if
 #             they passed, old vs new benchmarks side by side: NTT to 2^27, G1 MSM 2^24/2^26/2^27,
 #             G2 MSM 2^20/2^24, the Groth16 bench circuit 2^20/2^24
 #   c1read    the C1 read of a $SECTOR sector (gen-c1, then `check-c1 --json` 3 times: its read_ms),
@@ -27,7 +27,7 @@
 #             than 2 GPUs, once at the dry-run size on the CPU (the harness only)
 #   pipeline  proofline_pipeline_bench (the engine's overlap / serial / nopool / inline modes) at
 #             2^24 and 2^25 on $BACKEND, every GPU count up to all of them
-#   profile   kernel resources (cuobjdump) and the Nsight Compute profile of the main kernels
+#   profile   kernel resources and SASS mix (cuobjdump) and the Nsight Compute profile of the main kernels
 #             (bench/gpu/profile.sh: G1 MSM 2^24/2^26, G2 MSM 2^24, NTT 2^27)
 # Environment (defaults in brackets; DRY=1 switches the defaults to a CPU dry run's):
 #   BUNDLE [build/devrun]  OUT [/tmp/devrun-out]  WORK [/tmp/devrun-work]  PARAMS_DIR
@@ -36,7 +36,8 @@
 #   SUSTAINED [3; DRY: 1]
 #   SINGLE [0]  C2_BUDGET [0: derived]  DAEMON_PROOFS [2]  GPUS [all listed]  SUSTAINED_1 [3]
 #   SUSTAINED_N [2 x GPUS]  MULTI_DRY_SECTOR [2KiB]  NTT_MIN [24]  NTT_MAX [27]
-#   MSM_SIZES ["g1:24 g1:26 g1:27 g2:20 g2:24"]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
+#   MSM_SIZES ["g1:24 g1:26 g1:27 g2:20 g2:24"]  NTT_VARIANTS [PROOFLINE_NTT_RADIX=2 PROOFLINE_NTT_RADIX=8
+#   PROOFLINE_NTT_COLS=1: words of comma-separated environment settings]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
 #   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  PYTHON [the
 #   first python3 with grpc and protobuf]  CALL_LIMIT [570: seconds for the whole call; a pass gets
 #   at most what is left]  T_TESTS [300]  T_KERNELS T_C1READ T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
@@ -283,9 +284,13 @@ pass_kernels() {
       --gtest_filter='GpuFaults.KernelFault*' || rc=1
     cat "$WORK/k-fault.txt" >>"$tests"
   fi
-  step radix2_tests --to "$WORK/k-radix2.txt" --timers timers_gtest -- env PROOFLINE_NTT_RADIX=2 timeout 90 "$t" \
-    --gtest_filter='GpuNtt.*:*OddCoset*:GpuBackendTest.SameProofsAsCpuAcrossSizes' || rc=1
-  cat "$WORK/k-radix2.txt" >>"$tests"
+  local var i=0
+  for var in ${NTT_VARIANTS:-PROOFLINE_NTT_RADIX=2 PROOFLINE_NTT_RADIX=8 PROOFLINE_NTT_COLS=1}; do
+    i=$((i + 1))  # the NTT's other kernel variants (ntt.cu), each an environment setting
+    step "ntt_variant${i}_tests" --to "$WORK/k-var$i.txt" --timers timers_gtest -- env ${var//,/ } \
+      timeout 90 "$t" --gtest_filter='GpuNtt.*:*OddCoset*:GpuBackendTest.SameProofsAsCpuAcrossSizes' || rc=1
+    cat "$WORK/k-var$i.txt" >>"$tests"
+  done
   if [ "$rc" != 0 ]; then
     say "  kernels: tests failed: no benchmarks (no timing of unverified kernels)"
     return 1
@@ -304,8 +309,14 @@ pass_kernels() {
     step "ntt-$v" --to "$WORK/k-ntt-$v.txt" -- env LD_LIBRARY_PATH="$lp" MIN_LG="${NTT_MIN:-24}" timeout 90 \
       "$d/gpu_ntt_bench" "${NTT_MAX:-27}" || rc=1
     if [ "$v" = new ]; then
-      step ntt-radix2 --to "$R/ntt-radix2.txt" -- env PROOFLINE_NTT_RADIX=2 MIN_LG="${NTT_MAX:-27}" timeout 60 \
-        "$d/gpu_ntt_bench" "${NTT_MAX:-27}" || rc=1
+      : >"$R/ntt-variants.txt"
+      for var in ${NTT_VARIANTS:-PROOFLINE_NTT_RADIX=2 PROOFLINE_NTT_RADIX=8 PROOFLINE_NTT_COLS=1}; do
+        echo "## $var" >>"$R/ntt-variants.txt"
+        # shellcheck disable=SC2086  # one variable per word after the commas
+        step "ntt-${var//[^A-Z0-9=]/}" --to "$WORK/k-ntt-var.txt" -- env ${var//,/ } MIN_LG="${NTT_MAX:-27}" \
+          timeout 60 "$d/gpu_ntt_bench" "${NTT_MAX:-27}" || rc=1
+        cat "$WORK/k-ntt-var.txt" >>"$R/ntt-variants.txt"
+      done
     fi
     # shellcheck disable=SC2086  # MSM_SIZES: a list of g1:K / g2:K words
     step "msm-$v" --to "$WORK/k-msm-$v.txt" -- env LD_LIBRARY_PATH="$lp" REPS=3 timeout 150 "$d/gpu_msm_bench" \
@@ -523,6 +534,11 @@ pass_profile() {
       sort -u
   done >"$R/resources.txt" 2>&1
   say "  profile/resources: $(grep -c '^REG' "$R/resources.txt") kernels (registers, stack, shared, spills) in resources.txt"
+  # SASS opcode histogram of the hot kernels (the instruction mix that the pipes see)
+  for b in "$B"/bin/gpu_ntt_bench "$B"/bin/gpu_msm_bench; do
+    [ -x "$b" ] && "$cuobjdump" --dump-sass "$b" 2>/dev/null
+  done | awk -f "$B/scripts/sass_mix.awk" -v want='ntt_group_kernel|accumulate_kernel' >"$R/sass_mix.txt" 2>&1
+  say "$(grep -E '^== ' "$R/sass_mix.txt" | cut -c1-160 | head -n 12)"
   ncu=$(command -v ncu || find /opt/nvidia/nsight-compute /usr/local/cuda/bin -maxdepth 2 -name ncu -type f 2>/dev/null | head -n1)
   if [ -z "$ncu" ]; then
     say "  profile: no ncu on this machine: Nsight Compute part not run"

@@ -37,4 +37,31 @@ profile g2_24 'accumulate_kernel<.*AffineSource' 14 1 "$bin/gpu_msm_bench" g2:24
 # the NTT's group kernel: skip the 2^16 correctness gate's 2 launches and the 2^27 warm-up's 3; the
 # 3 passes (9 stages each) of the first timed 2^27 forward transform
 profile ntt_27 'ntt_group_kernel' 5 3 env MIN_LG=27 "$bin/gpu_ntt_bench" 27
+# Pipe utilisation and the executed-instruction mix of one NTT pass and one G1 window (which pipe
+# bounds the kernel: ALU for the carry adds and selects, FMA for the IMADs): the details of the
+# compute and instruction sections, then the pipe metrics by name (a separate call: a metric this
+# ncu does not know fails only that call); appended to the ncu_<what>.txt of the summary above
+# (a pass returns at most 8 files).
+pipes() {  # what, kernel regex, skip, command...
+  local what=$1 kernel=$2 skip=$3
+  shift 3
+  [[ -n ${ONLY:-} && $ONLY != "$what" ]] && return 0
+  echo "== ncu pipes $what: $kernel"
+  REPS=1 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$kernel" --launch-skip "$skip" \
+    --launch-count 1 --section ComputeWorkloadAnalysis --section InstructionStats --section WarpStateStats --print-details all "$@" \
+    >>"$out/ncu_$what.txt" 2>&1 || rc=$?
+  REPS=1 "$ncu" --clock-control none --kernel-name-base demangled -k "regex:$kernel" --launch-skip "$skip" \
+    --launch-count 1 --metrics "$(IFS=,; echo "${pipe_metrics[*]}")" "$@" >>"$out/ncu_$what.txt" 2>&1 || rc=$?
+  grep -E "pipe|Pipe|Executed Ipc|Issue Slots|Stall|stall|==ERR|error" "$out/ncu_$what.txt" | head -60
+}
+pipe_metrics=(sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active
+              sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
+              sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active
+              sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active
+              sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active
+              sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+              sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active
+              sm__inst_executed.avg.per_cycle_active smsp__inst_executed.sum)
+pipes ntt_27 'ntt_group_kernel' 6 env MIN_LG=27 "$bin/gpu_ntt_bench" 27
+pipes g1_26 'accumulate_kernel<.*AffineSource' 14 "$bin/gpu_msm_bench" g1:26
 exit $rc

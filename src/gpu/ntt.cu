@@ -2,7 +2,7 @@
 //
 // Kernel structure: a "group" kernel performs t consecutive butterfly stages on the index bits
 // [lo, lo + t) of every element (t <= 9), one block per 2^t rows × 2^c adjacent columns in shared
-// memory, two stages per barrier in registers (radix 4); the per-block work (index math, twiddles
+// memory, two stages per barrier in registers (radix 4; 8 and 2 selectable); the per-block work (index math, twiddles
 // from the small tables) is the template ntt_group::GroupBlock of src/gpu/ntt_group.cuh, which the
 // host emulation test runs with ff::Fr.
 //   DIF (Gentleman–Sande), stages from the highest bit down: natural in, bit-reversed out.
@@ -46,14 +46,16 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
   return lg == 0 ? 0 : (__brevll(i) >> (64 - lg));
 }
 
-/// One group of stages (ntt_group::GroupBlock): its phases with a barrier between each two. At least
-/// 3 blocks per SM (ptxas: radix 4 in 80 registers, no spills): the lowest group's 64 KiB of shared
-/// memory allow 3; the groups above it (97 KiB with their twiddles) run 2.
-template <bool kDif, bool kRadix4>
-__global__ void __launch_bounds__(kThreads, 3) ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw,
-                                                             ntt_group::GroupSpec spec) {
+/// One group of stages (ntt_group::GroupBlock): its phases with a barrier between each two, at least
+/// kMinBlocks blocks per SM. The groups above the lowest hold 99 KiB of shared memory (2 blocks per
+/// SM whatever their registers), so they run with kMinBlocks = 2 (at most 128 registers: radix 4
+/// takes 110 and spills nothing); the lowest group (16 KiB) with 3 (80 registers: radix 4 spills
+/// 32–88 bytes, radix 2 nothing), radix 8 always with 2.
+template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, ntt_group::GroupSpec spec) {
   extern __shared__ DevFr sm[];
-  ntt_group::GroupBlock<DevFr, kDif, kRadix4> g(x, tw, sm, spec, blockIdx.x);
+  ntt_group::GroupBlock<DevFr, kDif, kRadixLog> g(x, tw, sm, spec, blockIdx.x);
   const unsigned phases = g.num_phases();
   for (unsigned p = 0; p < phases; ++p) {
     g.phase(p, threadIdx.x, blockDim.x);
@@ -61,14 +63,42 @@ __global__ void __launch_bounds__(kThreads, 3) ntt_group_kernel(DevFr* __restric
   }
 }
 
-/// Two stages per barrier with 4 elements in registers (radix 4, the default), or one (radix 2):
-/// PROOFLINE_NTT_RADIX=2 in the environment picks the latter, for comparing the two on a device.
-bool ntt_radix4() {
-  static const bool r4 = [] {
+/// Stages per register round: PROOFLINE_NTT_RADIX=2, 4 or 8 in the environment picks 1, 2 or 3 (for
+/// comparing the variants on a device); unset: ntt_group::kDefaultRadixLog. Anything else throws
+/// std::invalid_argument naming the variable.
+unsigned ntt_radix_log() {
+  static const unsigned r = [] {
     const char* e = std::getenv("PROOFLINE_NTT_RADIX");
-    return !(e && std::string(e) == "2");
+    const std::string v = e ? e : "";
+    if (v.empty()) return ntt_group::kDefaultRadixLog;
+    if (v == "8") return 3u;
+    if (v == "4") return 2u;
+    if (v == "2") return 1u;
+    throw std::invalid_argument("PROOFLINE_NTT_RADIX=" + v + ": expected 2, 4 or 8");
   }();
-  return r4;
+  return r;
+}
+
+/// Column bits of the groups above the lowest: PROOFLINE_NTT_COLS=1 or 2 (default; ntt_group::plan).
+/// Anything else throws std::invalid_argument naming the variable.
+unsigned ntt_col_bits() {
+  static const unsigned c = [] {
+    const char* e = std::getenv("PROOFLINE_NTT_COLS");
+    const std::string v = e ? e : "";
+    if (v.empty() || v == "2") return 2u;
+    if (v == "1") return 1u;
+    throw std::invalid_argument("PROOFLINE_NTT_COLS=" + v + ": expected 1 or 2");
+  }();
+  return c;
+}
+
+/// The kernel of one group: rlog stages per round; lowest: the group on bits [0, t) (see
+/// ntt_group_kernel for the launch bounds of each).
+template <bool kDif>
+auto group_kernel(unsigned rlog, bool lowest) {
+  if (rlog == 3) return ntt_group_kernel<kDif, 3, 2>;
+  if (rlog == 2) return lowest ? ntt_group_kernel<kDif, 2, 3> : ntt_group_kernel<kDif, 2, 2>;
+  return ntt_group_kernel<kDif, 1, 3>;
 }
 
 /// out[i] = base^(i·step) for i < count.
@@ -235,8 +265,9 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
     CUDA_CHECK(cudaGetLastError());
   }
   CUDA_CHECK(cudaDeviceSynchronize());
-  for (auto kernel : {ntt_group_kernel<true, true>, ntt_group_kernel<false, true>, ntt_group_kernel<true, false>,
-                      ntt_group_kernel<false, false>}) {
+  for (auto kernel : {ntt_group_kernel<true, 3, 2>, ntt_group_kernel<false, 3, 2>, ntt_group_kernel<true, 2, 2>,
+                      ntt_group_kernel<false, 2, 2>, ntt_group_kernel<true, 2, 3>, ntt_group_kernel<false, 2, 3>,
+                      ntt_group_kernel<true, 1, 3>, ntt_group_kernel<false, 1, 3>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(sizeof(DevFr) * ntt_group::kMaxSmemElems)));
   }
@@ -252,11 +283,11 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
   const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
   const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
   const DevFr* tw = (fwd ? t_->tw_fwd : t_->tw_inv).as<const DevFr>();
-  const auto kernel = dif ? (ntt_radix4() ? ntt_group_kernel<true, true> : ntt_group_kernel<true, false>)
-                          : (ntt_radix4() ? ntt_group_kernel<false, true> : ntt_group_kernel<false, false>);
-  for (const ntt_group::GroupSpec& spec : ntt_group::plan(lg_n_, dif)) {
+  const unsigned rlog = ntt_radix_log();
+  for (const ntt_group::GroupSpec& spec : ntt_group::plan(lg_n_, dif, ntt_col_bits())) {
+    const auto kernel = dif ? group_kernel<true>(rlog, spec.lo == 0) : group_kernel<false>(rlog, spec.lo == 0);
     const size_t smem = sizeof(DevFr) * spec.smem_elems();
-    kernel<<<unsigned(spec.blocks()), spec.threads(), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
+    kernel<<<unsigned(spec.blocks()), spec.threads(rlog), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
     CUDA_CHECK(cudaGetLastError());
   }
 }

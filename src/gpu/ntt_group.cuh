@@ -71,9 +71,11 @@ std::vector<F> build_table(unsigned k, const F& root) {
 struct GroupSpec {
   unsigned k, lo, t, c;
   PROOFLINE_HD uint64_t blocks() const { return uint64_t{1} << (k - t - c); }
-  PROOFLINE_HD unsigned threads() const {
-    const unsigned half = (1u << (t + c)) / 2;
-    return half < kThreads ? (half ? half : 1) : kThreads;
+  /// Threads per block for rounds of 2^rlog elements per thread (GroupBlock's kRadixLog): one
+  /// unit of the widest round each, at most kThreads.
+  PROOFLINE_HD unsigned threads(unsigned rlog) const {
+    const unsigned units = (1u << (t + c)) >> rlog;
+    return units < kThreads ? (units ? units : 1) : kThreads;
   }
   /// Shared memory in elements: the 2^(t+c) data, then (lo > 0) the stage twiddles b' <= t − 2 and C.
   PROOFLINE_HD unsigned smem_elems() const {
@@ -86,15 +88,18 @@ constexpr unsigned kMaxSmemElems = (1u << (kMaxGroupBits + kMaxColBits)) +
                                    (kMaxGroupBits << kMaxColBits);
 
 /// The launches of one transform: k bits in ceil(k/9) nearly equal groups, DIF from the top group
-/// down, DIT from the bottom up.
-inline std::vector<GroupSpec> plan(unsigned k, bool dif) {
+/// down, DIT from the bottom up; a group above the lowest takes min(lo, col_bits) column bits
+/// (col_bits <= kMaxColBits: 2 gives 128-byte rows of four elements, 1 halves a block's shared
+/// memory so that more blocks fit on an SM).
+inline std::vector<GroupSpec> plan(unsigned k, bool dif, unsigned col_bits = kMaxColBits) {
+  if (col_bits > kMaxColBits) col_bits = kMaxColBits;
   std::vector<GroupSpec> out;
   if (k == 0) return out;
   const unsigned groups = (k + kMaxGroupBits - 1) / kMaxGroupBits;
   unsigned lo = 0;
   for (unsigned g = 0; g < groups; ++g) {
     const unsigned t = k / groups + (g < k % groups ? 1 : 0);
-    out.push_back({k, lo, t, lo < kMaxColBits ? lo : kMaxColBits});
+    out.push_back({k, lo, t, lo < col_bits ? lo : col_bits});
     lo += t;
   }
   if (dif) out = std::vector<GroupSpec>(out.rbegin(), out.rend());
@@ -109,14 +114,24 @@ PROOFLINE_HD unsigned log2_floor(unsigned v) {
 #endif
 }
 
+/// Stages per round (elements per thread in registers: 2^kRadixLog) that the kernel and the host
+/// emulation run by default: 2 (radix 4). Radix 8 (3: four independent butterflies per stage in each
+/// thread) measured slower on the H200 (bench/RESULTS.md: 128 registers with spills, no more issue).
+constexpr unsigned kDefaultRadixLog = 2;
+
 /// The work of one block, split into phases separated by barriers (load, the stage twiddles, one
-/// phase per two stages, store): the kernel runs
+/// phase per round of up to kRadixLog stages, store): the kernel runs
 /// phase(0..num_phases()−1) with __syncthreads between them; the host emulation runs every thread of
 /// a phase before the next phase. Within a phase no thread reads what another writes.
 ///   DIF (Gentleman–Sande, kDif): stages from the highest bit down, u' = u + v, v' = (u − v)·w.
 ///   DIT (Cooley–Tukey):          stages from the lowest bit up,   v·w first, then u ± v·w.
-template <class F, bool kDif, bool kRadix4 = true>
+/// Shared memory holds the block's element (row, col) at swizzled(row) << c | col, where swizzled()
+/// XORs the row's bits [0, 3) with its bits [3, 6): a round on the lowest stages, whose threads take
+/// rows 2^S apart, then spreads its warp over the banks as a run of adjacent rows does (without it,
+/// all 32 threads of the lowest group's bottom round read the same four banks).
+template <class F, bool kDif, unsigned kRadixLog = kDefaultRadixLog>
 struct GroupBlock {
+  static_assert(kRadixLog >= 1 && kRadixLog <= 3, "rounds of 1, 2 or 3 stages");
   F* x;         // the 2^k elements (global memory)
   const F* tw;  // the direction's table (TableLayout)
   F* sm;        // shared memory, spec.smem_elems() elements
@@ -137,7 +152,12 @@ struct GroupBlock {
   PROOFLINE_HD uint64_t addr(unsigned e) const {
     return base | (uint64_t(e >> s.c) << s.lo) | (e & cmask);
   }
-  PROOFLINE_HD unsigned rounds() const { return kRadix4 ? (s.t + 1) / 2 : s.t; }
+  /// Shared-memory slot of row `row`, column `col` (see the struct comment).
+  PROOFLINE_HD unsigned slot(unsigned row, unsigned col) const {
+    return ((row ^ ((row >> 3) & 7u)) << s.c) | col;
+  }
+  PROOFLINE_HD unsigned slot(unsigned e) const { return slot(e >> s.c, e & cmask); }
+  PROOFLINE_HD unsigned rounds() const { return (s.t + kRadixLog - 1) / kRadixLog; }
   PROOFLINE_HD unsigned num_phases() const { return rounds() + (twist ? 3 : 2); }
 
   PROOFLINE_HD void phase(unsigned p, unsigned tid, unsigned nthr) {
@@ -152,7 +172,7 @@ struct GroupBlock {
 
   /// Data to shared memory; C[b'][col] = ω_{2^(lo+b'+1)}^jlow = ω_n^(jlow·2^(k−lo−b'−1)).
   PROOFLINE_HD void load(unsigned tid, unsigned nthr) {
-    for (unsigned e = tid; e < elems(); e += nthr) sm[e] = x[addr(e)];
+    for (unsigned e = tid; e < elems(); e += nthr) sm[slot(e)] = x[addr(e)];
     if (!twist) return;
     const TableLayout lay = TableLayout::for_log(s.k);
     const F* p_lo = tw + kRoots;
@@ -186,71 +206,82 @@ struct GroupBlock {
     return twist ? sm_tw()[(idx << s.c) | col] : tw[idx];
   }
 
-  /// One radix-2 butterfly of stage b' on (u, v), rows r and r + 2^b' (j' = r mod 2^b').
-  PROOFLINE_HD void butterfly(F& u, F& v, unsigned brel, unsigned jr, unsigned col) const {
-    const bool unit = brel == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
+  /// One radix-2 butterfly on (u, v) with twiddle w (unit: w = 1, not read).
+  PROOFLINE_HD static void butterfly(F& u, F& v, const F& w, bool unit) {
     if (kDif) {
       F d = u - v;
       u = u + v;
-      if (!unit) d = d * twiddle(brel, jr, col);
+      if (!unit) d = d * w;
       v = d;
     } else {
       F vw = v;
-      if (!unit) vw = vw * twiddle(brel, jr, col);
+      if (!unit) vw = vw * w;
       v = u - vw;
       u = u + vw;
     }
   }
 
-  /// Round `rd` (kRadix4 false: one stage per round): two adjacent stages, each thread holding the 4 elements of rows r0, r0 + 2^b,
-  /// r0 + 2^(b+1), r0 + 2^b + 2^(b+1) (r0 with bits b, b + 1 clear) in registers between them (radix 4:
-  /// half the shared-memory traffic and barriers of one stage per phase); with t odd, the last round
-  /// is one stage (DIF: b' = 0, DIT: b' = t − 1). DIF rounds go down from b' = t − 1, DIT rounds up
-  /// from b' = 0.
+  /// Round `rd`: stages [bl, bl + S) with S = kRadixLog, or fewer in the one round that takes the
+  /// rest of t (DIF rounds go down from b' = t − 1, so the rest is at the bottom; DIT rounds go up
+  /// from b' = 0, the rest at the top). Each thread takes units q = tid, tid + nthr, …: the 2^S
+  /// elements of rows r0 + i·2^bl (i < 2^S; r0 with bits [bl, bl + S) clear) of one column, in
+  /// registers for all S stages.
   PROOFLINE_HD void round(unsigned rd, unsigned tid, unsigned nthr) {
-    const unsigned step = kRadix4 ? 2 : 1;
-    const unsigned first = kDif ? s.t - 1 - step * rd : step * rd;  // the round's first stage
-    const bool pair = kRadix4 && (kDif ? first >= 1 : first + 1 < s.t);
-    if (!pair) {
-      const unsigned h = 1u << first;
-      for (unsigned q = tid; q < elems() / 2; q += nthr) {
-        const unsigned col = q & cmask, qr = q >> s.c, jr = qr & (h - 1);
-        const unsigned r1 = ((qr >> first) << (first + 1)) | jr;
-        F& u = sm[(r1 << s.c) | col];
-        F& v = sm[((r1 + h) << s.c) | col];
-        butterfly(u, v, first, jr, col);
-      }
-      return;
+    unsigned bl, st;
+    if (kDif) {
+      const unsigned top = s.t - 1 - kRadixLog * rd;
+      bl = top + 1 >= kRadixLog ? top + 1 - kRadixLog : 0;
+      st = top + 1 - bl;
+    } else {
+      bl = kRadixLog * rd;
+      st = s.t - bl < kRadixLog ? s.t - bl : kRadixLog;
     }
-    const unsigned bl = kDif ? first - 1 : first;  // stages bl and bl + 1
-    const unsigned hl = 1u << bl, hh = hl << 1;
-    for (unsigned q = tid; q < elems() / 4; q += nthr) {
-      const unsigned col = q & cmask, qr = q >> s.c;
-      const unsigned jl = qr & (hl - 1);
-      const unsigned r0 = ((qr >> bl) << (bl + 2)) | jl;
-      F* p[4] = {&sm[(r0 << s.c) | col], &sm[((r0 + hl) << s.c) | col], &sm[((r0 + hh) << s.c) | col],
-                 &sm[((r0 + hh + hl) << s.c) | col]};
-      F x0 = *p[0], x1 = *p[1], x2 = *p[2], x3 = *p[3];
-      if (kDif) {  // stage bl + 1 (pairs 0–2, 1–3), then stage bl (0–1, 2–3)
-        butterfly(x0, x2, bl + 1, jl, col);
-        butterfly(x1, x3, bl + 1, jl + hl, col);
-        butterfly(x0, x1, bl, jl, col);
-        butterfly(x2, x3, bl, jl, col);
-      } else {  // stage bl, then bl + 1
-        butterfly(x0, x1, bl, jl, col);
-        butterfly(x2, x3, bl, jl, col);
-        butterfly(x0, x2, bl + 1, jl, col);
-        butterfly(x1, x3, bl + 1, jl + hl, col);
-      }
-      *p[0] = x0;
-      *p[1] = x1;
-      *p[2] = x2;
-      *p[3] = x3;
+    if (st == 3) {
+      if constexpr (kRadixLog >= 3) for (unsigned q = tid; q < (elems() >> 3); q += nthr) unit<3>(bl, q);
+    } else if (st == 2) {
+      if constexpr (kRadixLog >= 2) for (unsigned q = tid; q < (elems() >> 2); q += nthr) unit<2>(bl, q);
+    } else {
+      for (unsigned q = tid; q < (elems() >> 1); q += nthr) unit<1>(bl, q);
     }
   }
 
+  /// One unit of a round of S stages from bl: stage bl + k pairs elements i and i + 2^k (bit k of i
+  /// clear), whose row part is j' = jl + (i mod 2^k)·2^bl: 2^k distinct twiddles, each loaded (or,
+  /// on the top stage, multiplied out) once and used by 2^(S−1−k) butterflies; the butterflies of
+  /// one stage are independent (instruction-level parallelism within the thread).
+  template <unsigned S>
+  PROOFLINE_HD void unit(unsigned bl, unsigned q) {
+    constexpr unsigned E = 1u << S;
+    const unsigned hl = 1u << bl;
+    const unsigned col = q & cmask, qr = q >> s.c;
+    const unsigned jl = qr & (hl - 1);
+    const unsigned r0 = ((qr >> bl) << (bl + S)) | jl;
+    F v[E];
+    unsigned at[E];
+    PROOFLINE_UNROLL
+    for (unsigned i = 0; i < E; ++i) {
+      at[i] = slot(r0 + i * hl, col);
+      v[i] = sm[at[i]];
+    }
+    PROOFLINE_UNROLL
+    for (unsigned kk = 0; kk < S; ++kk) {
+      const unsigned k = kDif ? S - 1 - kk : kk;
+      const unsigned d = 1u << k;
+      const bool unit_twiddle = bl + k == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
+      PROOFLINE_UNROLL
+      for (unsigned jj = 0; jj < d; ++jj) {
+        F w;
+        if (!unit_twiddle) w = twiddle(bl + k, jl + jj * hl, col);
+        PROOFLINE_UNROLL
+        for (unsigned i = jj; i < E; i += 2 * d) butterfly(v[i], v[i + d], w, unit_twiddle);
+      }
+    }
+    PROOFLINE_UNROLL
+    for (unsigned i = 0; i < E; ++i) sm[at[i]] = v[i];
+  }
+
   PROOFLINE_HD void store(unsigned tid, unsigned nthr) {
-    for (unsigned e = tid; e < elems(); e += nthr) x[addr(e)] = sm[e];
+    for (unsigned e = tid; e < elems(); e += nthr) x[addr(e)] = sm[slot(e)];
   }
 };
 

@@ -7,9 +7,9 @@
 // Composed exactly as NttDomain's methods compose their passes (src/gpu/ntt.cu), the results must
 // equal poly::EvaluationDomain, poly::compute_h and snarkjs::OddCosetH bit for bit: every order,
 // both directions, cosets, and the H path (h_column ×3 + h_combine), at 2^0…2^14 with GroupBlock's
-// radix-4 rounds (the kernel's default) and its radix-2 ones (PROOFLINE_NTT_RADIX=2), and at 2^19
-// in radix 4 (three groups: two with between-group twiddles); radix 2 at 2^19 and radix 4 at 2^20
-// are a DISABLED_ test (~35 s) that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU;
+// radix-4 rounds (the kernel's default), its radix-8 and radix-2 ones (PROOFLINE_NTT_RADIX=8 / 2) and
+// one column bit (PROOFLINE_NTT_COLS=1), and at 2^19 in radix 4 (three groups: two with between-group
+// twiddles); radix 2 and one column bit at 2^19 and radix 8 at 2^20 are a DISABLED_ test (~50 s) that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU;
 // both run in `make test`.
 #include <gtest/gtest.h>
 
@@ -36,9 +36,11 @@ enum class Order { NN, NR, RN, RR };
 /// ng::GroupBlock<Fr>, the element-wise kernels written out as their loops.
 class EmulatedNtt {
  public:
-  /// radix4: GroupBlock's two stages per phase (the kernel's default) or one (PROOFLINE_NTT_RADIX=2).
-  explicit EmulatedNtt(unsigned k, bool radix4 = true)
-      : radix4_(radix4), k_(k), n_(std::size_t{1} << k), tw_fwd_(ng::build_table(k, Fr::root_of_unity())),
+  /// rlog: GroupBlock's stages per round: 2 (radix 4, the kernel's default), 3 or 1
+  /// (PROOFLINE_NTT_RADIX=8 / 2).
+  /// cols: the plan's column bits (PROOFLINE_NTT_COLS; 2 is the default).
+  explicit EmulatedNtt(unsigned k, unsigned rlog = ng::kDefaultRadixLog, unsigned cols = ng::kMaxColBits)
+      : rlog_(rlog), cols_(cols), k_(k), n_(std::size_t{1} << k), tw_fwd_(ng::build_table(k, Fr::root_of_unity())),
         tw_inv_(ng::build_table(k, Fr::root_of_unity().inverse())) {
     n_inv_ = Fr::from_u64(n_).inverse();
     g_ = Fr::from_u64(Fr::kGenerator);
@@ -88,14 +90,14 @@ class EmulatedNtt {
       case Order::RR: bit_reverse(x); run_pass(x, true, fwd); break;
     }
   }
-  template <bool kDif, bool kRadix4>
+  template <bool kDif, unsigned kRadixLog>
   void launch(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec) const {
     ASSERT_LE(spec.smem_elems(), ng::kMaxSmemElems);
     ASSERT_LE(spec.t, ng::kMaxGroupBits);
     std::vector<Fr> sm(spec.smem_elems());
-    const unsigned nthr = spec.threads();
+    const unsigned nthr = spec.threads(kRadixLog);
     for (uint64_t blk = 0; blk < spec.blocks(); ++blk) {
-      ng::GroupBlock<Fr, kDif, kRadix4> g(x.data(), tw.data(), sm.data(), spec, blk);
+      ng::GroupBlock<Fr, kDif, kRadixLog> g(x.data(), tw.data(), sm.data(), spec, blk);
       for (unsigned p = 0; p < g.num_phases(); ++p) {
         for (unsigned i = 0; i < nthr; ++i) g.phase(p, blk % 2 ? nthr - 1 - i : i, nthr);
       }
@@ -103,11 +105,12 @@ class EmulatedNtt {
   }
   void run_pass(std::vector<Fr>& x, bool dif, bool fwd) const {
     const auto& tw = fwd ? tw_fwd_ : tw_inv_;
-    for (const ng::GroupSpec& spec : ng::plan(k_, dif)) {
+    for (const ng::GroupSpec& spec : ng::plan(k_, dif, cols_)) {
       if (dif)
-        radix4_ ? launch<true, true>(x, tw, spec) : launch<true, false>(x, tw, spec);
+        rlog_ == 3 ? launch<true, 3>(x, tw, spec) : rlog_ == 2 ? launch<true, 2>(x, tw, spec) : launch<true, 1>(x, tw, spec);
       else
-        radix4_ ? launch<false, true>(x, tw, spec) : launch<false, false>(x, tw, spec);
+        rlog_ == 3 ? launch<false, 3>(x, tw, spec)
+                   : rlog_ == 2 ? launch<false, 2>(x, tw, spec) : launch<false, 1>(x, tw, spec);
     }
   }
   std::size_t rev(std::size_t i) const {
@@ -127,7 +130,7 @@ class EmulatedNtt {
     for (std::size_t i = 0; i < n_; ++i) x[i] = x[i] * pw[bitrev_positions ? rev(i) : i];
   }
 
-  bool radix4_;
+  unsigned rlog_, cols_;
   unsigned k_;
   std::size_t n_;
   std::vector<Fr> tw_fwd_, tw_inv_;
@@ -138,10 +141,12 @@ class EmulatedNtt {
 using proofline::test::expect_same;
 using proofline::test::random_vec;
 
-void check_all(unsigned lg, bool radix4) {
+/// rlog: stages per round (3: radix 8; 2: radix 4, the default; 1: radix 2); cols: the plan's
+/// column bits.
+void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits) {
   const std::size_t n = std::size_t{1} << lg;
   const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
-  const EmulatedNtt emu(lg, radix4);
+  const EmulatedNtt emu(lg, rlog, cols);
   const auto x = random_vec(n, 100 + lg);
 
   for (bool fwd : {true, false}) {  // natural-order results of the CPU, then each order of the emulation
@@ -206,7 +211,7 @@ TEST(GpuNttEmulation, PlanCoversEveryBitOnce) {
   for (unsigned k = 0; k <= 31; ++k) {
     for (bool dif : {false, true}) {
       unsigned covered = 0;
-      for (const auto& s : ng::plan(k, dif)) {
+      for (const auto& s : ng::plan(k, dif)) {  // the default column bits
         EXPECT_GE(s.t, 1u);
         EXPECT_LE(s.t, ng::kMaxGroupBits);
         EXPECT_EQ(s.c, std::min(s.lo, ng::kMaxColBits));
@@ -247,16 +252,18 @@ TEST(GpuNttEmulation, CorruptTableIsCaught) {
 }
 
 TEST(GpuNttEmulation, MatchesCpuSmallSizes) {
-  for (bool radix4 : {true, false})
-    for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg, radix4);
+  for (unsigned rlog : {3u, 2u, 1u})
+    for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg, rlog);
+  for (unsigned lg = 10; lg <= 14; ++lg) check_all(lg, 2, 1);  // one column bit (PROOFLINE_NTT_COLS=1)
 }
 
-TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19, true); }  // ~9 s
+TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19, 2); }  // ~9 s
 
 // ~35 s (2^19 radix 2, 2^20 radix 4): ctest's gpu_ntt_emulation_slow (CMakeLists.txt) runs it.
 TEST(GpuNttEmulation, DISABLED_MatchesCpuThreeGroups2e20) {
-  check_all(19, false);
-  check_all(20, true);
+  check_all(19, 1);
+  check_all(19, 2, 1);
+  check_all(20, 3);
 }
 
 }  // namespace
