@@ -1,6 +1,8 @@
 // CircuitRecorder: record A, B, C row by row (include/proofline/r1cs/circuit_recorder.hpp).
 #include "proofline/r1cs/circuit_recorder.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -85,7 +87,11 @@ void CircuitRecorder::record(int m, const LinearCombination& lc, OnInput&& on_in
     r.coeff_index.push_back(coeff_index(t.coeff));
     on_aux(t.index);
   }
-  r.row_offsets.push_back(r.cols.size());
+  if (r.cols.size() > std::numeric_limits<RowOffset>::max()) [[unlikely]] {
+    throw SynthesisError(SynthesisErrorCode::LimitExceeded,
+                         std::string("matrix ") + "ABC"[m] + " has more than 2^32 − 1 entries (u32 row offsets)");
+  }
+  r.row_offsets.push_back(static_cast<RowOffset>(r.cols.size()));
 }
 
 void CircuitRecorder::on_enforce(Name, const LinearCombination& a, const LinearCombination& b,

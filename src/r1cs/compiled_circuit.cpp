@@ -72,8 +72,8 @@ void check_length(const char* what, std::size_t got, std::uint64_t expected) {
 inline Fr row_value(const SparseRows& m, std::size_t i, const Fr* table, const Fr* inputs, std::uint64_t n_inputs,
                     const Fr* aux) noexcept {
   Fr acc = Fr::zero();
-  const std::uint64_t end = m.row_offsets[i + 1];
-  for (std::uint64_t e = m.row_offsets[i]; e < end; ++e) {
+  const RowOffset end = m.row_offsets[i + 1];
+  for (RowOffset e = m.row_offsets[i]; e < end; ++e) {
     const Column j = m.cols[e];
     const Fr& v = j < n_inputs ? inputs[j] : aux[j - n_inputs];
     const CoeffIndex k = m.coeff_index[e];

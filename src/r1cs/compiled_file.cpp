@@ -6,6 +6,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,7 +54,7 @@ Layout layout_of(const CompiledShape& s) {
   unsigned __int128 at = l.coeffs + static_cast<unsigned __int128>(s.coefficients) * 32;
   for (int m = 0; m < 3; ++m) {
     l.rows[m] = at;
-    l.cols[m] = l.rows[m] + (static_cast<unsigned __int128>(s.constraints) + 1) * 8;
+    l.cols[m] = l.rows[m] + (static_cast<unsigned __int128>(s.constraints) + 1) * sizeof(RowOffset);
     l.idx[m] = l.cols[m] + static_cast<unsigned __int128>(s.nnz[m]) * sizeof(Column);
     at = pad8(l.idx[m] + static_cast<unsigned __int128>(s.nnz[m]) * sizeof(CoeffIndex));
   }
@@ -323,6 +324,10 @@ class Reader {
                                          std::to_string(s.inputs) + " (one input constraint each)");
     limit(s.inputs <= 0xffffffffull && s.aux <= 0xffffffffull && s.inputs + s.aux <= 0xffffffffull,
           "inputs + aux " + std::to_string(s.inputs) + " + " + std::to_string(s.aux) + " beyond the u32 columns");
+    for (int m = 0; m < 3; ++m) {
+      limit(s.nnz[m] <= std::numeric_limits<RowOffset>::max(),
+            "nnz of " + std::string(kMatrixName[m]) + " " + std::to_string(s.nnz[m]) + " beyond the u32 row offsets");
+    }
     limit(s.coefficients >= 2 && s.coefficients <= CompiledCircuit::kMaxCoefficients,
           "coefficients " + std::to_string(s.coefficients) + " outside [2, " +
               std::to_string(CompiledCircuit::kMaxCoefficients) + "]");
@@ -392,22 +397,22 @@ class Reader {
 
   SparseRows matrix(int m) const {
     const std::uint64_t n = shape_.constraints, nnz = shape_.nnz[m], cols_end = shape_.inputs + shape_.aux;
-    const SparseRows r{array_at<std::uint64_t>(layout_.rows[m], n + 1), array_at<Column>(layout_.cols[m], nnz),
+    const SparseRows r{array_at<RowOffset>(layout_.rows[m], n + 1), array_at<Column>(layout_.cols[m], nnz),
                        array_at<CoeffIndex>(layout_.idx[m], nnz)};
     auto where = [&](unsigned __int128 section, std::uint64_t i, std::size_t width) {
       return " (matrix " + std::string(kMatrixName[m]) + ", file offset " + u128(section + i * width) + ")";
     };
     if (r.row_offsets[0] != 0)
-      malformed("row offset 0 is " + std::to_string(r.row_offsets[0]) + ", expected 0" + where(layout_.rows[m], 0, 8));
+      malformed("row offset 0 is " + std::to_string(r.row_offsets[0]) + ", expected 0" + where(layout_.rows[m], 0, 4));
     if (r.row_offsets[n] != nnz) {
       malformed("row offset " + std::to_string(n) + " is " + std::to_string(r.row_offsets[n]) + ", expected nnz " +
-                std::to_string(nnz) + where(layout_.rows[m], n, 8));
+                std::to_string(nnz) + where(layout_.rows[m], n, 4));
     }
     for (std::uint64_t i = 0; i < n; ++i) {
       const std::uint64_t lo = r.row_offsets[i], hi = r.row_offsets[i + 1];
       if (hi < lo || hi > nnz) {
         malformed("row offset " + std::to_string(i + 1) + " is " + std::to_string(hi) + ", expected within [" +
-                  std::to_string(lo) + ", " + std::to_string(nnz) + "]" + where(layout_.rows[m], i + 1, 8));
+                  std::to_string(lo) + ", " + std::to_string(nnz) + "]" + where(layout_.rows[m], i + 1, 4));
       }
       for (std::uint64_t e = lo; e < hi; ++e) {
         if (r.cols[e] >= cols_end || (e > lo && r.cols[e] <= r.cols[e - 1])) {

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -103,6 +104,24 @@ TEST(CompiledCircuit, PoRep2KiBPartitionEqualsProver) {
   std::printf("  distinct coefficients %llu; entries with ±1: %zu of %zu (%.2f %%)\n",
               (unsigned long long)s.coefficients, cc.unit_entries(), nnz,
               100.0 * double(cc.unit_entries()) / double(nnz));
+  // The rest of the table: ±2^k (bit packing) against other constants (Poseidon, SHA-256 round constants…).
+  auto is_pow2 = [](const ff::Fr& f) {
+    int bits = 0;
+    for (const std::uint64_t l : f.to_canonical()) bits += std::popcount(l);
+    return bits == 1;
+  };
+  std::vector<bool> pow2(cc.coefficients().size());
+  std::size_t pow2_distinct = 0, pow2_entries = 0;
+  for (std::size_t k = 2; k < pow2.size(); ++k) {
+    pow2[k] = is_pow2(cc.coefficients()[k]) || is_pow2(-cc.coefficients()[k]);
+    pow2_distinct += pow2[k];
+  }
+  for (int m = 0; m < 3; ++m) {
+    for (const r1cs::CoeffIndex k : cc.matrix(m).coeff_index) pow2_entries += pow2[k];
+  }
+  std::printf("  ±2^k (k >= 1): %zu distinct, %zu entries (%.2f %%); other: %zu distinct, %zu entries\n", pow2_distinct,
+              pow2_entries, 100.0 * double(pow2_entries) / double(nnz), pow2.size() - 2 - pow2_distinct,
+              nnz - cc.unit_entries() - pow2_entries);
   std::printf("  compiled %zu bytes vs a, b, c %zu bytes (%.2fx)\n", cc.bytes(), abc_bytes,
               double(cc.bytes()) / double(abc_bytes));
   std::printf("  record %.3f s, prover synthesis %.3f s, CPU evaluation %.3f s\n", record_s, synth_s, eval_s);

@@ -71,9 +71,9 @@ TEST_F(CompiledFile, RoundTrip) {
   const CompiledCircuit cc = record_awkward();
   const std::uint64_t size = write_compiled_circuit(path_, cc);
   EXPECT_EQ(std::filesystem::file_size(path_), size);
-  // 128 header + 6 coefficients × 32 + per matrix 8 offsets × 8 and nnz (11, 5, 3) × 6 padded to 8,
+  // 128 header + 6 coefficients × 32 + per matrix 8 offsets × 4 and nnz (11, 5, 3) × 6 padded to 8,
   // + 3 bitmap words.
-  EXPECT_EQ(size, 128u + 6 * 32 + (64 + 72) + (64 + 32) + (64 + 24) + 3 * 8);
+  EXPECT_EQ(size, 128u + 6 * 32 + (32 + 72) + (32 + 32) + (32 + 24) + 3 * 8);
   // Nothing left beside it (the temporary was renamed).
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 1);
 

@@ -11,8 +11,8 @@
 // ConstraintSystem::finalize() appends (row n − I + i is Input(i) · 0 = 0), so evaluating all n rows
 // gives exactly ProvingAssignment's a, b, c.
 //
-// Matrix m (0 = A, 1 = B, 2 = C) as CSR: row i's entries are e ∈ [row_offsets[i], row_offsets[i+1]),
-// each a column cols[e] (u32; columns of a row strictly increasing, inputs before aux) and a
+// Matrix m (0 = A, 1 = B, 2 = C) as CSR: row i's entries are e ∈ [row_offsets[i], row_offsets[i+1])
+// (u32 offsets), each a column cols[e] (u32; columns of a row strictly increasing, inputs before aux) and a
 // coefficient coefficients()[coeff_index[e]] (u16 index). Only nonzero net coefficients are kept:
 // a LinearCombination holds one term per variable (coefficients of repeated adds merged, linear_
 // combination.hpp) and a term whose coefficients cancelled to 0 is dropped, as ProvingAssignment skips
@@ -25,8 +25,10 @@
 // b_input_density (I bits) and b_aux_density (X bits) for B: equal to ProvingAssignment's, which
 // depend on the circuit only, never on the witness.
 //
-// Limits: I + X < 2^32 (u32 columns) and at most 65,536 distinct coefficients (u16 indices); the
-// recorder throws SynthesisError(LimitExceeded) beyond either.
+// Limits: I + X < 2^32 (u32 columns), fewer than 2^32 entries per matrix (u32 offsets) and at most
+// 65,536 distinct coefficients (u16 indices); the recorder throws SynthesisError(LimitExceeded)
+// beyond any of them. (A 32 GiB PoRep partition: ≈ 2^27 variables, ≈ 2^28.2 entries in A.)
+// Bytes: 4 per row and matrix + 6 per entry + 32 per coefficient + 1 bit per variable and bitmap.
 #pragma once
 
 #include <array>
@@ -47,6 +49,8 @@ using ff::Fr;
 using CoeffIndex = std::uint16_t;
 /// Column of z = [inputs | aux].
 using Column = std::uint32_t;
+/// Index of an entry within its matrix (row offsets).
+using RowOffset = std::uint32_t;
 
 /// The counts of a compiled circuit.
 struct CompiledShape {
@@ -60,7 +64,7 @@ struct CompiledShape {
 
 /// One matrix as compressed sparse rows (a view into its CompiledCircuit).
 struct SparseRows {
-  std::span<const std::uint64_t> row_offsets;  ///< n + 1, row_offsets[0] = 0, [n] = nnz
+  std::span<const RowOffset> row_offsets;      ///< n + 1, row_offsets[0] = 0, [n] = nnz
   std::span<const Column> cols;                ///< nnz
   std::span<const CoeffIndex> coeff_index;     ///< nnz
   std::size_t rows() const noexcept { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
@@ -75,7 +79,7 @@ class CompiledCircuit {
 
   /// One matrix's arrays, owned.
   struct OwnedRows {
-    std::vector<std::uint64_t> row_offsets{0};
+    std::vector<RowOffset> row_offsets{0};
     std::vector<Column> cols;
     std::vector<CoeffIndex> coeff_index;
   };

@@ -19,7 +19,7 @@
 //     112 16 zero
 //   coefficients: K × 32 bytes, each Fr canonical little-endian (Filecoin's encoding; < r);
 //     [0] = 1, [1] = r − 1 (= −1)
-//   for A, B, C in turn: row offsets (n + 1) × u64, columns nnz × u32, coefficient indices nnz × u16,
+//   for A, B, C in turn: row offsets (n + 1) × u32, columns nnz × u32, coefficient indices nnz × u16,
 //     zero padding to 8 bytes
 //   densities, LSB-first u64 words (density.hpp): a_aux ⌈X/64⌉, b_input ⌈I/64⌉, b_aux ⌈X/64⌉;
 //     bits beyond the bitmap's size zero
