@@ -2,9 +2,13 @@
 #include "proofline/r1cs/circuit_recorder.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
+#include <memory>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <tbb/parallel_for.h>
 
@@ -43,6 +47,7 @@ void CircuitRecorder::on_alloc_input(Name, ValueFn, std::size_t index) {
 
 CoeffIndex CircuitRecorder::coeff_index(const Fr& c) {
   if (detail::is_one(c)) return CompiledCircuit::kPlusOne;
+  if (FrEqual{}(c, table_[CompiledCircuit::kMinusOne])) return CompiledCircuit::kMinusOne;
   auto [it, added] = index_of_.try_emplace(c, static_cast<CoeffIndex>(table_.size()));
   if (added) {
     if (table_.size() == CompiledCircuit::kMaxCoefficients) {
@@ -54,6 +59,21 @@ CoeffIndex CircuitRecorder::coeff_index(const Fr& c) {
     table_.push_back(c);
   }
   return it->second;
+}
+
+CircuitRecorder::CircuitRecorder(PartTag, std::size_t j, const PartShape& part, std::size_t c0, std::size_t i0,
+                                 std::size_t x0)
+    : CircuitRecorder() {
+  // Counters at part j's first constraint / input / aux (the base class starts with ONE counted).
+  add_counts(i0 - 1 + j * part.inputs, x0 + j * part.aux, c0 + j * part.constraints);
+  a_aux_ = DensityTracker::window(num_aux(), x0);
+  b_aux_ = DensityTracker::window(num_aux(), x0);
+  b_input_ = DensityTracker::window(num_inputs(), i0);
+  part_ = j;
+  foreign_in_[0] = i0;
+  foreign_in_[1] = num_inputs();
+  foreign_aux_[0] = x0;
+  foreign_aux_[1] = num_aux();
 }
 
 void CircuitRecorder::check_known(const LinearCombination& lc) const {
@@ -68,6 +88,19 @@ void CircuitRecorder::check_known(const LinearCombination& lc) const {
                                                                   " used, but only " + std::to_string(num_aux()) +
                                                                   " allocated");
   }
+  auto foreign = [&](std::span<const Term> terms, const std::uint64_t (&range)[2], const char* kind) {
+    if (range[0] == range[1]) return;
+    for (const Term& t : terms) {
+      if (t.index >= range[0] && t.index < range[1]) {
+        throw SynthesisError(SynthesisErrorCode::ShapeMismatch,
+                             "part " + std::to_string(part_) + " reads " + kind + " variable " +
+                                 std::to_string(t.index) + " of an earlier part (parts may read only the prefix " +
+                                 "and their own variables)");
+      }
+    }
+  };
+  foreign(lc.inputs(), foreign_in_, "input");
+  foreign(lc.aux(), foreign_aux_, "aux");
 }
 
 template <class OnInput, class OnAux>
@@ -105,6 +138,71 @@ void CircuitRecorder::on_enforce(Name, const LinearCombination& a, const LinearC
   record(0, a, none, [&](std::uint64_t j) { a_aux_.set(j); });
   record(1, b, [&](std::uint64_t j) { b_input_.set(j); }, [&](std::uint64_t j) { b_aux_.set(j); });
   record(2, c, none, none);
+}
+
+void CircuitRecorder::synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
+                                       std::size_t threads) {
+  if (is_finalized()) {
+    throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
+  }
+  if (threads == 1 || n_parts <= 1) {
+    for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
+    return;
+  }
+  const std::size_t c0 = num_constraints(), i0 = num_inputs(), x0 = num_aux();
+  std::vector<std::unique_ptr<CircuitRecorder>> parts(n_parts);
+  run_parts(n_parts, threads, [&](std::size_t j) {
+    auto cs = std::unique_ptr<CircuitRecorder>(new CircuitRecorder(PartTag{}, j, part, c0, i0, x0));
+    body(*cs, j);
+    check_part(*cs, j, part, c0, i0, x0);
+    parts[j] = std::move(cs);
+  });
+  append_parts(parts);
+  add_counts(n_parts * part.inputs, n_parts * part.aux, n_parts * part.constraints);
+}
+
+void CircuitRecorder::append_parts(std::vector<std::unique_ptr<CircuitRecorder>>& parts) {
+  // Coefficients: each part's table mapped into ours in part order, so that new values are appended
+  // in the sequential order of first use.
+  std::vector<std::vector<CoeffIndex>> map(parts.size());
+  for (std::size_t j = 0; j < parts.size(); ++j) {
+    const std::vector<Fr>& t = parts[j]->table_;
+    map[j].resize(t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) map[j][k] = coeff_index(t[k]);
+  }
+  for (int m = 0; m < 3; ++m) {
+    CompiledCircuit::OwnedRows& r = rows_[m];
+    std::vector<std::size_t> entry0(parts.size() + 1), row0(parts.size() + 1);
+    entry0[0] = r.cols.size();
+    row0[0] = r.row_offsets.size();
+    for (std::size_t j = 0; j < parts.size(); ++j) {
+      entry0[j + 1] = entry0[j] + parts[j]->rows_[m].cols.size();
+      row0[j + 1] = row0[j] + parts[j]->rows_[m].row_offsets.size() - 1;
+    }
+    if (entry0.back() > std::numeric_limits<RowOffset>::max()) {
+      throw SynthesisError(SynthesisErrorCode::LimitExceeded,
+                           std::string("matrix ") + "ABC"[m] + " has more than 2^32 − 1 entries (u32 row offsets)");
+    }
+    r.cols.resize(entry0.back());
+    r.coeff_index.resize(entry0.back());
+    r.row_offsets.resize(row0.back());
+    tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t j) {
+      CompiledCircuit::OwnedRows& p = parts[j]->rows_[m];
+      std::copy(p.cols.begin(), p.cols.end(), r.cols.begin() + static_cast<std::ptrdiff_t>(entry0[j]));
+      for (std::size_t e = 0; e < p.coeff_index.size(); ++e) r.coeff_index[entry0[j] + e] = map[j][p.coeff_index[e]];
+      const auto base = static_cast<RowOffset>(entry0[j]);
+      for (std::size_t i = 1; i < p.row_offsets.size(); ++i) r.row_offsets[row0[j] + i - 1] = base + p.row_offsets[i];
+      p = {};  // frees the part's copy as soon as it is appended
+    });
+  }
+  a_aux_.push_zeros(parts.back()->a_aux_.size() - a_aux_.size());
+  b_aux_.push_zeros(parts.back()->b_aux_.size() - b_aux_.size());
+  b_input_.push_zeros(parts.back()->b_input_.size() - b_input_.size());
+  for (const auto& p : parts) {
+    a_aux_.merge_window(p->a_aux_);
+    b_aux_.merge_window(p->b_aux_);
+    b_input_.merge_window(p->b_input_);
+  }
 }
 
 CompiledCircuit CircuitRecorder::compile() && {

@@ -2,12 +2,14 @@
 // (include/proofline/r1cs/compiled_circuit.hpp).
 #include "proofline/r1cs/compiled_circuit.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "proofline/r1cs/linear_combination.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::r1cs {
@@ -56,6 +58,21 @@ std::size_t CompiledCircuit::unit_entries() const noexcept {
     for (const CoeffIndex k : m.coeff_index) n += k == kPlusOne || k == kMinusOne;
   }
   return n;
+}
+
+bool operator==(const CompiledCircuit& x, const CompiledCircuit& y) noexcept {
+  if (!(x.shape_ == y.shape_) || !std::ranges::equal(x.coefficients_, y.coefficients_) || !(x.a_aux_ == y.a_aux_) ||
+      !(x.b_input_ == y.b_input_) || !(x.b_aux_ == y.b_aux_)) {
+    return false;
+  }
+  for (int m = 0; m < 3; ++m) {
+    const SparseRows &p = x.views_[m], &q = y.views_[m];
+    if (!std::ranges::equal(p.row_offsets, q.row_offsets) || !std::ranges::equal(p.cols, q.cols) ||
+        !std::ranges::equal(p.coeff_index, q.coeff_index)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 namespace {

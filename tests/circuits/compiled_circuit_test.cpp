@@ -4,11 +4,13 @@
 // the prover's own witness must give its a, b, c bit for bit, and the recorded density bitmaps must
 // be its density bitmaps. The PoRep test also prints the numbers issue 31 asks for (distinct
 // coefficients, the ±1 share, compiled bytes against the a, b, c they replace, evaluation against
-// synthesis time).
+// synthesis time). Recording the challenges as parallel parts must give the sequential recording
+// byte for byte.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -41,16 +43,20 @@ bool same_bytes(std::span<const ff::Fr> x, std::span<const ff::Fr> y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
 }
 
-// Evaluates `cc` on `pa`'s witness and compares everything with `pa`; returns the evaluation's seconds.
-double expect_equal_to_prover(const CompiledCircuit& cc, const ProvingAssignment& pa) {
+// Evaluates `cc` on `pa`'s witness `runs` times and compares everything with `pa`; returns the
+// fastest evaluation's seconds (the machine is shared: the minimum is the least disturbed run).
+double expect_equal_to_prover(const CompiledCircuit& cc, const ProvingAssignment& pa, int runs = 1) {
   const r1cs::CompiledShape& s = cc.shape();
   EXPECT_EQ(s.constraints, pa.num_constraints());
   EXPECT_EQ(s.inputs, pa.num_inputs());
   EXPECT_EQ(s.aux, pa.num_aux());
   std::vector<ff::Fr> a(s.constraints), b(s.constraints), c(s.constraints);
-  const auto t0 = Clock::now();
-  r1cs::evaluate(a, b, c, cc, pa.input_assignment(), pa.aux_assignment());
-  const double secs = seconds_since(t0);
+  double secs = 1e9;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    r1cs::evaluate(a, b, c, cc, pa.input_assignment(), pa.aux_assignment());
+    secs = std::min(secs, seconds_since(t0));
+  }
   EXPECT_TRUE(same_bytes(a, pa.a())) << "a differs";
   EXPECT_TRUE(same_bytes(b, pa.b())) << "b differs";
   EXPECT_TRUE(same_bytes(c, pa.c())) << "c differs";
@@ -81,19 +87,35 @@ TEST(CompiledCircuit, PoRep2KiBPartitionEqualsProver) {
   o.proof = filecoin::RegisteredSealProof::StackedDrg2KiBV1_1;
   o.seed = 31;
   const filecoin::SealCommitPhase1Output c1 = filecoin::gen_c1(o);
-  const circuits::porep::PoRepCircuit circuit(circuits::porep::shape_for(filecoin::porep_config(c1.registered_proof)),
-                                              circuits::porep::partition_inputs(c1, 0));
+  circuits::porep::PoRepCircuit circuit(circuits::porep::shape_for(filecoin::porep_config(c1.registered_proof)),
+                                        circuits::porep::partition_inputs(c1, 0));
+  auto record = [&](std::size_t threads) {
+    circuit.set_synthesis_threads(threads);  // 1: the challenges in order; 0: as parallel parts
+    CircuitRecorder rec;
+    r1cs::synthesize(circuit, rec);
+    return std::move(rec).compile();
+  };
   auto t0 = Clock::now();
-  CircuitRecorder rec;
-  r1cs::synthesize(circuit, rec);
-  const CompiledCircuit cc = std::move(rec).compile();
-  const double record_s = seconds_since(t0);
+  const CompiledCircuit sequential = record(1);
+  const double record_seq_s = seconds_since(t0);
   t0 = Clock::now();
-  ProvingAssignment pa;
+  const CompiledCircuit cc = record(0);
+  const double record_s = seconds_since(t0);
+  EXPECT_TRUE(cc == sequential) << "recording the challenges as parallel parts differs from recording them in order";
+  // Prover synthesis twice, the second into the first's recycled buffers (warm, as the engine's
+  // pool runs it); the second is timed.
+  r1cs::ProvingBuffers warm;
+  {
+    ProvingAssignment first;
+    r1cs::synthesize(circuit, first);
+    warm = first.release();
+  }
+  t0 = Clock::now();
+  ProvingAssignment pa(std::move(warm));
   r1cs::synthesize(circuit, pa);
   const double synth_s = seconds_since(t0);
   EXPECT_EQ(pa.num_constraints(), 2687921u + 40u);
-  const double eval_s = expect_equal_to_prover(cc, pa);
+  const double eval_s = expect_equal_to_prover(cc, pa, 3);
 
   const r1cs::CompiledShape& s = cc.shape();
   const std::size_t nnz = s.nnz[0] + s.nnz[1] + s.nnz[2];
@@ -124,7 +146,8 @@ TEST(CompiledCircuit, PoRep2KiBPartitionEqualsProver) {
               nnz - cc.unit_entries() - pow2_entries);
   std::printf("  compiled %zu bytes vs a, b, c %zu bytes (%.2fx)\n", cc.bytes(), abc_bytes,
               double(cc.bytes()) / double(abc_bytes));
-  std::printf("  record %.3f s, prover synthesis %.3f s, CPU evaluation %.3f s\n", record_s, synth_s, eval_s);
+  std::printf("  record %.3f s (parts in order: %.3f s), prover synthesis (warm) %.3f s, CPU evaluation (best of 3) %.3f s\n", record_s,
+              record_seq_s, synth_s, eval_s);
 
   // Through the file: the mapped form evaluates to the same a, b, c.
   const std::string path = (std::filesystem::temp_directory_path() /

@@ -139,4 +139,81 @@ TEST(CompiledCircuit, RecorderErrors) {
   EXPECT_EQ(cc.shape().nnz[0], 2u);
 }
 
+// ---- parallel parts ---------------------------------------------------------------------------
+
+// Prefix: 3 aux, 1 input; then parts of 5 aux, 1 input, 4 constraints each (boundaries inside
+// density words), reading the prefix and ONE, each with a constant of its own (1000 + j) and one it
+// shares with others (7 + j mod 3), so that the merged table must come out in sequential order.
+constexpr PartShape kPart{4, 1, 5};
+
+struct Parts {
+  std::size_t n_parts = 30;
+  std::size_t threads = 0;
+  bool read_other_part = false;
+  void synthesize(ConstraintSystem& cs) const {
+    std::vector<Variable> pre;
+    for (std::int64_t i = 0; i < 3; ++i) pre.push_back(cs.alloc("p", [i] { return F(2 + i); }));
+    const Variable in = cs.alloc_input("in", [] { return F(9); });
+    cs.enforce("p", pre[0], pre[1], pre[2]);
+    const std::uint64_t x0 = cs.num_aux();
+    cs.synthesize_parts(
+        n_parts, kPart,
+        [&](ConstraintSystem& c, std::size_t j) {
+          const std::int64_t s = 10 * static_cast<std::int64_t>(j + 1);
+          std::vector<Variable> v;
+          for (std::int64_t k = 0; k < 5; ++k) v.push_back(c.alloc("v", [s, k] { return F(s + k); }));
+          const Variable out = c.alloc_input("out", [s] { return F(s); });
+          c.enforce(
+              "own",
+              [&](LinearCombination& lc) { lc.add(v[0], F(1000 + static_cast<std::int64_t>(j))).add(pre[j % 3]); },
+              [&](LinearCombination& lc) {
+                lc.add(ConstraintSystem::one(), F(7 + static_cast<std::int64_t>(j % 3))).add(v[1]);
+              },
+              v[2]);
+          c.enforce(
+              "in", [&](LinearCombination& lc) { lc.sub(v[3]); }, in, [&](LinearCombination& lc) { lc.add(out); });
+          c.enforce("b", v[4], v[4], v[4]);
+          const Variable other = read_other_part && j == 2 ? Variable::aux(x0 + 1) : v[0];
+          c.enforce(
+              "x", [&](LinearCombination& lc) { lc.add(other, F(-2)); }, pre[1], LinearCombination{});
+        },
+        threads);
+  }
+};
+
+CompiledCircuit record(const Parts& circuit) {
+  CircuitRecorder rec;
+  synthesize(circuit, rec);
+  return std::move(rec).compile();
+}
+
+TEST(CompiledCircuit, ParallelPartsEqualSequential) {
+  const CompiledCircuit sequential = record(Parts{.threads = 1});
+  EXPECT_EQ(sequential.shape().constraints, 1 + 30 * 4 + 32u);
+  // ±1, then in sequential order of first use: part 0: 1000, 7, −2; part 1: 1001, 8; part 2: 1002, 9;
+  // parts 3…29: 1003…1029.
+  EXPECT_EQ(sequential.shape().coefficients, 2 + 30 + 3 + 1u);
+  EXPECT_EQ(sequential.coefficients()[4], F(-2));
+  EXPECT_EQ(sequential.coefficients()[6], F(8));
+  for (std::size_t threads : {std::size_t{0}, std::size_t{3}}) {
+    const CompiledCircuit parallel = record(Parts{.threads = threads});
+    EXPECT_TRUE(parallel == sequential) << threads;
+  }
+  ProvingAssignment pa;
+  synthesize(Parts{}, pa);
+  expect_equals_prover(sequential, pa);
+}
+
+TEST(CompiledCircuit, PartReadingAnotherPartIsRefused) {
+  CircuitRecorder rec;
+  try {
+    synthesize(Parts{.read_other_part = true}, rec);
+    FAIL() << "no throw";
+  } catch (const SynthesisError& e) {
+    EXPECT_EQ(e.code(), SynthesisErrorCode::ShapeMismatch);
+    EXPECT_NE(std::string(e.what()).find("part 2 reads aux variable 4 of an earlier part"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace

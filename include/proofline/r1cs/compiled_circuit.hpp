@@ -121,6 +121,9 @@ class CompiledCircuit {
   /// Entries with coefficient +1 or −1, over the three matrices.
   std::size_t unit_entries() const noexcept;
 
+  /// Same shape, matrices, coefficient table (in order) and bitmaps, wherever each is stored.
+  friend bool operator==(const CompiledCircuit& x, const CompiledCircuit& y) noexcept;
+
  private:
   void set_views() noexcept;
   CompiledShape shape_;
