@@ -136,7 +136,9 @@ class CompiledCircuit {
 
 /// a = A·z, b = B·z, c = C·z for z = [inputs | aux] (Montgomery form in and out), rows in parallel
 /// on oneTBB (the calling thread's arena). Bit for bit what ProvingAssignment computes for the same
-/// circuit and witness (field addition is exact, so the order of the terms does not matter).
+/// circuit and witness (field arithmetic is exact, so the order of the terms does not matter).
+/// Multiplications only where neither side is ±1 or 0/1: coefficient ±1 adds or subtracts the value,
+/// a value 1 adds the coefficient, a value 0 adds nothing.
 /// Output arguments first: a, b, c must have shape().constraints elements; inputs shape().inputs
 /// (inputs[0] = 1), aux shape().aux. Throws ProoflineError(BadLength, "… got N, expected M") on a
 /// length mismatch; nothing is written then.
