@@ -1,8 +1,8 @@
 // The compiled circuit's file (write_compiled_circuit / read_compiled_circuit) on the hand-written
 // circuit of awkward_circuit.hpp: a round trip whose read-back form evaluates to prover mode's a, b,
 // c; the exact size of the format; an atomic rewrite that leaves a mapped reader intact; and refusals
-// with their messages: truncated, a flipped bit (digest), damaged header fields, another circuit's
-// shape, a size limit, a missing file.
+// with their messages: truncated, a flipped bit (digest), damaged header fields, damaged content
+// under a valid digest, another circuit's shape, a size limit, a missing file.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -12,9 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include <openssl/sha.h>
 
 #include "awkward_circuit.hpp"
 #include "proofline/r1cs/compiled_file.hpp"
@@ -25,8 +28,10 @@ namespace {
 using namespace proofline::r1cs;
 using proofline::Error;
 using proofline::ProoflineError;
+using proofline::ff::Fr;
 using proofline::r1cs::compiled_test::Awkward;
 using proofline::r1cs::compiled_test::expect_equals_prover;
+using proofline::r1cs::compiled_test::F;
 using proofline::r1cs::compiled_test::record_awkward;
 
 class CompiledFile : public ::testing::Test {
@@ -64,6 +69,15 @@ class CompiledFile : public ::testing::Test {
   std::filesystem::path dir_;
   std::string path_;
 };
+
+// `b` with the SHA-256 at offset 80 recomputed, as the writer computes it.
+std::vector<char> with_digest(std::vector<char> b) {
+  std::fill(b.begin() + 80, b.begin() + 112, 0);
+  std::uint8_t d[32];
+  SHA256(reinterpret_cast<const unsigned char*>(b.data()), b.size(), d);
+  std::copy(d, d + 32, b.begin() + 80);
+  return b;
+}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -157,6 +171,66 @@ TEST_F(CompiledFile, HeaderDamageIsNamed) {
   const std::string e = refusal(Error::Malformed);
   EXPECT_TRUE(contains(e, "header describes")) << e;
   EXPECT_TRUE(contains(e, "constraints 6")) << e;
+}
+
+// Content damage past the digest (the digest recomputed, as a writer with a bug would leave it):
+// each field named with its file offset. Offsets of the awkward circuit's file: coefficients at 128
+// (6 × 32), A: row offsets 320 (8 × 4), columns 352 (11 × 4), indices 396 (11 × 2); densities:
+// a_aux 544, b_input 552, b_aux 560.
+TEST_F(CompiledFile, ContentDamageIsNamed) {
+  write_compiled_circuit(path_, record_awkward());
+  const std::vector<char> good = bytes();
+  ASSERT_EQ(good.size(), 568u);
+  auto damaged = [&](std::size_t at, std::initializer_list<std::uint8_t> patch) {
+    std::vector<char> b = good;
+    for (const std::uint8_t x : patch) b[at++] = static_cast<char>(x);
+    put(with_digest(b));
+    return refusal(Error::Malformed);
+  };
+  std::string e = damaged(352, {6, 0, 0, 0});  // A row 0's column: y (3) → 6 = I + X
+  EXPECT_TRUE(contains(e, "row 0: column 6 is not below 6 and above the row's previous one (matrix A, file offset 352)"))
+      << e;
+  e = damaged(396, {6, 0});  // A's first coefficient index → 6 = K
+  EXPECT_TRUE(contains(e, "row 0: coefficient index 6 is not below 6 (matrix A, file offset 396)")) << e;
+  e = damaged(324, {50, 0, 0, 0});  // A's row offset 1: 1 → 50
+  EXPECT_TRUE(contains(e, "row offset 1 is 50, expected within [0, 11] (matrix A, file offset 324)")) << e;
+  e = damaged(128 + 2 * 32 + 31, {0xff});  // coefficient 2 (= 2) ≥ r
+  EXPECT_TRUE(contains(e, "coefficient 2 at offset 192 is not canonical (>= r)")) << e;
+  e = damaged(128, {2});  // coefficient 0: 1 → 2
+  EXPECT_TRUE(contains(e, "coefficients 0 and 1 (offset 128) are not +1 and −1")) << e;
+  e = damaged(544, {0x2f});  // a_aux 1111 → bit 5 too
+  EXPECT_TRUE(contains(e, "a_aux_density: bits beyond its 4 are set (file offset 544)")) << e;
+}
+
+// Random damage to the content under a valid digest: every file is either refused (Malformed) or
+// read into a circuit that evaluates within bounds (the checks of step 5 are what keeps evaluate()
+// in its arrays; under AddressSanitizer this test is the memory-safety check of the reader).
+TEST_F(CompiledFile, RandomContentDamageIsRefusedOrSafe) {
+  write_compiled_circuit(path_, record_awkward());
+  const std::vector<char> good = bytes();
+  std::mt19937_64 rng(31);
+  const std::vector<Fr> in{F(1), F(19)}, aux{F(3), F(4), F(12), F(0)};
+  std::vector<Fr> a(7), b(7), c(7);
+  std::size_t refused = 0, accepted = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<char> d = good;
+    const int n = 1 + static_cast<int>(rng() % 3);
+    for (int k = 0; k < n; ++k) {
+      const std::size_t at = kCompiledHeaderBytes + rng() % (d.size() - kCompiledHeaderBytes);
+      d[at] = static_cast<char>(d[at] ^ static_cast<char>(1u << (rng() % 8)));
+    }
+    put(with_digest(d));
+    try {
+      const CompiledCircuit cc = read_compiled_circuit(path_);
+      evaluate(a, b, c, cc, in, aux);
+      ++accepted;
+    } catch (const ProoflineError& e) {
+      ASSERT_EQ(e.code(), Error::Malformed) << e.what();
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 1000u);  // most single-bit changes break an invariant
+  EXPECT_GT(accepted, 0u);    // e.g. a density bit or a coefficient's value: well-formed, another circuit
 }
 
 TEST_F(CompiledFile, OtherCircuitIsRefused) {
