@@ -12,14 +12,14 @@
 // gives exactly ProvingAssignment's a, b, c.
 //
 // Matrix m (0 = A, 1 = B, 2 = C) as CSR: row i's entries are e ∈ [row_offsets[i], row_offsets[i+1])
-// (u32 offsets), each a column cols[e] (u32; columns of a row strictly increasing, inputs before aux) and a
-// coefficient coefficients()[coeff_index[e]] (u16 index). Only nonzero net coefficients are kept:
-// a LinearCombination holds one term per variable (coefficients of repeated adds merged, linear_
-// combination.hpp) and a term whose coefficients cancelled to 0 is dropped, as ProvingAssignment skips
-// it (no value contribution, no density bit). Coefficient table: distinct nonzero values, Montgomery
-// form; index 0 is always +1 and index 1 always −1 (present whether used or not), the rest in order
-// of first use. evaluate() adds (index 0) or subtracts (index 1) the variable's value without a
-// multiplication.
+// (u32 offsets), each a column cols[e] (u32; strictly increasing within a row, so inputs come
+// first) and a coefficient coefficients()[coeff_index[e]] (u16 index). Only nonzero net
+// coefficients are kept: a LinearCombination holds one term per variable (repeated adds of a
+// variable merged, linear_combination.hpp), and a term whose coefficients cancelled to 0 is dropped,
+// as ProvingAssignment skips it (no value contribution, no density bit). Coefficient table: the
+// distinct nonzero values, Montgomery form; index 0 is always +1 and index 1 always −1 (present
+// whether used or not), the rest in order of first use (2 KiB PoRep partition: 1,526 values; 68.7 %
+// of the entries ±1, 24.8 % ±2^k).
 //
 // Densities (density.hpp): a_aux_density (X bits: aux with a nonzero coefficient in some A row),
 // b_input_density (I bits) and b_aux_density (X bits) for B: equal to ProvingAssignment's, which
@@ -83,7 +83,8 @@ class CompiledCircuit {
     std::vector<Column> cols;
     std::vector<CoeffIndex> coeff_index;
   };
-  /// Arrays of a matrix held elsewhere (a file mapping) that `keep_alive` keeps valid.
+  /// A compiled circuit whose matrices are views into storage held elsewhere (a file mapping) that
+  /// `keep_alive` keeps valid.
   struct Parts {
     CompiledShape shape;
     std::array<SparseRows, 3> matrices;
