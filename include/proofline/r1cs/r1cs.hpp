@@ -13,9 +13,15 @@
 //   keypair_assembly.hpp       setup mode with the matrices: A/B/C columns per variable (tests)
 //   test_constraint_system.hpp test mode: paths, satisfaction, get/set by path
 //   shape_counter.hpp          shape mode: counts only
-// Field values are ff::Fr in Montgomery form throughout. Depends on ff/ only.
+//   compiled_circuit.hpp       CompiledCircuit: A, B, C as CSR with tabled coefficients; evaluate()
+//   circuit_recorder.hpp       recording mode: the circuit's CompiledCircuit
+//   compiled_file.hpp          the compiled circuit on disk: atomic write, mapped and checked read
+// Field values are ff::Fr in Montgomery form throughout. Depends on ff/ and util/ only.
 #pragma once
 
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/compiled_file.hpp"
 #include "proofline/r1cs/constraint_system.hpp"
 #include "proofline/r1cs/density.hpp"
 #include "proofline/r1cs/error.hpp"
