@@ -15,6 +15,9 @@
 #             G2 MSM 2^20/2^24, the Groth16 bench circuit 2^20/2^24
 #   c1read    the C1 read of a $SECTOR sector (gen-c1, then `check-c1 --json` 3 times: its read_ms),
 #             new and, when the bundle has old/proofline, old side by side
+#   r1cs      the GPU constraint-evaluation tests (GpuR1csEval.*), then gpu_r1cs_eval_bench: a PoRep
+#             partition of each R1CS_SIZES [2KiB 512MiB 32GiB] compiled, uploaded and evaluated on the
+#             device against prover-mode synthesis (no parameters needed)
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process
@@ -41,11 +44,11 @@
 #   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  PYTHON [the
 #   first python3 with grpc and protobuf]  CALL_LIMIT [570: seconds for the whole call; a pass gets
 #   at most what is left]  T_TESTS [300]  T_KERNELS T_C1READ T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
-#   T_PIPELINE T_PROFILE [540 each: a pass's time limit]
+#   T_PIPELINE T_PROFILE T_R1CS [540 each: a pass's time limit]
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SELF=$ROOT/bench/device/run.sh
-PASSES="tests kernels c1read porep32 post32 snap32 daemon32 multi pipeline profile"
+PASSES="tests kernels c1read r1cs porep32 post32 snap32 daemon32 multi pipeline profile"
 SKIPPED=77  # a pass's exit status for "not run here" (no device, no old build, …)
 
 export DRY=${DRY:-0}
@@ -387,6 +390,23 @@ pass_c1read() {
     done
     say "  c1read/$v: read_ms$all"
   done
+}
+
+pass_r1cs() {
+  local t=$B/bin/test_gpu rc=0
+  if [ "$(devices)" -lt 1 ]; then
+    say "  r1cs: no device: skipped"
+    exit "$SKIPPED"
+  fi
+  step r1cs_tests --to "$R/tests.txt" --timers timers_gtest -- timeout 120 "$t" --gtest_filter='GpuR1csEval.*' || rc=1
+  if [ "$rc" != 0 ]; then
+    say "  r1cs: tests failed: no benchmark"
+    return 1
+  fi
+  # shellcheck disable=SC2086  # R1CS_SIZES: a list of sector sizes
+  step r1cs_eval --to "$R/r1cs_eval.txt" -- env REPS=5 "$B/bin/gpu_r1cs_eval_bench" ${R1CS_SIZES:-2KiB 512MiB 32GiB} || rc=1
+  say "$(grep -E '^\|' "$R/r1cs_eval.txt")"
+  return "$rc"
 }
 
 pass_porep32() {

@@ -15,13 +15,14 @@
 // Algorithm: radix-2 butterflies, up to 9 stages fused per kernel in shared memory (2^9 rows × 4
 // adjacent columns so global accesses are 128-byte segments: ceil(lg_n / 9) passes over the data),
 // two stages per barrier with each thread's 4 elements in registers between them (radix 4;
-// PROOFLINE_NTT_RADIX=2 in the environment runs one stage per barrier instead, same bytes).
+// PROOFLINE_NTT_RADIX=2 or 8 in the environment runs one or three stages per barrier instead, and
+// PROOFLINE_NTT_COLS=1 two adjacent columns instead of four: same bytes, for comparing on a device).
 // No n-sized twiddle table: stage b's twiddle ω_{2^(b+1)}^j is R[j_row]·C[j_col], R the 511 roots
 // of the group sizes (ω_{2^(b'+1)}^j', b' < 9) and C the block's column roots, read from a two-level
 // table of the powers of ω_n (ω_n^e = lo[e mod 2^L]·hi[e >> L], L = ceil(lg_n/2)); a block above the
 // lowest group multiplies out its stages' twiddles into shared memory first (≈ one extra product per
-// element per pass; src/gpu/ntt_group.cuh). Shared memory per block: 64 KiB in the lowest group,
-// 97 KiB above it (the data and those twiddles). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
+// element per pass; src/gpu/ntt_group.cuh). Shared memory per block: 16 KiB in the lowest group
+// (2^9 elements), 97 KiB above it (the data and those twiddles). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
 //
 // Memory owned by an NttDomain: per direction 511 + 2^L + 2^(lg_n − L) twiddles (0.8 MB at
 // lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27),
