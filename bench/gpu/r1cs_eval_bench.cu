@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(d_z, pa.input_assignment().data(), s.inputs * sizeof(ff::Fr), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_z + s.inputs, pa.aux_assignment().data(), s.aux * sizeof(ff::Fr), cudaMemcpyHostToDevice));
     // correctness first
-    dev.evaluate(d_z, d_abc, d_abc + n, d_abc + 2 * n);
+    dev.evaluate(d_z, d_z + s.inputs, d_abc, d_abc + n, d_abc + 2 * n);
     CHECK(cudaDeviceSynchronize());
     std::vector<ff::Fr> got(n);
     const std::span<const ff::Fr> want[3] = {pa.a(), pa.b(), pa.c()};
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
     CHECK(cudaEventCreate(&e1));
     for (int r = 0; r < reps && ok; ++r) {
       CHECK(cudaEventRecord(e0));
-      dev.evaluate(d_z, d_abc, d_abc + n, d_abc + 2 * n);
+      dev.evaluate(d_z, d_z + s.inputs, d_abc, d_abc + n, d_abc + 2 * n);
       CHECK(cudaEventRecord(e1));
       CHECK(cudaEventSynchronize(e1));
       float ms = 0;

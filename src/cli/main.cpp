@@ -106,7 +106,7 @@ std::string fmt_ms(double ms) {
 }
 
 Json timings_json(const StageTimings& t) {
-  return Json{{"ntt", t.ntt},           {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
+  return Json{{"evaluate", t.evaluate}, {"ntt", t.ntt},         {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
               {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},
               {"assemble", t.assemble}, {"total", t.total}};
 }
@@ -299,6 +299,7 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   out.line("synthesis      " + fmt_ms(r.timings.synthesis) + "  (witness + constraints, summed over partitions)");
   out.line("prover (" + run.backend + ")" + std::string(run.backend.size() < 6 ? 6 - run.backend.size() : 0, ' ') +
            fmt_ms(t.total));
+  if (t.evaluate > 0) out.line("  evaluate     " + fmt_ms(t.evaluate) + "  (a, b, c from the compiled circuit)");
   out.line("  ntt / H      " + fmt_ms(t.ntt));
   out.line("  msm H        " + fmt_ms(t.msm_h));
   out.line("  msm L        " + fmt_ms(t.msm_l));

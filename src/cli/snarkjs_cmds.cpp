@@ -101,7 +101,7 @@ groth16::Randomizers parse_rs(const std::string& rs) {
 }
 
 Json prover_timings_json(const groth16::StageTimings& t) {
-  return Json{{"ntt", t.ntt},           {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
+  return Json{{"evaluate", t.evaluate}, {"ntt", t.ntt},         {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
               {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},
               {"assemble", t.assemble}, {"total", t.total}};
 }

@@ -23,9 +23,11 @@
 #include "proofline/gpu/device.hpp"
 #include "host_pin.hpp"
 #include "proofline/gpu/ntt.hpp"
+#include "proofline/gpu/r1cs_eval.hpp"
 #include "proofline/gpu/srs_load.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/fault.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 
 namespace proofline::gpu {
 
@@ -39,6 +41,13 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Milliseconds between two recorded CUDA events (the later one complete).
+double event_ms(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+  return ms;
 }
 
 std::string device_memory_note(int device) {
@@ -241,6 +250,12 @@ struct GpuBackend::Impl {
   cudaStream_t xfer = nullptr;
   cudaEvent_t ev_col[3] = {nullptr, nullptr, nullptr};
   cudaEvent_t ev_start = nullptr, ev_stop = nullptr;
+  /// Around the constraint evaluation of a partition in the compiled form (StageTimings::evaluate).
+  cudaEvent_t ev_eval[2] = {nullptr, nullptr};
+  /// The compiled circuit resident on the device (r1cs::ProvingBuffers' compiled form) and the
+  /// host object it was made from (one at a time: a partition of another circuit replaces it).
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_src;
+  std::unique_ptr<DeviceCompiledCircuit> compiled_dev;
   std::size_t pinned_copies = 0;  // uploads made straight from page-locked caller buffers
   std::vector<std::unique_ptr<Resident>> residents;
   std::unique_ptr<NttDomain> domain;
@@ -258,6 +273,7 @@ struct GpuBackend::Impl {
     host_pin::install_release_hook();
     CUDA_CHECK(cudaEventCreate(&ev_start));
     CUDA_CHECK(cudaEventCreate(&ev_stop));
+    for (auto& e : ev_eval) CUDA_CHECK(cudaEventCreate(&e));
   }
   ~Impl() {
     cudaSetDevice(cfg.device);
@@ -269,8 +285,11 @@ struct GpuBackend::Impl {
     }
     residents.clear();
     domain.reset();
+    compiled_dev.reset();
     if (ev_start) cudaEventDestroy(ev_start);
     if (ev_stop) cudaEventDestroy(ev_stop);
+    for (auto e : ev_eval)
+      if (e) cudaEventDestroy(e);
     for (auto e : ev_col)
       if (e) cudaEventDestroy(e);
     if (xfer) cudaStreamDestroy(xfer);
@@ -698,6 +717,31 @@ struct GpuBackend::Impl {
     });
   }
 
+  /// The device copy of w's compiled circuit (compiled form only), uploaded on first use and kept
+  /// while the partitions name the same one.
+  const DeviceCompiledCircuit& ensure_compiled(const r1cs::ProvingBuffers& w) {
+    if (!compiled_dev || compiled_src != w.compiled) {
+      compiled_dev.reset();
+      compiled_src.reset();
+      translating_oom("the compiled circuit", [&] {
+        compiled_dev = std::make_unique<DeviceCompiledCircuit>(*w.compiled);
+        return 0;
+      });
+      compiled_src = w.compiled;
+    }
+    return *compiled_dev;
+  }
+
+  /// Matrix `matrix` of w's compiled circuit evaluated into d (rows values, zero-padded to m) on
+  /// stream s, from the assignments upload_assignments put on the device (inputs at the head of
+  /// sa, aux in aux) — which must be ordered before s's work.
+  void evaluate_column(const r1cs::ProvingBuffers& w, int matrix, ff::Fr* d, std::size_t m, cudaStream_t s) {
+    const DeviceCompiledCircuit& cc = ensure_compiled(w);
+    const std::size_t rows = w.rows();
+    cc.evaluate_matrix(matrix, sa.as<const ff::Fr>(), aux.as<const ff::Fr>(), d, s);
+    if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), s));
+  }
+
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
   /// set), made or grown on first use.
   void ensure_h_buffers(std::size_t m, std::size_t columns = 3) {
@@ -729,18 +773,36 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
-    const std::size_t rows = w.a.size();
+    const std::size_t rows = w.rows();
     const std::size_t n_aux = w.aux_assignment.size();
+    const bool compiled = w.compiled != nullptr;
 
     // Threads started below never outlive this frame, also when this thread throws.
     std::future<void> h_done;
     const FutureJoiner joiner{&h_done};
 
+    // The compiled form: the assignments first (the evaluation reads them), then a, b, c evaluated
+    // on `stream` instead of copied up.
+    double assign_ms = 0;
+    if (compiled) {
+      const auto t_as = Clock::now();
+      upload_assignments(p, w, xfer);  // synchronizes xfer
+      assign_ms = ms_since(t_as);
+    }
+
     groth16::check_prove_cancel(cancel, k, "the H computation");
     // ---- H: each column up on the copy stream, transformed on `stream` once it is there ----
     const auto t_h = Clock::now();
     double h2d_abc = 0;
-    if (h_terms > 0) {
+    if (h_terms > 0 && compiled) {
+      ensure_h_buffers(m);
+      ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
+      CUDA_CHECK(cudaEventRecord(ev_eval[0], stream));
+      for (int col = 0; col < 3; ++col) evaluate_column(w, col, d[col], m, stream);
+      CUDA_CHECK(cudaEventRecord(ev_eval[1], stream));
+      for (int col = 0; col < 3; ++col) domain->h_column(d[col], odd_coset, stream);
+      domain->h_combine(d[0], d[1], d[2], odd_coset, stream);
+    } else if (h_terms > 0) {
       ensure_h_buffers(m);
       ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
       const r1cs::FrVector* h[3] = {&w.a, &w.b, &w.c};
@@ -765,6 +827,7 @@ struct GpuBackend::Impl {
       CUDA_CHECK(cudaSetDevice(cfg.device));
       CUDA_CHECK(cudaStreamSynchronize(stream));
       t.ntt += ms_since(t_h);
+      if (compiled && h_terms > 0) t.evaluate += event_ms(ev_eval[0], ev_eval[1]);
       groth16::check_prove_cancel(cancel, k, "the H MSM");
       const auto t0 = Clock::now();
       if (h_terms > 0) {
@@ -775,10 +838,12 @@ struct GpuBackend::Impl {
       t.msm_h += ms_since(t0);
     });
 
-    // ---- the assignments, while the transforms and the H MSM run ----
-    const auto t_as = Clock::now();
-    upload_assignments(p, w, xfer);
-    const double assign_ms = ms_since(t_as);
+    // ---- the assignments, while the transforms and the H MSM run (compiled form: already up) ----
+    if (!compiled) {
+      const auto t_as = Clock::now();
+      upload_assignments(p, w, xfer);
+      assign_ms = ms_since(t_as);
+    }
     t.h2d += h2d_abc + assign_ms;
 
     // ---- B_G2 beside the rest (or after the G1 MSMs); L, A, B_G1 once the H MSM is done ----
@@ -819,9 +884,19 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
-    const std::size_t rows = w.a.size();
+    const std::size_t rows = w.rows();
     const std::size_t n_aux = w.aux_assignment.size();
+    const bool compiled = w.compiled != nullptr;
     for (DeviceBuffer* b : {&aux, &sa, &sb}) b->release();
+    // The compiled form: the assignments first (the evaluation reads them; they stay on the device
+    // through H, beside the two columns), a, b, c evaluated in place of the copies.
+    double assign_ms = 0;
+    if (compiled) {
+      const auto t_as = Clock::now();
+      upload_assignments(p, w, stream);
+      assign_ms = ms_since(t_as);
+      t.h2d += assign_ms;
+    }
 
     groth16::check_prove_cancel(cancel, k, "the H computation");
     const auto t_h = Clock::now();
@@ -829,8 +904,13 @@ struct GpuBackend::Impl {
       ensure_h_buffers(m, 2);
       ff::Fr* d0 = abc.as<ff::Fr>();
       ff::Fr* d1 = d0 + m;
-      // column x → d on the copy stream, then `stream` waits for it (ev: that column's event)
-      auto up = [&](ff::Fr* d, const r1cs::FrVector& x, cudaEvent_t ev) {
+      // column x → d on the copy stream, then `stream` waits for it (ev: that column's event); the
+      // compiled form evaluates matrix `matrix` into d on `stream` instead
+      auto up = [&](ff::Fr* d, const r1cs::FrVector& x, cudaEvent_t ev, int matrix) {
+        if (compiled) {
+          evaluate_column(w, matrix, d, m, stream);
+          return;
+        }
         const auto t_up = Clock::now();
         upload(d, x.data(), rows * sizeof(ff::Fr), xfer, /*pinnable=*/true);
         if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), xfer));
@@ -838,14 +918,14 @@ struct GpuBackend::Impl {
         t.h2d += ms_since(t_up);
         CUDA_CHECK(cudaStreamWaitEvent(stream, ev, 0));
       };
-      up(d0, w.a, ev_col[0]);
+      up(d0, w.a, ev_col[0], 0);
       domain->h_column(d0, odd_coset, stream);
-      up(d1, w.b, ev_col[1]);  // beside a's transforms
+      up(d1, w.b, ev_col[1], 1);  // beside a's transforms
       domain->h_column(d1, odd_coset, stream);
       domain->h_mul(d0, d1, stream);
       CUDA_CHECK(cudaEventRecord(ev_col[2], stream));  // d1 is free again
       CUDA_CHECK(cudaStreamWaitEvent(xfer, ev_col[2], 0));
-      up(d1, w.c, ev_col[1]);
+      up(d1, w.c, ev_col[1], 2);
       domain->h_column(d1, odd_coset, stream);
       domain->h_finish(d0, d1, odd_coset, stream);
     }
@@ -866,10 +946,12 @@ struct GpuBackend::Impl {
     t.msm_h += ms_since(t0);
     abc.release();
 
-    t0 = Clock::now();
-    upload_assignments(p, w, stream);
-    const double assign_ms = ms_since(t0);
-    t.h2d += assign_ms;
+    if (!compiled) {
+      t0 = Clock::now();
+      upload_assignments(p, w, stream);
+      assign_ms = ms_since(t0);
+      t.h2d += assign_ms;
+    }
     lab_with_g2(p, res, n_aux, assign_ms, out, t, cancel, k, [] {});
     return out;
   }
@@ -915,7 +997,7 @@ struct GpuBackend::Impl {
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     if (res.lean) return prove_one_lean(p, res, w, t, cancel, k);
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
-    const std::size_t rows = w.a.size();
+    const std::size_t rows = w.rows();
     const std::size_t n_aux = w.aux_assignment.size();
     const std::size_t b_len = p.b_g1_len();
 
@@ -941,14 +1023,21 @@ struct GpuBackend::Impl {
       ff::Fr* d_b = d_a + m;
       ff::Fr* d_c = d_b + m;
       const auto t_up = Clock::now();
-      for (auto [d, h] : {std::pair{d_a, &w.a}, std::pair{d_b, &w.b}, std::pair{d_c, &w.c}}) {
-        upload(d, h->data(), rows * sizeof(ff::Fr), stream, /*pinnable=*/true);
-        if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
+      if (w.compiled) {  // the compiled form: evaluated from the assignments already on the device
+        ff::Fr* d[3] = {d_a, d_b, d_c};
+        for (int col = 0; col < 3; ++col) evaluate_column(w, col, d[col], m, stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        t.evaluate += ms_since(t_up);
+      } else {
+        for (auto [d, h] : {std::pair{d_a, &w.a}, std::pair{d_b, &w.b}, std::pair{d_c, &w.c}}) {
+          upload(d, h->data(), rows * sizeof(ff::Fr), stream, /*pinnable=*/true);
+          if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), stream));  // 0 = Fr zero
+        }
+        // The transforms wait for these copies on the stream anyway: waiting here costs one launch
+        // gap and gives the H2D timer its end.
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        t.h2d += ms_since(t_up);
       }
-      // The transforms wait for these copies on the stream anyway: waiting here costs one launch
-      // gap and gives the H2D timer its end.
-      CUDA_CHECK(cudaStreamSynchronize(stream));
-      t.h2d += ms_since(t_up);
       if (odd_coset) {
         domain->compute_h_odd_coset(d_a, d_b, d_c, stream);  // m scalars in d_a
       } else {

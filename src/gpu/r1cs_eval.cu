@@ -23,17 +23,20 @@ struct DevRows {
   const uint16_t* coeff;    // nnz
 };
 
-/// out[i] = Σ_e table[coeff[e]]·z[cols[e]] over row i's entries, for every row i < n.
+/// out[i] = Σ_e table[coeff[e]]·z[cols[e]] over row i's entries, for every row i < n; z[j] is
+/// inputs[j] for j < n_in, aux[j − n_in] above.
 __global__ void __launch_bounds__(kThreads) evaluate_rows_kernel(DevFr* __restrict__ out, DevRows m,
                                                                   const DevFr* __restrict__ table,
-                                                                  const DevFr* __restrict__ z, uint64_t n) {
+                                                                  const DevFr* __restrict__ inputs, uint32_t n_in,
+                                                                  const DevFr* __restrict__ aux, uint64_t n) {
   const uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
   const DevFr one = DevFr::one();
   DevFr acc = DevFr::zero();
   const uint32_t end = m.offsets[i + 1];
   for (uint32_t e = m.offsets[i]; e < end; ++e) {
-    const DevFr v = z[m.cols[e]];
+    const uint32_t col = m.cols[e];
+    const DevFr v = col < n_in ? inputs[col] : aux[col - n_in];
     const uint16_t k = m.coeff[e];
     if (k == r1cs::CompiledCircuit::kPlusOne) {
       acc = acc + v;
@@ -97,17 +100,25 @@ std::uint64_t DeviceCompiledCircuit::device_bytes() const noexcept {
   return s;
 }
 
-void DeviceCompiledCircuit::evaluate(const ff::Fr* d_z, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {
+void DeviceCompiledCircuit::evaluate_matrix(int matrix, const ff::Fr* d_inputs, const ff::Fr* d_aux, ff::Fr* d_out,
+                                            void* stream) const {
+  if (matrix < 0 || matrix > 2)
+    throw std::invalid_argument("gpu::DeviceCompiledCircuit::evaluate_matrix: matrix " + std::to_string(matrix) +
+                                ", expected 0 (A), 1 (B) or 2 (C)");
   const uint64_t n = shape_.constraints;
   if (n == 0) return;
+  const DevRows rows{d_->offsets[matrix].as<const uint32_t>(), d_->cols[matrix].as<const uint32_t>(),
+                     d_->coeff[matrix].as<const uint16_t>()};
+  evaluate_rows_kernel<<<blocks_for(n), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+      reinterpret_cast<DevFr*>(d_out), rows, d_->table.as<const DevFr>(), reinterpret_cast<const DevFr*>(d_inputs),
+      static_cast<uint32_t>(shape_.inputs), reinterpret_cast<const DevFr*>(d_aux), n);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void DeviceCompiledCircuit::evaluate(const ff::Fr* d_inputs, const ff::Fr* d_aux, ff::Fr* d_a, ff::Fr* d_b,
+                                     ff::Fr* d_c, void* stream) const {
   ff::Fr* out[3] = {d_a, d_b, d_c};
-  for (int m = 0; m < 3; ++m) {
-    const DevRows rows{d_->offsets[m].as<const uint32_t>(), d_->cols[m].as<const uint32_t>(),
-                       d_->coeff[m].as<const uint16_t>()};
-    evaluate_rows_kernel<<<blocks_for(n), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
-        reinterpret_cast<DevFr*>(out[m]), rows, d_->table.as<const DevFr>(), reinterpret_cast<const DevFr*>(d_z), n);
-    CUDA_CHECK(cudaGetLastError());
-  }
+  for (int m = 0; m < 3; ++m) evaluate_matrix(m, d_inputs, d_aux, out[m], stream);
 }
 
 void DeviceCompiledCircuit::evaluate_host(std::span<ff::Fr> a, std::span<ff::Fr> b, std::span<ff::Fr> c,
@@ -123,7 +134,7 @@ void DeviceCompiledCircuit::evaluate_host(std::span<ff::Fr> a, std::span<ff::Fr>
   if (!aux.empty())
     CUDA_CHECK(cudaMemcpy(z.as<ff::Fr>() + inputs.size(), aux.data(), aux.size_bytes(), cudaMemcpyHostToDevice));
   ff::Fr* d = abc.as<ff::Fr>();
-  evaluate(z.as<const ff::Fr>(), d, d + n, d + 2 * n);
+  evaluate(z.as<const ff::Fr>(), z.as<const ff::Fr>() + inputs.size(), d, d + n, d + 2 * n);
   CUDA_CHECK(cudaDeviceSynchronize());
   std::span<ff::Fr> outs[3] = {a, b, c};
   for (int m = 0; m < 3; ++m)

@@ -1,4 +1,5 @@
 // The prover backend seam's shared pieces and the CPU backend (include/proofline/groth16/backend.hpp).
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <optional>
@@ -9,11 +10,13 @@
 #include "proofline/groth16/backend.hpp"
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/poly/quotient.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/util/fault.hpp"
 
 namespace proofline::groth16 {
 
 StageTimings& StageTimings::operator+=(const StageTimings& o) {
+  evaluate += o.evaluate;
   ntt += o.ntt;
   msm_h += o.msm_h;
   msm_l += o.msm_l;
@@ -65,12 +68,23 @@ void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, s
   if (w.b_input_density.size() != n_in) shape_error(index, "b_input_density bits", w.b_input_density.size(), n_in);
   if (w.a_aux_density.size() != n_aux) shape_error(index, "a_aux_density bits", w.a_aux_density.size(), n_aux);
   if (w.b_aux_density.size() != n_aux) shape_error(index, "b_aux_density bits", w.b_aux_density.size(), n_aux);
-  if (w.b.size() != w.a.size()) shape_error(index, "rows of b", w.b.size(), w.a.size());
-  if (w.c.size() != w.a.size()) shape_error(index, "rows of c", w.c.size(), w.a.size());
+  const std::size_t rows = w.rows();
+  if (w.compiled) {
+    // the compiled form: a, b, c come from the compiled circuit and the assignments
+    const r1cs::CompiledShape& s = w.compiled->shape();
+    if (!w.a.empty() || !w.b.empty() || !w.c.empty())
+      shape_error(index, "rows of a, b, c beside a compiled circuit (its form has them empty)",
+                  std::max({w.a.size(), w.b.size(), w.c.size()}), 0);
+    if (s.inputs != n_in) shape_error(index, "compiled circuit's inputs incl. ONE (vk.ic)", s.inputs, n_in);
+    if (s.aux != n_aux) shape_error(index, "compiled circuit's aux variables (l query)", s.aux, n_aux);
+  } else {
+    if (w.b.size() != rows) shape_error(index, "rows of b", w.b.size(), rows);
+    if (w.c.size() != rows) shape_error(index, "rows of c", w.c.size(), rows);
+  }
   const std::size_t m = p.domain_size();
-  if (next_pow2(w.a.size()) != m) {
-    shape_error(index, "domain size (next power of two >= " + std::to_string(w.a.size()) + " constraint rows)",
-                next_pow2(w.a.size()), m);
+  if (next_pow2(rows) != m) {
+    shape_error(index, "domain size (next power of two >= " + std::to_string(rows) + " constraint rows)",
+                next_pow2(rows), m);
   }
   const std::size_t a_len = n_in + w.a_aux_density.popcount();
   if (p.a_len() != a_len) shape_error(index, "a query length (inputs + aux with A-density)", a_len, p.a_len());
@@ -143,8 +157,19 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       StageTimings t;
       MsmResults r;
 
-      check_prove_cancel(cancel, k, "the H computation");
       auto t0 = Clock::now();
+      if (w.compiled) {  // the compiled form: a, b, c from the compiled circuit first
+        check_prove_cancel(cancel, k, "the constraint evaluation");
+        const std::size_t rows = w.rows();
+        w.a.resize(rows);
+        w.b.resize(rows);
+        w.c.resize(rows);
+        r1cs::evaluate(w.a, w.b, w.c, *w.compiled, w.input_assignment, w.aux_assignment);
+        t.evaluate = ms_since(t0);
+      }
+
+      check_prove_cancel(cancel, k, "the H computation");
+      t0 = Clock::now();
       w.a.resize(m, Fr::zero());
       w.b.resize(m, Fr::zero());
       w.c.resize(m, Fr::zero());
@@ -194,7 +219,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       result.proofs[k] = assemble_proof(params.vk, r, randomizers[k]);
       t.assemble = ms_since(t0);
 
-      t.kernel = t.ntt + t.msm_h + t.msm_l + t.msm_a + t.msm_b_g1 + t.msm_b_g2 + t.assemble;
+      t.kernel = t.evaluate + t.ntt + t.msm_h + t.msm_l + t.msm_a + t.msm_b_g1 + t.msm_b_g2 + t.assemble;
       t.total = 0;
       result.timings += t;
     }

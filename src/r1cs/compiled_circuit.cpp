@@ -10,6 +10,7 @@
 #include <tbb/parallel_for.h>
 
 #include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::r1cs {
@@ -109,6 +110,8 @@ inline Fr row_value(const SparseRows& m, std::size_t i, const Fr* table, const F
 }
 
 }  // namespace
+
+std::size_t ProvingBuffers::rows() const noexcept { return compiled ? compiled->shape().constraints : a.size(); }
 
 void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledCircuit& circuit,
               std::span<const Fr> inputs, std::span<const Fr> aux) {

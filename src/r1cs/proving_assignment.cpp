@@ -92,6 +92,7 @@ void ProvingBuffers::clear() noexcept {
   a_aux_density.clear();
   b_input_density.clear();
   b_aux_density.clear();
+  compiled.reset();
 }
 
 ProvingAssignment::ProvingAssignment() {

@@ -15,6 +15,8 @@
 #include "proofline/gpu/device.hpp"
 #include "gpu/device_buffer.cuh"
 #include "proofline/groth16/groth16.hpp"
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "require_device.hpp"
 
 namespace {
@@ -278,6 +280,46 @@ TEST(GpuBackend, OverlappedAndSerialSchedulesSameProofsAsCpu) {
           EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params.vk), pr, bench.public_inputs()))
               << what;
       }
+}
+
+TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
+  // r1cs::ProvingBuffers' compiled form (a, b, c empty, the compiled circuit named): the backend
+  // evaluates a, b, c on the device from the assignments (gpu/r1cs_eval.hpp) and must give the CPU's
+  // bytes for the evaluated form — in the overlapped, serial and lean schedules, three partitions
+  // per call sharing one compiled circuit (uploaded once), then a second circuit's.
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {13u, 10u}) {
+    const circuits::bench::SizedCircuit bench(lg, Fr::from_u64(61 + lg));
+    const Parameters params = setup_for(bench, 62 + lg);
+    const std::vector<r1cs::ProvingBuffers> evaluated(3, groth16::synthesize_for_proving(bench));
+    r1cs::CircuitRecorder rec;
+    r1cs::synthesize(bench, rec);
+    const auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+    std::vector<r1cs::ProvingBuffers> compiled = evaluated;
+    for (auto& w : compiled) {
+      w.a.clear();
+      w.b.clear();
+      w.c.clear();
+      w.compiled = cc;
+    }
+    const auto rs = randomizers(3, 63 + lg);
+    std::vector<r1cs::ProvingBuffers> for_cpu = evaluated;
+    const auto want = groth16::CpuBackend().prove(params, for_cpu, rs);
+    for (int schedule = 0; schedule < 3; ++schedule) {
+      gpu::GpuBackendConfig cfg;
+      cfg.overlap_uploads = schedule == 0;
+      if (schedule == 2) cfg.working_set = gpu::WorkingSet::Lean;
+      gpu::GpuBackend backend(cfg);
+      const std::string what = std::string("2^") + std::to_string(lg) +
+                               (schedule == 0 ? " overlapped" : schedule == 1 ? " serial" : " lean");
+      std::vector<r1cs::ProvingBuffers> for_gpu = compiled;
+      const auto got = backend.prove(params, for_gpu, rs);
+      ASSERT_EQ(got.proofs.size(), 3u) << what;
+      for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " partition " << k;
+      if (schedule != 2) EXPECT_GT(got.timings.evaluate, 0.0) << what;
+      EXPECT_TRUE(for_gpu[0].a.empty()) << what << ": the caller's compiled-form buffers were filled";
+    }
+  }
 }
 
 TEST(GpuBackend, PageLockedCallerBuffersSameProofsAndUnlockedWhenFreed) {

@@ -7,6 +7,9 @@
 #include "../support/create_proof.hpp"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/poly/domain.hpp"
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
 #include "test_circuits.hpp"
 #include "test_util.hpp"
@@ -360,6 +363,67 @@ TEST(ProveVerify, BatchOfPartitionsAndBatchVerify) {
   EXPECT_TRUE(verify_proofs_batch(pvk, std::span<const Proof>(proofs.data(), 1), std::span(inputs.data(), 1)));
   EXPECT_TRUE(verify_proofs_batch(pvk, {}, {}));
   EXPECT_EQ(code_of([&] { verify_proofs_batch(pvk, proofs, std::span(inputs.data(), 4)); }), Error::BadLength);
+}
+
+// The compiled form of a partition (r1cs::ProvingBuffers with a, b, c empty and `compiled` set: the
+// backend evaluates them itself, issue 31) proves the same bytes as the evaluated form, and a
+// compiled circuit of another shape, or a, b, c left beside it, is refused by the shape check.
+TEST(ProveVerify, CompiledFormSameBytes) {
+  ShapeCircuit c{{Fr::from_u64(2), Fr::from_u64(3)}, Fr::from_u64(4), 9, true};
+  Parameters p = setup_for(c, 16);
+  r1cs::CircuitRecorder rec;
+  r1cs::synthesize(c, rec);
+  auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+  const Randomizers rs[2] = {{Fr::from_u64(11), Fr::from_u64(12)}, {Fr::zero(), Fr::from_u64(5)}};
+  auto evaluated = [&] {
+    r1cs::ProvingAssignment pa;
+    r1cs::synthesize(c, pa);
+    return pa.release();
+  };
+  auto compiled = [&](std::shared_ptr<const r1cs::CompiledCircuit> with) {
+    r1cs::ProvingBuffers w = evaluated();
+    w.a.clear();
+    w.b.clear();
+    w.c.clear();
+    w.compiled = std::move(with);
+    return w;
+  };
+  std::vector<r1cs::ProvingBuffers> want(2), got(2);
+  for (int k = 0; k < 2; ++k) want[k] = evaluated(), got[k] = compiled(cc);
+  CpuBackend be;
+  const ProverResult a = be.prove(p, want, rs);
+  const ProverResult b = be.prove(p, got, rs);
+  ASSERT_EQ(b.proofs.size(), 2u);
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(b.proofs[k].to_bytes(), a.proofs[k].to_bytes()) << "partition " << k;
+  EXPECT_GT(b.timings.evaluate, 0.0);
+  EXPECT_EQ(a.timings.evaluate, 0.0);
+  EXPECT_TRUE(verify_proof(prepare_verifying_key(p.vk), b.proofs[0], c.inputs));
+
+  // another circuit's compiled form: its aux count differs from the parameters'
+  ShapeCircuit longer = c;
+  longer.chain = 20;
+  r1cs::CircuitRecorder rec2;
+  r1cs::synthesize(longer, rec2);
+  std::vector<r1cs::ProvingBuffers> wrong(1);
+  wrong[0] = compiled(std::make_shared<const r1cs::CompiledCircuit>(std::move(rec2).compile()));
+  try {
+    be.prove(p, wrong, std::span(rs, 1));
+    FAIL() << "another circuit's compiled form was accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("compiled circuit's aux variables (l query)"), std::string::npos) << e.what();
+  }
+  // a, b, c left beside the compiled circuit
+  std::vector<r1cs::ProvingBuffers> both(1);
+  both[0] = evaluated();
+  both[0].compiled = cc;
+  try {
+    be.prove(p, both, std::span(rs, 1));
+    FAIL() << "a, b, c beside a compiled circuit were accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("beside a compiled circuit"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ProveVerify, ShapeMismatchIsAClearError) {

@@ -41,10 +41,15 @@ class DeviceCompiledCircuit {
   /// Device bytes held (the matrices and the table).
   std::uint64_t device_bytes() const noexcept;
 
-  /// a, b, c (shape().constraints elements each, on the device) from z (inputs + aux elements, on
-  /// the device), asynchronously on `stream` (a cudaStream_t; null: the default stream). z must not
-  /// overlap a, b or c.
-  void evaluate(const ff::Fr* d_z, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream = nullptr) const;
+  /// a, b, c (shape().constraints elements each, on the device) from z = [inputs | aux] held as two
+  /// device arrays (d_inputs: shape().inputs elements, d_aux: shape().aux; they may be adjacent —
+  /// d_aux = d_inputs + inputs — or not, as the backend keeps them), asynchronously on `stream` (a
+  /// cudaStream_t; null: the default stream). Neither may overlap a, b or c.
+  void evaluate(const ff::Fr* d_inputs, const ff::Fr* d_aux, ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c,
+                void* stream = nullptr) const;
+  /// One matrix (0 = A, 1 = B, 2 = C) into d_out (shape().constraints elements), as evaluate().
+  void evaluate_matrix(int matrix, const ff::Fr* d_inputs, const ff::Fr* d_aux, ff::Fr* d_out,
+                       void* stream = nullptr) const;
 
   /// The same from host memory (uploads z, evaluates, downloads; synchronous): for tests and tools.
   void evaluate_host(std::span<ff::Fr> a, std::span<ff::Fr> b, std::span<ff::Fr> c,

@@ -7,11 +7,14 @@
 //
 // Input of a backend call: the SRS (`Parameters`, loaded once, shared by the batch) and a batch of
 // synthesized partitions (r1cs::ProvingBuffers after finalize(): a, b, c evaluations of n rows, the
-// input and aux assignments, the three density bitmaps) with one (r, s) per partition. Every
+// input and aux assignments, the three density bitmaps — or, in the compiled form, a, b, c empty and
+// `compiled` naming the circuit's compiled matrices, from which the backend evaluates them first,
+// timed as StageTimings::evaluate) with one (r, s) per partition. Every
 // partition of a batch must match the parameters' shape (checked first; ProoflineError BadLength
 // with "got N, expected M"):
 //   input_assignment.size() == vk.ic.size(),  aux_assignment.size() == l.size() (density bitmaps
-//   of the same lengths), rows a.size() == b.size() == c.size() with m = params.domain_size() (h.size()
+//   of the same lengths), rows a.size() == b.size() == c.size() (compiled form: a, b, c empty, the
+//   compiled circuit's inputs and aux as above, rows its constraints) with m = params.domain_size() (h.size()
 //   + 1 for HForm::Bellperson, h.size() for OddCoset) the smallest power of two >= rows,
 //   query a.size() == vk.ic.size() + a_aux_density.popcount(),
 //   query b_g1.size() == b_g2.size() == b_input_density.popcount() + b_aux_density.popcount().
@@ -65,6 +68,9 @@ struct Randomizers {
 /// Milliseconds per prover stage. For a batch, stage entries are summed over partitions and
 /// `total` is the wall time of the whole backend call.
 struct StageTimings {
+  /// a, b, c evaluated from a compiled circuit (r1cs::ProvingBuffers' compiled form); 0 for the
+  /// evaluated form
+  double evaluate = 0;
   double ntt = 0;        ///< H computation (iNTT, coset NTT, a·b − c, coset iNTT) incl. padding
   double msm_h = 0;
   double msm_l = 0;

@@ -86,6 +86,15 @@ struct UninitAllocator : std::allocator<T> {
 using FrVector = std::vector<ff::Fr, UninitAllocator<ff::Fr>>;
 static_assert(std::is_trivially_copyable_v<ff::Fr> && std::is_trivially_destructible_v<ff::Fr>);
 
+class CompiledCircuit;
+
+/// One partition as the prover backends take it (groth16/backend.hpp), in one of two forms:
+///  - evaluated (prover mode, ProvingAssignment): a, b, c hold ⟨A_i, z⟩, ⟨B_i, z⟩, ⟨C_i, z⟩ of every
+///    row, `compiled` is null;
+///  - compiled (issue 31): `compiled` names the circuit's compiled matrices
+///    (compiled_circuit.hpp), a, b, c are empty, and the backend evaluates them from the assignments
+///    (on the device where it has one: a, b, c then never exist on the host).
+/// The assignments and density bitmaps are there in both forms.
 struct ProvingBuffers {
   FrVector a, b, c;
   FrVector input_assignment;
@@ -93,8 +102,12 @@ struct ProvingBuffers {
   DensityTracker a_aux_density;
   DensityTracker b_input_density;
   DensityTracker b_aux_density;
+  std::shared_ptr<const CompiledCircuit> compiled;
 
-  /// Empties every buffer, keeping capacity.
+  /// Constraint rows: a.size() in the evaluated form, the compiled circuit's constraints in the
+  /// compiled form (compiled_circuit.cpp).
+  std::size_t rows() const noexcept;
+  /// Empties every buffer, keeping capacity, and drops `compiled`.
   void clear() noexcept;
 };
 
