@@ -47,6 +47,7 @@ const Fr& neg_pow2(std::size_t k) noexcept { return tables().neg[k]; }
 
 AllocatedBit AllocatedBit::alloc(ConstraintSystem& cs, bool value) {
   if (cs.prover_buffers() != nullptr) return AllocatedBit(fast::alloc_boolean(cs, value), value);
+  if (cs.witness_only()) return AllocatedBit(Variable::aux(fast::witness_bits(cs, value, 1)), value);
   const Variable v = cs.alloc("boolean", [&] { return bool_to_fr(value); });
   // (ONE − v) · v = 0: v ∈ {0, 1}.
   cs.enforce(

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "proofline/r1cs/error.hpp"
+#include "prover_fast.hpp"
 
 namespace proofline::gadgets {
 
@@ -17,8 +18,7 @@ constexpr std::size_t kCapacity = 254;
 }  // namespace
 
 AllocatedNum AllocatedNum::alloc(ConstraintSystem& cs, const Fr& value) {
-  if (cs.prover_buffers() != nullptr) return AllocatedNum(cs.prover_alloc(value), value);
-  return AllocatedNum(cs.alloc("num", [&] { return value; }), value);
+  return AllocatedNum(fast::alloc_value(cs, "num", value), value);
 }
 
 AllocatedNum AllocatedNum::alloc_input(ConstraintSystem& cs, const Fr& value) {
@@ -44,7 +44,7 @@ std::vector<Boolean> AllocatedNum::to_bits_le(ConstraintSystem& cs) const {
 
 AllocatedNum AllocatedNum::mul(ConstraintSystem& cs, const AllocatedNum& other) const {
   const Fr v = cs.computes_values() ? value_ * other.value_ : Fr::zero();
-  const Variable p = cs.prover_buffers() != nullptr ? cs.prover_alloc(v) : cs.alloc("product num", [&] { return v; });
+  const Variable p = fast::alloc_value(cs, "product num", v);
   // a · b = ab
   cs.enforce("multiplication constraint", var_, other.var_, p);
   return AllocatedNum(p, v);
@@ -52,7 +52,7 @@ AllocatedNum AllocatedNum::mul(ConstraintSystem& cs, const AllocatedNum& other) 
 
 AllocatedNum AllocatedNum::square(ConstraintSystem& cs) const {
   const Fr v = cs.computes_values() ? value_.square() : Fr::zero();
-  const Variable s = cs.prover_buffers() != nullptr ? cs.prover_alloc(v) : cs.alloc("squared num", [&] { return v; });
+  const Variable s = fast::alloc_value(cs, "squared num", v);
   // a · a = aa
   cs.enforce("squaring constraint", var_, var_, s);
   return AllocatedNum(s, v);

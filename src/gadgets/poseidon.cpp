@@ -91,7 +91,7 @@ struct Elt {
 class Circuit {
  public:
   Circuit(ConstraintSystem& cs, const PoseidonConstants& c, bool fast)
-      : cs_(cs), c_(c), t_(c.width), fast_(fast), cur_(t_), next_(t_) {}
+      : cs_(cs), c_(c), t_(c.width), fast_(fast), values_only_(fast || cs.witness_only()), cur_(t_), next_(t_) {}
 
   AllocatedNum hash(std::span<const AllocatedNum> preimage) {
     cur_[0].set_constant(c_.domain_tag);
@@ -274,7 +274,7 @@ class Circuit {
       out.allocated = false;
       out.value = Fr::zero();
       out.lc.clear();
-      for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out.value, out.lc, m(i, j), fast_);
+      for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out.value, out.lc, m(i, j), values_only_);
     }
     std::swap(cur_, next_);
   }
@@ -285,11 +285,11 @@ class Circuit {
     out0.allocated = false;
     out0.value = Fr::zero();
     out0.lc.clear();
-    for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out0.value, out0.lc, sp.w_hat[i], fast_);
+    for (std::size_t i = 0; i < t_; ++i) cur_[i].scaled_into(out0.value, out0.lc, sp.w_hat[i], values_only_);
     for (std::size_t j = 1; j < t_; ++j) {
       // cur[j] is a Num here (neptune only adds Nums).
       Elt& e = cur_[j];
-      cur_[0].scaled_into(e.value, e.lc, sp.v_rest[j - 1], fast_);
+      cur_[0].scaled_into(e.value, e.lc, sp.v_rest[j - 1], values_only_);
     }
     std::swap(cur_[0], next_[0]);
   }
@@ -298,6 +298,9 @@ class Circuit {
   const PoseidonConstants& c_;
   std::size_t t_;
   bool fast_;  // prover fast path: values only, no LinearCombinations (densities: circuit_shape)
+  // No LinearCombinations (the prover fast path, or witness-only mode, where enforce() never reads
+  // them): the state's lc stays empty.
+  bool values_only_;
   std::vector<Elt> cur_, next_;
   std::size_t offset_ = 0;
   std::size_t round_ = 0;

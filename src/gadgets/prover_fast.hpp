@@ -19,10 +19,29 @@ inline constexpr Fr kSmall[6] = {-Fr::from_u64(2), -Fr::one(), Fr::zero(), Fr::o
 /// v as an Fr, for v in [−2, 3].
 inline const Fr& small(int v) noexcept { return kSmall[v + 2]; }
 
-/// A new bit holding `value`: the fast path's push in prover mode, else a named alloc.
+/// A new bit holding `value`: the fast path's push in prover and witness-only modes, else a named
+/// alloc.
 inline Variable alloc_bit(ConstraintSystem& cs, const char* name, bool value) {
   if (cs.prover_buffers() != nullptr) [[likely]] return cs.prover_alloc(bool_to_fr(value));
+  if (cs.witness_only()) return Variable::aux(cs.witness_alloc_bits(value, 1));
   return cs.alloc(name, [&] { return bool_to_fr(value); });
+}
+
+/// A new aux variable holding `value`: the fast path's push in prover and witness-only modes,
+/// else a named alloc.
+inline Variable alloc_value(ConstraintSystem& cs, const char* name, const Fr& value) {
+  if (cs.prover_buffers() != nullptr) [[likely]] return cs.prover_alloc(value);
+  if (cs.witness_only()) return cs.witness_alloc(value);
+  return cs.alloc(name, [&] { return value; });
+}
+
+/// Witness-only mode: n <= 64 new bits holding `values`' low bits (LSB first), each with one
+/// constraint (its boolean constraint, or the xor / ch / maj / and constraint that defines it),
+/// counted only. Returns the first new aux index (bit k is first + k).
+inline std::uint64_t witness_bits(ConstraintSystem& cs, std::uint64_t values, std::size_t n) {
+  const std::uint64_t first = cs.witness_alloc_bits(values, n);
+  cs.witness_enforce(n);
+  return first;
 }
 
 /// AllocatedBit::alloc on the fast path (prover_buffers() != nullptr): pushes the bit and its

@@ -198,8 +198,18 @@ void MultiEq::fast_flush(std::size_t n) {
   lhs_terms_.erase(lhs_terms_.begin(), lhs_terms_.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
+void MultiEq::close_witness(std::size_t num_bits) {
+  make_room(num_bits);
+  bits_used_ += num_bits;
+}
+
 void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variable> rhs) {
   make_room(num_bits);
+  if (witness_) {  // only the count of constraints matters
+    staged_lhs_.clear();
+    bits_used_ += num_bits;
+    return;
+  }
   if (fast_) {
     fast_stage(num_bits, rhs);
     return;
@@ -214,6 +224,12 @@ void MultiEq::enforce_equal_staged(std::size_t num_bits, std::span<const Variabl
 }
 
 void MultiEq::accumulate() {
+  if (witness_) {
+    cs_.witness_enforce(1);
+    bits_used_ = 0;
+    ++ops_;
+    return;
+  }
   if (fast_) {
     fast_flush(lhs_terms_.size());
     bits_used_ = 0;
@@ -250,6 +266,7 @@ void MultiEq::finish() {
 namespace {
 
 using fast::small;
+using fast::witness_bits;
 
 inline std::uint64_t index_of(std::uint64_t raw) noexcept { return raw & Variable::kMaxIndex; }
 inline unsigned bit_at(std::uint32_t x, int i) noexcept { return (x >> i) & 1u; }
@@ -299,6 +316,7 @@ std::array<Boolean, 32> UInt32::bits() const noexcept {
 }
 
 bool UInt32::checked_in(const ConstraintSystem& cs) const noexcept {
+  if (cs.witness_only()) return true;  // nothing is read back from the assignment: every word goes
   const r1cs::ProvingBuffers* p = cs.prover_buffers();
   if (p == nullptr) return false;
   if (checked_for_ == p || is_constant()) return true;
@@ -323,8 +341,8 @@ UInt32 UInt32::alloc(ConstraintSystem& cs, std::uint32_t value) {
   UInt32 r;
   r.value_ = value;
   r.const_ = 0;
-  if (cs.prover_buffers() != nullptr) {
-    const std::uint64_t first = fast::alloc_booleans(cs, value, 32);
+  if (cs.prover_buffers() != nullptr || cs.witness_only()) {
+    const std::uint64_t first = cs.witness_only() ? witness_bits(cs, value, 32) : fast::alloc_booleans(cs, value, 32);
     for (int i = 0; i < 32; ++i) r.var_[i] = Variable::aux(first + static_cast<std::uint64_t>(i)).raw();
     r.checked_for_ = cs.prover_buffers();
     return r;
@@ -397,11 +415,10 @@ UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
   // Word form of Boolean::xor_ per bit: constants fold (the other operand's bit, negated by a
   // constant 1); two variables p, q (the Is operand first when the kinds differ) give a new bit
   // r = p ⊕ q with (2p)·q = p + q − r (A: p, B: q dense), negated when the kinds differ.
-  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   UInt32 r;
   r.value_ = a.value_ ^ b.value_;
   r.const_ = a.const_ & b.const_;
-  r.checked_for_ = &p;
+  r.checked_for_ = cs.prover_buffers();
   const std::uint32_t only_a = a.const_ & ~b.const_, only_b = b.const_ & ~a.const_;
   const std::uint32_t both = ~(a.const_ | b.const_);
   r.not_ = ((b.not_ ^ a.value_) & only_a) | ((a.not_ ^ b.value_) & only_b) | ((a.not_ ^ b.not_) & both);
@@ -411,6 +428,18 @@ UInt32 UInt32::xor_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b) 
   // might share a variable.
   r.distinct_ = (only_a == 0 || b.distinct_) && (only_b == 0 || a.distinct_) && (only_a == 0 || only_b == 0);
   const std::uint32_t ua = a.value_ ^ a.not_, ub = b.value_ ^ b.not_;  // the variables' values
+  if (cs.witness_only()) {  // the new bits' values only: (ua ⊕ ub) at the bits of `both`, in order
+    std::uint64_t values = 0;
+    std::size_t j = 0;
+    for (std::uint32_t m = both; m != 0; m &= m - 1, ++j) {
+      values |= std::uint64_t{bit_at(ua ^ ub, std::countr_zero(m))} << j;
+    }
+    const std::uint64_t first = witness_bits(cs, values, j);
+    j = 0;
+    for (std::uint32_t m = both; m != 0; m &= m - 1, ++j) r.var_[std::countr_zero(m)] = Variable::aux(first + j).raw();
+    return r;
+  }
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   const std::uint32_t swap = a.not_ & ~b.not_;                          // Not ⊕ Is: Is first
   const ConstraintSystem::ProverBlock blk = cs.prover_extend(static_cast<std::size_t>(std::popcount(both)),
                                                              static_cast<std::size_t>(std::popcount(both)));
@@ -462,8 +491,13 @@ UInt32 UInt32::ch_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, c
   const std::uint32_t x = a.value_, y = b.value_, z = c.value_, ch = (x & y) ^ (~x & z);
   // Word form of Boolean::sha256_ch with three variables per bit: ch allocated, then
   // (b − c)·a = ch − c (A: b, c dense; B: a, and ONE for Not(a)).
-  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   UInt32 r = fresh(ch, cs);
+  if (cs.witness_only()) {
+    const std::uint64_t first = witness_bits(cs, ch, 32);
+    for (int i = 0; i < 32; ++i) r.var_[i] = Variable::aux(first + static_cast<std::uint64_t>(i)).raw();
+    return r;
+  }
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   if (a.not_ != 0) p.b_input_density.set(0);
   const ConstraintSystem::ProverBlock blk = cs.prover_extend(32, 32);
   for (int i = 0; i < 32; ++i) {
@@ -515,8 +549,17 @@ UInt32 UInt32::maj_word(ConstraintSystem& cs, const UInt32& a, const UInt32& b, 
   // Boolean::and_ (Is∧Is: and, b·c = bc; Is∧Not: and_not(b, c), b·(ONE − c) = bc; Not∧Is:
   // and_not(c, b); Not∧Not: nor, (ONE − b)·(ONE − c) = bc); then (2bc − b − c)·a = bc − maj.
   // In every case the and's sides evaluate to (y, z), or (z, y) for Not∧Is.
-  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   UInt32 r = fresh(maj, cs);
+  if (cs.witness_only()) {  // variables maj_i (2i), bc_i (2i + 1)
+    std::uint64_t values = 0;
+    for (int i = 0; i < 32; ++i) {
+      values |= std::uint64_t{bit_at(maj, i)} << (2 * i) | std::uint64_t{bit_at(w, i)} << (2 * i + 1);
+    }
+    const std::uint64_t first = witness_bits(cs, values, 64);
+    for (int i = 0; i < 32; ++i) r.var_[i] = Variable::aux(first + 2 * static_cast<std::uint64_t>(i)).raw();
+    return r;
+  }
+  r1cs::ProvingBuffers& p = *cs.prover_buffers();
   if (a.not_ != 0) p.b_input_density.set(0);
   if ((b.not_ | c.not_) != 0) p.b_input_density.set(0);  // and_not / nor put ONE in B
   const std::uint32_t flip = b.not_ & ~c.not_;          // Not∧Is: and_not(c, b)
@@ -564,6 +607,14 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
   UInt32 r;  // every bit constant
   r.value_ = modular;
   if (all_constants) return r;  // a constant, no variables, nothing for the MultiEq
+  const auto n_bits = static_cast<std::size_t>(std::bit_width(max_value));
+  if (meq.witness_only()) {  // the result bits' values and the constraint counts only
+    r.const_ = 0;
+    const std::uint64_t first = witness_bits(cs, result_value, n_bits);
+    for (std::size_t k = 0; k < n_bits && k < 32; ++k) r.var_[k] = Variable::aux(first + k).raw();
+    meq.close_witness(n_bits);
+    return r;
+  }
   // lhs = Σ_op Σ_i 2^i·op_i (staged; shifted into place when the MultiEq takes the equality).
   // Prover fast path: the lhs's value is summed natively (a checked word's value is its value_;
   // other words' bits are read from the assignment, a non-bit value, possible only in an invalid
@@ -622,7 +673,7 @@ UInt32 UInt32::addmany(MultiEq& meq, std::span<const UInt32* const> operands) {
     }
   }
   // Result bits: n = bitlen(max_value) of them, LSB first; the word keeps the low 32.
-  const auto n = static_cast<std::size_t>(std::bit_width(max_value));
+  const std::size_t n = n_bits;
   r.const_ = 0;
   if (fast) {
     const std::uint64_t first = fast::alloc_booleans(cs, result_value, n);

@@ -142,13 +142,7 @@ void CircuitRecorder::on_enforce(Name, const LinearCombination& a, const LinearC
 
 void CircuitRecorder::synthesize_parts(std::size_t n_parts, const PartShape& part, const PartBody& body,
                                        std::size_t threads) {
-  if (is_finalized()) {
-    throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
-  }
-  if (threads == 1 || n_parts <= 1) {
-    for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
-    return;
-  }
+  if (parts_in_order(n_parts, body, threads)) return;
   const std::size_t c0 = num_constraints(), i0 = num_inputs(), x0 = num_aux();
   std::vector<std::unique_ptr<CircuitRecorder>> parts(n_parts);
   run_parts(n_parts, threads, [&](std::size_t j) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+
+#include "proofline/util/fault.hpp"
 
 namespace proofline::r1cs {
 
@@ -46,12 +49,60 @@ void ConstraintSystem::synthesize_parts(std::size_t n_parts, const PartShape&, c
   for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
 }
 
+namespace {
+// SynthesisError(LimitExceeded) when a count is over its limit; `when`: "so far" / "in all".
+void check_limit(const char* what, std::size_t n, std::size_t max, const char* when) {
+  if (n > max) [[unlikely]] {
+    throw SynthesisError(SynthesisErrorCode::LimitExceeded,
+                         std::to_string(n) + " " + what + " " + when + ", more than the " + std::to_string(max) +
+                             " the parameters allow (the buffers reserved for this partition would overflow)");
+  }
+}
+}  // namespace
+
+// The cancellation poll (prover and witness-only modes): out of line, off the hot path.
+void ConstraintSystem::poll_cancel() {
+  cancel_countdown_ = kCancelStride;
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
+    throw SynthesisError(SynthesisErrorCode::Cancelled,
+                         "synthesis cancelled after " + std::to_string(n_constraints_) + " constraints");
+  }
+  if (fault::fire("synthesis")) [[unlikely]] {
+    throw fault::Injected("injected fault at synthesis (after " + std::to_string(n_constraints_) + " constraints)");
+  }
+  check_limit("constraints", n_constraints_, limits_.max_constraints, "so far");
+  check_limit("aux variables", n_aux_, limits_.max_aux, "so far");
+  check_limit("inputs", n_inputs_, limits_.max_inputs, "so far");
+}
+
+void ConstraintSystem::check_parts_fit(std::size_t constraints, std::size_t inputs, std::size_t aux) const {
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+    throw SynthesisError(SynthesisErrorCode::Cancelled,
+                         "synthesis cancelled after " + std::to_string(n_constraints_) + " constraints");
+  }
+  check_limit("constraints", constraints, limits_.max_constraints, "in all");
+  check_limit("aux variables", aux, limits_.max_aux, "in all");
+  check_limit("inputs", inputs, limits_.max_inputs, "in all");
+}
+
+bool ConstraintSystem::parts_in_order(std::size_t n_parts, const PartBody& body, std::size_t threads) {
+  if (finalized_) {
+    throw SynthesisError(SynthesisErrorCode::AlreadyFinalized, "synthesize_parts() after finalize()");
+  }
+  if (threads != 1 && n_parts > 1) return false;
+  for (std::size_t j = 0; j < n_parts; ++j) body(*this, j);
+  return true;
+}
+
 void ConstraintSystem::run_parts(std::size_t n_parts, std::size_t threads,
                                  const std::function<void(std::size_t)>& run_part) {
   std::vector<std::exception_ptr> errors(n_parts);
   std::atomic<std::size_t> first_failed{n_parts};
+  const std::string* job = fault::JobScope::current();
   auto one = [&](std::size_t j) {
     if (j > first_failed.load(std::memory_order_relaxed)) return;  // an earlier part failed
+    std::optional<fault::JobScope> scope;  // the calling thread's fault scope, on every worker
+    if (job != nullptr) scope.emplace(*job);
     try {
       run_part(j);
     } catch (...) {

@@ -6,13 +6,11 @@
 #include <array>
 #include <cstdint>
 #include <exception>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "proofline/util/fault.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -36,28 +34,6 @@ CancelScope::~CancelScope() {
 }
 const std::atomic<bool>* CancelScope::current() noexcept { return t_cancel_scope; }
 SynthesisLimits CancelScope::current_limits() noexcept { return t_limits_scope; }
-
-// ConstraintSystem's cancellation poll (constraint_system.hpp): out of line, off the hot path.
-void ConstraintSystem::poll_cancel() {
-  cancel_countdown_ = kCancelStride;
-  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) [[unlikely]] {
-    throw SynthesisError(SynthesisErrorCode::Cancelled,
-                         "synthesis cancelled after " + std::to_string(n_constraints_) + " constraints");
-  }
-  if (fault::fire("synthesis")) [[unlikely]] {
-    throw fault::Injected("injected fault at synthesis (after " + std::to_string(n_constraints_) + " constraints)");
-  }
-  auto over = [](const char* what, std::size_t n, std::size_t max) {
-    if (n > max) [[unlikely]] {
-      throw SynthesisError(SynthesisErrorCode::LimitExceeded,
-                           std::to_string(n) + " " + what + " so far, more than the " + std::to_string(max) +
-                               " the parameters allow (the buffers reserved for this partition would overflow)");
-    }
-  };
-  over("constraints", n_constraints_, limits_.max_constraints);
-  over("aux variables", n_aux_, limits_.max_aux);
-  over("inputs", n_inputs_, limits_.max_inputs);
-}
 
 namespace {
 
@@ -241,19 +217,7 @@ void ProvingAssignment::synthesize_parts(std::size_t n_parts, const PartShape& p
   const std::size_t c0 = num_constraints(), i0 = num_inputs(), x0 = num_aux();
   const std::size_t ct = c0 + n_parts * part.constraints, it = i0 + n_parts * part.inputs,
                     xt = x0 + n_parts * part.aux;
-  if (cancel_flag() != nullptr && cancel_flag()->load(std::memory_order_relaxed)) {
-    throw SynthesisError(SynthesisErrorCode::Cancelled, "synthesis cancelled after " + std::to_string(c0) + " constraints");
-  }
-  auto over = [](const char* what, std::size_t n, std::size_t max) {
-    if (n > max) {
-      throw SynthesisError(SynthesisErrorCode::LimitExceeded,
-                           std::to_string(n) + " " + what + " in all, more than the " + std::to_string(max) +
-                               " the parameters allow (the buffers reserved for this partition would overflow)");
-    }
-  };
-  over("constraints", ct, limits().max_constraints);
-  over("aux variables", xt, limits().max_aux);
-  over("inputs", it, limits().max_inputs);
+  check_parts_fit(ct, it, xt);
 
   // Final sizes up front (no element written: UninitAllocator); finalize()'s input constraints fit
   // in the capacity, so nothing moves while the parts write and after.
@@ -272,11 +236,8 @@ void ProvingAssignment::synthesize_parts(std::size_t n_parts, const PartShape& p
   for (FrVector* v : {&buf_.a, &buf_.b, &buf_.c}) advise_huge_pages(v->data() + c0, (v->capacity() - c0) * sizeof(Fr));
   advise_huge_pages(buf_.aux_assignment.data() + x0, (buf_.aux_assignment.capacity() - x0) * sizeof(Fr));
 
-  const std::string* job = fault::JobScope::current();
   std::vector<std::array<DensityTracker, 3>> windows(n_parts);
   run_parts(n_parts, threads, [&](std::size_t j) {
-    std::optional<fault::JobScope> scope;
-    if (job != nullptr) scope.emplace(*job);
     ProvingAssignment cs(PartTag{}, *this, j, part, c0, i0, x0);
     try {
       body(cs, j);

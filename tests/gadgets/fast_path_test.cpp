@@ -20,8 +20,9 @@ namespace {
 using namespace proofline::gadgets;
 using namespace proofline::gadget_test;
 
-// Runs `synth` into a fast-path prover and a generic one and compares every buffer (for witnesses
-// test mode would reject, where check_modes cannot be used).
+// Runs `synth` into a fast-path prover and a generic one and compares every buffer, and into
+// witness-only mode, whose values must be the prover's (for witnesses test mode would reject, where
+// check_modes cannot be used).
 template <class F>
 void expect_fast_equals_generic(F&& synth) {
   ProvingAssignment fast, generic;
@@ -29,6 +30,9 @@ void expect_fast_equals_generic(F&& synth) {
   synth(static_cast<ConstraintSystem&>(fast));
   synth(static_cast<ConstraintSystem&>(generic));
   expect_same_buffers(fast, generic);
+  WitnessAssignment witness;
+  synth(static_cast<ConstraintSystem&>(witness));
+  expect_witness_equals_prover(witness, fast);
 }
 
 // Boolean of kind k over a fresh bit: 0/1 constants, Is/Not of a 0 bit, Is/Not of a 1 bit.

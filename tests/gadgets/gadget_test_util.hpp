@@ -8,7 +8,9 @@
 //    assignments equal the test system's values, and its density bitmaps equal the ones read off the
 //    stored rows (A: aux with a nonzero coefficient; B: inputs and aux);
 //  - a second ProvingAssignment with the gadgets' fast path off (generic LinearCombination path)
-//    produces buffers identical to the first (fast path on, the default).
+//    produces buffers identical to the first (fast path on, the default);
+//  - witness-only mode (WitnessAssignment) gives the prover's counts, inputs and aux assignment
+//    value for value (expect_witness_equals_prover).
 // check_flips(tcs, n, rng): flips n randomly chosen aux values (bit v → 1 − v, other values v → v + 1)
 // one at a time and expects an unsatisfied constraint each time.
 #pragma once
@@ -52,6 +54,17 @@ inline void expect_same_buffers(const ProvingAssignment& fast, const ProvingAssi
   EXPECT_EQ(fast.b_input_density().popcount(), generic.b_input_density().popcount());
 }
 
+/// Witness-only mode gave the prover's counts, inputs and aux values (unpacked and packed).
+inline void expect_witness_equals_prover(const WitnessAssignment& w, const ProvingAssignment& pa) {
+  EXPECT_EQ(w.num_inputs(), pa.num_inputs());
+  EXPECT_EQ(w.num_aux(), pa.num_aux());
+  EXPECT_EQ(w.num_constraints(), pa.num_constraints());
+  auto same = [](std::span<const Fr> x, std::span<const Fr> y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
+  EXPECT_TRUE(same(w.input_assignment(), pa.input_assignment())) << "inputs differ (witness-only vs prover)";
+  EXPECT_TRUE(same(w.aux_assignment().expand(), pa.aux_assignment())) << "aux differs (witness-only vs prover)";
+  EXPECT_TRUE(w.aux_assignment() == PackedWitness::pack(pa.aux_assignment())) << "packed forms differ";
+}
+
 template <class F>
 ModeCounts check_modes(F&& synth) {
   TestConstraintSystem tcs;
@@ -68,6 +81,10 @@ ModeCounts check_modes(F&& synth) {
   generic.set_fast_path(false);
   synth(static_cast<ConstraintSystem&>(generic));
   expect_same_buffers(pa, generic);
+
+  WitnessAssignment witness;
+  synth(static_cast<ConstraintSystem&>(witness));
+  expect_witness_equals_prover(witness, pa);
 
   EXPECT_EQ(pa.num_inputs(), tcs.num_inputs());
   EXPECT_EQ(pa.num_aux(), tcs.num_aux());

@@ -27,6 +27,8 @@
 // integers from the operands' assigned values (a table lookup instead of LinearCombination building
 // and evaluation). Same results as the generic path for every assignment: a non-bit assigned value,
 // operands sharing a variable (terms that could cancel) or input variables take the generic path.
+// Witness-only mode (ConstraintSystem::witness_only()): new bits are pushed as bits
+// (witness_alloc_bits) from their native values; constraints are only counted.
 //
 // Values: every bit carries its native value (a bool). In modes that do not compute values
 // (setup, shape) the values are meaningless but harmless: gadgets never branch on a non-constant

@@ -22,7 +22,8 @@
 //   pack_into_inputs(bits)  per 254-bit chunk: 1 input, (Σ 2^i·bit_i) · ONE = input
 //   pack_bits(bits)         1 aux ("input"), (Σ_{i<254} 2^i·bit_i) · ONE = num
 // In prover mode alloc, mul and square push their value directly (ConstraintSystem::prover_alloc) and
-// three-variable constraints take the constraint system's own fast path; results are unchanged.
+// three-variable constraints take the constraint system's own fast path; in witness-only mode they
+// push it with witness_alloc (constraints are only counted there); results are unchanged.
 #pragma once
 
 #include <span>

@@ -18,7 +18,9 @@
 // allocated aux variables whose assigned values equal their AllocatedNum values): no
 // LinearCombination is built; every value is computed natively in the same order (so the witness is
 // bit-identical), a, b, c are pushed directly, and the density bits come from
-// PoseidonConstants::circuit_shape (word ORs onto the hash's block of variables).
+// PoseidonConstants::circuit_shape (word ORs onto the hash's block of variables). Witness-only mode
+// (ConstraintSystem::witness_only()) builds no LinearCombination either: values only, constraints
+// counted.
 #pragma once
 
 #include <cstddef>

@@ -35,6 +35,12 @@
 // identical either way (tests/gadgets compare word form, per-bit fast path, generic path and test
 // mode).
 //
+// Witness-only mode (ConstraintSystem::witness_only()): every word is in word form's reach (nothing
+// is read back from the assignment, operand values come from the masks, as in prover mode); the
+// word gadgets push their new bits' values 64 at a time and count their constraints; addmany keeps
+// no MultiEq terms (MultiEq::close_witness: equalities only take room). Same values, in the same
+// order, as the per-bit gadgets.
+//
 // Prover fast path (ConstraintSystem::prover_buffers()): no LinearCombination is built. Each term
 // ±2^e·z[v] is added natively as it is staged (bit values add ±2^e into a 320-bit integer, other
 // values — only for an invalid witness — go through Fr); the rhs the same way. At the flush the
@@ -56,7 +62,8 @@ namespace proofline::gadgets {
 
 class MultiEq {
  public:
-  explicit MultiEq(ConstraintSystem& cs) : cs_(cs), fast_(cs.prover_buffers() != nullptr) {}
+  explicit MultiEq(ConstraintSystem& cs)
+      : cs_(cs), fast_(cs.prover_buffers() != nullptr), witness_(cs.witness_only()) {}
   MultiEq(const MultiEq&) = delete;
   MultiEq& operator=(const MultiEq&) = delete;
 
@@ -100,6 +107,13 @@ class MultiEq {
   void stage_fast(Variable v, unsigned exp, bool negative) { lhs_terms_.push_back(Term{v.raw(), exp, negative}); }
   void close_fast(std::size_t mark, std::size_t num_bits, std::uint64_t lhs_value, const Fr& lhs_other,
                   std::uint64_t rhs_value, bool simple);
+
+  /// True in witness-only mode (ConstraintSystem::witness_only()): no term is kept, equalities only
+  /// take room and constraints are only counted.
+  bool witness_only() const noexcept { return witness_; }
+  /// Witness-only mode: takes an equality of `num_bits` bits (counting the constraint of the
+  /// earlier ones first if it does not fit, as make_room does).
+  void close_witness(std::size_t num_bits);
 
   /// Enforces the pending equalities, if any. Must be called before the MultiEq goes away.
   void finish();
@@ -145,6 +159,7 @@ class MultiEq {
 
   ConstraintSystem& cs_;
   bool fast_ = false;
+  bool witness_ = false;
   bool simple_ = true;  // every equality in lhs_terms_ before the open one: close_fast()'s `simple`
   FastSum fast_lhs_, fast_rhs_;
   std::vector<Term> unsure_;  // fast flush: terms whose variables need their coefficients summed
@@ -190,8 +205,8 @@ class UInt32 {
   /// assignment is that bit's 0/1 value (ConstraintSystem::prover_buffers() != nullptr); the word
   /// gadgets then work on whole words. Words made by this class's gadgets in prover mode are
   /// checked as they are made; a word from from_bits()/from_bits_be() is checked against the
-  /// assignment here (and remembered as checked, for this prover only, if it passes). Always
-  /// false in other modes.
+  /// assignment here (and remembered as checked, for this prover only, if it passes). Always true
+  /// in witness-only mode, false in the other modes.
   bool check(ConstraintSystem& cs);
 
   UInt32 rotr(std::size_t by) const noexcept;

@@ -15,9 +15,10 @@
 // constraint order is the order of these calls; it fixes the Groth16 parameters, so gadgets must
 // reproduce bellpepper's order exactly (reference §8.1).
 //
-// Modes implement the interface (STYLE point 10): ProvingAssignment (prover), QapEvaluator (setup:
-// the QAP at τ), KeypairAssembly (setup with the matrices, for tests), TestConstraintSystem (test),
-// ShapeCounter (counts). Laziness: names are `Name`s and values
+// Modes implement the interface (STYLE point 10): ProvingAssignment (prover), WitnessAssignment
+// (witness only), CircuitRecorder (the compiled circuit), QapEvaluator (setup: the QAP at τ),
+// KeypairAssembly (setup with the matrices, for tests), TestConstraintSystem (test), ShapeCounter
+// (counts). Laziness: names are `Name`s and values
 // `ValueFn`s (non-owning callables, see function_ref.hpp); prover mode never builds a name, setup and
 // shape modes never call a value callback (`computes_values()` tells a gadget whether it is worth
 // computing native witness values at all). Values are Fr in Montgomery form.
@@ -34,9 +35,18 @@
 // prover_enforce() and set the density bits itself instead of building LinearCombinations (see
 // prover_buffers() for the contract). enforce() with three Variables takes that path by itself.
 //
-// Cancellation (prover mode): ProvingAssignment::set_cancel(flag) makes synthesis poll an
-// std::atomic<bool> (relaxed) once per kCancelStride units of work (a unit: one alloc or one
-// constraint, on the generic and the fast paths; prover_extend counts its whole block) and throw
+// Witness-only mode (WitnessAssignment, witness_assignment.hpp): `witness_only()` is true and
+// enforce() only counts the constraint: its a, b, c are never resolved (LC callables are not
+// called) and nothing checks the variables they name. Gadgets that build LinearCombinations outside
+// enforce() (MultiEq, Poseidon's round states) skip them when witness_only(); gadgets that know
+// their new variables' values natively may push them with witness_alloc() / witness_alloc_bits()
+// and count their constraints with witness_enforce() (see those for the contract). Namespaces are
+// ignored, as in prover mode.
+//
+// Cancellation (prover and witness-only modes): ProvingAssignment::set_cancel(flag) (and
+// WitnessAssignment's) makes synthesis poll an std::atomic<bool> (relaxed) once per kCancelStride
+// units of work (a unit: one alloc or one constraint, on the generic and the fast paths;
+// prover_extend and the witness fast path count their whole block) and throw
 // SynthesisError(Cancelled, "synthesis cancelled after N constraints") from the call that sees it
 // set. The hot path pays one decrement and one branch of a counter; no atomic load per constraint.
 //
@@ -61,6 +71,7 @@
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/function_ref.hpp"
 #include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/r1cs/variable.hpp"
 
@@ -139,6 +150,10 @@ class ConstraintSystem {
   template <class A, class B, class C>
   void enforce(Name name, A&& a, B&& b, C&& c) {
     check_open();
+    if (witness_ != nullptr) {  // witness-only: count it, resolve nothing
+      witness_enforce(1);
+      return;
+    }
     using TA = std::remove_cvref_t<A>;
     using TB = std::remove_cvref_t<B>;
     using TC = std::remove_cvref_t<C>;
@@ -230,6 +245,37 @@ class ConstraintSystem {
     else prover_->b_input_density.set(v.index());
   }
 
+  // ---- witness-only fast path -----------------------------------------------------------------
+  /// True in witness-only mode (WitnessAssignment): values are computed and kept, constraints only
+  /// counted. A gadget may then skip building LinearCombinations altogether and use the three
+  /// calls below in place of alloc() / enforce(), under the contract that it allocates the same
+  /// values in the same order as its generic path (the constraint count must match too; their
+  /// order does not matter, since nothing of a constraint is kept).
+  bool witness_only() const noexcept { return witness_ != nullptr; }
+  /// Fast-path alloc (witness_only() only): appends `value` to the aux assignment.
+  [[gnu::always_inline]] Variable witness_alloc(const Fr& value) {
+    check_open();
+    tick_cancel(1);
+    witness_->push_back(value);
+    return Variable::aux(n_aux_++);
+  }
+  /// count <= 64 new aux variables holding bits 0 .. count−1 of `values` (LSB first), in that
+  /// order (witness_only() only); returns the aux index of the first (bit k is first + k).
+  [[gnu::always_inline]] std::uint64_t witness_alloc_bits(std::uint64_t values, std::size_t count) {
+    check_open();
+    tick_cancel(static_cast<std::int64_t>(count));
+    witness_->push_bits(values, count);
+    const std::uint64_t first = n_aux_;
+    n_aux_ += count;
+    return first;
+  }
+  /// Counts `count` constraints (witness_only() only: what enforce() does in that mode).
+  [[gnu::always_inline]] void witness_enforce(std::size_t count) {
+    check_open();
+    tick_cancel(static_cast<std::int64_t>(count));
+    n_constraints_ += count;
+  }
+
   /// Opens a namespace until the guard is destroyed.
   NamespaceGuard namespace_(Name name) {
     push_namespace(name);
@@ -237,13 +283,13 @@ class ConstraintSystem {
   }
   /// Low-level namespace control (prefer namespace_()).
   void push_namespace(Name name) {
-    if (prover_ == nullptr) on_push_namespace(name);  // prover mode ignores namespaces
+    if (prover_ == nullptr && witness_ == nullptr) on_push_namespace(name);  // prover, witness modes ignore them
     ++ns_depth_;
   }
   void pop_namespace() noexcept {
     if (ns_depth_ == 0) return;
     --ns_depth_;
-    if (prover_ == nullptr) on_pop_namespace();
+    if (prover_ == nullptr && witness_ == nullptr) on_pop_namespace();
   }
   std::size_t namespace_depth() const noexcept { return ns_depth_; }
 
@@ -300,6 +346,9 @@ class ConstraintSystem {
   /// Registers prover mode's buffers (ProvingAssignment's constructor): enables the fast path.
   /// The mode's on_push_namespace / on_pop_namespace are then no longer called.
   void set_prover_buffers(ProvingBuffers* buffers) noexcept { prover_ = buffers; }
+  /// Registers witness-only mode's aux assignment (WitnessAssignment's constructor): enables
+  /// witness_only() and the witness fast path; enforce() then calls no hook.
+  void set_witness_buffer(PackedWitness* aux) noexcept { witness_ = aux; }
   /// The flag polled by tick_cancel() (nullptr: never cancelled). Prover mode only sets it.
   void set_cancel_flag(const std::atomic<bool>* flag) noexcept {
     cancel_ = flag;
@@ -316,11 +365,18 @@ class ConstraintSystem {
   }
   /// Resets the countdown; throws SynthesisError(Cancelled) if the flag is set, LimitExceeded if a
   /// count is over limits(), and fault::Injected where the "synthesis" fault point is armed
-  /// (util/fault.hpp). Defined in
-  /// proving_assignment.cpp (prover mode is its only user).
+  /// (util/fault.hpp).
   void poll_cancel();
+  /// The start of a parallel synthesize_parts: throws SynthesisError(AlreadyFinalized) after
+  /// finalize(); when threads == 1 or n_parts <= 1 runs the parts in order on *this and returns
+  /// true (nothing left to do), else returns false.
+  bool parts_in_order(std::size_t n_parts, const PartBody& body, std::size_t threads);
+  /// For the parallel synthesize_parts, before any part runs: SynthesisError(Cancelled) if the
+  /// cancel flag is set, LimitExceeded if the final counts exceed limits().
+  void check_parts_fit(std::size_t constraints, std::size_t inputs, std::size_t aux) const;
   /// For the parallel synthesize_parts: runs run_part(j) for every j < n_parts on oneTBB threads
-  /// (threads 0: the calling thread's arena; n: an arena of min(n, hardware) threads) and rethrows
+  /// (threads 0: the calling thread's arena; n: an arena of min(n, hardware) threads), each under
+  /// the calling thread's fault::JobScope (util/fault.hpp), and rethrows
   /// the exception of the lowest-numbered part that threw (parts above a failed one that had not
   /// started are skipped), as the sequential order would report it.
   static void run_parts(std::size_t n_parts, std::size_t threads, const std::function<void(std::size_t)>& run_part);
@@ -390,6 +446,7 @@ class ConstraintSystem {
   const std::atomic<bool>* cancel_ = nullptr;
   SynthesisLimits limits_;
   ProvingBuffers* prover_ = nullptr;
+  PackedWitness* witness_ = nullptr;
   LinearCombination scratch_[3];
 };
 

@@ -9,6 +9,8 @@
 //   constraint_system.hpp      ConstraintSystem (interface), NamespaceGuard, Circuit, synthesize()
 //   proving_buffers.hpp        ProvingBuffers: a, b, c, assignments, densities (prover output)
 //   proving_assignment.hpp     prover mode: fills ProvingBuffers; gadgets' fast path switch
+//   packed_witness.hpp         PackedWitness: a witness vector with its 0/1 values bit-packed
+//   witness_assignment.hpp     witness-only mode: inputs and the packed aux assignment, no a, b, c
 //   qap_evaluator.hpp          setup mode: u, v, w at τ per variable, accumulated row by row
 //   keypair_assembly.hpp       setup mode with the matrices: A/B/C columns per variable (tests)
 //   test_constraint_system.hpp test mode: paths, satisfaction, get/set by path
@@ -28,9 +30,11 @@
 #include "proofline/r1cs/function_ref.hpp"
 #include "proofline/r1cs/keypair_assembly.hpp"
 #include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/r1cs/qap_evaluator.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
 #include "proofline/r1cs/variable.hpp"
+#include "proofline/r1cs/witness_assignment.hpp"
