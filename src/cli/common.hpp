@@ -1,8 +1,9 @@
 // src/cli/common.hpp — what every `proofline` command shares: its exit codes, the usage-error type,
 // the one exception → exit-code mapping (`run_guarded`, with a JSON error object under --json),
 // strict integer options (`add_integer_option`), the --threads option and its TBB limit, the rule
-// that no output is the same file as an input or another output (`check_output_paths`), output
-// files that appear under their name only when complete (`PendingOutput`), and a proof file's
+// that no output is the same file as an input or another output (`check_output_paths`, by
+// `output_target`), the one writer of output files, which appear under their name only when
+// complete (`PendingOutput`, with `PendingDir` for an output folder), and a proof file's
 // reader that checks the size before reading (`read_proof_file`).
 //
 // Exit codes (every command; each --help footer lists them):
@@ -14,8 +15,9 @@
 //   3 bad input (a malformed or inconsistent file, a file larger than its format allows (refused
 //   unread, refuse_larger_than), a file the command looks up itself that is
 //   missing (c2's default parameter file), a witness that does not satisfy the circuit, a request
-//   the daemon refused), 4 internal error, 5 job not finished (submit: cancelled or timed out),
-//   6 daemon unreachable. With --json a failing command prints
+//   the daemon refused; also an output that could be created but not written out — a full disk, a
+//   file-size limit, an I/O error: PendingOutput), 4 internal error, 5 job not finished (submit:
+//   cancelled or timed out), 6 daemon unreachable. With --json a failing command prints
 //   {"error": {"code": <exit code>, "kind": "usage" | "bad_input" | …, "message": "…"}} on stdout.
 // Header-only: src/cli/*.cpp are compiled into `proofline` and, for snarkjs_cmds.cpp, into the
 // standalone `proofline-snarkjs` (tests/snarkjs/CMakeLists.txt) too.
@@ -24,6 +26,7 @@
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -43,6 +46,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -52,6 +56,7 @@
 
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/proof.hpp"
+#include "proofline/groth16/snarkjs.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/util/error.hpp"
 
@@ -257,9 +262,33 @@ struct NamedFile {
   std::string path;
 };
 
+/// The file a write to `path` lands in: `path` with every symbolic link of its last component
+/// followed (a chain of links, relative targets taken from the link's folder, a dangling link's
+/// target included); `path` itself when it is not a link. UsageError for a loop of links.
+/// PendingOutput writes there, and check_output_paths compares outputs by it, so two outputs that
+/// land in one file are refused even when one is a dangling link to the other (`--out pb.link`,
+/// pb.link → pa.proof, before pa.proof exists).
+inline std::string output_target(std::string path) {
+  namespace fs = std::filesystem;
+  for (int hops = 0;; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+    if (hops == 40) throw UsageError("cannot write '" + path + "': too many levels of symbolic links");
+    if (fs::exists(path, ec)) {
+      const fs::path target = fs::canonical(path, ec);  // resolves /proc/self/fd/N to the open file
+      if (!ec) return target.string();
+    }
+    const fs::path link = path;
+    const fs::path target = fs::read_symlink(link, ec);
+    if (ec) throw UsageError("cannot write '" + path + "': " + ec.message());
+    path = (target.is_absolute() ? target : link.parent_path() / target).lexically_normal().string();
+  }
+}
+
 /// Refuses (UsageError, exit 2), before any work, an output that is the same file as an input or
 /// as another output: writing it would destroy the input (`prove --proof c.zkey`) or the other
-/// output. Same file: the same normalized absolute path (std::filesystem::weakly_canonical, so
+/// output. Same file: the same normalized absolute path of output_target (every link followed,
+/// dangling ones to the path they name; std::filesystem::weakly_canonical for the folders, so
 /// symlinks and "./" spellings match) or, for files that exist, the same device and inode (hard
 /// links). An output that exists and is not a regular file (a socket such as the daemon's, a FIFO,
 /// a device) is refused too: the rename into place would replace it. Empty paths (a flag not given)
@@ -276,9 +305,11 @@ inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::
   auto identify = [](const NamedFile& f) {
     Identity id{&f, {}};
     std::error_code ec;
-    // Absolute first: "q1" and "./q1" that do not exist yet must compare equal too.
-    id.canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(f.path, ec), ec);
-    if (ec) id.canonical = std::filesystem::absolute(f.path).lexically_normal();
+    // The file a write lands in (a dangling link's target too); absolute first: "q1" and "./q1"
+    // that do not exist yet must compare equal too.
+    const std::string target = output_target(f.path);
+    id.canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(target, ec), ec);
+    if (ec) id.canonical = std::filesystem::absolute(target).lexically_normal();
     struct stat st {};
     if (::stat(f.path.c_str(), &st) == 0) {
       id.exists = true;
@@ -293,7 +324,8 @@ inline void check_output_paths(const std::vector<NamedFile>& inputs, const std::
   };
   auto also = [](const Identity& a, const Identity& b) {
     if (a.file->path == b.file->path) return std::string();
-    return std::string(a.canonical == b.canonical ? " (the same file as '" : " (a hard link to '") + b.file->path + "')";
+    if (a.canonical != b.canonical) return " (a hard link to '" + b.file->path + "')";
+    return " (the same file as '" + b.file->path + "': '" + a.canonical.string() + "')";
   };
   std::vector<Identity> ins, outs;
   for (const NamedFile& f : inputs) {
@@ -386,17 +418,28 @@ inline std::uint64_t peak_rss_bytes() {
   return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux: kilobytes
 }
 
-/// An output file written under a temporary name next to it ("<path>.partial-<pid>") and renamed
-/// into place by commit(). The constructor creates the temporary file, so an output path that
-/// cannot be written (no such directory, no permission, a directory) is refused before any
-/// expensive work: UsageError naming the path and the reason (exit 2). Destroyed without commit()
-/// (an error, an unverified proof), it removes the temporary file: the final name never holds a
-/// partial or unverified file.
-/// A path that is a symbolic link is written through it: the temporary file goes next to the link's
-/// final target (resolved, also for /dev/stdout → /proc/self/fd/1 → the file the shell opened) and
-/// is renamed onto that target, so the link stays a link (a parameter cache of links to a big disk,
-/// `--proof /dev/stdout > file`). Without this, the rename replaced the link itself with a regular
-/// file — as root, /dev/stdout was replaced for the whole system.
+/// The one writer of every file a command outputs. The file is written under a temporary name next
+/// to its target ("<path>.partial-<pid>") and renamed into place by commit(), so the name never
+/// holds a partial, 0-byte or unverified file and a previous file of that name stays whole until
+/// the new one replaces it.
+///  - The constructor creates the temporary file, so an output path that cannot be written (no
+///    such folder, no permission, a folder) is refused before any expensive work: UsageError naming
+///    the path and the reason (exit 2).
+///  - write() puts the whole contents (write(2) until every byte is out); a streamed writer
+///    (ParamsWriter) writes to temp_path() itself and reports its own errors.
+///  - commit() flushes the temporary file to the disk (fsync), renames it onto the target and
+///    flushes the folder.
+///  - A failure of write() or commit() (a full disk, a file-size limit, an I/O error) is
+///    std::system_error "cannot write '<path>': <the OS error>" (exit 3, run_guarded); the
+///    temporary file is removed and the target left as it was.
+///  - Destroyed without commit() (an error, an unverified proof), it removes the temporary file.
+/// A path that is a symbolic link is written through it (output_target): the temporary file goes
+/// next to the link's final target (resolved, also for /dev/stdout → /proc/self/fd/1 → the file the
+/// shell opened; a dangling link's target is created) and is renamed onto that target, so the link
+/// stays a link (a parameter cache of links to a big disk, `--proof /dev/stdout > file`). Without
+/// this, the rename replaced the link itself with a regular file — as root, /dev/stdout was
+/// replaced for the whole system. Two outputs of one command never land in one target
+/// (check_output_paths compares them by output_target).
 /// SIGINT, SIGTERM or SIGHUP (where the command leaves them at their default) remove the temporary
 /// files before the process dies of the signal (pending_detail::on_signal).
 namespace pending_detail {
@@ -451,85 +494,147 @@ inline void remove(int slot) {
 
 class PendingOutput {
  public:
-  explicit PendingOutput(std::string path) : path_(std::move(path)) {
+  explicit PendingOutput(std::string path) : shown_(path), path_(std::move(path)) {
     if (path_.empty()) return;
     std::error_code ec;
     if (std::filesystem::is_directory(path_, ec)) throw UsageError("cannot write '" + path_ + "': it is a directory");
-    path_ = through_links(path_);
+    path_ = output_target(path_);
     temp_ = path_ + ".partial-" + std::to_string(::getpid());
-    std::ofstream f(temp_, std::ios::binary | std::ios::trunc);
-    if (!f) throw UsageError("cannot write '" + path_ + "': " + std::strerror(errno));
+    const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      const int err = errno;
+      temp_.clear();  // not ours to remove (it may be another process's file of that name)
+      throw UsageError("cannot write '" + shown_ + "': " + std::strerror(err));
+    }
+    ::close(fd);
     slot_ = pending_detail::add(temp_);
   }
   ~PendingOutput() {
     pending_detail::remove(slot_);
-    if (!temp_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove(temp_, ec);
-    }
+    if (!temp_.empty()) ::unlink(temp_.c_str());
   }
   PendingOutput(const PendingOutput&) = delete;
   PendingOutput& operator=(const PendingOutput&) = delete;
 
-  /// Where to write the contents ("" when the path was empty: the output was not asked for).
+  /// Where a streamed writer puts the contents ("" when the path was empty: the output was not
+  /// asked for). Everything else calls write().
   const std::string& temp_path() const { return temp_; }
-  /// Renames the temporary file to the final path (std::filesystem::filesystem_error on failure).
-  void commit() {
+  /// The whole contents of the file (replacing anything written before); nothing when the path
+  /// was empty. std::system_error "cannot write '<path>': <OS error>" when a byte cannot be written.
+  void write(std::span<const std::uint8_t> bytes) {
     if (temp_.empty()) return;
-    pending_detail::remove(slot_);
-    slot_ = -1;
-    std::filesystem::rename(temp_, path_);
-    temp_.clear();
+    const int fd = ::open(temp_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) fail(errno);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int err = n < 0 ? errno : EIO;
+        ::close(fd);
+        fail(err);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (::close(fd) != 0) fail(errno);
+  }
+  void write(std::string_view text) {
+    write(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
   }
 
-  /// `path` with every symbolic link of its last component followed (a chain of links, relative
-  /// targets taken from the link's folder, a dangling link's target included); `path` itself when
-  /// it is not a link. UsageError for a loop of links.
-  static std::string through_links(std::string path) {
-    namespace fs = std::filesystem;
-    for (int hops = 0;; ++hops) {
-      std::error_code ec;
-      if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
-      if (hops == 40) throw UsageError("cannot write '" + path + "': too many levels of symbolic links");
-      if (fs::exists(path, ec)) {
-        const fs::path target = fs::canonical(path, ec);  // resolves /proc/self/fd/N to the open file
-        if (!ec) return target.string();
-      }
-      const fs::path link = path;
-      const fs::path target = fs::read_symlink(link, ec);
-      if (ec) throw UsageError("cannot write '" + path + "': " + ec.message());
-      path = (target.is_absolute() ? target : link.parent_path() / target).lexically_normal().string();
+  /// Flushes the temporary file to the disk and renames it onto the target (std::system_error
+  /// "cannot write '<path>': …" when either fails; the target is then untouched).
+  void commit() {
+    if (temp_.empty()) return;
+    const int fd = ::open(temp_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(errno);
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {  // EINVAL/EROFS: a file that cannot be synced
+      const int err = errno;
+      ::close(fd);
+      fail(err);
+    }
+    ::close(fd);
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(errno);
+    pending_detail::remove(slot_);
+    slot_ = -1;
+    temp_.clear();
+    // The rename itself to the disk: best effort (a folder that cannot be opened or synced keeps
+    // the file, which is complete and in place).
+    const std::string dir = std::filesystem::path(path_).parent_path().string();
+    const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
     }
   }
 
  private:
-  std::string path_, temp_;
+  [[noreturn]] void fail(int err) const {
+    throw std::system_error(err, std::generic_category(), "cannot write '" + shown_ + "'");
+  }
+
+  std::string shown_, path_, temp_;
   int slot_ = -1;
 };
 
-/// Checks before any expensive work that an output folder (e.g. --snarkjs-dir) can be made: an
-/// existing folder passes; otherwise the missing part is created and removed again (nothing is left
-/// behind if the command fails later); one that cannot be made is refused (UsageError naming the
-/// flag, the path and why; exit 2). Empty: nothing to check.
-inline void prepare_output_dir(std::string_view flag, const std::string& dir) {
-  if (dir.empty()) return;
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  auto refuse = [&](const std::string& why) {
-    return UsageError(std::string(flag) + ": cannot create the folder '" + dir + "': " + why);
-  };
-  if (fs::exists(dir, ec)) {
-    if (!fs::is_directory(dir, ec)) throw refuse("it exists and is not a folder");
-    return;
+/// An output folder (e.g. --snarkjs-dir) made before any expensive work, so its files can be
+/// PendingOutputs from the start: an existing folder is used as it is; otherwise the missing part
+/// is created, and removed again on destruction unless keep() was called (a command that fails
+/// leaves nothing behind). One that cannot be made is refused (UsageError naming the flag, the path
+/// and why; exit 2). Empty: nothing to do. Declare it before the PendingOutputs in it.
+class PendingDir {
+ public:
+  PendingDir(std::string_view flag, const std::string& dir) {
+    if (dir.empty()) return;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    auto refuse = [&](const std::string& why) {
+      return UsageError(std::string(flag) + ": cannot create the folder '" + dir + "': " + why);
+    };
+    if (fs::exists(dir, ec)) {
+      if (!fs::is_directory(dir, ec)) throw refuse("it exists and is not a folder");
+      return;
+    }
+    fs::path first_missing = fs::absolute(dir, ec);
+    while (first_missing.has_parent_path() && first_missing.parent_path() != first_missing &&
+           !fs::exists(first_missing.parent_path(), ec)) {
+      first_missing = first_missing.parent_path();
+    }
+    fs::create_directories(dir, ec);
+    if (ec) throw refuse(ec.message());
+    made_ = first_missing;
   }
-  fs::path first_missing = fs::absolute(dir, ec);
-  while (first_missing.has_parent_path() && first_missing.parent_path() != first_missing &&
-         !fs::exists(first_missing.parent_path(), ec)) {
-    first_missing = first_missing.parent_path();
+  ~PendingDir() {
+    std::error_code ec;
+    if (!made_.empty()) std::filesystem::remove_all(made_, ec);
   }
-  fs::create_directories(dir, ec);
-  if (ec) throw refuse(ec.message());
-  fs::remove_all(first_missing, ec);
+  PendingDir(const PendingDir&) = delete;
+  PendingDir& operator=(const PendingDir&) = delete;
+  /// The folder stays (its files were committed).
+  void keep() { made_.clear(); }
+
+ private:
+  std::filesystem::path made_;  ///< the first folder this made ("" when none, or kept)
+};
+
+/// A PendingOutput for each of `files` (e.g. snarkjs_dir_outputs), in their order.
+inline std::vector<std::unique_ptr<PendingOutput>> pending_outputs(const std::vector<NamedFile>& files) {
+  std::vector<std::unique_ptr<PendingOutput>> out;
+  for (const NamedFile& f : files) out.push_back(std::make_unique<PendingOutput>(f.path));
+  return out;
+}
+
+/// Writes --snarkjs-dir's files, `out` = pending_outputs(snarkjs_dir_outputs(dir, proofs.size())):
+/// verification_key.json, then each partition's proof and public inputs (nothing when `out` is
+/// empty: no --snarkjs-dir). Committed by the caller with its other outputs.
+inline void write_snarkjs_dir(const std::vector<std::unique_ptr<PendingOutput>>& out, const groth16::VerifyingKey& vk,
+                              std::span<const groth16::Proof> proofs, std::span<const std::vector<ff::Fr>> inputs) {
+  if (out.empty()) return;
+  out[0]->write(groth16::snarkjs_vk_json(vk));
+  for (std::size_t k = 0; k < proofs.size(); ++k) {
+    out[1 + 2 * k]->write(groth16::snarkjs_proof_json(proofs[k]));
+    out[2 + 2 * k]->write(groth16::snarkjs_public_json(inputs[k]));
+  }
 }
 
 /// Reads a file of `n` concatenated 192-byte bellperson proofs, checking its size before reading a

@@ -57,13 +57,6 @@ std::string read_all(const std::string& path) {
   return ss.str();
 }
 
-void write_all(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f || !f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
-    throw std::system_error(errno, std::generic_category(), "cannot write '" + path + "'");
-  }
-}
-
 std::string hex(std::string_view b) {
   static const char* d = "0123456789abcdef";
   std::string out;
@@ -410,7 +403,7 @@ void print_result(const pb::ProofResult& r) {
 
 /// Proof format "snarkjs": --proof and --public as `proofline prove --zkey` writes them (snarkjs
 /// proof.json and public.json), from the daemon's 192-byte proof and decimal public inputs.
-void write_snarkjs_outputs(const std::string& proof_path, const std::string& public_path, const pb::ProofResult& res) {
+void write_snarkjs_outputs(PendingOutput& proof_out, PendingOutput& public_out, const pb::ProofResult& res) {
   namespace sj = groth16::snarkjs;
   if (res.proof().size() != groth16::Proof::kBytes || res.public_inputs_size() != 1) {
     throw ProoflineError(Error::BadLength, "daemon reply for kind " + res.kind() + " (snarkjs proof format): proof bytes got " +
@@ -421,7 +414,8 @@ void write_snarkjs_outputs(const std::string& proof_path, const std::string& pub
       reinterpret_cast<const std::uint8_t*>(res.proof().data()), groth16::Proof::kBytes));
   std::vector<ff::Fr> inputs;
   for (const auto& v : res.public_inputs(0).values()) inputs.push_back(groth16::fr_from_decimal(v, "public input"));
-  sj::write_proof_files(proof_path, public_path, proof, inputs);
+  proof_out.write(sj::proof_json(proof));
+  public_out.write(sj::public_json(inputs));
 }
 
 /// The --proof / --public files of submit and await, checked (created under a temporary name) before
@@ -462,15 +456,15 @@ int report_result(const DaemonCli& d, const pb::ProofResult& res, ResultOutputs&
   const bool snarkjs = res.proof_format() == "snarkjs";
   if (snarkjs && res.status() == pb::PROOF_STATUS_COMPLETED) {
     if (!d.proof_out.empty() || !d.public_out.empty()) {
-      write_snarkjs_outputs(out.proof.temp_path(), out.pub.temp_path(), res);
+      write_snarkjs_outputs(out.proof, out.pub, res);
     }
   } else if (!d.proof_out.empty() && !res.proof().empty()) {
-    write_all(out.proof.temp_path(), res.proof());
+    out.proof.write(res.proof());
   }
   if (!snarkjs && !d.public_out.empty() && res.public_inputs_size() > 0) {
     Json pub = Json::array();
     for (const auto& p : res.public_inputs()) pub.push_back(Json(std::vector<std::string>(p.values().begin(), p.values().end())));
-    write_all(out.pub.temp_path(), (pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
+    out.pub.write((pub.size() == 1 ? pub[0] : pub).dump(1) + "\n");
   }
   if (res.status() == pb::PROOF_STATUS_COMPLETED) {
     out.proof.commit();

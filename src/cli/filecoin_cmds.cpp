@@ -69,13 +69,14 @@ void print_summary(const fc::SealCommitPhase1Output& c1, const std::string& out,
 
 int gen_c1_cmd(const FilecoinCli& f) {
   const auto p = pick_proof(f);
+  check_output_paths({}, {{"--out", f.out}});
   PendingOutput out(f.out);  // an unwritable --out is refused before the work
   Json j{{"command", "gen-c1"}};
   auto t0 = Clock::now();
   const auto c1 = fc::gen_c1({p, f.seed});
   const double gen_ms = ms_since(t0);
   t0 = Clock::now();
-  fc::write_c1_file(out.temp_path(), c1);
+  out.write(fc::to_json(c1));
   out.commit();
   const double write_ms = ms_since(t0);
   print_summary(c1, f.out, j, f.json);
@@ -91,6 +92,7 @@ int gen_c1_cmd(const FilecoinCli& f) {
 
 int seal_cmd(const FilecoinCli& f) {
   const auto p = pick_proof(f);
+  check_output_paths({}, {{"--out", f.out}});
   PendingOutput out(f.out);
   const fc::PorepConfig cfg = fc::porep_config(p);
   if (cfg.shape->sector_bytes > fc::kMaxSealBytes) {
@@ -119,7 +121,7 @@ int seal_cmd(const FilecoinCli& f) {
   const fc::SealResult r = fc::seal_sector(req, data);
   const double seal_ms = ms_since(t0);
   t0 = Clock::now();
-  fc::write_c1_file(out.temp_path(), r.c1);
+  out.write(fc::to_json(r.c1));
   out.commit();
   const double write_ms = ms_since(t0);
   Json j{{"command", "seal"}};

@@ -30,7 +30,8 @@
 // does not exist; an output path that cannot be written or that is an input or another output,
 // check_output_paths); 3 bad input (a file that is malformed,
 // of the wrong shape or inconsistent, a file the command looks up itself that is missing, a
-// witness that does not satisfy the circuit); 4 internal error; daemon clients also 5 job not
+// witness that does not satisfy the circuit; an output that cannot be written out: a full disk,
+// a file-size limit); 4 internal error; daemon clients also 5 job not
 // finished, 6 daemon unreachable.
 #include <CLI/CLI.hpp>
 
@@ -111,10 +112,6 @@ Json timings_json(const StageTimings& t) {
               {"assemble", t.assemble}, {"total", t.total}};
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-}
-
 std::string read_text(const std::string& path) {
   auto b = read_file_bytes(path);
   return std::string(b.begin(), b.end());
@@ -184,7 +181,7 @@ int cmd_setup(const SetupArgs& a, const Common& c) {
     r = generate_parameters(*built.circuit, draw_toxic_waste(*rng), *w, opts);
     params_bytes = w->bytes_written();
   }
-  if (!a.vk.empty()) r.vk.write_file(vk_file.temp_path());
+  vk_file.write(r.vk.to_bytes());
   if (!a.discard) params_file.commit();
   vk_file.commit();
   const double setup_ms = ms_since(t0);
@@ -246,12 +243,14 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
                      std::to_string(kMaxU64 - (a.partitions - 1)));
   }
   std::vector<NamedFile> outputs{{"--proof", a.proof}, {"--public", a.pub}};
-  for (NamedFile& f : snarkjs_dir_outputs(a.snarkjs_dir, a.partitions)) outputs.push_back(std::move(f));
+  const std::vector<NamedFile> snarkjs_files = snarkjs_dir_outputs(a.snarkjs_dir, a.partitions);
+  outputs.insert(outputs.end(), snarkjs_files.begin(), snarkjs_files.end());
   check_output_paths({{"--params", a.params}}, outputs);
   refuse_zkey_as_params("--params", a.params, "use --zkey");
   refuse_vk_as_params(a.params, "prove needs the whole .params file");
   PendingOutput proof_file(a.proof), pub_file(a.pub);
-  prepare_output_dir("--snarkjs-dir", a.snarkjs_dir);
+  PendingDir snarkjs_dir("--snarkjs-dir", a.snarkjs_dir);
+  const auto snarkjs_out = pending_outputs(snarkjs_files);  // verification_key, then proof, public per partition
 
   engine::ProofRequest req;
   req.kind = a.circuit;
@@ -271,20 +270,16 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   const engine::ProofResult& r = run.result;
 
   auto t0 = Clock::now();
-  write_file_bytes(proof_file.temp_path(), r.proof_bytes);
-  if (!a.pub.empty()) write_text(pub_file.temp_path(), public_json(r.public_inputs));
-  if (!a.snarkjs_dir.empty()) {
-    std::filesystem::create_directories(a.snarkjs_dir);
-    const std::string d = a.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(VerifyingKey::read_params_file_head(a.params)));
-    for (std::size_t k = 0; k < r.proofs.size(); ++k) {
-      const std::string suffix = r.proofs.size() == 1 ? "" : "_" + std::to_string(k);
-      write_text(d + "proof" + suffix + ".json", snarkjs_proof_json(r.proofs[k]));
-      write_text(d + "public" + suffix + ".json", snarkjs_public_json(r.public_inputs[k]));
-    }
+  // Every output written before any is committed: a write that fails (a full disk) leaves none.
+  proof_file.write(r.proof_bytes);
+  if (!a.pub.empty()) pub_file.write(public_json(r.public_inputs));
+  if (!snarkjs_out.empty()) {
+    write_snarkjs_dir(snarkjs_out, VerifyingKey::read_params_file_head(a.params), r.proofs, r.public_inputs);
   }
   proof_file.commit();
   pub_file.commit();
+  for (const auto& f : snarkjs_out) f->commit();
+  snarkjs_dir.keep();
   const double write_ms = ms_since(t0);
   const double total_ms = ms_since(t_all);
   // The backends' own stage times, summed over partitions (StageTimings::operator+=).
@@ -421,7 +416,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error (also: an input file named on the command line\n"
-      "does not exist, an output that is an input or another output), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit),\n"
+      "does not exist, an output that is an input or another output), 3 bad input (a malformed or inconsistent file, a witness that does not satisfy the circuit;\n"
+      "also an output that cannot be written out: a full disk),\n"
       "4 internal error; daemon clients also 5 job cancelled, timed out or interrupted, 6 daemon unreachable.\n"
       "Circuits: mul (a*b = c, 1 constraint), bench (exactly --size rows: S-box rounds, bit decompositions, ANDs),\n"
       "porep (Filecoin PoRep C2 partition: setup --circuit porep --sector-size 2KiB, then c2).");

@@ -66,10 +66,6 @@ std::string fmt_s(double s) {
   return buf;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  write_file_bytes(path, std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-}
-
 fs::path default_param_path(const filecoin::PorepConfig& cfg, const char* ext) {
   return filecoin::parameter_cache_dir() / filecoin::parameter_file_name(cfg, ext);
 }
@@ -191,7 +187,7 @@ int cmd_setup(PorepCli& p) {
   const double setup_s = secs_since(t0);
   const std::uint64_t rss = peak_rss_bytes();
   if (!discard) {
-    r.vk.write_file(vk_file.temp_path());
+    vk_file.write(r.vk.to_bytes());
     params_file.commit();
     vk_file.commit();
     progress("setup", "wrote " + params + " and " + vk);
@@ -222,8 +218,6 @@ int cmd_setup(PorepCli& p) {
 }
 
 // ---- c2 ----------------------------------------------------------------------------------------
-std::string partition_suffix(std::size_t k, std::size_t n) { return n == 1 ? "" : "_" + std::to_string(k); }
-
 Json partition_timings_json(const engine::PartitionTimings& t) {
   return Json{{"index", t.index},         {"backend", t.backend_name}, {"queue_wait", t.queue_wait},
               {"srs_load", t.srs_load},   {"synthesis", t.synthesis},  {"prove_wait", t.prove_wait},
@@ -269,7 +263,7 @@ int cmd_c2(PorepCli& p) {
   refuse_zkey_as_params("--params", p.params, "c2 takes the PoRep .params file");
   refuse_vk_as_params(p.params, "c2 takes the PoRep .params file");
   PendingOutput out_file(p.out), pub_file(p.pub);  // an unwritable output is refused before the work
-  prepare_output_dir("--snarkjs-dir", p.snarkjs_dir);
+  PendingDir snarkjs_dir("--snarkjs-dir", p.snarkjs_dir);
   // The engine (and its backends) first: `--backend cuda` on a build without CUDA (or without a
   // usable device) is a usage error before the C1 is read.
   p.engine.threads = p.threads;
@@ -294,8 +288,10 @@ int cmd_c2(PorepCli& p) {
                             "--sector-size " + std::string(cfg.shape->name) + "` or pass --params)");
   }
   if (p.params.empty()) in_files.push_back({"parameter file (from the cache)", params_path});
-  for (NamedFile& f : snarkjs_dir_outputs(p.snarkjs_dir, n)) out_files.push_back(std::move(f));
+  const std::vector<NamedFile> snarkjs_files = snarkjs_dir_outputs(p.snarkjs_dir, n);
+  out_files.insert(out_files.end(), snarkjs_files.begin(), snarkjs_files.end());
   check_output_paths(in_files, out_files);
+  const auto snarkjs_out = pending_outputs(snarkjs_files);  // verification_key, then proof, public per partition
   const double read_c1_s = secs_since(t0);
   progress("c2", std::string(filecoin::to_string(c1->registered_proof)) + ": " + std::to_string(n) + " partition(s), " +
                      shape.describe());
@@ -310,23 +306,20 @@ int cmd_c2(PorepCli& p) {
   });
   const engine::ProofResult& r = run.result;
 
-  write_file_bytes(out_file.temp_path(), r.proof_bytes);
-  out_file.commit();
+  // Every output written before any is committed: a write that fails (a full disk) leaves none.
+  out_file.write(r.proof_bytes);
   if (!p.pub.empty()) {
     Json j = Json::array();
     for (const auto& in : r.public_inputs) j.push_back(Json::parse(snarkjs_public_json(in)));
-    write_text(pub_file.temp_path(), (n == 1 ? j[0] : j).dump(1) + "\n");
-    pub_file.commit();
+    pub_file.write((n == 1 ? j[0] : j).dump(1) + "\n");
   }
-  if (!p.snarkjs_dir.empty()) {
-    fs::create_directories(p.snarkjs_dir);
-    const std::string d = p.snarkjs_dir + "/";
-    write_text(d + "verification_key.json", snarkjs_vk_json(VerifyingKey::read_params_file_head(params_path)));
-    for (std::size_t k = 0; k < n; ++k) {
-      write_text(d + "proof" + partition_suffix(k, n) + ".json", snarkjs_proof_json(r.proofs[k]));
-      write_text(d + "public" + partition_suffix(k, n) + ".json", snarkjs_public_json(r.public_inputs[k]));
-    }
+  if (!snarkjs_out.empty()) {
+    write_snarkjs_dir(snarkjs_out, VerifyingKey::read_params_file_head(params_path), r.proofs, r.public_inputs);
   }
+  out_file.commit();
+  pub_file.commit();
+  for (const auto& f : snarkjs_out) f->commit();
+  snarkjs_dir.keep();
   const double total_s = secs_since(t_all);
   const double load_s = r.timings.srs_load / 1000, synth_s = r.timings.synthesis / 1000,
                prove_s = r.timings.prover_call / 1000, verify_s = r.timings.verify / 1000;
@@ -380,8 +373,7 @@ int cmd_c2_many(PorepCli& p) {
     out_files.push_back({"--out", p.outs[i]});
   }
   check_output_paths(in_files, out_files);
-  std::vector<std::unique_ptr<PendingOutput>> outs;
-  for (const std::string& o : p.outs) outs.push_back(std::make_unique<PendingOutput>(o));
+  const auto outs = pending_outputs(out_files);
   p.engine.threads = p.threads;
   LocalEngine eng(p.engine);
   progress("c2", "memory budget " + eng.engine().status().memory.budget_derivation);
@@ -449,7 +441,7 @@ int cmd_c2_many(PorepCli& p) {
   std::vector<Done> done(m);
   std::string backend;
   auto write_proof = [&](std::size_t i, engine::ProofResult&& r) {
-    write_file_bytes(outs[i]->temp_path(), r.proof_bytes);
+    outs[i]->write(r.proof_bytes);
     outs[i]->commit();
     done[i].result = std::move(r);
   };

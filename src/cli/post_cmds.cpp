@@ -42,9 +42,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point t_ = std::chrono::steady_clock::now();
 };
 
-void write_text(PendingOutput& out, const std::string& text) {
-  std::ofstream(out.temp_path(), std::ios::binary | std::ios::trunc) << text;
-  out.commit();
+/// gen-vanilla's two outputs apart (one may be a link to the other): check_output_paths.
+void check_gen_vanilla_outputs(const std::string& vanilla_path, const std::string& request_path) {
+  check_output_paths({}, {{"--out (.vanilla.json)", vanilla_path}, {"--out (.request.json)", request_path}});
 }
 
 /// A --partition value for a PoSt request: one of the partitions its sectors make
@@ -78,12 +78,15 @@ int gen_snap_vanilla_cmd(const PostCli& p) {
   o.h = p.h;
   o.seed = p.seed;
   const std::string vanilla_path = p.out + ".vanilla.json", request_path = p.out + ".request.json";
+  check_gen_vanilla_outputs(vanilla_path, request_path);
   PendingOutput vanilla_out(vanilla_path), request_out(request_path);  // unwritable paths refused first
   Stopwatch watch;
   const fc::GeneratedSnap g = fc::gen_snap_vanilla(o);
   const double gen_ms = watch.lap();
-  write_text(vanilla_out, fc::snap_vanilla_proofs_to_json(g.partition_proofs));
-  write_text(request_out, fc::to_json(fc::SnapRequest{g.sector_bytes, g.public_inputs}));
+  vanilla_out.write(fc::snap_vanilla_proofs_to_json(g.partition_proofs));
+  request_out.write(fc::to_json(fc::SnapRequest{g.sector_bytes, g.public_inputs}));
+  vanilla_out.commit();
+  request_out.commit();
   if (p.json) {
     std::cout << Json{{"command", "gen-vanilla"}, {"proof", "snap-update"},   {"sector_size", g.sector_bytes},
                       {"h", g.public_inputs.h},   {"partitions", g.partition_proofs.size()},
@@ -114,13 +117,16 @@ int gen_vanilla_cmd(const PostCli& p) {
   o.miner_id = p.miner_id;
   o.seed = p.seed;
   const std::string vanilla_path = p.out + ".vanilla.json", request_path = p.out + ".request.json";
+  check_gen_vanilla_outputs(vanilla_path, request_path);
   PendingOutput vanilla_out(vanilla_path), request_out(request_path);  // unwritable paths refused first
   Stopwatch watch;
   const fc::GeneratedPoSt g = fc::gen_post_vanilla(o);
   const double gen_ms = watch.lap();
   fc::PoStRequest r{g.config, o.miner_id, 0, g.public_inputs};
-  write_text(vanilla_out, fc::vanilla_proofs_to_json(g.vanilla_proofs));
-  write_text(request_out, fc::to_json(r));
+  vanilla_out.write(fc::vanilla_proofs_to_json(g.vanilla_proofs));
+  request_out.write(fc::to_json(r));
+  vanilla_out.commit();
+  request_out.commit();
   const fc::FallbackParams fp = fc::fallback_params(o.config);
   const std::size_t partitions = type == fc::PoStType::Winning ? 1 : (o.sectors + fp.sector_count - 1) / fp.sector_count;
   if (p.json) {

@@ -160,7 +160,8 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
     }
 
     t0 = Clock::now();
-    sj::write_proof_files(proof_file.temp_path(), pub_file.temp_path(), r.proofs[0], r.public_inputs[0]);
+    proof_file.write(sj::proof_json(r.proofs[0]));
+    pub_file.write(sj::public_json(r.public_inputs[0]));
     proof_file.commit();
     pub_file.commit();
     const double write_ms = ms_since(t0);
@@ -263,7 +264,7 @@ int run_snarkjs_verify(const SnarkjsVerifyArgs& a) {
 int snarkjs_main(int argc, char** argv) {
   CLI::App app{"proofline (snarkjs files) — Groth16 proofs for circom circuits on BLS12-381"};
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input (file, witness), 4 internal error.");
+  app.footer("Exit codes: 0 ok / valid, 1 proof invalid, 2 usage error, 3 bad input (file, witness; an output not written out: a full disk), 4 internal error.");
   SnarkjsProveArgs pa;
   CLI::App* prove = app.add_subcommand("prove", "prove with a snarkjs .zkey and a .wtns (snarkjs groth16 prove)");
   add_snarkjs_prove_options(*prove, pa);

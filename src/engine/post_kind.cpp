@@ -10,6 +10,8 @@
 //   - 'registered_proof' + 'randomness' + 'miner_id' (+ 'partition'): what a node sends over cuzk.v1
 //     (server/cuzk.hpp); the partition's sectors are then the vanilla proofs' own sector ids and
 //     comm_r, in their order (filecoin::post_request_from_vanilla).
+// Each vanilla proof's own comm_r must equal the request's for its sector
+// (filecoin::check_vanilla_comm_r; refused when the job is made, Malformed, naming both values).
 // Parameters: 'params', else the upstream file name of the circuit in 'param_cache'. prepare_srs
 // (engine.preload "window-post:<params>", PreloadSRS) needs no request: 'params', or
 // 'registered_proof' to name the upstream file. The partition is
@@ -56,7 +58,13 @@ class PoStJob final : public KindJob {
         inputs_(post::post_public_inputs(fp_, req_.public_inputs, req_.partition)),
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
-        check_constraints_(check_constraints) {}
+        check_constraints_(check_constraints) {
+    // The circuit proves the request's comm_r: a vanilla proof carrying another is refused here,
+    // whatever check_constraints says (it would verify against the request, not the sector it names).
+    if (const auto bad = filecoin::check_vanilla_comm_r(part_, req_.partition)) {
+      throw ProoflineError(Error::Malformed, bad->what);
+    }
+  }
 
   std::size_t num_partitions() const override { return 1; }
   std::string srs_key() const override { return key_; }

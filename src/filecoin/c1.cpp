@@ -1,9 +1,11 @@
 // C1 JSON: parse with shape validation and JSON-path errors, write in serde's compact form.
 #include "proofline/filecoin/c1.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <system_error>
 // simdjson's inline accessors trip GCC 12's -Wmaybe-uninitialized on their result pairs (a false
 // positive: every value is read only after its error code said SUCCESS).
 #pragma GCC diagnostic push
@@ -708,7 +710,8 @@ void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Outp
   const std::string s = to_json(c1);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(s.data(), static_cast<std::streamsize>(s.size()));
-  if (!out) throw ProoflineError(Error::BadArgument, path.string() + ": cannot write the C1 file");
+  out.close();  // a full disk shows here, not before
+  if (!out) throw std::system_error(errno, std::generic_category(), "cannot write the C1 file '" + path.string() + "'");
 }
 
 }  // namespace proofline::filecoin

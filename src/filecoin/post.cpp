@@ -15,6 +15,7 @@
 #include "proofline/filecoin/sparse_tree.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/util/error.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::filecoin {
 
@@ -186,6 +187,8 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
                                   s.inclusion_proofs.begin() + static_cast<std::ptrdiff_t>((i + 1) * p.challenge_count));
       out.proofs.push_back(std::move(one));
       out.sectors.push_back(pub.sectors[0]);
+      out.vanilla_comm_r.push_back(proofs[0].comm_r);
+      out.vanilla_index.push_back(0);
     }
     out.real_sectors = p.sector_count;
     return out;
@@ -240,13 +243,30 @@ PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPubl
     }
     out.proofs.push_back(s);
     out.sectors.push_back(ps);
+    out.vanilla_comm_r.push_back(it->comm_r);
+    out.vanilla_index.push_back(static_cast<std::size_t>(it - proofs.begin()));
   }
   out.real_sectors = out.proofs.size();
   while (out.proofs.size() < p.sector_count) {
     out.proofs.push_back(out.proofs.back());
     out.sectors.push_back(out.sectors.back());
+    out.vanilla_comm_r.push_back(out.vanilla_comm_r.back());
+    out.vanilla_index.push_back(out.vanilla_index.back());
   }
   return out;
+}
+
+std::optional<CommRMismatch> check_vanilla_comm_r(const PartitionSectors& part, std::size_t partition) {
+  const std::size_t n = std::min({part.real_sectors, part.sectors.size(), part.vanilla_comm_r.size()});
+  for (std::size_t i = 0; i < n; ++i) {
+    const PublicSector& ps = part.sectors[i];
+    if (part.vanilla_comm_r[i] == ps.comm_r) continue;
+    return CommRMismatch{i, "partition " + std::to_string(partition) + " " + sector_label(ps, i) + ": vanilla_proofs[" +
+                                std::to_string(part.vanilla_index[i]) + "] carries comm_r " +
+                                to_hex(part.vanilla_comm_r[i]) + ", the request has comm_r " + to_hex(ps.comm_r) +
+                                " for that sector"};
+  }
+  return std::nullopt;
 }
 
 PoStVanillaCheck verify_post_vanilla(const FallbackParams& p, const PoStPublicInputs& pub,
@@ -307,6 +327,7 @@ PoStVanillaCheck verify_post_vanilla(const FallbackParams& p, const PoStPublicIn
       if (merkle_root(m, false) != m.root) return fail(i, n, atc + ": path does not hash to its root");
     }
   }
+  if (const auto bad = check_vanilla_comm_r(part, partition)) return fail(bad->sector, 0, bad->what);
   return r;
 }
 

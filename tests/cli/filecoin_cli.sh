@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # proofline gen-c1 | seal | check-c1 end to end (fast: 2 KiB sectors and a 32 GiB gen-c1): exit codes,
-# the zero-sector comm_d of the sealer (reference §5), check-c1 naming the failing challenge and the
-# JSON path of malformed input.
+# the zero-sector comm_d of the sealer (reference §5), check-c1 naming the failing challenge, a
+# flipped comm_r and the JSON path of malformed input.
 #   filecoin_cli.sh <proofline binary>
 set -u
 P=$1
@@ -28,10 +28,16 @@ json.dump(j, open('bad_label.json', 'w'))
 j = json.load(open('g.json'))
 j['vanilla_proofs']['StackedDrg2KiBV1'][0][0]['comm_r_last_proof']['data']['Single']['leaf'][31] = 255
 json.dump(j, open('bad_fr.json', 'w'))
+j = json.load(open('g.json'))
+j['comm_r'][3] ^= 1
+json.dump(j, open('bad_comm_r.json', 'w'))
 PY
 check "check-c1 flipped label" 1 "$P" check-c1 --c1 bad_label.json --json
 expect_in "names the challenge" out.txt '"challenge": 1'
 expect_in "names the part" out.txt 'labeling_proofs\[1\]\.parents\[0\]'
+# issue 33: the C1's comm_r (the one the circuit takes) flipped inside an otherwise valid C1
+check "check-c1 flipped comm_r" 1 "$P" check-c1 --c1 bad_comm_r.json
+expect_in "names the comm_r equation" out.txt '^INVALID: comm_r ≠ Poseidon\(comm_c, comm_r_last\)'
 check "check-c1 value >= r" 3 "$P" check-c1 --c1 bad_fr.json
 expect_in "JSON path of the bad value" err.txt 'vanilla_proofs\.StackedDrg2KiBV1\[0\]\[0\]\.comm_r_last_proof\.data\.Single\.leaf: value >= r'
 check "gen-c1 NI refused" 2 "$P" gen-c1 --proof StackedDrg2KiBV1_2_Feat_NonInteractivePoRep --out x.json

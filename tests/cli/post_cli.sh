@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # proofline gen-vanilla | check-vanilla end to end (fast: 2 KiB / 32 KiB sectors and a 32 GiB Window
 # partition's first sector): exit codes, partitions, and check-vanilla naming a flipped sibling byte
-# (sector, challenge, unsatisfied constraint), a wrong comm_r and another randomness; then setup
+# (sector, challenge, unsatisfied constraint), a wrong comm_r, a vanilla proof carrying another comm_r
+# than the request's (issue 33: named with both values by check-vanilla, the daemon and submit --local)
+# and another randomness; then setup
 # --circuit window-post → daemon → submit --kind window-post (its default priority high) → verify
 # (also --post: from the verifier's inputs, refused with another randomness or another sector's
 # comm_r), and the daemon naming a tampered vanilla proof and another randomness; then submit --local
@@ -51,6 +53,14 @@ json.dump(r, open('other_randomness.json', 'w'))
 r = json.load(open('w.request.json'))
 r['sectors'][0]['comm_r'] = 'ff' * 32
 json.dump(r, open('bad_fr.json', 'w'))
+# Issue 33: the vanilla proof's own comm_r (bincode: sector_id u64, then comm_r) flipped, all else valid.
+for src, dst, k in (('w.vanilla.json', 'bad_vanilla_comm_r.json', 1), ('win.vanilla.json', 'win_bad_comm_r.json', 0)):
+    v = json.load(open(src))
+    b = bytearray(base64.b64decode(v[k]))
+    b[8 + 3] ^= 1
+    v[k] = base64.b64encode(bytes(b)).decode()
+    json.dump(v, open(dst, 'w'))
+    open(dst + '.hex', 'w').write(b[8:40].hex() + ' ' + bytes(b[8:40][:3] + bytes([b[11] ^ 1]) + b[12:40]).hex())
 PY
 check "flipped sibling byte" 1 "$P" check-vanilla --request w.request.json --vanilla bad_sibling.json --json
 expect_in "names sector and challenge" out.txt '"error": "vanilla: sector 1 \(id [0-9]+\) challenge 4: path does not hash to its root'
@@ -59,6 +69,12 @@ expect_in "test-mode path" out.txt '"constraint_name": "outer namespace/sector_1
 check "wrong comm_r" 1 "$P" check-vanilla --request bad_comm_r.json --vanilla w.vanilla.json
 expect_in "comm_r equation" out.txt 'comm_r ≠ Poseidon2\(comm_c, comm_r_last\)'
 expect_in "comm_r constraint" out.txt 'sector_0/enforce_comm_c_comm_r_last_hash_comm_r'
+read -r flipped kept <bad_vanilla_comm_r.json.hex
+check "the vanilla proof's own comm_r flipped" 1 "$P" check-vanilla --request w.request.json --vanilla bad_vanilla_comm_r.json
+expect_in "  both values named" out.txt "^INVALID: vanilla: partition 0 sector 1 \(id [0-9]+\): vanilla_proofs\[1\] carries comm_r $flipped, the request has comm_r $kept for that sector"
+read -r flipped kept <win_bad_comm_r.json.hex
+check "winning: the vanilla proof's own comm_r flipped" 1 "$P" check-vanilla --request win.request.json --vanilla win_bad_comm_r.json
+expect_in "  both values named" out.txt "vanilla_proofs\[0\] carries comm_r $flipped, the request has comm_r $kept"
 check "another randomness" 1 "$P" check-vanilla --request other_randomness.json --vanilla w.vanilla.json
 expect_in "challenged leaf differs" out.txt 'path leads to leaf'
 expect_in "public input differs" out.txt 'public input 1 differs'
@@ -119,6 +135,10 @@ expect_in "the daemon names the constraint" out.txt 'unsatisfied: sector 1 chall
 check "submit with another randomness" 3 "$P" submit "${A[@]}" --kind window-post --request other_randomness.json \
   --vanilla w.vanilla.json --params w.params
 expect_in "inputs differ from the verifier's" out.txt 'differ from those a verifier derives'
+read -r flipped kept <bad_vanilla_comm_r.json.hex
+check "submit a vanilla proof of another comm_r" 3 "$P" submit "${A[@]}" --kind window-post --request w.request.json \
+  --vanilla bad_vanilla_comm_r.json --params w.params --partition 0
+expect_in "  the daemon refuses it, naming both values" err.txt "vanilla_proofs\[1\] carries comm_r $flipped, the request has comm_r $kept"
 stop_daemon
 
 # ---- submit --local: the same request proved in this process, no daemon ------------------------------
@@ -131,6 +151,10 @@ check "submit --local, tampered vanilla proof" 3 "$P" submit --local --kind wind
   --vanilla bad_sibling.json --params w.params --partition 0 --proof never.proof
 expect_in "local: names the constraint" err.txt 'unsatisfied: sector 1 challenge 4'
 [ ! -e never.proof ] || { echo "FAIL: a failed local submit wrote --proof"; fails=$((fails + 1)); }
+check "submit --local, a vanilla proof of another comm_r" 3 "$P" submit --local --kind window-post --request w.request.json \
+  --vanilla bad_vanilla_comm_r.json --params w.params --partition 0 --proof never.proof
+expect_in "local: both values named" err.txt "vanilla_proofs\[1\] carries comm_r $flipped, the request has comm_r $kept"
+[ ! -e never.proof ] || { echo "FAIL: a refused local submit wrote --proof"; fails=$((fails + 1)); }
 check "submit --local without a required argument" 2 "$P" submit --local --kind window-post --request w.request.json \
   --params w.params
 check "submit --local --no-wait refused" 2 "$P" submit --local --no-wait --kind window-post --request w.request.json \

@@ -164,6 +164,27 @@ TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
   }
 }
 
+// Issue 33: a C1 whose comm_r (or comm_d) is flipped, its vanilla proofs untouched: the circuit's
+// comm_r = Poseidon2(comm_c, comm_r_last) (the comm_d paths' roots) fails, and the vanilla check
+// names the value. (A PoRep vanilla proof carries no comm_r of its own: the C1's is the request's.)
+TEST(PoRepKind, FlippedCommROrCommDIsNamed) {
+  for (const bool comm_r : {true, false}) {
+    SealCommitPhase1Output c1 = c1_2kib();
+    (comm_r ? c1.comm_r : c1.comm_d)[3] ^= 1;
+    const auto job = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+    try {
+      synthesize0(*job);
+      ADD_FAILURE() << "a C1 with a flipped " << (comm_r ? "comm_r" : "comm_d") << " was synthesized without error";
+    } catch (const ProoflineError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(comm_r ? "vanilla check: comm_r ≠ Poseidon(comm_c, comm_r_last)" : "vanilla check: "),
+                std::string::npos)
+          << m;
+      if (!comm_r) EXPECT_NE(m.find("comm_d"), std::string::npos) << m;
+    }
+  }
+}
+
 TEST(PoRepKind, ReseededC1IsRefusedBeforeSynthesis) {
   SealCommitPhase1Output c1 = c1_2kib();
   c1.seed[0] ^= 0x55;  // the verifier's challenges no longer match the C1's paths

@@ -240,6 +240,44 @@ TEST(PoStKind, CuzkFormAndPreload) {
   fs::remove_all(scratch(), ec);
 }
 
+// Issue 33: the same bytes — a vanilla proof whose own comm_r is flipped, every path and root valid —
+// are refused in both request forms. With a request file the job is refused when it is made (bad
+// input, before the parameters load), naming the partition, the sector, the vanilla proof and both
+// comm_r values; in the cuzk.v1 form, whose sectors take the proofs' comm_r, the
+// circuit's comm_r = Poseidon2(comm_c, comm_r_last) fails.
+TEST(PoStKind, VanillaProofOfAnotherCommRIsRefused) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(PoStType::Window, 2048, ApiVersion::V1_2_0);
+  o.sectors = 2;
+  o.seed = 9;
+  filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  const filecoin::Domain request_comm_r = g.vanilla_proofs[0].comm_r;
+  g.vanilla_proofs[0].comm_r[3] ^= 1;
+  const std::string request = write("c.request.json", filecoin::to_json(filecoin::PoStRequest{g.config, o.miner_id, 0, g.public_inputs}));
+  const std::string vanilla = write("c.vanilla.json", filecoin::vanilla_proofs_to_json(g.vanilla_proofs));
+  Engine e(config());
+  ProofRequest r;
+  r.kind = "window-post";
+  r.args = {{"request", request}, {"vanilla", vanilla}, {"params", params_for(PoStType::Window)}};
+  AwaitResult a = e.prove(r, 60s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_EQ(a.result.failure, Failure::BadInput);
+  EXPECT_EQ(a.result.timings.srs_load, 0.0);
+  EXPECT_NE(a.result.error.find("partition 0 sector 0 (id " + std::to_string(g.public_inputs.sectors[0].sector_id) +
+                                "): vanilla_proofs[0] carries comm_r " + to_hex(g.vanilla_proofs[0].comm_r) +
+                                ", the request has comm_r " + to_hex(request_comm_r)),
+            std::string::npos)
+      << a.result.error;
+
+  ProofRequest c = cuzk_form("window-post", 10, g, o.miner_id, 0, g.vanilla_proofs);
+  c.args["params"] = r.args["params"];
+  a = e.prove(c, 300s);
+  EXPECT_EQ(a.result.state, JobState::Failed);
+  EXPECT_NE(a.result.error.find("unsatisfied: sector 0: comm_r"), std::string::npos) << a.result.error;
+  std::error_code ec;
+  fs::remove_all(scratch(), ec);
+}
+
 // A WinningPoSt that sets no priority is CRITICAL and gets the prover right after the partition
 // that holds it, ahead of the bench partitions (NORMAL, no priority set either) queued before it:
 // the engine's timeline of prove spans, with the prover held by a gate (no timing assumptions).

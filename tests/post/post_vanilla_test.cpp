@@ -9,6 +9,7 @@
 #include "proofline/filecoin/post_bincode.hpp"
 #include "proofline/filecoin/post_json.hpp"
 #include "proofline/r1cs/test_constraint_system.hpp"
+#include "proofline/util/hex.hpp"
 
 namespace proofline::filecoin {
 namespace {
@@ -304,6 +305,42 @@ TEST(PoStTampered, WrongCommR) {
   ASSERT_TRUE(t.unsatisfied.has_value());
   EXPECT_NE(t.unsatisfied->find("sector_0/enforce_comm_c_comm_r_last_hash_comm_r"), std::string::npos)
       << *t.unsatisfied;
+}
+
+// Issue 33: a vanilla proof carrying a comm_r other than the request's for its sector. The circuit
+// takes the request's comm_r (so it is satisfied and its inputs are the verifier's): only
+// check_vanilla_comm_r sees it, named with both values, in verify_post_vanilla as for the engine.
+TEST(PoStTampered, VanillaProofsOwnCommR) {
+  GeneratedPoSt g = two_sectors();
+  const Domain request_comm_r = g.vanilla_proofs[1].comm_r;
+  g.vanilla_proofs[1].comm_r[3] ^= 1;
+  const Tampered t = run_tampered(g, g.public_inputs);
+  EXPECT_FALSE(t.native.ok);
+  EXPECT_EQ(t.native.sector, 1u);
+  EXPECT_EQ(t.native.what, "partition 0 sector 1 (id " + std::to_string(g.public_inputs.sectors[1].sector_id) +
+                               "): vanilla_proofs[1] carries comm_r " + to_hex(g.vanilla_proofs[1].comm_r) +
+                               ", the request has comm_r " + to_hex(request_comm_r) + " for that sector");
+  EXPECT_FALSE(t.unsatisfied.has_value()) << *t.unsatisfied;
+  EXPECT_TRUE(t.inputs_verify);
+  const FallbackParams p = fallback_params(g.config);
+  const auto bad = check_vanilla_comm_r(partition_sector_proofs(p, g.public_inputs, g.vanilla_proofs, 0), 0);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->what, t.native.what);
+
+  // WinningPoSt: its one vanilla proof, spread over the circuit's 66 sectors, named once.
+  GenPoStOptions o;
+  o.config = post_config(PoStType::Winning, 2 * KiB, ApiVersion::V1_2_0);
+  o.seed = 12;
+  GeneratedPoSt w = gen_post_vanilla(o);
+  const FallbackParams wp = fallback_params(w.config);
+  EXPECT_FALSE(check_vanilla_comm_r(partition_sector_proofs(wp, w.public_inputs, w.vanilla_proofs, 0), 0));
+  w.vanilla_proofs[0].comm_r[0] ^= 1;
+  const PartitionSectors wpart = partition_sector_proofs(wp, w.public_inputs, w.vanilla_proofs, 0);
+  const PoStVanillaCheck wv = verify_post_vanilla(wp, w.public_inputs, wpart, 0);
+  EXPECT_FALSE(wv.ok);
+  EXPECT_EQ(wv.sector, 0u);
+  EXPECT_NE(wv.what.find("vanilla_proofs[0] carries comm_r " + to_hex(w.vanilla_proofs[0].comm_r)), std::string::npos)
+      << wv.what;
 }
 
 TEST(PoStTampered, ChallengeIndex) {

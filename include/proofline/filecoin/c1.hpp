@@ -189,6 +189,8 @@ std::string to_json(const SealCommitPhase1Output& c1);
 /// parse_c1_json of a file's contents (errors also name the file; a file over kMaxC1JsonBytes is
 /// refused from its size, before reading).
 SealCommitPhase1Output read_c1_file(const std::filesystem::path& path, C1Envelope* envelope = nullptr);
+/// to_json into a file (tests; the CLI writes through its one output writer): std::system_error
+/// naming the file when it cannot be written in full.
 void write_c1_file(const std::filesystem::path& path, const SealCommitPhase1Output& c1);
 
 /// Little-endian Fr of a domain value (must be < r; values that passed parse_c1_json are).

@@ -6,7 +6,7 @@
 // `FallbackParams` (storage-proofs-post fallback PublicParams: the circuit's sector and challenge
 // counts) with its parameter file names, `leaf_challenge`, `challenge_index`, `post_challenge_index`,
 // `sector_challenges`, `PoStSectorProof`, `FallbackPoStSectorProof`, `PublicSector`, `PoStPublicInputs`,
-// `PartitionSectors` / `partition_sector_proofs`, `verify_post_vanilla`,
+// `PartitionSectors` / `partition_sector_proofs`, `check_vanilla_comm_r`, `verify_post_vanilla`,
 // `gen_post_vanilla`.
 //
 // Facts (rust-fil-proofs filecoin-proofs `constants.rs`, `parameters.rs`, `api/post_util.rs`;
@@ -32,6 +32,9 @@
 //  - A partition of WindowPoSt takes its sectors' proofs in the public sectors' order (each found by
 //    sector id) and repeats the last one to fill sector_count; its public inputs repeat the last
 //    sector's the same way.
+//  - A FallbackPoStSectorProof carries its sector's comm_r; the circuit takes the request's. They
+//    must be equal (check_vanilla_comm_r), or one request's bytes mean one sector to a verifier
+//    given the request and another to one that takes the sectors from the proofs (cuzk.v1).
 //
 // Errors: lookups of unknown numbers / sizes throw ProoflineError(BadArgument); shape mismatches in
 // partitioning throw ProoflineError(BadLength) naming what does not fit; verify_post_vanilla never
@@ -197,9 +200,25 @@ struct PartitionSectors {
   std::vector<PoStSectorProof> proofs;   ///< sector_count entries
   std::vector<PublicSector> sectors;     ///< sector_count entries (padding repeats the last)
   std::size_t real_sectors = 0;          ///< entries before the padding (Winning: all)
+  /// Per entry, the comm_r the vanilla proof itself carries (FallbackPoStSectorProof::comm_r) and
+  /// its index in the vanilla proofs given: check_vanilla_comm_r compares it with the request's.
+  std::vector<Domain> vanilla_comm_r;
+  std::vector<std::size_t> vanilla_index;
 };
 PartitionSectors partition_sector_proofs(const FallbackParams& p, const PoStPublicInputs& pub,
                                          std::span<const FallbackPoStSectorProof> proofs, std::size_t partition);
+
+/// The first real sector of `part` whose vanilla proof carries a comm_r other than the request's for
+/// that sector, as "partition 1 sector 0 (id 7): vanilla_proofs[2] carries comm_r <64 hex>, the
+/// request has comm_r <64 hex>" (the circuit takes the request's: without this check a vanilla proof
+/// of another sector's comm_r would pass where the request is given and be proved against its own
+/// comm_r where the request is made from the proofs, cuzk.v1's form); nullopt when they all agree.
+/// verify_post_vanilla reports it; the window-post / winning-post kinds refuse it (Malformed).
+struct CommRMismatch {
+  std::size_t sector = 0;  ///< circuit sector
+  std::string what;
+};
+std::optional<CommRMismatch> check_vanilla_comm_r(const PartitionSectors& part, std::size_t partition);
 
 /// Result of verify_post_vanilla: ok, or the first failure.
 struct PoStVanillaCheck {
@@ -210,8 +229,9 @@ struct PoStVanillaCheck {
   explicit operator bool() const { return ok; }
 };
 
-/// storage-proofs-post FallbackPoSt::verify of partition `partition`, plus two checks the circuit
-/// needs: per circuit sector, comm_r = Poseidon2(comm_c, comm_r_last), with comm_r_last the root of
+/// storage-proofs-post FallbackPoSt::verify of partition `partition`, plus the checks the circuit
+/// needs and check_vanilla_comm_r (after the others, so a wrong comm_r in the request is named by
+/// its equation): per circuit sector, comm_r = Poseidon2(comm_c, comm_r_last), with comm_r_last the root of
 /// the first inclusion proof and equal to the proof's comm_r_last field; per challenge, the root is
 /// that comm_r_last, the path has the tree R shape of the sector size, hashes from the leaf to the
 /// root, and its positions spell the challenged leaf derived from randomness, sector id and index.
