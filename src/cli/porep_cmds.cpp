@@ -300,6 +300,7 @@ int cmd_c2(PorepCli& p) {
   req.kind = "porep-c2";
   req.args = {{"c1", p.c1}, {"params", params_path}};
   if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+  if (p.compiled) req.args["compiled"] = "1";
   req.parsed_input = c1;
   const EngineRun run = eng.run("c2", std::move(req), [](const std::string& reason) {
     return "the proofs made here do not verify (" + reason + "); no proof written";
@@ -416,6 +417,7 @@ int cmd_c2_many(PorepCli& p) {
     req.kind = "porep-c2";
     req.args = {{"c1", p.c1s[i]}, {"params", params_path}};
     if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
+    if (p.compiled) req.args["compiled"] = "1";
     req.parsed_input = c1s[i];
     return req;
   };
@@ -656,6 +658,10 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.c2->add_flag("--first-alone", p.first_alone,
                  "with several --c1: prove the first alone (single-proof latency with the parameters loaded), then "
                  "the others back to back (sustained)");
+  p.c2->add_flag("--compiled", p.compiled,
+                 "synthesize the witness only; the prover evaluates the constraints from the compiled circuit "
+                 "(<params>.compiled, recorded and written there on first use; on the GPU a, b, c never reach the "
+                 "host)");
   p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
   p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
   p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <any>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
@@ -23,9 +25,14 @@
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/groth16/param_cache.hpp"
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/compiled_file.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/r1cs/witness_assignment.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/hex.hpp"
+#include "log.hpp"
 
 namespace proofline::engine {
 
@@ -48,6 +55,60 @@ std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std
   const std::string v = arg_or(r, name, fallback);
   if (v != "0" && v != "1") throw std::invalid_argument("argument '" + name + "' = '" + v + "': expected 0 or 1");
   return v;
+}
+
+/// The compiled circuit of the PoRep circuit a parameter file was made for (issue 31; argument
+/// `compiled`): one per parameter key in this process, made by the first partition that needs it
+/// and kept for the process's life. Read from `<params>.compiled` when that file is there (a file of
+/// another circuit is refused by name: its inputs or aux differ from the parameters'; one older than
+/// the parameter file is made again); else recorded
+/// (r1cs::CircuitRecorder over `circuit`: the matrices do not depend on the witness, so any partition
+/// of the sector shape gives the same ones) and written there atomically — a folder that cannot be
+/// written keeps it in memory only, with a warning.
+std::shared_ptr<const r1cs::CompiledCircuit> porep_compiled_circuit(const std::string& key, const std::string& params,
+                                                                   const groth16::Parameters& p,
+                                                                   const porep::PoRepCircuit& circuit,
+                                                                   const r1cs::CircuitShape& expected) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const r1cs::CompiledCircuit>> made;
+  const std::lock_guard<std::mutex> lock(mu);
+  if (auto it = made.find(key); it != made.end()) return it->second;
+  const std::string file = params + ".compiled";
+  std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  std::error_code ec, ec2;
+  // A compiled file older than the parameter file is from before the parameters were made again
+  // (another circuit version, perhaps of the same counts): recorded again and replaced.
+  const bool stale = fs::is_regular_file(file, ec) && fs::last_write_time(file, ec) < fs::last_write_time(params, ec2);
+  if (stale) log()->warn("porep-c2: '{}' is older than '{}': recording the compiled circuit again", file, params);
+  if (!stale && fs::is_regular_file(file, ec)) {
+    // the circuit's counts (a file of another circuit: Error::BadArgument naming the file and the
+    // field), then the parameters' (a parameter file of another circuit fails the kind's check)
+    r1cs::CompiledReadOptions o;
+    o.expected = expected;
+    cc = std::make_shared<const r1cs::CompiledCircuit>(r1cs::read_compiled_circuit(file, o));
+    if (p.num_inputs() != 0 && (cc->shape().inputs != p.num_inputs() || cc->shape().aux != p.num_aux())) {
+      throw ProoflineError(Error::BadArgument,
+                           "compiled circuit '" + file + "': " + std::to_string(cc->shape().inputs) + " inputs and " +
+                               std::to_string(cc->shape().aux) + " aux variables, expected " +
+                               std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()) +
+                               " (the parameters' circuit): a compiled circuit of another circuit; remove it to have "
+                               "it made again");
+    }
+    log()->info("porep-c2: compiled circuit read from '{}' ({} constraints, {:.2f} GB)", file, cc->shape().constraints,
+                double(cc->bytes()) / 1e9);
+  } else {
+    r1cs::CircuitRecorder rec;
+    r1cs::synthesize(circuit, rec);
+    cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+    try {
+      const std::uint64_t bytes = r1cs::write_compiled_circuit(file, *cc);
+      log()->info("porep-c2: compiled circuit recorded and written to '{}' ({:.2f} GB)", file, double(bytes) / 1e9);
+    } catch (const std::exception& e) {
+      log()->warn("porep-c2: compiled circuit recorded, kept in memory only (not written: {})", e.what());
+    }
+  }
+  made.emplace(key, cc);
+  return cc;
 }
 
 /// The parameter set of a PoRep .params file as the engine holds it (key: path + file_version).
@@ -89,7 +150,7 @@ class PoRepC2Job final : public KindJob {
  public:
   /// `ks`: the circuit partitions to prove, in order (engine partition i is circuit partition ks[i]).
   PoRepC2Job(std::string source, std::shared_ptr<const filecoin::SealCommitPhase1Output> c1, std::string params,
-             bool check_constraints, std::vector<std::size_t> ks)
+             bool check_constraints, std::vector<std::size_t> ks, bool compiled = false)
       : source_(std::move(source)),
         c1_(std::move(c1)),
         cfg_(filecoin::porep_config(c1_->registered_proof)),
@@ -97,6 +158,7 @@ class PoRepC2Job final : public KindJob {
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
         check_constraints_(check_constraints),
+        compiled_(compiled),
         ks_(std::move(ks)) {
     const filecoin::StackedGraph g(cfg_);
     for (std::size_t k = 0; k < c1_->vanilla_proofs.size(); ++k) {
@@ -135,12 +197,42 @@ class PoRepC2Job final : public KindJob {
                                ": the challenged nodes or the paths' node indices differ from the challenges "
                                "(from the seed) and graph parents a verifier derives");
     }
-    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
-      cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+    // The evaluated form (prover mode: a, b, c on the host), or the compiled form (witness-only
+    // synthesis; the backend evaluates a, b, c from the compiled circuit, on the device where it has
+    // one; the constraint check then evaluates them on the host for itself).
+    r1cs::FrVector ca, cb, cc_rows;
+    const r1cs::FrVector* abc[3] = {&buf.a, &buf.b, &buf.c};
+    if (compiled_) {
+      const porep::PoRepCounts counts = porep::count_porep(shape_);
+      const auto cc = porep_compiled_circuit(key_, params_, srs.params, circuit,
+                                             r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux});
+      r1cs::WitnessAssignment cs;
+      cs.reserve(srs.params.num_inputs(), srs.params.num_aux());
       r1cs::synthesize(circuit, cs);
-    });
-    if (!check_constraints_) return;
-    if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
+      r1cs::WitnessBuffers wb = cs.release();
+      buf.clear();
+      buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
+      buf.aux_assignment.resize(wb.aux_assignment.size());  // every element written by expand
+      wb.aux_assignment.expand(buf.aux_assignment);
+      buf.a_aux_density = cc->a_aux_density();
+      buf.b_input_density = cc->b_input_density();
+      buf.b_aux_density = cc->b_aux_density();
+      buf.compiled = cc;
+      if (!check_constraints_) return;
+      const std::size_t rows = cc->shape().constraints;
+      ca.resize(rows);
+      cb.resize(rows);
+      cc_rows.resize(rows);
+      r1cs::evaluate(ca, cb, cc_rows, *cc, buf.input_assignment, buf.aux_assignment);
+      abc[0] = &ca, abc[1] = &cb, abc[2] = &cc_rows;
+    } else {
+      synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
+        cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+        r1cs::synthesize(circuit, cs);
+      });
+      if (!check_constraints_) return;
+    }
+    if (const auto bad = porep::first_unsatisfied(*abc[0], *abc[1], *abc[2])) {
       std::vector<std::uint64_t> nodes;
       for (const auto& v : c1_->vanilla_proofs[k]) nodes.push_back(v.challenge());
       std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
@@ -161,6 +253,7 @@ class PoRepC2Job final : public KindJob {
   porep::PoRepShape shape_;
   std::string params_, key_;  // key_: params_ + file_version(params_)
   bool check_constraints_;
+  bool compiled_;  ///< argument `compiled`: partitions in the compiled form (porep_compiled_circuit)
   std::vector<std::vector<Fr>> inputs_;  ///< per circuit partition, as a verifier derives them
   std::vector<std::size_t> ks_;          ///< the circuit partitions proved (all, or the one of 'partition')
 };
@@ -189,6 +282,11 @@ class PoRepC2Kind final : public ProofKind {
             ArgSpec("check_constraints", ArgType::Bool,
                     "check every constraint after synthesis and name the failing challenge")
                 .defaults_to("1"),
+            ArgSpec("compiled", ArgType::Bool,
+                    "synthesize the witness only and let the backend evaluate the constraints from the compiled "
+                    "circuit (on the GPU where there is one: a, b, c never on the host); the compiled circuit is read "
+                    "from <params>.compiled, or recorded once and written there")
+                .defaults_to("0"),
             ArgSpec("partition", ArgType::Int,
                     "prove only this circuit partition (0-based, below the C1's partitions), as `proofline c2 "
                     "--partition`")
@@ -258,7 +356,9 @@ class PoRepC2Kind final : public ProofKind {
     } else {
       for (std::size_t k = 0; k < c1.vanilla_proofs.size(); ++k) ks.push_back(k);
     }
-    return std::make_shared<PoRepC2Job>(std::move(source), std::move(parsed), std::move(params), check, std::move(ks));
+    const bool compiled = yes_no_arg(r, "compiled", "0") == "1";
+    return std::make_shared<PoRepC2Job>(std::move(source), std::move(parsed), std::move(params), check, std::move(ks),
+                                        compiled);
   }
 
   /// With a C1 (argument or payload): as prepare. Without one (engine.preload "porep-c2:<params>",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PoRep commit phase 2 end to end with `proofline` (issue 8), 2 KiB, twice — a gen-c1 sector and a
-# real small seal: setup (development parameters, cached in the build folder by
+# real small seal (the latter with c2 --compiled, issue 31): setup (development parameters, cached in the build folder by
 # scripts/porep_params.sh) → c2 (proof verified before it is written) → verify --c1 (inputs derived
 # from the C1 and the graph) → the outside verifier (noble_verify.mjs) on the snarkjs JSON export.
 # Then the failures: a C1 with one flipped label byte makes c2 name the challenge and write no proof
@@ -30,8 +30,12 @@ for kind in gen seal; do
   else
     check "seal 2KiB" 0 "$P" seal --sector-size 2KiB --seed 6 --out $kind.json
   fi
-  # parameters found in FIL_PROOFS_PARAMETER_CACHE by their upstream name (no --params)
-  check "c2 $kind" 0 "$P" c2 --c1 $kind.json --out $kind.proof --snarkjs-dir sj-$kind --json
+  # parameters found in FIL_PROOFS_PARAMETER_CACHE by their upstream name (no --params); the sealed
+  # sector's proof in the compiled form (--compiled: witness-only synthesis, a, b, c evaluated by the
+  # prover from the compiled circuit, recorded on first use and written beside the parameters)
+  compiled=()
+  [[ $kind == seal ]] && compiled=(--compiled)
+  check "c2 $kind ${compiled[*]}" 0 "$P" c2 --c1 $kind.json --out $kind.proof --snarkjs-dir sj-$kind --json "${compiled[@]}"
   cp out.txt c2-$kind.out; cp err.txt c2-$kind.err  # its --json and progress, read again below
   expect_in "c2 $kind verified" out.txt '"verified": true'
   expect_in "c2 $kind progress on stderr" err.txt 'c2: proving 1 partition'
@@ -40,6 +44,8 @@ for kind in gen seal; do
   check "noble verifies the $kind proof" 0 "$NODE" "$ORACLE/noble_verify.mjs" sj-$kind/verification_key.json \
     sj-$kind/public.json sj-$kind/proof.json
 done
+if [[ -s "$params.compiled" ]]; then echo "ok: c2 --compiled wrote the compiled circuit beside the parameters"
+else echo "FAIL: no $params.compiled after c2 --compiled"; fails=$((fails + 1)); fi
 # Issue 20: the Commit2In envelope that Curio sends and lotus-bench writes as c1.json
 # ({"SectorNum","Phase1Out":<base64 of the C1 JSON>,"SectorSize"}), made here with coreutils' base64:
 # c2 and verify --c1 take it as they take the bare C1; the proof is the same sector's. (c2 proves it

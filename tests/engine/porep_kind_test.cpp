@@ -17,6 +17,9 @@
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/seal.hpp"
 #include "proofline/filecoin/sector.hpp"
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/compiled_file.hpp"
 #include "proofline/util/error.hpp"
 
 namespace proofline::engine::testing {
@@ -145,6 +148,60 @@ TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
     EXPECT_NE(m.find("it has 2 public inputs (incl. ONE) and "), std::string::npos) << m;
     EXPECT_NE(m.find("a 2KiB partition's circuit has 40 and "), std::string::npos) << m;
   }
+}
+
+// compiled=1 (issue 31): the partition in the compiled form — witness-only synthesis, a, b, c empty,
+// the compiled circuit named — whose evaluation gives prover mode's a, b, c byte for byte, with the
+// same assignments and density bitmaps; the compiled circuit is written beside the parameters
+// (`<params>.compiled`), read from there by a later process, and a file of another circuit is
+// refused by name.
+TEST(PoRepKind, CompiledFormEvaluatesToTheProversRows) {
+  const auto& c1 = c1_2kib();
+  const std::string c1_path = write_text("porep-compiled.json", filecoin::to_json(c1));
+  // parameters under names of this test's own, so the process-wide cache starts empty for them
+  const std::string params = (test_dir() / "porep-compiled.params").string();
+  std::filesystem::copy_file(mul_params(), params, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::remove(params + ".compiled");
+  const auto evaluated = synthesize0(*prepare(porep_request({{"c1", c1_path}, {"params", params}})));
+  const auto job = prepare(porep_request({{"c1", c1_path}, {"params", params}, {"compiled", "1"}}));
+  const r1cs::ProvingBuffers buf = synthesize0(*job);  // check_constraints=1: evaluated for the check too
+  ASSERT_NE(buf.compiled, nullptr);
+  EXPECT_TRUE(buf.a.empty() && buf.b.empty() && buf.c.empty());
+  EXPECT_EQ(buf.rows(), evaluated.a.size());
+  EXPECT_EQ(buf.input_assignment, evaluated.input_assignment);
+  EXPECT_EQ(buf.aux_assignment, evaluated.aux_assignment);
+  EXPECT_TRUE(buf.a_aux_density == evaluated.a_aux_density);
+  EXPECT_TRUE(buf.b_input_density == evaluated.b_input_density);
+  EXPECT_TRUE(buf.b_aux_density == evaluated.b_aux_density);
+  r1cs::FrVector a(buf.rows()), b(buf.rows()), c(buf.rows());
+  r1cs::evaluate(a, b, c, *buf.compiled, buf.input_assignment, buf.aux_assignment);
+  EXPECT_EQ(a, evaluated.a);
+  EXPECT_EQ(b, evaluated.b);
+  EXPECT_EQ(c, evaluated.c);
+  EXPECT_EQ(job->public_inputs(0, buf), filecoin::public_inputs(c1, 0));
+
+  // written beside the parameters; the same file under another parameter name is read back
+  ASSERT_TRUE(std::filesystem::is_regular_file(params + ".compiled"));
+  EXPECT_TRUE(r1cs::read_compiled_circuit(params + ".compiled") == *buf.compiled);
+
+  // a compiled file of another circuit beside the parameters (the mul circuit's) is refused by name
+  const std::string other = (test_dir() / "porep-compiled-other.params").string();
+  std::filesystem::copy_file(mul_params(), other, std::filesystem::copy_options::overwrite_existing);
+  {
+    r1cs::CircuitRecorder rec;
+    r1cs::synthesize(circuits::bench::MulCircuit{}, rec);
+    r1cs::write_compiled_circuit(other + ".compiled", std::move(rec).compile());
+  }
+  const auto job2 = prepare(porep_request({{"c1", c1_path}, {"params", other}, {"compiled", "1"}}));
+  try {
+    synthesize0(*job2);
+    ADD_FAILURE() << "a compiled file of another circuit was accepted";
+  } catch (const ProoflineError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.code(), Error::BadArgument) << m;
+    EXPECT_NE(m.find("compiled circuit " + other + ".compiled: another circuit: constraints"), std::string::npos) << m;
+  }
+  EXPECT_THROW(prepare(porep_request({{"c1", c1_path}, {"params", params}, {"compiled", "yes"}})), std::invalid_argument);
 }
 
 TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
