@@ -63,7 +63,7 @@ TEST(Kinds, EveryBuiltinKindIsRegisteredWithItsDeclarations) {
   EXPECT_EQ(names_of(r->get("snarkjs")->arguments()), (std::vector<std::string>{"zkey", "wtns", "checked"}));
   EXPECT_EQ(names_of(r->get("porep-c2")->arguments()),
             (std::vector<std::string>{"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints",
-                                      "partition"}));
+                                      "compiled", "partition"}));
   for (const std::string k : {"bench", "mul", "porep-c2", "snarkjs"}) {
     const auto args = r->get(k)->arguments();
     EXPECT_NO_THROW(check_declarations(k, args)) << k;
