@@ -28,6 +28,7 @@
 #include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/compiled_file.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "../support/buffers_test_util.hpp"
 
 namespace proofline {
 namespace {
@@ -39,9 +40,7 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-bool same_bytes(std::span<const ff::Fr> x, std::span<const ff::Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
+using proofline::testing::same_bytes;
 
 // Evaluates `cc` on `pa`'s witness `runs` times and compares everything with `pa`; returns the
 // fastest evaluation's seconds (the machine is shared: the minimum is the least disturbed run).

@@ -22,6 +22,7 @@
 #include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/r1cs/witness_assignment.hpp"
+#include "../support/buffers_test_util.hpp"
 
 namespace proofline {
 namespace {
@@ -32,9 +33,7 @@ using r1cs::ProvingAssignment;
 using r1cs::WitnessAssignment;
 using Clock = std::chrono::steady_clock;
 
-bool same_bytes(std::span<const ff::Fr> x, std::span<const ff::Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
+using proofline::testing::same_bytes;
 
 // Witness-only == prover (counts, inputs, aux unpacked and packed), and evaluate(cc, witness) ==
 // the prover's a, b, c.

@@ -17,6 +17,7 @@
 #include "proofline/r1cs/circuit_recorder.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "require_device.hpp"
+#include "../support/buffers_test_util.hpp"
 
 namespace proofline {
 namespace {
@@ -24,9 +25,7 @@ namespace {
 using ff::Fr;
 using r1cs::CompiledCircuit;
 
-bool same_bytes(std::span<const Fr> x, std::span<const Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
+using proofline::testing::same_bytes;
 
 void expect_device_equals(const CompiledCircuit& cc, std::span<const Fr> inputs, std::span<const Fr> aux,
                           std::span<const Fr> want_a, std::span<const Fr> want_b, std::span<const Fr> want_c) {

@@ -11,6 +11,7 @@
 #include "proofline/r1cs/circuit_recorder.hpp"
 #include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "../support/buffers_test_util.hpp"
 
 namespace proofline::r1cs::compiled_test {
 
@@ -57,9 +58,7 @@ inline CompiledCircuit record_awkward() {
   return std::move(rec).compile();
 }
 
-inline bool same_bytes(std::span<const Fr> x, std::span<const Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
+using proofline::testing::same_bytes;
 
 inline void expect_equals_prover(const CompiledCircuit& cc, const ProvingAssignment& pa) {
   ASSERT_EQ(cc.shape().constraints, pa.num_constraints());

@@ -10,15 +10,14 @@
 #include <vector>
 
 #include "proofline/r1cs/packed_witness.hpp"
+#include "../support/buffers_test_util.hpp"
 
 namespace proofline::r1cs {
 namespace {
 
 using ff::Fr;
 
-bool same_bytes(std::span<const Fr> x, std::span<const Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
-}
+using proofline::testing::same_bytes;
 
 // 0 (p0 = 1/2), 1 (p1 = 3/8) or a random value.
 std::vector<Fr> random_values(std::size_t n, std::mt19937_64& rng) {

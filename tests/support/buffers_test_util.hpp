@@ -1,5 +1,6 @@
 // tests/support/buffers_test_util.hpp — comparing two provers' buffers byte for byte (the parallel
-// synthesis tests of tests/circuits and tests/snap: parallel parts against the sequential order).
+// synthesis tests of tests/circuits and tests/snap: parallel parts against the sequential order; the
+// compiled-circuit and witness-only tests of tests/r1cs, tests/circuits and tests/gpu).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,12 +15,14 @@
 
 namespace proofline::testing {
 
+/// Equal lengths and bytes (empty spans compare equal without calling memcmp: their data() may be
+/// null, which memcmp must not get — UBSan caught it).
 inline bool same_bytes(std::span<const ff::Fr> x, std::span<const ff::Fr> y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size_bytes()) == 0;
+  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size_bytes()) == 0);
 }
 inline bool same_bits(const r1cs::DensityTracker& x, const r1cs::DensityTracker& y) {
   return x.size() == y.size() && x.popcount() == y.popcount() && x.words().size() == y.words().size() &&
-         std::memcmp(x.words().data(), y.words().data(), x.words().size_bytes()) == 0;
+         (x.words().empty() || std::memcmp(x.words().data(), y.words().data(), x.words().size_bytes()) == 0);
 }
 
 /// Every buffer of `got` (a, b, c, both assignments, the three densities) equals `want`'s, byte for
