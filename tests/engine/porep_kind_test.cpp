@@ -155,7 +155,19 @@ TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
 // same assignments and density bitmaps; the compiled circuit is written beside the parameters
 // (`<params>.compiled`), read from there by a later process, and a file of another circuit is
 // refused by name.
+#if defined(__SANITIZE_THREAD__)
+#define PL_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PL_TSAN 1
+#endif
+#endif
 TEST(PoRepKind, CompiledFormEvaluatesToTheProversRows) {
+#ifdef PL_TSAN
+  // Three syntheses and a recording of a 2.7 M-constraint partition: minutes under ThreadSanitizer
+  // for no concurrency of its own (the Release and ASan runs check it).
+  GTEST_SKIP() << "a data-equality test of minutes under ThreadSanitizer (checked in the Release and ASan runs)";
+#endif
   const auto& c1 = c1_2kib();
   const std::string c1_path = write_text("porep-compiled.json", filecoin::to_json(c1));
   // parameters under names of this test's own, so the process-wide cache starts empty for them
