@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -199,9 +200,8 @@ class PoRepC2Job final : public KindJob {
     }
     // The evaluated form (prover mode: a, b, c on the host), or the compiled form (witness-only
     // synthesis; the backend evaluates a, b, c from the compiled circuit, on the device where it has
-    // one; the constraint check then evaluates them on the host for itself).
-    r1cs::FrVector ca, cb, cc_rows;
-    const r1cs::FrVector* abc[3] = {&buf.a, &buf.b, &buf.c};
+    // one; the constraint check evaluates the rows on the host one by one, keeping no a, b, c).
+    std::optional<std::size_t> bad;
     if (compiled_) {
       const porep::PoRepCounts counts = porep::count_porep(shape_);
       const auto cc = porep_compiled_circuit(key_, params_, srs.params, circuit,
@@ -219,20 +219,16 @@ class PoRepC2Job final : public KindJob {
       buf.b_aux_density = cc->b_aux_density();
       buf.compiled = cc;
       if (!check_constraints_) return;
-      const std::size_t rows = cc->shape().constraints;
-      ca.resize(rows);
-      cb.resize(rows);
-      cc_rows.resize(rows);
-      r1cs::evaluate(ca, cb, cc_rows, *cc, buf.input_assignment, buf.aux_assignment);
-      abc[0] = &ca, abc[1] = &cb, abc[2] = &cc_rows;
+      bad = r1cs::first_unsatisfied(*cc, buf.input_assignment, buf.aux_assignment);
     } else {
       synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
         cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
         r1cs::synthesize(circuit, cs);
       });
       if (!check_constraints_) return;
+      bad = porep::first_unsatisfied(buf.a, buf.b, buf.c);
     }
-    if (const auto bad = porep::first_unsatisfied(*abc[0], *abc[1], *abc[2])) {
+    if (bad) {
       std::vector<std::uint64_t> nodes;
       for (const auto& v : c1_->vanilla_proofs[k]) nodes.push_back(v.challenge());
       std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +

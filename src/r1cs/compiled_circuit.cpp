@@ -8,6 +8,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include "proofline/r1cs/linear_combination.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
@@ -133,6 +134,28 @@ void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledC
                         }
                       }
                     });
+}
+
+std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                             std::span<const Fr> aux) {
+  const CompiledShape& s = circuit.shape();
+  check_length("the input assignment", inputs.size(), s.inputs);
+  check_length("the aux assignment", aux.size(), s.aux);
+  const Fr* table = circuit.coefficients().data();
+  constexpr std::size_t kNone = SIZE_MAX;
+  const std::size_t first = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, s.constraints, 4096), kNone,
+      [&](const tbb::blocked_range<std::size_t>& r, std::size_t found) {
+        for (std::size_t i = r.begin(); i < r.end() && i < found; ++i) {
+          const Fr a = row_value(circuit.a(), i, table, inputs.data(), s.inputs, aux.data());
+          const Fr b = row_value(circuit.b(), i, table, inputs.data(), s.inputs, aux.data());
+          if (a * b != row_value(circuit.c(), i, table, inputs.data(), s.inputs, aux.data())) return i;
+        }
+        return found;
+      },
+      [](std::size_t x, std::size_t y) { return std::min(x, y); });
+  if (first == kNone) return std::nullopt;
+  return first;
 }
 
 }  // namespace proofline::r1cs

@@ -9,8 +9,8 @@
 // both directions, cosets, and the H path (h_column ×3 + h_combine), at 2^0…2^14 with GroupBlock's
 // radix-4 rounds (the kernel's default), its radix-8 and radix-2 ones (PROOFLINE_NTT_RADIX=8 / 2) and
 // one column bit (PROOFLINE_NTT_COLS=1), and at 2^19 in radix 4 (three groups: two with between-group
-// twiddles); radix 2 and one column bit at 2^19 and radix 8 at 2^20 are a DISABLED_ test (~50 s) that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU;
-// both run in `make test`.
+// twiddles); radix 2 and one column bit at 2^19 and radix 8 at 2^20 are a DISABLED_ test (~50 s)
+// that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU; both run in `make test`.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -101,6 +101,19 @@ TEST(CompiledCircuit, AwkwardCircuitEqualsProver) {
   EXPECT_EQ(c, (std::vector<Fr>{F(84), F(12), F(19), F(0), F(0), F(0), F(0)}));
 }
 
+// first_unsatisfied: the witness of the hand-computed values above holds every row; p = 13 instead
+// of 12 breaks rows 1 ("mul": 3·4 ≠ 13) and 2 ("sum": (13 + 3 + 4)·1 ≠ 19): the lowest is named;
+// s = 1 keeps row 3 ("bool": (1 − 1)·1 = 0), s = 2 breaks only it ((1 − 2)·2 = −2 ≠ 0).
+TEST(CompiledCircuit, FirstUnsatisfiedRow) {
+  const CompiledCircuit cc = record_awkward();
+  const std::vector<Fr> in{F(1), F(19)};
+  EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(12), F(0)}), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(13), F(0)}), std::optional<std::size_t>(1));
+  EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(12), F(1)}), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(12), F(2)}), std::optional<std::size_t>(3));
+  EXPECT_THROW(first_unsatisfied(cc, in, std::vector<Fr>{F(3)}), ProoflineError);
+}
+
 TEST(CompiledCircuit, EvaluateChecksLengths) {
   const CompiledCircuit cc = record_awkward();
   const std::vector<Fr> in{F(1), F(19)}, aux{F(3), F(4), F(12)};

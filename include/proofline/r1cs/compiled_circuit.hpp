@@ -35,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -145,5 +146,12 @@ class CompiledCircuit {
 /// length mismatch; nothing is written then.
 void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledCircuit& circuit,
               std::span<const Fr> inputs, std::span<const Fr> aux);
+
+/// Index of the first row i with ⟨A_i, z⟩·⟨B_i, z⟩ ≠ ⟨C_i, z⟩ for z = [inputs | aux], or nullopt if
+/// every row holds: the constraint check of the compiled form, evaluating each row as evaluate()
+/// does but keeping no a, b, c (rows in parallel blocks on oneTBB; the lowest failing row wins).
+/// Throws ProoflineError(BadLength) as evaluate() on an inputs or aux length mismatch.
+std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                             std::span<const Fr> aux);
 
 }  // namespace proofline::r1cs
