@@ -25,7 +25,9 @@
 # sectors take SEED+1 …), C2_THREADS (c2 --threads, 0: all cores), C2_BUDGET (c2 --memory-budget,
 # default 0: derived from the machine), SUSTAINED (sectors of the sustained mode, default 3, ≥ 3 for
 # a figure worth quoting; 0: skip it), SINGLE (1, default: also the cold single run, gen-c1 → c2 →
-# verify --c1 in separate processes; 0: only the sustained mode, whose c2 loads the parameters once).
+# verify --c1 in separate processes; 0: only the sustained mode, whose c2 loads the parameters once),
+# C2_ARGS (more c2 arguments, split at spaces, for both c2 runs: e.g. "--compiled" for the compiled
+# form: witness-only synthesis, the constraints evaluated by the backend, the aux assignment packed).
 #
 # Examples:  bench/porep.sh 2KiB cpu
 #            SUSTAINED=3 NO_BUILD=1 PROOFLINE=/tmp/devrun-bundle/bin/proofline bench/porep.sh 32GiB cuda
@@ -56,6 +58,7 @@ SEED=${SEED:-1}
 SUSTAINED=${SUSTAINED:-3}
 SINGLE=${SINGLE:-1}
 C2_BUDGET=${C2_BUDGET:-0}
+read -r -a C2_MORE <<<"${C2_ARGS:-}"
 W=$WORK_DIR/$SECTOR
 mkdir -p "$W"
 
@@ -106,7 +109,7 @@ vk=${params%.params}.vk
 if [[ $SINGLE == 1 ]]; then
 t0=$(now) && cpu c0
 if ! "$P" c2 --c1 "$W/c1.json" --params "$params" --out "$W/proof.bin" --backend "$BACKEND" --json \
-    --threads "${C2_THREADS:-0}" --memory-budget "$C2_BUDGET" "${PART[@]}" >"$W/c2.json" 2>"$W/c2.err"; then
+    --threads "${C2_THREADS:-0}" --memory-budget "$C2_BUDGET" "${PART[@]}" "${C2_MORE[@]}" >"$W/c2.json" 2>"$W/c2.err"; then
   cat "$W/c2.err" >&2
   echo "bench/porep.sh: c2 failed" >&2
   exit 1
@@ -150,7 +153,7 @@ if [[ $SUSTAINED -gt 0 ]]; then
   t0=$(now) && cpu c0
   rc=0
   "$P" c2 "${pairs[@]}" --first-alone --params "$params" --backend "$BACKEND" --json --threads "${C2_THREADS:-0}" \
-    --memory-budget "$C2_BUDGET" >"$W/sustained.json" 2>"$W/sustained.err" || rc=$?
+    --memory-budget "$C2_BUDGET" "${C2_MORE[@]}" >"$W/sustained.json" 2>"$W/sustained.err" || rc=$?
   cpu c1
   s_wall=$(secs "$t0" "$(now)") s_cpu=$(cpu_since)
   [[ -n $smi_pid ]] && { kill "$smi_pid" 2>/dev/null; wait "$smi_pid" 2>/dev/null || true; }
@@ -169,7 +172,7 @@ if [[ $SUSTAINED -gt 0 ]]; then
   row "  sustained per proof" "$(jsec sustained_seconds_per_proof "$S")" "$(jnum sustained_proofs "$S") sectors at once: $(jsec sustained_wall_s "$S") s wall / proofs; $(jsec steady_seconds_per_proof "$S") s between completions"
   row "  per partition: synth" "$(ms mean_synthesis_ms)" "mean over the sustained partitions (stage means below too)"
   row "  prove wait" "$(ms mean_prove_wait_ms)" "synthesized → taken by a prover worker"
-  row "  H2D" "$(ms mean_h2d_ms)" "host → device copies (0: not measured by the backend / CPU)"
+  row "  H2D" "$(ms mean_h2d_ms)" "host → device copies (0: not measured by the backend / CPU): $(awk -v x="$(jnum mean_h2d_bytes "$S")" 'BEGIN { printf "%.3f GB", x / 1e9 }') per partition"
   row "  kernel" "$(ms mean_kernel_ms)" "the backend's own time (CUDA events on a GPU)"
   row "  prover call" "$(ms mean_prover_call_ms)" "the backend call as the engine sees it"
   row "  stage" "$(ms mean_stage_ms)" "the prove stage as the pipeline sees it"

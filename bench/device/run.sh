@@ -20,7 +20,8 @@
 #             device against prover-mode synthesis (no parameters needed)
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
-#             verified by `verify --c1` in its own process
+#             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
+#             default (prover mode), compiled (c2 --compiled: witness-only, the constraints on the device)
 #   post32    WindowPoSt, one partition: setup, gen-vanilla, submit --local, verify --post
 #   snap32    SnapDeals: setup, gen-vanilla snap, submit --local --kind snap-update, verify --snap
 #   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); a C1 sent twice through
@@ -409,10 +410,18 @@ pass_r1cs() {
   return "$rc"
 }
 
-pass_porep32() {
+pass_porep32() {  # one sustained run per POREP_FORMS word: default (prover mode) and/or compiled (c2 --compiled)
+  local form rc=0
   need_backend
   ensure_params porep "$SECTOR" || return 1
-  porep_run porep "$SECTOR" "$BACKEND" "$SUSTAINED"
+  for form in ${POREP_FORMS:-default}; do
+    case $form in
+      default) porep_run porep "$SECTOR" "$BACKEND" "$SUSTAINED" || rc=1 ;;
+      compiled) porep_run porep-compiled "$SECTOR" "$BACKEND" "$SUSTAINED" C2_ARGS=--compiled || rc=1 ;;
+      *) say "  porep32: unknown POREP_FORMS word '$form' (default, compiled)"; rc=1 ;;
+    esac
+  done
+  return "$rc"
 }
 
 post_like() {  # post_like CIRCUIT KIND GEN VERIFY_FLAG SIZE [extra args of submit and verify]

@@ -222,7 +222,7 @@ Json partition_timings_json(const engine::PartitionTimings& t) {
   return Json{{"index", t.index},         {"backend", t.backend_name}, {"queue_wait", t.queue_wait},
               {"srs_load", t.srs_load},   {"synthesis", t.synthesis},  {"prove_wait", t.prove_wait},
               {"h2d", t.h2d},             {"kernel", t.kernel},        {"prover_call", t.prover_call},
-              {"stage", t.stage},         {"total", t.total}};
+              {"stage", t.stage},         {"total", t.total},          {"h2d_bytes", t.backend_timings.h2d_bytes}};
 }
 
 Json proof_timings_json(const engine::ProofTimings& t) {
@@ -495,7 +495,7 @@ int cmd_c2_many(PorepCli& p) {
                   {&engine::PartitionTimings::kernel, "kernel"},
                   {&engine::PartitionTimings::prover_call, "prover_call"},
                   {&engine::PartitionTimings::stage, "stage"}};
-  double sum_call = 0, sum_verify = 0, sum_queue = 0;
+  double sum_call = 0, sum_verify = 0, sum_queue = 0, sum_h2d_bytes = 0;
   std::vector<double> call_per_backend(backends, 0.0);  // Σ prover call (ms) of each backend (device)
   std::vector<std::size_t> parts_per_backend(backends, 0);
   std::size_t parts = 0;
@@ -504,6 +504,7 @@ int cmd_c2_many(PorepCli& p) {
     for (const auto& t : r.partitions) {
       for (Mean& x : means) x.sum += t.*x.timer;
       sum_call += t.prover_call;
+      sum_h2d_bytes += static_cast<double>(t.backend_timings.h2d_bytes);
       if (t.backend >= 0 && static_cast<std::size_t>(t.backend) < backends) {
         call_per_backend[static_cast<std::size_t>(t.backend)] += t.prover_call;
         ++parts_per_backend[static_cast<std::size_t>(t.backend)];
@@ -555,6 +556,7 @@ int cmd_c2_many(PorepCli& p) {
     j["mean_queue_wait_ms"] = sum_queue / static_cast<double>(k);
     for (const Mean& x : means) j[std::string("mean_") + x.name + "_ms"] = x.sum / np;
     j["mean_verify_ms"] = sum_verify / static_cast<double>(k);
+    j["mean_h2d_bytes"] = sum_h2d_bytes / np;  // the partition's own data copied to the device
     j["peak_rss_bytes"] = rss;
     j["proofs"] = std::move(proofs);
     std::cout << j.dump(2) << "\n";

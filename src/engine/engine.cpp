@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <condition_variable>
@@ -122,6 +123,7 @@ HostMemory host_memory_at_start() {
 struct Engine::Impl {
   struct Job {
     std::uint64_t seq = 0;
+    std::atomic<bool> host_evaluation_logged{false};  ///< the prove stage's note on a compiled form evaluated on the host
     ProofRequest req;
     Priority priority = Priority::Normal;  ///< req.priority, or the kind's default (fixed at submit)
     JobState state = JobState::Queued;
@@ -801,6 +803,13 @@ struct Engine::Impl {
         t.kernel = res.timings.kernel;
         t.h2d = res.timings.h2d;
         t.backend_timings = res.timings;
+        // The compiled form evaluated on the host by a device backend (its compiled circuit did not
+        // fit the device budget; gpu/backend.hpp "Compiled form"): said once per job.
+        if (res.timings.host_evaluations > 0 && be_name != "cpu" && !job->host_evaluation_logged.exchange(true)) {
+          log()->warn("job {}: partition {}: the constraints were evaluated on the host by backend {} (the compiled "
+                      "circuit does not fit its device budget beside the parameters and the working set)",
+                      job->req.request_id, item->k, be_name);
+        }
       } catch (const std::exception& e) {
         error = e.what();
         failure = classify(e);

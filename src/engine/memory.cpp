@@ -184,7 +184,7 @@ std::uint64_t buffer_bytes(const r1cs::ProvingBuffers& b) {
   auto words = [](const r1cs::DensityTracker& d) { return std::uint64_t{8} * ((d.size() + 63) / 64); };
   return fr * (b.a.capacity() + b.b.capacity() + b.c.capacity() + b.input_assignment.capacity() +
                b.aux_assignment.capacity()) +
-         words(b.a_aux_density) + words(b.b_input_density) + words(b.b_aux_density);
+         words(b.a_aux_density) + words(b.b_input_density) + words(b.b_aux_density) + b.packed_aux.bytes();
 }
 
 // ---- CriticalPathScope ----------------------------------------------------------------------------

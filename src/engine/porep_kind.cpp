@@ -212,14 +212,15 @@ class PoRepC2Job final : public KindJob {
       r1cs::WitnessBuffers wb = cs.release();
       buf.clear();
       buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
-      buf.aux_assignment.resize(wb.aux_assignment.size());  // every element written by expand
-      wb.aux_assignment.expand(buf.aux_assignment);
+      // the aux assignment stays packed: the GPU backend expands it on the device (only the packed
+      // bytes cross PCIe), the CPU backend on the host
+      buf.packed_aux = std::move(wb.aux_assignment);
       buf.a_aux_density = cc->a_aux_density();
       buf.b_input_density = cc->b_input_density();
       buf.b_aux_density = cc->b_aux_density();
       buf.compiled = cc;
       if (!check_constraints_) return;
-      bad = r1cs::first_unsatisfied(*cc, buf.input_assignment, buf.aux_assignment);
+      bad = r1cs::first_unsatisfied(*cc, buf.input_assignment, buf.packed_aux);
     } else {
       synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
         cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());

@@ -78,6 +78,27 @@ __global__ void gather_kernel(Fr32* __restrict__ dst, const Fr32* __restrict__ s
   dst[r] = src[i];
 }
 
+/// dst[j] = value j of a packed witness (r1cs/packed_witness.hpp): one or zero where bit j of is_bit
+/// is set (bit j of bits says which), else others[before[j / 64] + the non-bit values below j in its
+/// word]. `one` is Fr's 1 in Montgomery form (the host's Fr::one()).
+__global__ void expand_packed_kernel(Fr32* __restrict__ dst, const uint64_t* __restrict__ is_bit,
+                                     const uint64_t* __restrict__ bits, const uint32_t* __restrict__ before,
+                                     const Fr32* __restrict__ others, Fr32 one, std::size_t n) {
+  const std::size_t j = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  const uint64_t w = is_bit[j >> 6];
+  const unsigned bit = static_cast<unsigned>(j & 63);
+  if ((w >> bit) & 1) {
+    if ((bits[j >> 6] >> bit) & 1) {
+      dst[j] = one;
+    } else {
+      dst[j] = Fr32{make_uint4(0, 0, 0, 0), make_uint4(0, 0, 0, 0)};
+    }
+    return;
+  }
+  dst[j] = others[before[j >> 6] + static_cast<uint32_t>(__popcll(~w & ((uint64_t{1} << bit) - 1)))];
+}
+
 __global__ void probe_kernel(int* out) { *out = 0x5eed; }
 
 /// What identifies the contents of a resident SRS (backend.hpp "Residency").
@@ -262,7 +283,12 @@ struct GpuBackend::Impl {
   GpuMsmG1 g1;  // scratch for the four G1 MSMs, bases pointed at the resident copies
   GpuMsmG2 g2;
   DeviceBuffer abc{"a, b, c evaluations"}, aux{"aux assignment"}, sa{"A scalars"}, sb{"B scalars"},
-      words{"density bitmap"}, prefix{"density ranks"};
+      words{"density bitmap"}, prefix{"density ranks"}, packed{"packed aux assignment"};
+  /// Bytes upload() has copied (the partition's own data; StageTimings::h2d_bytes). Atomic: the
+  /// overlapped schedule uploads from a second host thread.
+  std::atomic<std::uint64_t> uploaded_bytes{0};
+  /// Compiled-form partitions evaluated on the device and on the host ("Compiled form").
+  std::size_t compiled_on_device = 0, compiled_on_host = 0;
 
   explicit Impl(GpuBackendConfig c) : cfg(c) {
     if (cfg.enforce_device_memory_limit) budget.cap = cfg.device_memory_limit;
@@ -621,6 +647,7 @@ struct GpuBackend::Impl {
   void upload(void* dst, const void* src, std::size_t bytes, cudaStream_t s = nullptr, bool pinnable = false) {
     if (bytes == 0) return;
     if (!s) s = stream;
+    uploaded_bytes.fetch_add(bytes, std::memory_order_relaxed);
     if (pinnable && cfg.register_host_buffers && host_pin::ensure(src, bytes, cfg.register_min_bytes, cfg.register_in_background)) {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));  // page-locked: DMA, no staging
       ++pinned_copies;
@@ -696,12 +723,16 @@ struct GpuBackend::Impl {
   /// from the host, aux entries gathered on the device by density). Returns when they are there.
   void upload_assignments(const Parameters& p, const r1cs::ProvingBuffers& w, cudaStream_t s) {
     const std::size_t n_in = w.input_assignment.size();
-    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t n_aux = w.aux_len();
     const std::size_t a_len = p.a_len();
     const std::size_t b_len = p.b_g1_len();
     translating_oom("uploading the assignments (aux, A and B scalars)", [&] {
       aux.ensure(std::max<std::size_t>(n_aux, 1) * sizeof(ff::Fr));
-      upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr), s, /*pinnable=*/true);
+      if (w.packed_aux.empty()) {
+        upload(aux.get(), w.aux_assignment.data(), n_aux * sizeof(ff::Fr), s, /*pinnable=*/true);
+      } else {
+        upload_packed_aux(w.packed_aux, s);
+      }
       sa.ensure(std::max<std::size_t>(a_len, 1) * sizeof(ff::Fr));
       upload(sa.get(), w.input_assignment.data(), n_in * sizeof(ff::Fr), s);
       gather(sa.as<ff::Fr>(), n_in, w.a_aux_density, n_aux, s);
@@ -715,6 +746,64 @@ struct GpuBackend::Impl {
       CUDA_CHECK(cudaStreamSynchronize(s));  // b_inputs is freed on return
       return 0;
     });
+  }
+
+  /// A packed aux assignment (r1cs::ProvingBuffers::packed_aux) to the device and expanded there into
+  /// `aux` (which holds pw.size() elements): only the packed arrays cross PCIe. On stream s; the
+  /// caller synchronizes s before the host arrays change.
+  void upload_packed_aux(const r1cs::PackedWitness& pw, cudaStream_t s) {
+    const std::size_t n = pw.size();
+    const std::size_t words_n = pw.is_bit_words().size();
+    // one buffer: is_bit | bits | others (32-byte aligned) | before
+    const std::size_t off_bits = words_n * 8, off_others = ((2 * words_n * 8 + 31) / 32) * 32;
+    const std::size_t off_before = off_others + pw.others().size() * sizeof(ff::Fr);
+    packed.ensure(std::max<std::size_t>(off_before + pw.others_before().size() * 4, 1));
+    auto* base = static_cast<unsigned char*>(packed.get());
+    upload(base, pw.is_bit_words().data(), words_n * 8, s);
+    upload(base + off_bits, pw.bit_words().data(), words_n * 8, s);
+    upload(base + off_others, pw.others().data(), pw.others().size() * sizeof(ff::Fr), s);
+    upload(base + off_before, pw.others_before().data(), pw.others_before().size() * 4, s);
+    Fr32 one;
+    const ff::Fr host_one = ff::Fr::one();
+    std::memcpy(&one, &host_one, sizeof one);
+    expand_packed_kernel<<<blocks_for(n, 256), 256, 0, s>>>(
+        aux.as<Fr32>(), reinterpret_cast<const uint64_t*>(base), reinterpret_cast<const uint64_t*>(base + off_bits),
+        reinterpret_cast<const uint32_t*>(base + off_before), reinterpret_cast<const Fr32*>(base + off_others), one, n);
+    CUDA_CHECK(cudaGetLastError());
+  }
+
+  /// Whether compiled-form partition w is evaluated on the device ("Compiled form" in backend.hpp):
+  /// the configured choice, else yes when its compiled circuit is resident already or fits the
+  /// budget beside what is held and the working set of res.
+  bool evaluate_on_device(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w) const {
+    switch (cfg.compiled_evaluation) {
+      case CompiledEvaluation::Device: return true;
+      case CompiledEvaluation::Host: return false;
+      case CompiledEvaluation::Auto: break;
+    }
+    if (compiled_dev && compiled_src == w.compiled) return true;
+    const std::size_t need = held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, res.lean) +
+                             w.compiled->bytes();
+    return need <= device_budget();
+  }
+
+  /// Compiled-form partition w evaluated on the host and turned into the evaluated form (backend.hpp
+  /// "Compiled form"): a, b, c from r1cs::evaluate, a packed aux assignment expanded, `compiled`
+  /// dropped. Returns the milliseconds it took.
+  static double evaluate_on_host(r1cs::ProvingBuffers& w) {
+    const auto t0 = Clock::now();
+    if (!w.packed_aux.empty()) {
+      w.aux_assignment.resize(w.packed_aux.size());  // every element written by expand
+      w.packed_aux.expand(w.aux_assignment);
+      w.packed_aux.clear();
+    }
+    const std::size_t rows = w.rows();
+    w.a.resize(rows);
+    w.b.resize(rows);
+    w.c.resize(rows);
+    r1cs::evaluate(w.a, w.b, w.c, *w.compiled, w.input_assignment, w.aux_assignment);
+    w.compiled.reset();
+    return ms_since(t0);
   }
 
   /// The device copy of w's compiled circuit (compiled form only), uploaded on first use and kept
@@ -774,7 +863,7 @@ struct GpuBackend::Impl {
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.rows();
-    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t n_aux = w.aux_len();
     const bool compiled = w.compiled != nullptr;
 
     // Threads started below never outlive this frame, also when this thread throws.
@@ -885,9 +974,9 @@ struct GpuBackend::Impl {
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
     const std::size_t rows = w.rows();
-    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t n_aux = w.aux_len();
     const bool compiled = w.compiled != nullptr;
-    for (DeviceBuffer* b : {&aux, &sa, &sb}) b->release();
+    for (DeviceBuffer* b : {&aux, &sa, &sb, &packed}) b->release();
     // The compiled form: the assignments first (the evaluation reads them; they stay on the device
     // through H, beside the two columns), a, b, c evaluated in place of the copies.
     double assign_ms = 0;
@@ -998,7 +1087,7 @@ struct GpuBackend::Impl {
     if (res.lean) return prove_one_lean(p, res, w, t, cancel, k);
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.rows();
-    const std::size_t n_aux = w.aux_assignment.size();
+    const std::size_t n_aux = w.aux_len();
     const std::size_t b_len = p.b_g1_len();
 
     // ---- assignments: aux once, then the A and B scalar vectors by density ----
@@ -1209,7 +1298,19 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
   try {
     for (std::size_t k = 0; k < partitions.size(); ++k) {
       groth16::check_prove_cancel(cancel, k, "the partition");
+      I.uploaded_bytes.store(0, std::memory_order_relaxed);
+      if (partitions[k].compiled) {
+        if (I.evaluate_on_device(params, res, partitions[k])) {
+          ++I.compiled_on_device;
+        } else {
+          groth16::check_prove_cancel(cancel, k, "the constraint evaluation");
+          result.timings.evaluate += Impl::evaluate_on_host(partitions[k]);
+          ++result.timings.host_evaluations;
+          ++I.compiled_on_host;
+        }
+      }
       sums[k] = I.prove_one(params, res, partitions[k], result.timings, cancel, k);
+      result.timings.h2d_bytes += I.uploaded_bytes.load(std::memory_order_relaxed);
     }
   } catch (const ProoflineError& e) {
     // Out of device memory with an SRS this call loaded: nothing stays allocated for it (backend.hpp
@@ -1275,6 +1376,11 @@ void GpuBackend::settle_host_registrations() { host_pin::settle(); }
 std::size_t GpuBackend::direct_copies() const {
   std::lock_guard<std::mutex> lock(mu_);
   return impl_->pinned_copies;
+}
+
+GpuBackend::CompiledEvaluations GpuBackend::compiled_evaluations() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return {impl_->compiled_on_device, impl_->compiled_on_host};
 }
 
 bool GpuBackend::lean_working_set(const Parameters& params) const {
@@ -1348,7 +1454,7 @@ void GpuBackend::release_scratch() {
   I.ring_g1.release();
   I.ring_g2.release();
   I.domain.reset();
-  for (DeviceBuffer* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix}) b->release();
+  for (DeviceBuffer* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix, &I.packed}) b->release();
 }
 
 std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base) {

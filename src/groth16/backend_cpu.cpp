@@ -25,6 +25,8 @@ StageTimings& StageTimings::operator+=(const StageTimings& o) {
   msm_b_g2 += o.msm_b_g2;
   assemble += o.assemble;
   h2d += o.h2d;
+  h2d_bytes += o.h2d_bytes;
+  host_evaluations += o.host_evaluations;
   kernel += o.kernel;
   total += o.total;
   return *this;
@@ -64,7 +66,10 @@ void check_partition_shape(const Parameters& p, const r1cs::ProvingBuffers& w, s
   const std::size_t n_in = p.vk.ic.size();
   const std::size_t n_aux = p.l_len();
   if (w.input_assignment.size() != n_in) shape_error(index, "public inputs incl. ONE (vk.ic)", w.input_assignment.size(), n_in);
-  if (w.aux_assignment.size() != n_aux) shape_error(index, "aux variables (l query)", w.aux_assignment.size(), n_aux);
+  if (!w.packed_aux.empty() && !w.aux_assignment.empty())
+    shape_error(index, "plain aux values beside a packed aux assignment (one of the two is held)",
+                w.aux_assignment.size(), 0);
+  if (w.aux_len() != n_aux) shape_error(index, "aux variables (l query)", w.aux_len(), n_aux);
   if (w.b_input_density.size() != n_in) shape_error(index, "b_input_density bits", w.b_input_density.size(), n_in);
   if (w.a_aux_density.size() != n_aux) shape_error(index, "a_aux_density bits", w.a_aux_density.size(), n_aux);
   if (w.b_aux_density.size() != n_aux) shape_error(index, "b_aux_density bits", w.b_aux_density.size(), n_aux);
@@ -158,6 +163,12 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       MsmResults r;
 
       auto t0 = Clock::now();
+      if (!w.packed_aux.empty()) {  // the packed aux assignment: its plain values (counted as evaluation)
+        w.aux_assignment.resize(w.packed_aux.size());  // every element written by expand
+        w.packed_aux.expand(w.aux_assignment);
+        w.packed_aux.clear();
+        t.evaluate = ms_since(t0);
+      }
       if (w.compiled) {  // the compiled form: a, b, c from the compiled circuit first
         check_prove_cancel(cancel, k, "the constraint evaluation");
         const std::size_t rows = w.rows();
@@ -166,6 +177,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
         w.c.resize(rows);
         r1cs::evaluate(w.a, w.b, w.c, *w.compiled, w.input_assignment, w.aux_assignment);
         t.evaluate = ms_since(t0);
+        ++t.host_evaluations;
       }
 
       check_prove_cancel(cancel, k, "the H computation");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <tbb/blocked_range.h>
@@ -11,6 +12,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include "proofline/r1cs/linear_combination.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
 #include "proofline/util/error.hpp"
 
@@ -89,13 +91,20 @@ void check_length(const char* what, std::size_t got, std::uint64_t expected) {
 
 // ⟨row i of m, z⟩: +v for coefficient index 0, −v for index 1, table[k]·v otherwise (table[k] for
 // v = 1, nothing for v = 0: no multiplication for the 0/1 values that make up most witnesses).
+// `aux` is a pointer to the plain values or a PackedWitness (value(j) by rank).
+template <class Aux>
 inline Fr row_value(const SparseRows& m, std::size_t i, const Fr* table, const Fr* inputs, std::uint64_t n_inputs,
-                    const Fr* aux) noexcept {
+                    const Aux& aux) noexcept {
   Fr acc = Fr::zero();
   const RowOffset end = m.row_offsets[i + 1];
   for (RowOffset e = m.row_offsets[i]; e < end; ++e) {
     const Column j = m.cols[e];
-    const Fr& v = j < n_inputs ? inputs[j] : aux[j - n_inputs];
+    Fr v;
+    if constexpr (std::is_same_v<Aux, PackedWitness>) {
+      v = j < n_inputs ? inputs[j] : aux.value(j - n_inputs);
+    } else {
+      v = j < n_inputs ? inputs[j] : aux[j - n_inputs];
+    }
     const CoeffIndex k = m.coeff_index[e];
     if (k == CompiledCircuit::kPlusOne) {
       acc += v;
@@ -136,26 +145,41 @@ void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledC
                     });
 }
 
-std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
-                                             std::span<const Fr> aux) {
+namespace {
+
+template <class Aux>
+std::optional<std::size_t> first_unsatisfied_of(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                                std::size_t aux_len, const Aux& aux) {
   const CompiledShape& s = circuit.shape();
   check_length("the input assignment", inputs.size(), s.inputs);
-  check_length("the aux assignment", aux.size(), s.aux);
+  check_length("the aux assignment", aux_len, s.aux);
   const Fr* table = circuit.coefficients().data();
   constexpr std::size_t kNone = SIZE_MAX;
   const std::size_t first = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, s.constraints, 4096), kNone,
       [&](const tbb::blocked_range<std::size_t>& r, std::size_t found) {
         for (std::size_t i = r.begin(); i < r.end() && i < found; ++i) {
-          const Fr a = row_value(circuit.a(), i, table, inputs.data(), s.inputs, aux.data());
-          const Fr b = row_value(circuit.b(), i, table, inputs.data(), s.inputs, aux.data());
-          if (a * b != row_value(circuit.c(), i, table, inputs.data(), s.inputs, aux.data())) return i;
+          const Fr a = row_value(circuit.a(), i, table, inputs.data(), s.inputs, aux);
+          const Fr b = row_value(circuit.b(), i, table, inputs.data(), s.inputs, aux);
+          if (a * b != row_value(circuit.c(), i, table, inputs.data(), s.inputs, aux)) return i;
         }
         return found;
       },
       [](std::size_t x, std::size_t y) { return std::min(x, y); });
   if (first == kNone) return std::nullopt;
   return first;
+}
+
+}  // namespace
+
+std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                             std::span<const Fr> aux) {
+  return first_unsatisfied_of(circuit, inputs, aux.size(), aux.data());
+}
+
+std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                             const PackedWitness& aux) {
+  return first_unsatisfied_of(circuit, inputs, aux.size(), aux);
 }
 
 }  // namespace proofline::r1cs

@@ -65,6 +65,7 @@ void ProvingBuffers::clear() noexcept {
   c.clear();
   input_assignment.clear();
   aux_assignment.clear();
+  packed_aux.clear();
   a_aux_density.clear();
   b_input_density.clear();
   b_aux_density.clear();

@@ -17,6 +17,7 @@
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/circuit_recorder.hpp"
 #include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 #include "require_device.hpp"
 
 namespace {
@@ -302,6 +303,14 @@ TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
       w.c.clear();
       w.compiled = cc;
     }
+    // the same with the aux assignment packed (ProvingBuffers::packed_aux): expanded on the device
+    std::vector<r1cs::ProvingBuffers> packed = compiled;
+    for (auto& w : packed) {
+      w.packed_aux = r1cs::PackedWitness::pack(w.aux_assignment);
+      w.aux_assignment.clear();
+    }
+    const std::size_t n_aux = evaluated[0].aux_assignment.size();
+    const std::size_t packed_bytes = packed[0].packed_aux.bytes();
     const auto rs = randomizers(3, 63 + lg);
     std::vector<r1cs::ProvingBuffers> for_cpu = evaluated;
     const auto want = groth16::CpuBackend().prove(params, for_cpu, rs);
@@ -310,14 +319,47 @@ TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
       cfg.overlap_uploads = schedule == 0;
       if (schedule == 2) cfg.working_set = gpu::WorkingSet::Lean;
       gpu::GpuBackend backend(cfg);
-      const std::string what = std::string("2^") + std::to_string(lg) +
-                               (schedule == 0 ? " overlapped" : schedule == 1 ? " serial" : " lean");
-      std::vector<r1cs::ProvingBuffers> for_gpu = compiled;
+      std::uint64_t plain_h2d = 0;
+      for (bool use_packed : {false, true}) {
+        const std::string what = std::string("2^") + std::to_string(lg) +
+                                 (schedule == 0 ? " overlapped" : schedule == 1 ? " serial" : " lean") +
+                                 (use_packed ? ", packed aux" : "");
+        std::vector<r1cs::ProvingBuffers> for_gpu = use_packed ? packed : compiled;
+        const auto got = backend.prove(params, for_gpu, rs);
+        ASSERT_EQ(got.proofs.size(), 3u) << what;
+        for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " partition " << k;
+        if (schedule != 2) EXPECT_GT(got.timings.evaluate, 0.0) << what;
+        EXPECT_TRUE(for_gpu[0].a.empty()) << what << ": the caller's compiled-form buffers were filled";
+        EXPECT_TRUE(!use_packed || for_gpu[0].aux_assignment.empty()) << what << ": the packed buffers were expanded on the host";
+        if (!use_packed) {
+          plain_h2d = got.timings.h2d_bytes;
+          EXPECT_GE(plain_h2d, 3 * n_aux * sizeof(Fr)) << what;
+        } else {
+          // the same copies but the aux values: the packed arrays instead of n_aux plain values, per partition
+          EXPECT_EQ(plain_h2d - got.timings.h2d_bytes, 3 * (n_aux * sizeof(Fr) - packed_bytes)) << what;
+        }
+        EXPECT_EQ(got.timings.host_evaluations, 0u) << what;
+      }
+      EXPECT_EQ(backend.compiled_evaluations().device, 6u);
+      EXPECT_EQ(backend.compiled_evaluations().host, 0u);
+    }
+    // evaluated on the host (gpu/backend.hpp "Compiled form": a compiled circuit that does not fit
+    // the device budget), then proved as the evaluated form: the same bytes
+    for (bool use_packed : {false, true}) {
+      gpu::GpuBackendConfig cfg;
+      cfg.compiled_evaluation = gpu::CompiledEvaluation::Host;
+      gpu::GpuBackend backend(cfg);
+      const std::string what = std::string("2^") + std::to_string(lg) + " host evaluation" + (use_packed ? ", packed aux" : "");
+      std::vector<r1cs::ProvingBuffers> for_gpu = use_packed ? packed : compiled;
       const auto got = backend.prove(params, for_gpu, rs);
       ASSERT_EQ(got.proofs.size(), 3u) << what;
       for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << what << " partition " << k;
-      if (schedule != 2) EXPECT_GT(got.timings.evaluate, 0.0) << what;
-      EXPECT_TRUE(for_gpu[0].a.empty()) << what << ": the caller's compiled-form buffers were filled";
+      EXPECT_EQ(got.timings.host_evaluations, 3u) << what;
+      EXPECT_GT(got.timings.evaluate, 0.0) << what;
+      EXPECT_EQ(backend.compiled_evaluations().host, 3u) << what;
+      EXPECT_EQ(backend.compiled_evaluations().device, 0u) << what;
+      EXPECT_EQ(for_gpu[0].compiled, nullptr) << what << ": the host-evaluated buffers keep their compiled circuit";
+      EXPECT_EQ(for_gpu[0].a.size() >= for_gpu[0].rows() && for_gpu[0].aux_assignment.size() == n_aux, true) << what;
     }
   }
 }

@@ -399,6 +399,29 @@ TEST(ProveVerify, CompiledFormSameBytes) {
   EXPECT_EQ(a.timings.evaluate, 0.0);
   EXPECT_TRUE(verify_proof(prepare_verifying_key(p.vk), b.proofs[0], c.inputs));
 
+  // the aux assignment packed (as witness-only synthesis makes it): the CPU backend expands it, same bytes
+  std::vector<r1cs::ProvingBuffers> packed(2);
+  for (int k = 0; k < 2; ++k) {
+    packed[k] = compiled(cc);
+    packed[k].packed_aux = r1cs::PackedWitness::pack(packed[k].aux_assignment);
+    packed[k].aux_assignment.clear();
+    ASSERT_EQ(packed[k].aux_len(), p.num_aux());
+  }
+  const ProverResult pk = be.prove(p, packed, rs);
+  for (int k = 0; k < 2; ++k) EXPECT_EQ(pk.proofs[k].to_bytes(), a.proofs[k].to_bytes()) << "packed, partition " << k;
+  EXPECT_EQ(pk.timings.h2d_bytes, 0u);
+  // both held (plain and packed) is refused
+  std::vector<r1cs::ProvingBuffers> twice(1);
+  twice[0] = compiled(cc);
+  twice[0].packed_aux = r1cs::PackedWitness::pack(twice[0].aux_assignment);
+  try {
+    be.prove(p, twice, std::span(rs, 1));
+    FAIL() << "plain and packed aux values together were accepted";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadLength);
+    EXPECT_NE(std::string(e.what()).find("beside a packed aux assignment"), std::string::npos) << e.what();
+  }
+
   // another circuit's compiled form: its aux count differs from the parameters'
   ShapeCircuit longer = c;
   longer.chain = 20;

@@ -13,6 +13,7 @@
 #include "awkward_circuit.hpp"
 #include "proofline/r1cs/circuit_recorder.hpp"
 #include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
 
@@ -112,6 +113,13 @@ TEST(CompiledCircuit, FirstUnsatisfiedRow) {
   EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(12), F(1)}), std::nullopt);
   EXPECT_EQ(first_unsatisfied(cc, in, std::vector<Fr>{F(3), F(4), F(12), F(2)}), std::optional<std::size_t>(3));
   EXPECT_THROW(first_unsatisfied(cc, in, std::vector<Fr>{F(3)}), ProoflineError);
+  // the packed aux assignment (0/1 values as bits, the rest by rank) gives the same answers
+  const auto packed = [](std::vector<Fr> v) { return PackedWitness::pack(v); };
+  EXPECT_EQ(first_unsatisfied(cc, in, packed({F(3), F(4), F(12), F(0)})), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(cc, in, packed({F(3), F(4), F(13), F(0)})), std::optional<std::size_t>(1));
+  EXPECT_EQ(first_unsatisfied(cc, in, packed({F(3), F(4), F(12), F(1)})), std::nullopt);
+  EXPECT_EQ(first_unsatisfied(cc, in, packed({F(3), F(4), F(12), F(2)})), std::optional<std::size_t>(3));
+  EXPECT_THROW(first_unsatisfied(cc, in, packed({F(3)})), ProoflineError);
 }
 
 TEST(CompiledCircuit, EvaluateChecksLengths) {

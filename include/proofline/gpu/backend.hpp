@@ -116,6 +116,18 @@
 // cfg.enforce_device_memory_limit an allocation past the limit fails as the card's own would
 // (OutOfMemory, "Errors"), so the limit is a real smaller card, not only a planning figure.
 //
+// ---- Compiled form --------------------------------------------------------------------------------
+// A partition in the compiled form (a, b, c empty, `compiled` naming the circuit's matrices) is
+// evaluated on the device when it can be: the compiled circuit is uploaded once (kept while the
+// partitions name the same one; gpu/r1cs_eval.hpp, 5.9 GB for a 32 GiB PoRep partition) and a, b, c
+// are computed there from the assignments, which cross PCIe once (a packed aux assignment in its
+// packed form, expanded on the device). When the compiled circuit does not fit the device budget
+// beside the SRS and the working set (cfg.device_memory_limit: a 24 GiB card), the partition is
+// evaluated on the host instead (r1cs::evaluate into the caller's a, b, c, a packed aux assignment
+// expanded into aux_assignment, `compiled` then dropped from the caller's buffers) and proved as
+// the evaluated form: the same proof bytes. Both are timed as StageTimings::evaluate; the host ones
+// are counted in StageTimings::host_evaluations (the engine logs it) and compiled_evaluations().
+//
 // ---- Errors ---------------------------------------------------------------------------------------
 // Shape errors as groth16::check_partition_shape (ProoflineError BadLength), δ at infinity as
 // assemble_proof (UnexpectedInfinity), both before any device work. A device allocation that fails
@@ -143,6 +155,10 @@ namespace proofline::gpu {
 
 /// How much of a partition's working space is on the device at once ("Working set").
 enum class WorkingSet : std::uint8_t { Auto, Full, Lean };
+
+/// Where a partition in the compiled form (r1cs::ProvingBuffers::compiled) has a, b, c evaluated
+/// ("Compiled form" below).
+enum class CompiledEvaluation : std::uint8_t { Auto, Device, Host };
 
 struct GpuBackendConfig {
   /// CUDA device ordinal the backend runs on (cudaSetDevice at the start of every call).
@@ -190,6 +206,10 @@ struct GpuBackendConfig {
   std::size_t resident_msm_chunk_points = 0;
   /// Bytes of each pinned staging chunk of the .params → device loader (srs_load.hpp).
   std::size_t srs_load_chunk_bytes = std::size_t{64} << 20;
+  /// Where compiled-form partitions are evaluated ("Compiled form"): Auto (default) on the device
+  /// when the compiled circuit is resident or fits the device budget beside what is held, else on
+  /// the host; Device or Host to force one (tests, and a card whose budget is known to be short).
+  CompiledEvaluation compiled_evaluation = CompiledEvaluation::Auto;
 };
 
 /// How a GpuBackend holds one SRS (backend.hpp "Residency").
@@ -243,6 +263,13 @@ class GpuBackend final : public groth16::ProverBackend {
   static void settle_host_registrations();
   /// Copies this backend made straight from page-locked caller buffers so far ("Host buffers").
   std::size_t direct_copies() const;
+  /// Compiled-form partitions this backend has evaluated on the device and on the host so far
+  /// ("Compiled form").
+  struct CompiledEvaluations {
+    std::size_t device = 0;
+    std::size_t host = 0;
+  };
+  CompiledEvaluations compiled_evaluations() const;
   /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
   /// when not held. Never blocked by a running proof (status reads it).
   groth16::SrsHolding srs_holding(const groth16::Parameters& params) const override;

@@ -12,14 +12,17 @@
 // timed as StageTimings::evaluate) with one (r, s) per partition. Every
 // partition of a batch must match the parameters' shape (checked first; ProoflineError BadLength
 // with "got N, expected M"):
-//   input_assignment.size() == vk.ic.size(),  aux_assignment.size() == l.size() (density bitmaps
-//   of the same lengths), rows a.size() == b.size() == c.size() (compiled form: a, b, c empty, the
+//   input_assignment.size() == vk.ic.size(),  aux_len() == l.size() (the aux assignment plain in
+//   aux_assignment or packed in packed_aux, never both; density bitmaps of the same lengths), rows a.size() == b.size() == c.size() (compiled form: a, b, c empty, the
 //   compiled circuit's inputs and aux as above, rows its constraints) with m = params.domain_size() (h.size()
 //   + 1 for HForm::Bellperson, h.size() for OddCoset) the smallest power of two >= rows,
 //   query a.size() == vk.ic.size() + a_aux_density.popcount(),
 //   query b_g1.size() == b_g2.size() == b_input_density.popcount() + b_aux_density.popcount().
 // The backend MAY resize a, b, c to m and overwrite them (the CPU backend runs the H computation in
-// place in them); it does not touch the assignments or densities. Every backend honours
+// place in them); it does not touch the assignments or densities, except that the CPU backend
+// expands a packed aux assignment into aux_assignment (packed_aux emptied: the same values; the GPU
+// backend expands it on the device and leaves the buffers as they are). The expansion is timed as
+// StageTimings::evaluate. Every backend honours
 // params.h_form (params.hpp HForm): which H scalars it computes and how many points its H MSM takes.
 //
 // Output: one Proof per partition, in order, and the stage timings of the whole call.
@@ -48,6 +51,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -83,6 +87,13 @@ struct StageTimings {
   /// on a backend that does not measure them. Part of the stage entries above (ntt, msm_*), not
   /// beside them.
   double h2d = 0;
+  /// Bytes of those copies (the partition's own data, not the SRS); 0 on the CPU. The compiled form
+  /// with a packed aux assignment copies the packed bytes, not the plain values.
+  std::uint64_t h2d_bytes = 0;
+  /// Compiled-form partitions of the call whose a, b, c were evaluated on the host: every one on the
+  /// CPU backend; on a GPU backend those whose compiled circuit did not fit the device budget
+  /// (gpu/backend.hpp "Compiled form").
+  std::uint32_t host_evaluations = 0;
   /// The compute time of the call as the backend measures it from inside: on a GPU, CUDA-event
   /// time of the device work (up to just before any teardown); on the CPU, the sum of the stage
   /// entries above. The engine compares it with `total` and its own stage wall time (the three

@@ -44,6 +44,8 @@
 
 namespace proofline::r1cs {
 
+class PackedWitness;
+
 using ff::Fr;
 
 /// Index of a coefficient in CompiledCircuit::coefficients().
@@ -153,5 +155,9 @@ void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledC
 /// Throws ProoflineError(BadLength) as evaluate() on an inputs or aux length mismatch.
 std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
                                              std::span<const Fr> aux);
+/// The same check over an aux assignment held packed (packed_witness.hpp: each value found by rank,
+/// no plain copy made).
+std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
+                                             const PackedWitness& aux);
 
 }  // namespace proofline::r1cs

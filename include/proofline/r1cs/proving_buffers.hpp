@@ -16,6 +16,7 @@
 
 #include "proofline/ff/fr.hpp"
 #include "proofline/r1cs/density.hpp"
+#include "proofline/r1cs/packed_witness.hpp"
 
 namespace proofline::r1cs {
 
@@ -94,11 +95,16 @@ class CompiledCircuit;
 ///  - compiled (issue 31): `compiled` names the circuit's compiled matrices
 ///    (compiled_circuit.hpp), a, b, c are empty, and the backend evaluates them from the assignments
 ///    (on the device where it has one: a, b, c then never exist on the host).
-/// The assignments and density bitmaps are there in both forms.
+/// The assignments and density bitmaps are there in both forms. The aux assignment is held in one
+/// of two ways: plain (`aux_assignment`, `packed_aux` empty), or packed as witness-only synthesis
+/// makes it (`packed_aux`, packed_witness.hpp; `aux_assignment` empty) — the backends expand it where
+/// they need the plain values: the CPU backend on the host, the GPU backend on the device, so that
+/// only the packed bytes cross PCIe (32 GiB PoRep partition: ≈ 0.1 GB instead of 4.17 GB).
 struct ProvingBuffers {
   FrVector a, b, c;
   FrVector input_assignment;
   FrVector aux_assignment;
+  PackedWitness packed_aux;
   DensityTracker a_aux_density;
   DensityTracker b_input_density;
   DensityTracker b_aux_density;
@@ -107,6 +113,9 @@ struct ProvingBuffers {
   /// Constraint rows: a.size() in the evaluated form, the compiled circuit's constraints in the
   /// compiled form (compiled_circuit.cpp).
   std::size_t rows() const noexcept;
+  /// Aux values, in whichever way they are held (packed_aux.size() when it holds any, else
+  /// aux_assignment.size()).
+  std::size_t aux_len() const noexcept { return packed_aux.empty() ? aux_assignment.size() : packed_aux.size(); }
   /// Empties every buffer, keeping capacity, and drops `compiled`.
   void clear() noexcept;
 };
