@@ -239,6 +239,49 @@ struct Engine::Impl {
     s.running = false;
   }
 
+  /// Parameter sets preloaded (Engine::preload_srs) by a request naming the file, most recent first:
+  /// offered to requests of the same kind that name none (ProofKind::prepare_preloaded) while they
+  /// are resident. Its own lock.
+  struct Preload {
+    std::string kind;
+    std::string params;  ///< the value of the kind's `srs` argument
+    std::string key;     ///< the SRS key it was loaded under
+  };
+  mutable std::mutex preload_mu;
+  std::deque<Preload> preloads;
+
+  /// No lock held: records a preload (a key preloaded again moves to the front).
+  void note_preload(Preload p) {
+    std::lock_guard lk(preload_mu);
+    std::erase_if(preloads, [&](const Preload& q) { return q.kind == p.kind && q.key == p.key; });
+    preloads.push_front(std::move(p));
+  }
+
+  /// No lock held: the preloaded sets of `kind` resident now, most recently preloaded first.
+  std::vector<PreloadedSrs> resident_preloads(std::string_view kind) const {
+    std::vector<Preload> mine;
+    {
+      std::lock_guard lk(preload_mu);
+      for (const Preload& p : preloads) {
+        if (p.kind == kind) mine.push_back(p);
+      }
+    }
+    std::vector<PreloadedSrs> out;
+    for (Preload& p : mine) {
+      if (auto s = srs.find(p.key)) out.push_back(PreloadedSrs{std::move(p.params), std::move(s)});
+    }
+    return out;
+  }
+
+  /// The value of the kind's first `srs` argument in `r` ("" when the request names no parameter file).
+  static std::string srs_argument(const ProofKind& kind, const ProofRequest& r) {
+    for (const ArgSpec& a : kind.arguments()) {
+      if (!a.srs) continue;
+      if (auto it = r.args.find(a.name); it != r.args.end() && !it->second.empty()) return it->second;
+    }
+    return "";
+  }
+
   std::vector<std::thread> threads;
 
   explicit Impl(EngineConfig c)
@@ -473,6 +516,11 @@ struct Engine::Impl {
     }
     check_arguments(*kind, job.req);
     check_srs_files(kind->name(), kind->arguments(), job.req);
+    // A request that names no parameter file may be served by a preloaded set of its circuit.
+    if (srs_argument(*kind, job.req).empty()) {
+      const std::vector<PreloadedSrs> pre = resident_preloads(kind->name());
+      if (!pre.empty()) return kind->prepare_preloaded(job.req, pre);
+    }
     return kind->prepare(job.req);
   }
 
@@ -1141,6 +1189,7 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
   if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + r.kind + "'");
   auto kj = kind->prepare_srs(r);
   const std::string key = kj->srs_key();
+  const std::string named = Impl::srs_argument(*kind, r);
   {
     auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });
     // Onto every backend that holds parameters (a GPU's device memory, resident or streamed), so that
@@ -1156,6 +1205,7 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
       }
     }
   }
+  if (!named.empty()) m.note_preload(Impl::Preload{std::string(kind->name()), named, key});
   for (const auto& s : m.srs.status()) {
     if (s.key == key) return s;
   }

@@ -425,8 +425,13 @@ class Engine {
   std::vector<StageSpan> timeline(double since_s = 0) const;
 
   /// Loads the parameter file a request of this kind and these args would use (blocking), and
-  /// keeps it resident (not evicted while the cache is within budget). Returns its status;
-  /// throws ProoflineError / std::system_error with the kind's message when it cannot be loaded.
+  /// keeps it resident (not evicted while the cache is within budget), on every backend that holds
+  /// parameters too (a GPU's device memory). Preload means ready: while it stays resident, a later
+  /// request of the same kind that names no parameter file (none of the kind's `srs` arguments) is
+  /// offered it (ProofKind::prepare_preloaded, most recently preloaded first) and uses it when it is
+  /// its circuit's set (porep-c2: the C1's sector size, by the file's counts) instead of the kind's
+  /// default file (the parameter cache). Returns its status; throws ProoflineError /
+  /// std::system_error with the kind's message when it cannot be loaded.
   SrsStatus preload_srs(const std::string& kind, const std::map<std::string, std::string>& args);
   /// The same for a whole request (its kind, args, payload or parsed_input): what the request's job
   /// will use, with the kind's checks of its input against the file before the points are read.
