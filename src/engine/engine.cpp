@@ -516,12 +516,17 @@ struct Engine::Impl {
     }
     check_arguments(*kind, job.req);
     check_srs_files(kind->name(), kind->arguments(), job.req);
-    // A request that names no parameter file may be served by a preloaded set of its circuit.
-    if (srs_argument(*kind, job.req).empty()) {
-      const std::vector<PreloadedSrs> pre = resident_preloads(kind->name());
-      if (!pre.empty()) return kind->prepare_preloaded(job.req, pre);
+    return prepare_with_preloads(*kind, job.req);
+  }
+
+  /// No lock held: the kind's prepare, offered the preloaded sets of its kind when the request
+  /// names no parameter file (a preloaded set of its circuit serves it).
+  std::shared_ptr<const KindJob> prepare_with_preloads(const ProofKind& kind, const ProofRequest& r) const {
+    if (srs_argument(kind, r).empty()) {
+      const std::vector<PreloadedSrs> pre = resident_preloads(kind.name());
+      if (!pre.empty()) return kind.prepare_preloaded(r, pre);
     }
-    return kind->prepare(job.req);
+    return kind.prepare(r);
   }
 
   void do_prepare(const JobPtr& job) {
@@ -1213,6 +1218,12 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
   gone.key = key;
   gone.state = "evicted";
   return gone;
+}
+
+std::shared_ptr<const KindJob> Engine::prepare_request(const ProofRequest& r) const {
+  const ProofKind* kind = impl_->kinds->find(r.kind);
+  if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + r.kind + "'");
+  return impl_->prepare_with_preloads(*kind, r);
 }
 
 bool Engine::evict_srs(const std::string& key) {

@@ -433,6 +433,13 @@ TEST(PoRepKind, PreloadedSetOfAnotherCircuitIsPassedOver) {
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("parameter file '" + cache + "/" + k2KiBParams + "' not found"), std::string::npos)
       << a.result.error;
+  // The daemon's check before queueing (Engine::prepare_request) says the same.
+  try {
+    e.prepare_request(porep_request({{"c1", c1_path}}));
+    FAIL() << "a request without parameters was accepted";
+  } catch (const std::invalid_argument& x) {
+    EXPECT_NE(std::string(x.what()).find(k2KiBParams + std::string("' not found")), std::string::npos) << x.what();
+  }
   a = e.prove(porep_request({{"c1", c1_path}, {"params", mul_params()}}), 60s);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("is not for a 2KiB PoRep sector"), std::string::npos) << a.result.error;
@@ -457,6 +464,8 @@ TEST(PoRepPreloadSlow, DISABLED_RequestWithoutParamsUsesThePreloadedSet) {
   // Another kind's set preloaded after it is offered first and passed over (not the C1's circuit).
   ASSERT_EQ(e.preload_srs("porep-c2", {{"params", mul_params()}}).state, "loaded");
   const std::string c1_path = write_text("porep-preload-2kib.json", filecoin::to_json(c1_2kib()));
+  // What the daemon checks before it queues the request (ProvingService::validate).
+  EXPECT_EQ(e.prepare_request(porep_request({{"c1", c1_path}}))->srs_key(), pre.key);
   const AwaitResult a = e.prove(porep_request({{"c1", c1_path}}), 1800s);
   ASSERT_EQ(a.status, AwaitStatus::Ready);
   ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;

@@ -97,6 +97,7 @@
 namespace proofline::engine {
 
 class KindRegistry;  // kind.hpp
+class KindJob;       // kind.hpp
 
 /// Scheduling class; smaller value = served first.
 enum class Priority : std::uint8_t { Critical = 0, High = 1, Normal = 2, Low = 3 };
@@ -436,6 +437,12 @@ class Engine {
   /// The same for a whole request (its kind, args, payload or parsed_input): what the request's job
   /// will use, with the kind's checks of its input against the file before the points are read.
   SrsStatus preload_srs(const ProofRequest& request);
+  /// The kind's job for `request` as the engine's prepare step makes it, without queueing anything:
+  /// ProofKind::prepare, or prepare_preloaded when the request names no parameter file and sets of
+  /// its kind are preloaded (preload_srs). For a front end that refuses a bad request before it
+  /// queues it (the daemon's INVALID_ARGUMENT). Throws what the kind throws; std::invalid_argument
+  /// for an unknown kind. Thread-safe; the request's declared arguments are not checked here.
+  std::shared_ptr<const KindJob> prepare_request(const ProofRequest& request) const;
   /// Drops a resident parameter set now if no job uses it. Returns true if it was evicted; false if
   /// it is unknown or in use (then nothing changes).
   bool evict_srs(const std::string& key);
