@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <condition_variable>
 #include <deque>
@@ -141,6 +142,11 @@ struct Engine::Impl {
     std::size_t proved = 0;
     std::size_t synthesized = 0;
     std::size_t active = 0;  ///< items of this job on a worker now
+    std::size_t synth_started = 0;  ///< partitions admitted into synthesis so far
+    /// Latency-first: a prover worker took one of its partitions (its first); until then the job's
+    /// later partitions wait unless every prover worker is busy (see may_start_locked).
+    bool first_handed = false;
+    double synth_ms_ema = 0;  ///< its partitions' synthesis wall time (ms, moving average; 0: none yet)
     bool parked = false;     ///< waited (off the workers) for another job's load of its SRS
     Clock::time_point parked_at;
     ProofResult result;      ///< final results (valid once is_final(state))
@@ -199,6 +205,16 @@ struct Engine::Impl {
   std::uint64_t srs_loads_ended = 0;  ///< loads ended so far (a prepare that saw "busy" re-checks it)
   std::size_t running[kStages][kPriorities] = {};
   std::size_t synth_active = 0, prove_active = 0;
+  /// Jobs whose first partition is being synthesized now, by priority: it goes alone (nothing of its
+  /// class or a lower one starts beside it).
+  std::size_t first_in_synthesis[kPriorities] = {};
+  /// Per parameter set (SRS key): moving averages of a partition's synthesis and prove-stage wall
+  /// times (ms), what the feed limit is computed from (0: not measured yet).
+  struct StageEstimate {
+    double synthesis_ms = 0;
+    double prove_ms = 0;
+  };
+  std::map<std::string, StageEstimate> estimates;
   std::vector<BackendState> backends;
   unsigned synth_workers = 0;
 
@@ -212,7 +228,9 @@ struct Engine::Impl {
   std::size_t spans_base = 0;  ///< id of spans.front()
 
   double since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - started).count(); }
-  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane) {
+  /// `t`: the stage's start, taken where the item left its queue (under mu), so that spans order as
+  /// the hand-offs did.
+  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane, Clock::time_point t) {
     StageSpan s;
     s.request_id = job.req.request_id;
     s.kind = job.req.kind;
@@ -220,7 +238,7 @@ struct Engine::Impl {
     s.partitions = job.n;
     s.stage = stage;
     s.lane = std::move(lane);
-    s.start_s = since_start(Clock::now());
+    s.start_s = since_start(t);
     s.running = true;
     std::lock_guard lk(tl_mu);
     spans.push_back(std::move(s));
@@ -677,6 +695,9 @@ struct Engine::Impl {
       std::lock_guard lk(mu);
       if (!is_final(job->state)) {
         ++job->synthesized;
+        job->synth_ms_ema = ema(job->synth_ms_ema, t.synthesis);
+        StageEstimate& est = estimates[job->srs->key];
+        est.synthesis_ms = ema(est.synthesis_ms, t.synthesis);
         job->inputs[k] = std::move(inputs);
         auto item = std::make_unique<ProveItem>();
         item->job = job;
@@ -706,6 +727,69 @@ struct Engine::Impl {
     lk.lock();
   }
 
+  // ---- latency-first scheduling (mu held) ---------------------------------------------------------
+
+  static double ema(double avg, double x) { return avg <= 0 ? x : 0.7 * avg + 0.3 * x; }
+
+  /// Prover workers of the backends in service (every worker when none is: they fail the items).
+  std::size_t provers_locked() const {
+    std::size_t n = 0;
+    for (const auto& be : cfg.backends) n += be->in_service() ? cfg.prover_workers_per_backend : 0;
+    return n > 0 ? n : cfg.backends.size() * cfg.prover_workers_per_backend;
+  }
+
+  /// Partitions of priority `p` being synthesized or waiting for a prover, plus those of the more
+  /// urgent classes being synthesized (they share the cores; the ones waiting for a prover do not
+  /// hold back a less urgent class's synthesis, which then is ready when the prover is).
+  std::size_t in_flight_locked(int p) const {
+    std::size_t n = 0;
+    for (int q = 0; q <= p; ++q) n += running[1][q];
+    for (const auto& [key, item] : prove_q) {
+      if (std::get<0>(key) > p) break;
+      n += std::get<0>(key) == p;
+    }
+    return n;
+  }
+
+  /// How many partitions of `job`'s class and the more urgent ones may be in flight (being
+  /// synthesized or waiting for a prover) and still keep the provers fed: one per prover worker
+  /// when a synthesis is no slower than a proof (the next is synthesized while the prover works on
+  /// the last), ⌈provers · S / P⌉ when it is slower (that many syntheses must run at once for a
+  /// partition to come out every P / provers); S = the job's synthesis wall time per partition (as
+  /// measured with the syntheses beside it), P = the prove-stage time of its parameter set (taken
+  /// as S while none was measured); at most provers + synthesis workers.
+  std::size_t feed_limit_locked(const Job& job) const {
+    const std::size_t provers = provers_locked();
+    double s = job.synth_ms_ema;
+    double pr = 0;
+    if (job.srs) {
+      if (auto it = estimates.find(job.srs->key); it != estimates.end()) {
+        pr = it->second.prove_ms;
+        if (s <= 0) s = it->second.synthesis_ms;
+      }
+    }
+    if (s <= 0) return provers;
+    if (pr <= 0) pr = s;
+    const double need = std::ceil(static_cast<double>(provers) * s / pr - 1e-9);
+    return std::clamp<std::size_t>(static_cast<std::size_t>(need), provers, provers + synth_workers);
+  }
+
+  /// Whether the head partition of the synthesis queue (of `job`, priority `p`) may start now
+  /// (engine.hpp, "Scheduling"): no first partition of its class or a more urgent one is being
+  /// synthesized (a job's first partition goes alone, with every core); a job's later partitions
+  /// wait until a prover took its first (or every prover worker is busy, so the first could not be
+  /// taken now anyway); and in_flight_locked stays within feed_limit_locked. A more urgent class
+  /// does not count the less urgent ones: it overtakes.
+  bool may_start_locked(const Job& job, int p) const {
+    for (int q = 0; q <= p; ++q) {
+      if (first_in_synthesis[q] > 0) return false;
+    }
+    if (job.synth_started > 0 && !job.first_handed) {
+      if (job.synthesized == 0 || prove_active < provers_locked()) return false;
+    }
+    return in_flight_locked(p) < feed_limit_locked(job);
+  }
+
   /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
   /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
   /// partition at the head of the synthesis queue cannot be admitted yet.
@@ -727,6 +811,8 @@ struct Engine::Impl {
         const JobPtr& job = sit->second;
         if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
           blocked = true;
+        } else if (cfg.overlap && !may_start_locked(*job, std::get<0>(sit->first))) {
+          blocked = true;  // a hand-off to a prover or a synthesis ending wakes us (cv)
         } else if (admit(job->part_bytes, adm)) {
           admitted = true;
         } else if (job->part_bytes > budget.total()) {
@@ -759,6 +845,8 @@ struct Engine::Impl {
         ++running[1][p];
         ++synth_active;
         ++job->active;
+        const bool first = job->synth_started++ == 0;
+        if (first) ++first_in_synthesis[p];
         const auto t0 = Clock::now();
         if (!job->started) {
           job->started = true;
@@ -767,10 +855,11 @@ struct Engine::Impl {
         }
         lk.unlock();
         const std::size_t span = span_begin(*job, static_cast<std::size_t>(std::get<2>(key)), "synthesis",
-                                            "synthesis " + std::to_string(slot));
+                                            "synthesis " + std::to_string(slot), t0);
         do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), std::move(adm), rng, t0);
         span_end(span);
         lk.lock();
+        if (first) --first_in_synthesis[p];
         --synth_active;
         item_done(lk, *job, 1, p);
         continue;
@@ -832,10 +921,12 @@ struct Engine::Impl {
       ++prove_active;
       ++job->active;
       ++backends[static_cast<std::size_t>(b)].busy;
+      job->first_handed = true;  // its later partitions may start (latency-first)
+      const auto t_stage = Clock::now();
+      cv.notify_all();
       lk.unlock();
 
-      const auto t_stage = Clock::now();
-      const std::size_t span = span_begin(*job, item->k, "prove", lane);
+      const std::size_t span = span_begin(*job, item->k, "prove", lane, t_stage);
       PartitionTimings& t = item->t;
       t.prove_wait = ms_between(item->synth_done, t_stage);
       t.backend = b;
@@ -881,6 +972,8 @@ struct Engine::Impl {
         job->pt[item->k] = t;
         ++job->proved;
         ++backends[static_cast<std::size_t>(b)].proved;
+        StageEstimate& est = estimates[job->srs->key];
+        est.prove_ms = ema(est.prove_ms, t.stage);
         ++counters.partitions;
         const double vals[] = {t.queue_wait, t.srs_load, t.synthesis, t.prove_wait, t.kernel, t.prover_call, t.stage, t.total};
         for (std::size_t i = 0; i < counters.partition.size(); ++i) counters.partition[i].observe_ms(vals[i]);

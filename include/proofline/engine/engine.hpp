@@ -18,7 +18,8 @@
 //   the pool or to the Reclaimer (still charged to the budget until really freed) ──► when all N
 //   proofs are in: batch verification with the groth16 verifier (one multi-pairing for the N
 //   partitions) ──► DONE with the proofs, or FAILED with the reason. Never an unverified proof.
-// Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k.
+// Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k;
+// partition 0 goes first and alone ("Scheduling", latency-first).
 //
 // ---- Scheduling ---------------------------------------------------------------------------------
 // A job's class is ProofRequest::priority, or when the request leaves it unset the kind's default
@@ -28,6 +29,20 @@
 // index order. A CRITICAL job's items therefore go ahead of all queued work at every stage. Work
 // already running (a synthesis or a backend call) is never interrupted. The synthesis queue is
 // strictly ordered: if its head does not fit the memory budget yet, nothing behind it passes.
+// Latency-first (issue 32; with overlap on): a job's first partition is synthesized alone — while it
+// is, no partition of its class or a lower one starts beside it, so its synthesis has every core
+// (kinds synthesize on the shared oneTBB pool) — and goes to the prove queue the moment it is done.
+// The job's later partitions wait until a prover worker took that first one (or every prover
+// worker is busy, so it could not be taken now anyway), then are synthesized while the prover works,
+// no more at once than keep the provers fed: the partitions of a class that are being synthesized or
+// wait for a prover, plus the more urgent classes' partitions being synthesized, stay within
+// max(provers, ⌈provers · S / P⌉)
+// (provers = prover workers of the backends in service; S = the job's synthesis wall time per
+// partition, P = its parameter set's prove-stage time, moving averages; P = S until a partition was
+// proved; at most provers + synthesis_workers): with S ≤ P, partition k+1 is synthesized while the
+// prover works on partition k, so a job of N partitions takes about S + N·P. A more urgent class
+// counts only its own partitions, so a CRITICAL job still overtakes at once; a sustained stream keeps
+// the provers fed (the next job's first partition follows the last one's in the same limit).
 // A job's "prepare" step (validation + SRS load) also runs on a synthesis worker, from its own
 // queue in the same order; a worker takes whichever head is first in that order, and takes the
 // prepare head also when the synthesis head cannot be admitted yet (so validation and SRS loads of
