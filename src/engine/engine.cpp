@@ -7,6 +7,7 @@
 // variable). Work (prepare, synthesis, backend calls, verification, frees) runs with `mu_` released.
 #include "proofline/engine/engine.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,6 +93,13 @@ Failure classify(const std::exception& e) {
     return Failure::BadInput;
   }
   return Failure::Internal;
+}
+
+/// Page faults (minor + major) of the calling thread so far.
+std::uint64_t thread_page_faults() {
+  rusage u{};
+  if (getrusage(RUSAGE_THREAD, &u) != 0) return 0;
+  return static_cast<std::uint64_t>(u.ru_minflt) + static_cast<std::uint64_t>(u.ru_majflt);
 }
 
 using Clock = std::chrono::steady_clock;
@@ -300,6 +308,90 @@ struct Engine::Impl {
     return "";
   }
 
+  // ---- warm buffers (engine.hpp "Warm buffers"): its own lock and thread ----------------------------
+  mutable std::mutex warm_mu;
+  std::condition_variable warm_cv;
+  std::deque<std::shared_ptr<const Srs>> warm_q;  ///< preloaded sets whose buffers are to be warmed
+  bool warm_stop = false;
+  std::string warm_state;                          ///< MemoryStatus::warm_state (under warm_mu)
+  std::atomic<std::uint64_t> warm_buffers{0}, warm_bytes{0}, warm_locked{0};
+  std::atomic<std::uint64_t> prove_page_faults{0};
+  std::thread warm_thread;
+
+  std::size_t warm_target() const {
+    return static_cast<std::size_t>(cfg.warm_partitions_per_prover) * cfg.backends.size() *
+           cfg.prover_workers_per_backend;
+  }
+
+  /// No lock held: queues `srs` for the warmer (preload_srs).
+  void request_warm(std::shared_ptr<const Srs> s) {
+    if (warm_target() == 0 || pool.max_bytes() == 0) return;
+    std::lock_guard lk(warm_mu);
+    warm_q.push_back(std::move(s));
+    warm_state = "warming";
+    warm_cv.notify_all();
+  }
+
+  /// Writes one element per 4 KiB page of v's storage (resized to n, uninitialized), so that every
+  /// page is faulted in (a read would map the shared zero page, and the first write fault again).
+  static void fault_in(r1cs::FrVector& v, std::size_t n) {
+    v.resize(n);
+    constexpr std::size_t kPerPage = 4096 / sizeof(ff::Fr);
+    for (std::size_t i = 0; i < n; i += kPerPage) v[i] = ff::Fr::zero();
+  }
+
+  /// The warmer thread: for each queued set, buffer sets of its shape into the pool until it holds
+  /// warm_target() of at least its partition bytes; stops at the budget or at shutdown.
+  void warmer() {
+    std::unique_lock lk(warm_mu);
+    for (;;) {
+      warm_cv.wait(lk, [&] { return warm_stop || !warm_q.empty(); });
+      if (warm_stop) return;
+      std::shared_ptr<const Srs> set = std::move(warm_q.front());
+      warm_q.pop_front();
+      lk.unlock();
+      const groth16::Parameters& p = set->params;
+      const std::uint64_t est = partition_buffer_bytes(p);
+      // A warmed set's capacity: a, b, c and the assignments (the density words are not pre-sized).
+      const std::uint64_t set_bytes =
+          sizeof(ff::Fr) * (3 * std::uint64_t{p.domain_size()} + p.num_inputs() + p.num_aux());
+      bool out_of_budget = false;
+      for (std::size_t have = pool.pooled_count_at_least(set_bytes); have < warm_target(); ++have) {
+        {
+          std::lock_guard sl(warm_mu);
+          if (warm_stop) break;
+        }
+        if (!budget.try_acquire(est)) {
+          out_of_budget = true;
+          break;
+        }
+        r1cs::ProvingBuffers b;
+        fault_in(b.a, p.domain_size());
+        fault_in(b.b, p.domain_size());
+        fault_in(b.c, p.domain_size());
+        fault_in(b.input_assignment, p.num_inputs());
+        fault_in(b.aux_assignment, p.num_aux());
+        std::uint64_t locked = 0;
+        for (const auto& be : cfg.backends) {
+          if (be->in_service()) locked = std::max(locked, be->warm_host_buffers(b));  // one lock serves every device
+        }
+        b.clear();
+        const std::uint64_t bytes = buffer_bytes(b);
+        if (bytes > est) budget.charge(bytes - est);
+        if (bytes < est) budget.release(est - bytes);
+        warm_buffers += 1;
+        warm_bytes += bytes;
+        warm_locked += locked;
+        pool.give_back(std::move(b));  // charged: now pooled
+      }
+      log()->info("warm buffers key={} sets={} bytes={} locked_bytes={}{}", set->key, warm_buffers.load(),
+                  warm_bytes.load(), warm_locked.load(), out_of_budget ? " (stopped: memory budget full)" : "");
+      set.reset();
+      lk.lock();
+      if (warm_q.empty()) warm_state = out_of_budget ? "budget" : "warm";
+    }
+  }
+
   std::vector<std::thread> threads;
 
   explicit Impl(EngineConfig c)
@@ -346,6 +438,8 @@ struct Engine::Impl {
       }
     }
     threads.emplace_back([this] { finisher(); });
+    warm_state = warm_target() == 0 || pool.max_bytes() == 0 ? "off" : "idle";
+    warm_thread = std::thread([this] { warmer(); });
     log()->info("engine start backends={} prover_workers_per_backend={} synthesis_workers={} budget_bytes={} "
                 "budget_source={} budget=\"{}\" srs_budget_bytes={} reclaimer={} overlap={}",
                 cfg.backends.size(), cfg.prover_workers_per_backend, synth_workers, budget.total(),
@@ -386,6 +480,13 @@ struct Engine::Impl {
     }
     cv.notify_all();
     done_cv.notify_all();
+    {
+      std::lock_guard wl(warm_mu);
+      warm_stop = true;
+      warm_q.clear();
+    }
+    warm_cv.notify_all();
+    warm_thread.join();
     for (auto& t : threads) t.join();
     srs.set_on_load_done(nullptr);
     for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
@@ -936,10 +1037,12 @@ struct Engine::Impl {
       groth16::Proof proof;
       try {
         const auto t_call = Clock::now();
+        const std::uint64_t faults0 = thread_page_faults();
         const fault::JobScope fault_scope(job->req.request_id);
         groth16::ProverResult res = be.prove(job->srs->params, std::span<r1cs::ProvingBuffers>(&item->buf, 1),
                                              std::span<const groth16::Randomizers>(&item->rs, 1), &job->cancel);
         t.prover_call = ms_between(t_call, Clock::now());
+        prove_page_faults += thread_page_faults() - faults0;
         if (res.proofs.size() != 1) throw std::runtime_error("backend returned " + std::to_string(res.proofs.size()) + " proofs for 1 partition");
         proof = res.proofs[0];
         t.kernel = res.timings.kernel;
@@ -1193,6 +1296,14 @@ EngineStatus Engine::status() const {
   s.memory.critical_path_frees = m.reclaimer.critical_path_frees();
   s.memory.pool_hits = m.pool.hits();
   s.memory.pool_misses = m.pool.misses();
+  {
+    std::lock_guard wl(m.warm_mu);
+    s.memory.warm_state = m.warm_state;
+  }
+  s.memory.warm_buffers = m.warm_buffers.load();
+  s.memory.warm_bytes = m.warm_bytes.load();
+  s.memory.warm_locked_bytes = m.warm_locked.load();
+  s.memory.prove_page_faults = m.prove_page_faults.load();
   s.memory.budget_source = m.budget_derived ? "derived" : "configured";
   {
     std::lock_guard wl(m.why_mu);
@@ -1302,6 +1413,7 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
         log()->warn("preload key={} backend={}: {}", key, b->name(), e.what());
       }
     }
+    m.request_warm(lease->shared());  // its partition buffers, in the background
   }
   if (!named.empty()) m.note_preload(Impl::Preload{std::string(kind->name()), named, key});
   for (const auto& s : m.srs.status()) {

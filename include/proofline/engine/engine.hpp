@@ -65,6 +65,17 @@
 // job stays CANCELLED (counted once). Status keeps counting such partitions as running until they
 // stop (on the CPU, well under a second).
 //
+// ---- Warm buffers -----------------------------------------------------------------------------------
+// A partition's buffers (a, b, c, assignments: ~16 GB at 32 GiB) cost seconds the first time they
+// are touched (page faults) and, on a GPU, again when they are page-locked for DMA. The engine pools
+// them across partitions; a warmer thread fills the pool before work arrives: each preload_srs
+// queues its parameter set, and the warmer allocates EngineConfig::warm_partitions_per_prover ×
+// prover workers buffer sets of that set's shape (minus those already pooled), writes one element
+// per page of every vector, lets each backend lock them (ProverBackend::warm_host_buffers), and
+// gives them to the pool, each charged to the memory budget (it stops when the budget has no room).
+// MemoryStatus reports the state, the sets and bytes warmed, the locked bytes, the cold first
+// touches (pool_misses) and the page faults inside backend calls.
+//
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's
 // SRS load); srs_load = the job's SRS load (0 when it was already resident; the same value on each
@@ -307,7 +318,21 @@ struct MemoryStatus {
   /// EngineConfig::reclaimer = false the inline frees of the baseline are counted here.
   std::uint64_t critical_path_frees = 0;
   std::uint64_t pool_hits = 0;          ///< partitions admitted with a pooled (already faulted) buffer
-  std::uint64_t pool_misses = 0;        ///< partitions admitted with a fresh buffer
+  /// Partitions admitted with a fresh buffer: the cold first-touches, whose pages fault in on the
+  /// synthesis → prove path (seconds per 16 GB partition); 0 for a first job that finds warm buffers.
+  std::uint64_t pool_misses = 0;
+  /// Warm buffers ("Warm buffers" above): "off" (EngineConfig::warm_partitions_per_prover 0, or no
+  /// pooling), "idle" (no parameter set preloaded yet: the shape is not known), "warming", "warm"
+  /// (every preloaded set's buffers are in the pool), "budget" (stopped short: the memory budget had
+  /// no room for more).
+  std::string warm_state;
+  std::uint64_t warm_buffers = 0;       ///< buffer sets faulted in ahead of work so far
+  std::uint64_t warm_bytes = 0;         ///< their capacity bytes
+  std::uint64_t warm_locked_bytes = 0;  ///< of which page-locked by a backend (ProverBackend::warm_host_buffers)
+  /// Page faults (minor + major; getrusage RUSAGE_THREAD) taken on the prove workers' threads inside
+  /// ProverBackend::prove calls, summed: a GPU backend's copies from cold or unlocked buffers show
+  /// here. (The CPU backend's own scratch allocations fault too: not zero there.)
+  std::uint64_t prove_page_faults = 0;
   /// "configured" (EngineConfig::memory_budget_bytes) or "derived" (from the machine, see
   /// derive_memory_budget in memory.hpp), and how: "MemAvailable 120.0 GiB − SRS 44.0 GiB − margin …".
   std::string budget_source;
@@ -392,6 +417,12 @@ struct EngineConfig {
   bool overlap = true;
   /// Finished jobs kept for await/status (oldest dropped first beyond this).
   std::size_t max_finished_jobs = 4096;
+  /// Warm buffers ("Warm buffers" above): when a parameter set is preloaded (preload_srs: the
+  /// daemon's engine.preload and PreloadSRS, `c2`), this many partition buffer sets of its shape per
+  /// prover worker are faulted in — and page-locked where a backend copies from host memory — in
+  /// the background, within the memory budget, and put in the pool. 2: the partition being proved
+  /// and the one synthesized beside it (latency-first). 0: none.
+  unsigned warm_partitions_per_prover = 2;
   /// Kinds; null: KindRegistry::builtin() (every kind registered in the program).
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
