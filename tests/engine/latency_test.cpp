@@ -123,5 +123,27 @@ TEST(LatencyFirst, CriticalStillOvertakes) {
   for (std::uint64_t n = 102; n <= 105; ++n) EXPECT_LT(at(901), at(n)) << n;
 }
 
+// A stream of jobs keeps the prover fed across job boundaries: while job A's only partition is in
+// the prover (held by the gate), job B's first partition is synthesized and waits for it, and no
+// more of B (one in flight per prover worker); then everything is proved in submission order.
+TEST(LatencyFirst, NextJobIsReadyWhenTheProverFrees) {
+  auto be = std::make_shared<TestBackend>(/*gate_closed=*/true);
+  Engine e(test_config(be, 2));
+  const OpenAtExit open_at_exit{*be};
+  e.submit(bench_request("A", 6, 1, 100));
+  ASSERT_TRUE(be->wait_entered(1));
+  e.submit(bench_request("B", 6, 3, 200));
+  ASSERT_TRUE(eventually([&] {
+    const EngineStatus s = e.status();
+    return queued(s, "prove", Priority::Normal) == 1 && synthesis_running(s) == 0;
+  }));
+  EXPECT_EQ(e.peek("B").result.partitions_synthesized, 1u);
+  EXPECT_EQ(queued(e.status(), "synthesis", Priority::Normal), 2u);
+  be->open();
+  ASSERT_EQ(e.await("A", 60s).result.state, JobState::Done);
+  ASSERT_EQ(e.await("B", 60s).result.state, JobState::Done);
+  EXPECT_EQ(be->order(), (std::vector<std::uint64_t>{100, 200, 201, 202}));
+}
+
 }  // namespace
 }  // namespace proofline::engine

@@ -93,8 +93,9 @@
 //
 // ---- Threads ------------------------------------------------------------------------------------
 // All public member functions are thread-safe. The engine owns: `synthesis_workers` threads,
-// `prover_workers_per_backend` threads per backend, one finisher (verification) thread and the
-// reclaimer thread. The destructor cancels everything still queued or running and joins them.
+// `prover_workers_per_backend` threads per backend, one finisher (verification) thread, the
+// reclaimer thread and the warmer thread ("Warm buffers"). The destructor cancels everything still
+// queued or running (a warm in progress finishes its buffer set) and joins them.
 //
 // Errors: the constructor throws std::invalid_argument for an unusable config (no backend). A bad
 // request never throws from submit(): the job FAILS with a message saying what was wrong (unknown
