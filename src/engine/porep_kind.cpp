@@ -268,8 +268,8 @@ class PoRepC2Kind final : public ProofKind {
                 .require()
                 .or_payload(),
             ArgSpec("params", ArgType::File,
-                    "the PoRep .params file (default: a preloaded set of the C1's sector size, else param_cache / the "
-                    "upstream file name of the C1's proof)")
+                    "the PoRep .params file (default: a preloaded set of the C1's sector size unless param_cache is "
+                    "given, else param_cache / the upstream file name of the C1's proof)")
                 .names_srs(),
             param_cache_arg(),
             ArgSpec("prover_id", ArgType::Hex, "the prover id; the C1's replica_id must be the one it and sector_id derive")
@@ -292,8 +292,8 @@ class PoRepC2Kind final : public ProofKind {
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override { return prepare_using(r, {}); }
 
-  /// Without 'params': the preloaded set of the C1's circuit (its counts) when there is one, before
-  /// the parameter cache's file.
+  /// Without 'params' and 'param_cache': the preloaded set of the C1's circuit (its counts) when
+  /// there is one, before the parameter cache's file.
   std::shared_ptr<const KindJob> prepare_preloaded(const ProofRequest& r,
                                                    std::span<const PreloadedSrs> preloaded) const override {
     return prepare_using(r, preloaded);
@@ -338,7 +338,8 @@ class PoRepC2Kind final : public ProofKind {
     }
     check_replica_id(r, c1, cfg, source);
     std::string params = arg_or(r, "params", "");
-    if (params.empty() && !preloaded.empty()) {
+    // A request that names its folder (param_cache) is served from there, not from a preload.
+    if (params.empty() && arg_or(r, "param_cache", "").empty() && !preloaded.empty()) {
       const porep::PoRepCounts counts = porep::count_porep(porep::shape_for(cfg));
       if (const PreloadedSrs* p = find_preloaded(preloaded, counts.inputs, counts.aux)) params = p->params;
     }

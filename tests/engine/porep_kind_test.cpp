@@ -466,6 +466,13 @@ TEST(PoRepPreloadSlow, DISABLED_RequestWithoutParamsUsesThePreloadedSet) {
   const std::string c1_path = write_text("porep-preload-2kib.json", filecoin::to_json(c1_2kib()));
   // What the daemon checks before it queues the request (ProvingService::validate).
   EXPECT_EQ(e.prepare_request(porep_request({{"c1", c1_path}}))->srs_key(), pre.key);
+  // A request that names its folder is served from there, not from the preload.
+  try {
+    e.prepare_request(porep_request({{"c1", c1_path}, {"param_cache", cache}}));
+    FAIL() << "param_cache without the file was accepted";
+  } catch (const std::invalid_argument& x) {
+    EXPECT_NE(std::string(x.what()).find(cache + "/" + k2KiBParams + "' not found"), std::string::npos) << x.what();
+  }
   const AwaitResult a = e.prove(porep_request({{"c1", c1_path}}), 1800s);
   ASSERT_EQ(a.status, AwaitStatus::Ready);
   ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
