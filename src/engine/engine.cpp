@@ -7,11 +7,13 @@
 // variable). Work (prepare, synthesis, backend calls, verification, frees) runs with `mu_` released.
 #include "proofline/engine/engine.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <condition_variable>
 #include <deque>
@@ -94,6 +96,13 @@ Failure classify(const std::exception& e) {
   return Failure::Internal;
 }
 
+/// Page faults (minor + major) of the calling thread so far.
+std::uint64_t thread_page_faults() {
+  rusage u{};
+  if (getrusage(RUSAGE_THREAD, &u) != 0) return 0;
+  return static_cast<std::uint64_t>(u.ru_minflt) + static_cast<std::uint64_t>(u.ru_majflt);
+}
+
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -143,6 +152,11 @@ struct Engine::Impl {
     std::size_t proved = 0;
     std::size_t synthesized = 0;
     std::size_t active = 0;  ///< items of this job on a worker now
+    std::size_t synth_started = 0;  ///< partitions admitted into synthesis so far
+    /// Latency-first: a prover worker took one of its partitions (its first); until then the job's
+    /// later partitions wait unless every prover worker is busy (see may_start_locked).
+    bool first_handed = false;
+    double synth_ms_ema = 0;  ///< its partitions' synthesis wall time (ms, moving average; 0: none yet)
     bool parked = false;     ///< waited (off the workers) for another job's load of its SRS
     Clock::time_point parked_at;
     ProofResult result;      ///< final results (valid once is_final(state))
@@ -201,6 +215,16 @@ struct Engine::Impl {
   std::uint64_t srs_loads_ended = 0;  ///< loads ended so far (a prepare that saw "busy" re-checks it)
   std::size_t running[kStages][kPriorities] = {};
   std::size_t synth_active = 0, prove_active = 0;
+  /// Jobs whose first partition is being synthesized now, by priority: it goes alone (nothing of its
+  /// class or a lower one starts beside it).
+  std::size_t first_in_synthesis[kPriorities] = {};
+  /// Per parameter set (SRS key): moving averages of a partition's synthesis and prove-stage wall
+  /// times (ms), what the feed limit is computed from (0: not measured yet).
+  struct StageEstimate {
+    double synthesis_ms = 0;
+    double prove_ms = 0;
+  };
+  std::map<std::string, StageEstimate> estimates;
   std::vector<BackendState> backends;
   unsigned synth_workers = 0;
 
@@ -214,7 +238,9 @@ struct Engine::Impl {
   std::size_t spans_base = 0;  ///< id of spans.front()
 
   double since_start(Clock::time_point t) const { return std::chrono::duration<double>(t - started).count(); }
-  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane) {
+  /// `t`: the stage's start, taken where the item left its queue (under mu), so that spans order as
+  /// the hand-offs did.
+  std::size_t span_begin(const Job& job, std::size_t k, const char* stage, std::string lane, Clock::time_point t) {
     StageSpan s;
     s.request_id = job.req.request_id;
     s.kind = job.req.kind;
@@ -222,7 +248,7 @@ struct Engine::Impl {
     s.partitions = job.n;
     s.stage = stage;
     s.lane = std::move(lane);
-    s.start_s = since_start(Clock::now());
+    s.start_s = since_start(t);
     s.running = true;
     std::lock_guard lk(tl_mu);
     spans.push_back(std::move(s));
@@ -239,6 +265,133 @@ struct Engine::Impl {
     StageSpan& s = spans[id - spans_base];
     s.end_s = t;
     s.running = false;
+  }
+
+  /// Parameter sets preloaded (Engine::preload_srs) by a request naming the file, most recent first:
+  /// offered to requests of the same kind that name none (ProofKind::prepare_preloaded) while they
+  /// are resident. Its own lock.
+  struct Preload {
+    std::string kind;
+    std::string params;  ///< the value of the kind's `srs` argument
+    std::string key;     ///< the SRS key it was loaded under
+  };
+  mutable std::mutex preload_mu;
+  std::deque<Preload> preloads;
+
+  /// No lock held: records a preload (a key preloaded again moves to the front).
+  void note_preload(Preload p) {
+    std::lock_guard lk(preload_mu);
+    std::erase_if(preloads, [&](const Preload& q) { return q.kind == p.kind && q.key == p.key; });
+    preloads.push_front(std::move(p));
+  }
+
+  /// No lock held: the preloaded sets of `kind` resident now, most recently preloaded first.
+  std::vector<PreloadedSrs> resident_preloads(std::string_view kind) const {
+    std::vector<Preload> mine;
+    {
+      std::lock_guard lk(preload_mu);
+      for (const Preload& p : preloads) {
+        if (p.kind == kind) mine.push_back(p);
+      }
+    }
+    std::vector<PreloadedSrs> out;
+    for (Preload& p : mine) {
+      if (auto s = srs.find(p.key)) out.push_back(PreloadedSrs{std::move(p.params), std::move(s)});
+    }
+    return out;
+  }
+
+  /// The value of the kind's first `srs` argument in `r` ("" when the request names no parameter file).
+  static std::string srs_argument(const ProofKind& kind, const ProofRequest& r) {
+    for (const ArgSpec& a : kind.arguments()) {
+      if (!a.srs) continue;
+      if (auto it = r.args.find(a.name); it != r.args.end() && !it->second.empty()) return it->second;
+    }
+    return "";
+  }
+
+  // ---- warm buffers (engine.hpp "Warm buffers"): its own lock and thread ----------------------------
+  mutable std::mutex warm_mu;
+  std::condition_variable warm_cv;
+  std::deque<std::shared_ptr<const Srs>> warm_q;  ///< preloaded sets whose buffers are to be warmed
+  bool warm_stop = false;
+  std::string warm_state;                          ///< MemoryStatus::warm_state (under warm_mu)
+  std::atomic<std::uint64_t> warm_buffers{0}, warm_bytes{0}, warm_locked{0};
+  std::atomic<std::uint64_t> prove_page_faults{0};
+  std::thread warm_thread;
+
+  std::size_t warm_target() const {
+    return static_cast<std::size_t>(cfg.warm_partitions_per_prover) * cfg.backends.size() *
+           cfg.prover_workers_per_backend;
+  }
+
+  /// No lock held: queues `srs` for the warmer (preload_srs).
+  void request_warm(std::shared_ptr<const Srs> s) {
+    if (warm_target() == 0 || pool.max_bytes() == 0) return;
+    std::lock_guard lk(warm_mu);
+    warm_q.push_back(std::move(s));
+    warm_state = "warming";
+    warm_cv.notify_all();
+  }
+
+  /// Writes one element per 4 KiB page of v's storage (resized to n, uninitialized), so that every
+  /// page is faulted in (a read would map the shared zero page, and the first write fault again).
+  static void fault_in(r1cs::FrVector& v, std::size_t n) {
+    v.resize(n);
+    constexpr std::size_t kPerPage = 4096 / sizeof(ff::Fr);
+    for (std::size_t i = 0; i < n; i += kPerPage) v[i] = ff::Fr::zero();
+  }
+
+  /// The warmer thread: for each queued set, buffer sets of its shape into the pool until it holds
+  /// warm_target() of at least its partition bytes; stops at the budget or at shutdown.
+  void warmer() {
+    std::unique_lock lk(warm_mu);
+    for (;;) {
+      warm_cv.wait(lk, [&] { return warm_stop || !warm_q.empty(); });
+      if (warm_stop) return;
+      std::shared_ptr<const Srs> set = std::move(warm_q.front());
+      warm_q.pop_front();
+      lk.unlock();
+      const groth16::Parameters& p = set->params;
+      const std::uint64_t est = partition_buffer_bytes(p);
+      // A warmed set's capacity: a, b, c and the assignments (the density words are not pre-sized).
+      const std::uint64_t set_bytes =
+          sizeof(ff::Fr) * (3 * std::uint64_t{p.domain_size()} + p.num_inputs() + p.num_aux());
+      bool out_of_budget = false;
+      for (std::size_t have = pool.pooled_count_at_least(set_bytes); have < warm_target(); ++have) {
+        {
+          std::lock_guard sl(warm_mu);
+          if (warm_stop) break;
+        }
+        if (!budget.try_acquire(est)) {
+          out_of_budget = true;
+          break;
+        }
+        r1cs::ProvingBuffers b;
+        fault_in(b.a, p.domain_size());
+        fault_in(b.b, p.domain_size());
+        fault_in(b.c, p.domain_size());
+        fault_in(b.input_assignment, p.num_inputs());
+        fault_in(b.aux_assignment, p.num_aux());
+        std::uint64_t locked = 0;
+        for (const auto& be : cfg.backends) {
+          if (be->in_service()) locked = std::max(locked, be->warm_host_buffers(b));  // one lock serves every device
+        }
+        b.clear();
+        const std::uint64_t bytes = buffer_bytes(b);
+        if (bytes > est) budget.charge(bytes - est);
+        if (bytes < est) budget.release(est - bytes);
+        warm_buffers += 1;
+        warm_bytes += bytes;
+        warm_locked += locked;
+        pool.give_back(std::move(b));  // charged: now pooled
+      }
+      log()->info("warm buffers key={} sets={} bytes={} locked_bytes={}{}", set->key, warm_buffers.load(),
+                  warm_bytes.load(), warm_locked.load(), out_of_budget ? " (stopped: memory budget full)" : "");
+      set.reset();
+      lk.lock();
+      if (warm_q.empty()) warm_state = out_of_budget ? "budget" : "warm";
+    }
   }
 
   std::vector<std::thread> threads;
@@ -287,6 +440,8 @@ struct Engine::Impl {
       }
     }
     threads.emplace_back([this] { finisher(); });
+    warm_state = warm_target() == 0 || pool.max_bytes() == 0 ? "off" : "idle";
+    warm_thread = std::thread([this] { warmer(); });
     log()->info("engine start backends={} prover_workers_per_backend={} synthesis_workers={} budget_bytes={} "
                 "budget_source={} budget=\"{}\" srs_budget_bytes={} reclaimer={} overlap={}",
                 cfg.backends.size(), cfg.prover_workers_per_backend, synth_workers, budget.total(),
@@ -327,6 +482,13 @@ struct Engine::Impl {
     }
     cv.notify_all();
     done_cv.notify_all();
+    {
+      std::lock_guard wl(warm_mu);
+      warm_stop = true;
+      warm_q.clear();
+    }
+    warm_cv.notify_all();
+    warm_thread.join();
     for (auto& t : threads) t.join();
     srs.set_on_load_done(nullptr);
     for (auto& item : drop) release_partition(std::move(item->buf), item->reserved);
@@ -475,7 +637,17 @@ struct Engine::Impl {
     }
     check_arguments(*kind, job.req);
     check_srs_files(kind->name(), kind->arguments(), job.req);
-    return kind->prepare(job.req);
+    return prepare_with_preloads(*kind, job.req);
+  }
+
+  /// No lock held: the kind's prepare, offered the preloaded sets of its kind when the request
+  /// names no parameter file (a preloaded set of its circuit serves it).
+  std::shared_ptr<const KindJob> prepare_with_preloads(const ProofKind& kind, const ProofRequest& r) const {
+    if (srs_argument(kind, r).empty()) {
+      const std::vector<PreloadedSrs> pre = resident_preloads(kind.name());
+      if (!pre.empty()) return kind.prepare_preloaded(r, pre);
+    }
+    return kind.prepare(r);
   }
 
   void do_prepare(const JobPtr& job) {
@@ -626,6 +798,9 @@ struct Engine::Impl {
       std::lock_guard lk(mu);
       if (!is_final(job->state)) {
         ++job->synthesized;
+        job->synth_ms_ema = ema(job->synth_ms_ema, t.synthesis);
+        StageEstimate& est = estimates[job->srs->key];
+        est.synthesis_ms = ema(est.synthesis_ms, t.synthesis);
         job->inputs[k] = std::move(inputs);
         auto item = std::make_unique<ProveItem>();
         item->job = job;
@@ -655,6 +830,69 @@ struct Engine::Impl {
     lk.lock();
   }
 
+  // ---- latency-first scheduling (mu held) ---------------------------------------------------------
+
+  static double ema(double avg, double x) { return avg <= 0 ? x : 0.7 * avg + 0.3 * x; }
+
+  /// Prover workers of the backends in service (every worker when none is: they fail the items).
+  std::size_t provers_locked() const {
+    std::size_t n = 0;
+    for (const auto& be : cfg.backends) n += be->in_service() ? cfg.prover_workers_per_backend : 0;
+    return n > 0 ? n : cfg.backends.size() * cfg.prover_workers_per_backend;
+  }
+
+  /// Partitions of priority `p` being synthesized or waiting for a prover, plus those of the more
+  /// urgent classes being synthesized (they share the cores; the ones waiting for a prover do not
+  /// hold back a less urgent class's synthesis, which then is ready when the prover is).
+  std::size_t in_flight_locked(int p) const {
+    std::size_t n = 0;
+    for (int q = 0; q <= p; ++q) n += running[1][q];
+    for (const auto& [key, item] : prove_q) {
+      if (std::get<0>(key) > p) break;
+      n += std::get<0>(key) == p;
+    }
+    return n;
+  }
+
+  /// How many partitions of `job`'s class and the more urgent ones may be in flight (being
+  /// synthesized or waiting for a prover) and still keep the provers fed: one per prover worker
+  /// when a synthesis is no slower than a proof (the next is synthesized while the prover works on
+  /// the last), ⌈provers · S / P⌉ when it is slower (that many syntheses must run at once for a
+  /// partition to come out every P / provers); S = the job's synthesis wall time per partition (as
+  /// measured with the syntheses beside it), P = the prove-stage time of its parameter set (taken
+  /// as S while none was measured); at most provers + synthesis workers.
+  std::size_t feed_limit_locked(const Job& job) const {
+    const std::size_t provers = provers_locked();
+    double s = job.synth_ms_ema;
+    double pr = 0;
+    if (job.srs) {
+      if (auto it = estimates.find(job.srs->key); it != estimates.end()) {
+        pr = it->second.prove_ms;
+        if (s <= 0) s = it->second.synthesis_ms;
+      }
+    }
+    if (s <= 0) return provers;
+    if (pr <= 0) pr = s;
+    const double need = std::ceil(static_cast<double>(provers) * s / pr - 1e-9);
+    return std::clamp<std::size_t>(static_cast<std::size_t>(need), provers, provers + synth_workers);
+  }
+
+  /// Whether the head partition of the synthesis queue (of `job`, priority `p`) may start now
+  /// (engine.hpp, "Scheduling"): no first partition of its class or a more urgent one is being
+  /// synthesized (a job's first partition goes alone, with every core); a job's later partitions
+  /// wait until a prover took its first (or every prover worker is busy, so the first could not be
+  /// taken now anyway); and in_flight_locked stays within feed_limit_locked. A more urgent class
+  /// does not count the less urgent ones: it overtakes.
+  bool may_start_locked(const Job& job, int p) const {
+    for (int q = 0; q <= p; ++q) {
+      if (first_in_synthesis[q] > 0) return false;
+    }
+    if (job.synth_started > 0 && !job.first_handed) {
+      if (job.synthesized == 0 || prove_active < provers_locked()) return false;
+    }
+    return in_flight_locked(p) < feed_limit_locked(job);
+  }
+
   /// Synthesis workers serve two queues: "prepare" items (validation + SRS load, no budget) and
   /// partitions (need budget). The smaller key goes first; a prepare item also goes when the
   /// partition at the head of the synthesis queue cannot be admitted yet.
@@ -676,6 +914,8 @@ struct Engine::Impl {
         const JobPtr& job = sit->second;
         if (!cfg.overlap && (synth_active > 0 || prove_active > 0 || !prove_q.empty())) {
           blocked = true;
+        } else if (cfg.overlap && !may_start_locked(*job, std::get<0>(sit->first))) {
+          blocked = true;  // a hand-off to a prover or a synthesis ending wakes us (cv)
         } else if (admit(job->part_bytes, adm)) {
           admitted = true;
         } else if (job->part_bytes > budget.total()) {
@@ -708,6 +948,8 @@ struct Engine::Impl {
         ++running[1][p];
         ++synth_active;
         ++job->active;
+        const bool first = job->synth_started++ == 0;
+        if (first) ++first_in_synthesis[p];
         const auto t0 = Clock::now();
         if (!job->started) {
           job->started = true;
@@ -716,10 +958,11 @@ struct Engine::Impl {
         }
         lk.unlock();
         const std::size_t span = span_begin(*job, static_cast<std::size_t>(std::get<2>(key)), "synthesis",
-                                            "synthesis " + std::to_string(slot));
+                                            "synthesis " + std::to_string(slot), t0);
         do_synthesize(job, static_cast<std::size_t>(std::get<2>(key)), std::move(adm), rng, t0);
         span_end(span);
         lk.lock();
+        if (first) --first_in_synthesis[p];
         --synth_active;
         item_done(lk, *job, 1, p);
         continue;
@@ -781,10 +1024,12 @@ struct Engine::Impl {
       ++prove_active;
       ++job->active;
       ++backends[static_cast<std::size_t>(b)].busy;
+      job->first_handed = true;  // its later partitions may start (latency-first)
+      const auto t_stage = Clock::now();
+      cv.notify_all();
       lk.unlock();
 
-      const auto t_stage = Clock::now();
-      const std::size_t span = span_begin(*job, item->k, "prove", lane);
+      const std::size_t span = span_begin(*job, item->k, "prove", lane, t_stage);
       PartitionTimings& t = item->t;
       t.prove_wait = ms_between(item->synth_done, t_stage);
       t.backend = b;
@@ -794,10 +1039,12 @@ struct Engine::Impl {
       groth16::Proof proof;
       try {
         const auto t_call = Clock::now();
+        const std::uint64_t faults0 = thread_page_faults();
         const fault::JobScope fault_scope(job->req.request_id);
         groth16::ProverResult res = be.prove(job->srs->params, std::span<r1cs::ProvingBuffers>(&item->buf, 1),
                                              std::span<const groth16::Randomizers>(&item->rs, 1), &job->cancel);
         t.prover_call = ms_between(t_call, Clock::now());
+        prove_page_faults += thread_page_faults() - faults0;
         if (res.proofs.size() != 1) throw std::runtime_error("backend returned " + std::to_string(res.proofs.size()) + " proofs for 1 partition");
         proof = res.proofs[0];
         t.kernel = res.timings.kernel;
@@ -837,6 +1084,8 @@ struct Engine::Impl {
         job->pt[item->k] = t;
         ++job->proved;
         ++backends[static_cast<std::size_t>(b)].proved;
+        StageEstimate& est = estimates[job->srs->key];
+        est.prove_ms = ema(est.prove_ms, t.stage);
         ++counters.partitions;
         const double vals[] = {t.queue_wait, t.srs_load, t.synthesis, t.prove_wait, t.kernel, t.prover_call, t.stage, t.total};
         for (std::size_t i = 0; i < counters.partition.size(); ++i) counters.partition[i].observe_ms(vals[i]);
@@ -1056,6 +1305,14 @@ EngineStatus Engine::status() const {
   s.memory.critical_path_frees = m.reclaimer.critical_path_frees();
   s.memory.pool_hits = m.pool.hits();
   s.memory.pool_misses = m.pool.misses();
+  {
+    std::lock_guard wl(m.warm_mu);
+    s.memory.warm_state = m.warm_state;
+  }
+  s.memory.warm_buffers = m.warm_buffers.load();
+  s.memory.warm_bytes = m.warm_bytes.load();
+  s.memory.warm_locked_bytes = m.warm_locked.load();
+  s.memory.prove_page_faults = m.prove_page_faults.load();
   s.memory.budget_source = m.budget_derived ? "derived" : "configured";
   {
     std::lock_guard wl(m.why_mu);
@@ -1150,6 +1407,7 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
   if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + r.kind + "'");
   auto kj = kind->prepare_srs(r);
   const std::string key = kj->srs_key();
+  const std::string named = Impl::srs_argument(*kind, r);
   {
     auto lease = m.srs.acquire(key, [&](const std::function<void(double)>& p) { return kj->load_srs(p); });
     // Onto every backend that holds parameters (a GPU's device memory, resident or streamed), so that
@@ -1164,7 +1422,9 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
         log()->warn("preload key={} backend={}: {}", key, b->name(), e.what());
       }
     }
+    m.request_warm(lease->shared());  // its partition buffers, in the background
   }
+  if (!named.empty()) m.note_preload(Impl::Preload{std::string(kind->name()), named, key});
   for (const auto& s : m.srs.status()) {
     if (s.key == key) return s;
   }
@@ -1172,6 +1432,12 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
   gone.key = key;
   gone.state = "evicted";
   return gone;
+}
+
+std::shared_ptr<const KindJob> Engine::prepare_request(const ProofRequest& r) const {
+  const ProofKind* kind = impl_->kinds->find(r.kind);
+  if (kind == nullptr) throw std::invalid_argument("unknown proof kind '" + r.kind + "'");
+  return impl_->prepare_with_preloads(*kind, r);
 }
 
 bool Engine::evict_srs(const std::string& key) {

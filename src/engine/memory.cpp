@@ -423,6 +423,12 @@ std::size_t BufferPool::pooled_count() const {
   std::lock_guard lk(mu_);
   return idle_.size();
 }
+std::size_t BufferPool::pooled_count_at_least(std::uint64_t bytes) const {
+  std::lock_guard lk(mu_);
+  std::size_t n = 0;
+  for (const Entry& e : idle_) n += e.bytes >= bytes;
+  return n;
+}
 std::uint64_t BufferPool::hits() const {
   std::lock_guard lk(mu_);
   return hits_;

@@ -269,7 +269,8 @@ class PoRepC2Kind final : public ProofKind {
                 .require()
                 .or_payload(),
             ArgSpec("params", ArgType::File,
-                    "the PoRep .params file (default: param_cache / the upstream file name of the C1's proof)")
+                    "the PoRep .params file (default: a preloaded set of the C1's sector size unless param_cache is "
+                    "given, else param_cache / the upstream file name of the C1's proof)")
                 .names_srs(),
             param_cache_arg(),
             ArgSpec("prover_id", ArgType::Hex, "the prover id; the C1's replica_id must be the one it and sector_id derive")
@@ -290,7 +291,17 @@ class PoRepC2Kind final : public ProofKind {
                 .defaults_to("all")};
   }
 
-  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
+  std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override { return prepare_using(r, {}); }
+
+  /// Without 'params' and 'param_cache': the preloaded set of the C1's circuit (its counts) when
+  /// there is one, before the parameter cache's file.
+  std::shared_ptr<const KindJob> prepare_preloaded(const ProofRequest& r,
+                                                   std::span<const PreloadedSrs> preloaded) const override {
+    return prepare_using(r, preloaded);
+  }
+
+ private:
+  std::shared_ptr<const KindJob> prepare_using(const ProofRequest& r, std::span<const PreloadedSrs> preloaded) const {
     const std::string c1_path = arg_or(r, "c1", "");
     std::shared_ptr<const filecoin::SealCommitPhase1Output> parsed;
     std::string source;
@@ -328,6 +339,11 @@ class PoRepC2Kind final : public ProofKind {
     }
     check_replica_id(r, c1, cfg, source);
     std::string params = arg_or(r, "params", "");
+    // A request that names its folder (param_cache) is served from there, not from a preload.
+    if (params.empty() && arg_or(r, "param_cache", "").empty() && !preloaded.empty()) {
+      const porep::PoRepCounts counts = porep::count_porep(porep::shape_for(cfg));
+      if (const PreloadedSrs* p = find_preloaded(preloaded, counts.inputs, counts.aux)) params = p->params;
+    }
     if (params.empty()) {
       const std::string dir = arg_or(r, "param_cache", filecoin::parameter_cache_dir().string());
       params = (fs::path(dir) / filecoin::parameter_file_name(cfg, ".params")).string();
@@ -358,6 +374,7 @@ class PoRepC2Kind final : public ProofKind {
                                         compiled);
   }
 
+ public:
   /// With a C1 (argument or payload): as prepare. Without one (engine.preload "porep-c2:<params>",
   /// PreloadSRS with only 'params'): the parameter file alone, under the key a request naming that
   /// file would use; 'params' is then required (the C1 names the upstream file otherwise).

@@ -9,6 +9,13 @@
 
 namespace proofline::engine {
 
+const PreloadedSrs* find_preloaded(std::span<const PreloadedSrs> preloaded, std::size_t inputs, std::size_t aux) {
+  for (const PreloadedSrs& p : preloaded) {
+    if (p.srs && p.srs->params.num_inputs() == inputs && p.srs->params.num_aux() == aux) return &p;
+  }
+  return nullptr;
+}
+
 SrsLease::~SrsLease() {
   if (mgr_ != nullptr && srs_) mgr_->release(srs_->key);
 }
@@ -165,6 +172,12 @@ std::vector<SrsStatus> SrsManager::status(const std::function<void(const Srs&, S
     out.push_back(s);
   }
   return out;
+}
+
+std::shared_ptr<const Srs> SrsManager::find(const std::string& key) const {
+  std::lock_guard lk(mu_);
+  auto it = entries_.find(key);
+  return it == entries_.end() || it->second.loading ? nullptr : it->second.srs;
 }
 
 std::uint64_t SrsManager::resident_bytes() const {

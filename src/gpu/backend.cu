@@ -1406,6 +1406,21 @@ std::size_t GpuBackend::resident_bytes() const {
   return impl_->held_device_bytes(nullptr);
 }
 
+std::uint64_t GpuBackend::warm_host_buffers(r1cs::ProvingBuffers& b) {
+  const GpuBackendConfig& cfg = impl_->cfg;
+  if (!cfg.register_host_buffers) return 0;
+  (void)cudaSetDevice(cfg.device);  // portable registrations serve every device; the thread needs a context
+  (void)cudaGetLastError();
+  host_pin::install_release_hook();
+  std::uint64_t locked = 0;
+  for (const r1cs::FrVector* v : {&b.a, &b.b, &b.c, &b.input_assignment, &b.aux_assignment}) {
+    const std::size_t bytes = v->capacity() * sizeof(ff::Fr);
+    if (v->data() == nullptr || bytes < cfg.register_min_bytes) continue;
+    if (host_pin::lock_now(v->data(), bytes)) locked += bytes;
+  }
+  return locked;
+}
+
 groth16::SrsHolding GpuBackend::srs_holding(const Parameters& params) const {
   std::lock_guard<std::mutex> lock(holdings_mu_);
   for (const Holding& h : holdings_)

@@ -114,6 +114,28 @@ bool ensure(const void* p, std::size_t bytes, std::size_t min_bytes, bool backgr
   return it != r.ranges.end() && it->second >= bytes;
 }
 
+bool lock_now(const void* p, std::size_t bytes) noexcept {
+  if (p == nullptr || bytes == 0) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  Registry& r = registry();
+  {
+    std::lock_guard lk(r.mu);
+    auto it = r.ranges.upper_bound(a);
+    if (it != r.ranges.begin()) {
+      auto prev = std::prev(it);
+      if (prev->first <= a && a + bytes <= prev->first + prev->second) return true;
+    }
+    if (r.pending_in_locked(a, bytes)) return false;
+    r.drop_locked(a, bytes);  // a smaller registration of the same storage is replaced
+    r.pending.emplace(a, bytes);
+    r.recount();
+  }
+  register_now(a, bytes);
+  std::lock_guard lk(r.mu);
+  auto it = r.ranges.find(a);
+  return it != r.ranges.end() && it->second >= bytes;
+}
+
 void release(const void* p, std::size_t bytes) noexcept {
   if (p == nullptr || bytes == 0) return;
   const auto a = reinterpret_cast<std::uintptr_t>(p);

@@ -23,6 +23,11 @@ namespace proofline::gpu::host_pin {
 /// until it is released; the caller then copies through its staging chunks. Thread-safe.
 bool ensure(const void* p, std::size_t bytes, std::size_t min_bytes, bool background) noexcept;
 
+/// Registers [p, p + bytes) now, on this thread, whatever its uses so far (the engine's warmer, before
+/// work arrives); true when it lies inside a registered range afterwards (already, or now). A range
+/// overlapping one being registered in the background, or refused by the driver, gives false.
+bool lock_now(const void* p, std::size_t bytes) noexcept;
+
 /// Unregisters every registered range that intersects [p, p + bytes) and forgets the starts seen
 /// inside it, after waiting for a background registration of that memory to finish. Installed as r1cs's release hook; also safe to call directly. Thread-safe, noexcept.
 void release(const void* p, std::size_t bytes) noexcept;

@@ -290,7 +290,7 @@ void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) cons
     if (srs_only) {
       kind->prepare_srs(r);
     } else {
-      kind->prepare(r);
+      eng_.prepare_request(r);  // as the engine's job will: a preloaded set serves a request without one
     }
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.

@@ -364,6 +364,38 @@ TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
   }
 }
 
+// Warm buffers (issue 32; engine.hpp "Warm buffers"): warm_host_buffers page-locks a buffer set's
+// whole capacity before its first use, so the first proof from it already copies a, b, c and aux by
+// DMA (the engine's warmer does this at preload, before work arrives); the proofs stay the CPU's and
+// freeing the buffers unlocks them.
+TEST(GpuBackend, WarmedBuffersAreCopiedDirectlyFromTheFirstUse) {
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit bench(12, Fr::from_u64(12));
+  const Parameters params = setup_for(bench, 61);
+  const std::size_t before = gpu::GpuBackend::registered_host_bytes();
+  gpu::GpuBackendConfig cfg;
+  cfg.register_min_bytes = 1;  // every vector of this small circuit qualifies
+  gpu::GpuBackend backend(cfg);
+  {
+    std::vector<r1cs::ProvingBuffers> parts(1, groth16::synthesize_for_proving(bench));
+    r1cs::ProvingBuffers& b = parts[0];
+    for (r1cs::FrVector* v : {&b.a, &b.b, &b.c}) v->reserve(params.domain_size());  // as the warmer sizes them
+    std::vector<r1cs::ProvingBuffers> for_cpu = parts;
+    const auto want = groth16::CpuBackend().prove(params, for_cpu, randomizers(1, 64));
+    const std::uint64_t locked = backend.warm_host_buffers(b);
+    const std::size_t capacity =
+        sizeof(Fr) * (b.a.capacity() + b.b.capacity() + b.c.capacity() + b.input_assignment.capacity() +
+                      b.aux_assignment.capacity());
+    EXPECT_EQ(locked, capacity);
+    EXPECT_GE(gpu::GpuBackend::registered_host_bytes(), before + capacity);
+    const auto got = backend.prove(params, parts, randomizers(1, 64));
+    ASSERT_EQ(got.proofs.size(), 1u);
+    EXPECT_EQ(got.proofs[0].to_bytes(), want.proofs[0].to_bytes());
+    EXPECT_GE(backend.direct_copies(), 4u) << "a, b, c and aux copied by DMA on their first use";
+  }
+  EXPECT_EQ(gpu::GpuBackend::registered_host_bytes(), before);  // freed: unlocked first
+}
+
 TEST(GpuBackend, PageLockedCallerBuffersSameProofsAndUnlockedWhenFreed) {
   // backend.hpp "Host buffers": the second copy of the same buffer page-locks it in place (here or
   // on a background thread) and later copies go by DMA straight from it; the proofs stay the CPU's;

@@ -18,7 +18,8 @@
 //   the pool or to the Reclaimer (still charged to the budget until really freed) ──► when all N
 //   proofs are in: batch verification with the groth16 verifier (one multi-pairing for the N
 //   partitions) ──► DONE with the proofs, or FAILED with the reason. Never an unverified proof.
-// Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k.
+// Synthesis of partition k+1 (and of other jobs' partitions) overlaps the proving of partition k;
+// partition 0 goes first and alone ("Scheduling", latency-first).
 //
 // ---- Scheduling ---------------------------------------------------------------------------------
 // A job's class is ProofRequest::priority, or when the request leaves it unset the kind's default
@@ -28,6 +29,20 @@
 // index order. A CRITICAL job's items therefore go ahead of all queued work at every stage. Work
 // already running (a synthesis or a backend call) is never interrupted. The synthesis queue is
 // strictly ordered: if its head does not fit the memory budget yet, nothing behind it passes.
+// Latency-first (issue 32; with overlap on): a job's first partition is synthesized alone — while it
+// is, no partition of its class or a lower one starts beside it, so its synthesis has every core
+// (kinds synthesize on the shared oneTBB pool) — and goes to the prove queue the moment it is done.
+// The job's later partitions wait until a prover worker took that first one (or every prover
+// worker is busy, so it could not be taken now anyway), then are synthesized while the prover works,
+// no more at once than keep the provers fed: the partitions of a class that are being synthesized or
+// wait for a prover, plus the more urgent classes' partitions being synthesized, stay within
+// max(provers, ⌈provers · S / P⌉)
+// (provers = prover workers of the backends in service; S = the job's synthesis wall time per
+// partition, P = its parameter set's prove-stage time, moving averages; P = S until a partition was
+// proved; at most provers + synthesis_workers): with S ≤ P, partition k+1 is synthesized while the
+// prover works on partition k, so a job of N partitions takes about S + N·P. A more urgent class
+// counts only its own partitions, so a CRITICAL job still overtakes at once; a sustained stream keeps
+// the provers fed (the next job's first partition follows the last one's in the same limit).
 // A job's "prepare" step (validation + SRS load) also runs on a synthesis worker, from its own
 // queue in the same order; a worker takes whichever head is first in that order, and takes the
 // prepare head also when the synthesis head cannot be admitted yet (so validation and SRS loads of
@@ -50,6 +65,17 @@
 // job stays CANCELLED (counted once). Status keeps counting such partitions as running until they
 // stop (on the CPU, well under a second).
 //
+// ---- Warm buffers -----------------------------------------------------------------------------------
+// A partition's buffers (a, b, c, assignments: ~16 GB at 32 GiB) cost seconds the first time they
+// are touched (page faults) and, on a GPU, again when they are page-locked for DMA. The engine pools
+// them across partitions; a warmer thread fills the pool before work arrives: each preload_srs
+// queues its parameter set, and the warmer allocates EngineConfig::warm_partitions_per_prover ×
+// prover workers buffer sets of that set's shape (minus those already pooled), writes one element
+// per page of every vector, lets each backend lock them (ProverBackend::warm_host_buffers), and
+// gives them to the pool, each charged to the memory budget (it stops when the budget has no room).
+// MemoryStatus reports the state, the sets and bytes warmed, the locked bytes, the cold first
+// touches (pool_misses) and the page faults inside backend calls.
+//
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's
 // SRS load); srs_load = the job's SRS load (0 when it was already resident; the same value on each
@@ -67,8 +93,9 @@
 //
 // ---- Threads ------------------------------------------------------------------------------------
 // All public member functions are thread-safe. The engine owns: `synthesis_workers` threads,
-// `prover_workers_per_backend` threads per backend, one finisher (verification) thread and the
-// reclaimer thread. The destructor cancels everything still queued or running and joins them.
+// `prover_workers_per_backend` threads per backend, one finisher (verification) thread, the
+// reclaimer thread and the warmer thread ("Warm buffers"). The destructor cancels everything still
+// queued or running (a warm in progress finishes its buffer set) and joins them.
 //
 // Errors: the constructor throws std::invalid_argument for an unusable config (no backend). A bad
 // request never throws from submit(): the job FAILS with a message saying what was wrong (unknown
@@ -97,6 +124,7 @@
 namespace proofline::engine {
 
 class KindRegistry;  // kind.hpp
+class KindJob;       // kind.hpp
 
 /// Scheduling class; smaller value = served first.
 enum class Priority : std::uint8_t { Critical = 0, High = 1, Normal = 2, Low = 3 };
@@ -291,7 +319,21 @@ struct MemoryStatus {
   /// EngineConfig::reclaimer = false the inline frees of the baseline are counted here.
   std::uint64_t critical_path_frees = 0;
   std::uint64_t pool_hits = 0;          ///< partitions admitted with a pooled (already faulted) buffer
-  std::uint64_t pool_misses = 0;        ///< partitions admitted with a fresh buffer
+  /// Partitions admitted with a fresh buffer: the cold first-touches, whose pages fault in on the
+  /// synthesis → prove path (seconds per 16 GB partition); 0 for a first job that finds warm buffers.
+  std::uint64_t pool_misses = 0;
+  /// Warm buffers ("Warm buffers" above): "off" (EngineConfig::warm_partitions_per_prover 0, or no
+  /// pooling), "idle" (no parameter set preloaded yet: the shape is not known), "warming", "warm"
+  /// (every preloaded set's buffers are in the pool), "budget" (stopped short: the memory budget had
+  /// no room for more).
+  std::string warm_state;
+  std::uint64_t warm_buffers = 0;       ///< buffer sets faulted in ahead of work so far
+  std::uint64_t warm_bytes = 0;         ///< their capacity bytes
+  std::uint64_t warm_locked_bytes = 0;  ///< of which page-locked by a backend (ProverBackend::warm_host_buffers)
+  /// Page faults (minor + major; getrusage RUSAGE_THREAD) taken on the prove workers' threads inside
+  /// ProverBackend::prove calls, summed: a GPU backend's copies from cold or unlocked buffers show
+  /// here. (The CPU backend's own scratch allocations fault too: not zero there.)
+  std::uint64_t prove_page_faults = 0;
   /// "configured" (EngineConfig::memory_budget_bytes) or "derived" (from the machine, see
   /// derive_memory_budget in memory.hpp), and how: "MemAvailable 120.0 GiB − SRS 44.0 GiB − margin …".
   std::string budget_source;
@@ -376,6 +418,12 @@ struct EngineConfig {
   bool overlap = true;
   /// Finished jobs kept for await/status (oldest dropped first beyond this).
   std::size_t max_finished_jobs = 4096;
+  /// Warm buffers ("Warm buffers" above): when a parameter set is preloaded (preload_srs: the
+  /// daemon's engine.preload and PreloadSRS, `c2`), this many partition buffer sets of its shape per
+  /// prover worker are faulted in — and page-locked where a backend copies from host memory — in
+  /// the background, within the memory budget, and put in the pool. 2: the partition being proved
+  /// and the one synthesized beside it (latency-first). 0: none.
+  unsigned warm_partitions_per_prover = 2;
   /// Kinds; null: KindRegistry::builtin() (every kind registered in the program).
   std::shared_ptr<const KindRegistry> kinds;
   /// Log one line per partition and per job (spdlog logger "proofline.engine", level info).
@@ -425,12 +473,23 @@ class Engine {
   std::vector<StageSpan> timeline(double since_s = 0) const;
 
   /// Loads the parameter file a request of this kind and these args would use (blocking), and
-  /// keeps it resident (not evicted while the cache is within budget). Returns its status;
-  /// throws ProoflineError / std::system_error with the kind's message when it cannot be loaded.
+  /// keeps it resident (not evicted while the cache is within budget), on every backend that holds
+  /// parameters too (a GPU's device memory). Preload means ready: while it stays resident, a later
+  /// request of the same kind that names no parameter file (none of the kind's `srs` arguments) is
+  /// offered it (ProofKind::prepare_preloaded, most recently preloaded first) and uses it when it is
+  /// its circuit's set (porep-c2: the C1's sector size, by the file's counts) instead of the kind's
+  /// default file (the parameter cache). Returns its status; throws ProoflineError /
+  /// std::system_error with the kind's message when it cannot be loaded.
   SrsStatus preload_srs(const std::string& kind, const std::map<std::string, std::string>& args);
   /// The same for a whole request (its kind, args, payload or parsed_input): what the request's job
   /// will use, with the kind's checks of its input against the file before the points are read.
   SrsStatus preload_srs(const ProofRequest& request);
+  /// The kind's job for `request` as the engine's prepare step makes it, without queueing anything:
+  /// ProofKind::prepare, or prepare_preloaded when the request names no parameter file and sets of
+  /// its kind are preloaded (preload_srs). For a front end that refuses a bad request before it
+  /// queues it (the daemon's INVALID_ARGUMENT). Throws what the kind throws; std::invalid_argument
+  /// for an unknown kind. Thread-safe; the request's declared arguments are not checked here.
+  std::shared_ptr<const KindJob> prepare_request(const ProofRequest& request) const;
   /// Drops a resident parameter set now if no job uses it. Returns true if it was evicted; false if
   /// it is unknown or in use (then nothing changes).
   bool evict_srs(const std::string& key);

@@ -56,6 +56,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -101,6 +102,18 @@ void synthesize_into(r1cs::ProvingBuffers& buf, F&& body) {
   }
   buf = cs.release();
 }
+
+/// A parameter set the engine holds because it was preloaded (Engine::preload_srs: the daemon's
+/// engine.preload, cuzk.v1 PreloadSRS, `c2`), offered to a request that names no parameter file
+/// (ProofKind::prepare_preloaded).
+struct PreloadedSrs {
+  std::string params;              ///< the file as the preload named it (the kind's `srs` argument)
+  std::shared_ptr<const Srs> srs;  ///< the loaded set (resident in the SRS cache when offered)
+};
+
+/// The first of `preloaded` whose parameters have `inputs` public inputs (ONE included) and `aux` aux
+/// variables — the counts of the request's circuit — or null when none has.
+const PreloadedSrs* find_preloaded(std::span<const PreloadedSrs> preloaded, std::size_t inputs, std::size_t aux);
 
 class KindJob {
  public:
@@ -227,6 +240,18 @@ class ProofKind {
   /// lost within seconds), "window-post" HIGH (a missed deadline is slashed), NORMAL for the rest.
   virtual Priority default_priority() const { return Priority::Normal; }
   virtual std::shared_ptr<const KindJob> prepare(const ProofRequest& request) const = 0;
+  /// prepare() of a request that gives none of the kind's `srs` arguments while the engine holds
+  /// preloaded parameter sets of this kind: `preloaded` (non-empty) lists them, resident at the call,
+  /// the most recently preloaded first. A kind that can tell its circuit's set among them (by its
+  /// counts: find_preloaded) uses that file instead of its default one (the parameter cache), so that
+  /// engine.preload = ["porep-c2:/p/p32.params"] serves a request without 'params'; with none of its
+  /// circuit, it prepares as prepare() does (and reports a missing default file as it would).
+  /// Default: prepare(request) (the preloaded sets are not looked at).
+  virtual std::shared_ptr<const KindJob> prepare_preloaded(const ProofRequest& request,
+                                                           std::span<const PreloadedSrs> preloaded) const {
+    (void)preloaded;
+    return prepare(request);
+  }
   /// For PreloadSRS / engine.preload: a job whose srs_key() and load_srs() are those a request with
   /// these parameter arguments would use, without the rest of a request (witness, size, C1).
   /// Default: prepare(request).

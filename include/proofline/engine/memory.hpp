@@ -198,6 +198,10 @@ class BufferPool {
 
   std::uint64_t pooled_bytes() const;
   std::size_t pooled_count() const;
+  /// Idle buffers whose capacity (buffer_bytes) is at least `bytes`.
+  std::size_t pooled_count_at_least(std::uint64_t bytes) const;
+  /// The pool's limit (constructor's max_bytes).
+  std::uint64_t max_bytes() const { return max_bytes_; }
   std::uint64_t hits() const;    ///< acquire() served from the pool
   std::uint64_t misses() const;  ///< acquire() with nothing pooled, and note_fresh()
 

@@ -63,6 +63,9 @@ class SrsManager {
                                     bool* busy = nullptr);
   /// Evicts an idle entry; false if unknown, loading or in use.
   bool evict(const std::string& key);
+  /// The loaded set of `key`, or null when it is not resident (unknown or still loading). Takes no
+  /// lease: the set may be evicted right after (a later acquire then loads it again).
+  std::shared_ptr<const Srs> find(const std::string& key) const;
   /// One entry per set; `describe` (if given) fills what the manager does not know (the backends'
   /// device holdings: describe_device_holding) for each loaded set, under the manager's lock.
   std::vector<SrsStatus> status(const std::function<void(const Srs&, SrsStatus&)>& describe = {}) const;

@@ -257,6 +257,10 @@ class GpuBackend final : public groth16::ProverBackend {
   bool is_resident(const groth16::Parameters& params) const;
   /// Device bytes of all resident SRSs (streamed ones hold none between calls).
   std::size_t resident_bytes() const override;
+  /// With cfg.register_host_buffers: page-locks each vector of at least cfg.register_min_bytes
+  /// (whole capacity) now, on the caller's thread ("Host buffers": the engine's warmer, before work
+  /// arrives), instead of at its second use; returns the bytes locked by this call or before.
+  std::uint64_t warm_host_buffers(r1cs::ProvingBuffers& buffers) override;
   /// Host bytes page-locked in place now, over every backend of the process ("Host buffers").
   static std::size_t registered_host_bytes();
   /// Waits until no background page-locking is in flight ("Host buffers"; tests).

@@ -160,6 +160,18 @@ class ProverBackend {
     (void)params;
     return {};
   }
+
+  // ---- host buffers ---------------------------------------------------------------------------
+  /// Readies a partition buffer set before any work arrives (the engine's warmer, engine.hpp "Warm
+  /// buffers"): the vectors' storage (a, b, c, input and aux assignment; their whole capacity) is
+  /// already faulted in; a backend that copies from host memory may page-lock it now, so that the
+  /// first partitions proved from it copy by DMA with no locking on the prove path. Never called
+  /// while a prove() uses the same buffers. Returns the bytes it locked. Default (the CPU backend,
+  /// which copies nothing): 0.
+  virtual std::uint64_t warm_host_buffers(r1cs::ProvingBuffers& buffers) {
+    (void)buffers;
+    return 0;
+  }
 };
 
 /// Throws ProoflineError(Cancelled, "prove cancelled: partition k, before <stage>") if `cancel` is
