@@ -5,11 +5,17 @@
 //                counts, backends (GPU workers: busy, partitions proved, faults), recent jobs with a
 //                state per partition (pending, synthesizing, synth_done, proving, done) and their
 //                stage times, and the timeline of the last `window` seconds (Engine::timeline).
-//                Shape: docs/status.md. Access-Control-Allow-Origin: *.
+//                Shape: docs/status.md. No Access-Control-Allow-Origin header: only the page itself
+//                (same origin) reads it from a browser.
 //   GET /        one self-contained HTML page (no external resources) that fetches /status every
 //                second and draws the pipeline as a timeline: a row per synthesis slot and per GPU
 //                worker, a bar per partition stage coloured by job, plus queues, memory and jobs.
-// Anything else: 404. The server runs on its own threads; stop() ends it (Daemon::shutdown).
+// Anything else: 404. On a loopback address (the default) a request whose Host header is not a
+// loopback name (localhost, 127.x.y.z, [::1], each with or without a port) gets 421 (DNS rebinding:
+// a web page elsewhere cannot read the page through a name that resolves to 127.0.0.1); on another
+// address (listen.allow_remote) every Host is answered.
+// Binding: port 0 … 65535 (0: any free port; anything else is refused naming it, never truncated);
+// SO_REUSEADDR only, so a port another process listens on is refused (never shared). The server runs on its own threads; stop() ends it (Daemon::shutdown).
 // Connections: one request each ("Connection: close"), served by kWorkers threads; a connection must
 // send its request and take the answer within kConnectionDeadline of being accepted, else it is
 // closed — idle or trickling clients never hold the page for longer than that (a new user froze it
@@ -29,6 +35,9 @@ class Server;
 
 namespace proofline::server {
 
+/// Whether a request with this Host header is answered (see the header comment); `loopback_only`:
+/// the page listens on a loopback address.
+bool status_host_allowed(const std::string& host_header, bool loopback_only);
 /// The JSON body of GET /status (see the header comment), for `window_s` seconds of timeline.
 std::string status_json(engine::Engine& eng, double window_s = 120);
 /// The HTML of GET /.

@@ -786,16 +786,17 @@ int connect_loopback(int port) {
   return fd;
 }
 
-/// One GET over a fresh connection: the status line, or "" when there is none within `limit`.
-std::string http_get_status_line(int port, const std::string& path, std::chrono::milliseconds limit) {
+/// One GET with the given Host header over a fresh connection: the whole response (the server closes
+/// the connection after it), or what came within `limit`.
+std::string http_get(int port, const std::string& path, const std::string& host, std::chrono::milliseconds limit) {
   const int fd = connect_loopback(port);
   if (fd < 0) return "";
-  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
   std::string got;
   if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
     const auto end = std::chrono::steady_clock::now() + limit;
-    char buf[512];
-    while (got.find("\r\n") == std::string::npos && std::chrono::steady_clock::now() < end) {
+    char buf[4096];
+    while (std::chrono::steady_clock::now() < end) {
       pollfd p{fd, POLLIN, 0};
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
       if (::poll(&p, 1, static_cast<int>(std::max<long long>(1, left.count()))) <= 0) break;
@@ -805,6 +806,12 @@ std::string http_get_status_line(int port, const std::string& path, std::chrono:
     }
   }
   ::close(fd);
+  return got;
+}
+
+/// One GET over a fresh connection: the status line, or "" when there is none within `limit`.
+std::string http_get_status_line(int port, const std::string& path, std::chrono::milliseconds limit) {
+  const std::string got = http_get(port, path, "127.0.0.1", limit);
   const auto eol = got.find("\r\n");
   return eol == std::string::npos ? "" : got.substr(0, eol);
 }
@@ -862,6 +869,55 @@ TEST(Daemon, StatusPageAnswersBesideIdleAndTricklingConnections) {
   EXPECT_EQ(http_get_status_line(port, "/status", std::chrono::seconds(10)), "HTTP/1.1 200 OK");
   for (const int fd : idle) ::close(fd);
   for (const int fd : trickling) ::close(fd);
+}
+
+int status_port(const Daemon& d) {
+  const std::string note = d.status_note();  // "status page at http://127.0.0.1:PORT/"
+  const auto colon = note.rfind(':');
+  return colon == std::string::npos ? -1 : std::atoi(note.c_str() + colon + 1);
+}
+
+DaemonConfig status_config(const std::string& name, const std::string& listen) {
+  DaemonConfig c;
+  c.unix_socket = (server_dir() / (name + ".sock")).string();
+  c.tcp = "";
+  c.status_listen = listen;
+  return c;
+}
+
+// The status page's binding and its answers: a port another daemon's page holds is refused (not
+// shared through SO_REUSEPORT), a port beyond 65535 is refused naming it (not truncated: 99999 once
+// bound 34463); /status carries no Access-Control-Allow-Origin; on loopback a request whose Host is
+// not a loopback name gets 421 (DNS rebinding).
+TEST(Daemon, StatusPageBindsItsOwnPortAndAnswersOnlyLoopbackHosts) {
+  Daemon first(status_config("status-first", "127.0.0.1:0"));
+  const int port = status_port(first);
+  ASSERT_GT(port, 0) << first.status_note();
+  Daemon second(status_config("status-second", "127.0.0.1:" + std::to_string(port)));
+  EXPECT_EQ(second.status_note().rfind("status page not started: status.listen: cannot bind '127.0.0.1:" +
+                                           std::to_string(port) + "'",
+                                       0),
+            0u)
+      << second.status_note();
+  Daemon wide(status_config("status-wide", "127.0.0.1:99999"));
+  EXPECT_EQ(wide.status_note(), "status page not started: status.listen: '127.0.0.1:99999': the port '99999' is not a "
+                                "TCP port (0 … 65535; 0: any free port)");
+
+  const std::string ok = http_get(port, "/status", "127.0.0.1:" + std::to_string(port), 10s);
+  EXPECT_EQ(ok.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << ok.substr(0, 200);
+  EXPECT_EQ(ok.find("Access-Control-Allow-Origin"), std::string::npos) << ok.substr(0, 400);
+  for (const std::string& host : std::vector<std::string>{"localhost", "localhost:" + std::to_string(port),
+                                                         "[::1]:" + std::to_string(port), "127.0.0.2"}) {
+    EXPECT_EQ(http_get(port, "/status", host, 10s).rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << host;
+  }
+  for (const std::string& host :
+       std::vector<std::string>{"attacker.example.com", "attacker.example.com:" + std::to_string(port),
+                                "127.0.0.1.attacker.example.com", "localhost:80x", ""}) {
+    const std::string got = http_get(port, "/", host, 10s);
+    EXPECT_EQ(got.rfind("HTTP/1.1 421 ", 0), 0u) << host << ": " << got.substr(0, 200);
+  }
+  EXPECT_FALSE(status_host_allowed("attacker.example.com", true));
+  EXPECT_TRUE(status_host_allowed("attacker.example.com", false));  // a page on another address (allow_remote)
 }
 
 // ListKinds: every kind of the registry with its declarations as the engine holds them, and the
