@@ -71,6 +71,7 @@ enum Exit : int {
   kInternal = 4,
   kUnfinished = 5,
   kUnreachable = 6,
+  kBusy = 7,  ///< the daemon's queue is full (server.max_queued_jobs): nothing is wrong with the request; retry
 };
 
 /// The largest --threads any command accepts (0 means all cores). A guard against typos such as
@@ -93,7 +94,7 @@ struct ExitError : std::runtime_error {
 };
 
 /// The word for an exit code in a JSON error object: "invalid", "usage", "bad_input", "internal",
-/// "unfinished", "unreachable".
+/// "unfinished", "unreachable", "busy".
 inline const char* exit_kind(int rc) {
   switch (rc) {
     case kInvalid: return "invalid";
@@ -101,6 +102,7 @@ inline const char* exit_kind(int rc) {
     case kBadInput: return "bad_input";
     case kUnfinished: return "unfinished";
     case kUnreachable: return "unreachable";
+    case kBusy: return "busy";
     default: return "internal";
   }
 }

@@ -312,6 +312,84 @@ TEST(Daemon, QueueLimitRefusesNewJobsButNotRetries) {
   EXPECT_TRUE(verified(bench_vk(4), prove(s, bench_req("second", 4, 1, 2)), 1));  // room again
 }
 
+// paths.allowed: a file or folder a client names must lie inside the allowed folders, symlinks
+// resolved, else PERMISSION_DENIED before the path is looked at — the same answer for a file that
+// exists and one that does not, and nothing of its bytes (zkey=/etc/passwd once answered 'magic
+// "root"'). Inside, requests work as before; a symlink inside pointing outside is outside.
+TEST(Daemon, ClientsNameOnlyPathsInsideTheAllowedFolders) {
+  const std::filesystem::path allowed = server_dir() / "allowed";
+  std::filesystem::create_directories(allowed);
+  const std::string params = (allowed / "b4.params").string();
+  std::filesystem::copy_file(bench_params(4), params, std::filesystem::copy_options::overwrite_existing);
+  const std::filesystem::path link = allowed / "passwd-link";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/etc/passwd", link);
+  DaemonConfig cfg;
+  cfg.allowed_paths = {allowed.string()};
+  Harness h(1, {}, cfg);
+  auto& s = h.stub();
+  pb::ProofRequest ok = bench_req("inside", 4, 1, 1);
+  (*ok.mutable_args())["params"] = params;
+  EXPECT_TRUE(verified(bench_vk(4), prove(s, ok), 1));
+  for (const std::string& path : std::vector<std::string>{"/etc/passwd", "/etc/no-such-file", link.string(),
+                                                         (allowed / ".." / "allowed-not" / "x").string(),
+                                                         bench_params(4)}) {
+    for (const char* kind : {"bench", "snarkjs"}) {
+      pb::ProofRequest bad = bench_req(std::string("outside-") + kind, 4, 1, 2);
+      if (std::string(kind) == "snarkjs") {
+        bad.set_kind("snarkjs");
+        bad.mutable_args()->clear();
+        (*bad.mutable_args())["zkey"] = path;
+        (*bad.mutable_args())["wtns"] = params;
+      } else {
+        (*bad.mutable_args())["params"] = path;
+      }
+      const grpc::Status st = submit(s, bad);
+      EXPECT_EQ(st.error_code(), StatusCode::PERMISSION_DENIED) << path << ": " << st.error_message();
+      const std::string arg = std::string(kind) == "snarkjs" ? "zkey" : "params";
+      EXPECT_EQ(st.error_message(), "request.args['" + arg + "']: '" + path +
+                                        "' is outside the folders this daemon lets clients name (" +
+                                        std::filesystem::weakly_canonical(allowed).string() +
+                                        "; config paths.allowed); send the file's bytes as the payload where the kind "
+                                        "takes them, or have the operator add its folder")
+          << path;
+    }
+  }
+  EXPECT_EQ(h.status().jobs_failed(), 0u);  // nothing was queued
+  std::filesystem::remove(link);
+}
+
+// A queue full of other work never refuses a CRITICAL job (a WinningPoSt's deadline is seconds away):
+// CRITICAL jobs count only CRITICAL jobs against server.max_queued_jobs. (Before: refused.)
+TEST(Daemon, ACriticalJobIsNotRefusedForAQueueFullOfOtherWork) {
+  DaemonConfig cfg;
+  cfg.max_queued_jobs = 2;
+  auto backend = std::make_shared<engine::testing::TestBackend>(/*gate_closed=*/true);
+  Harness h(1, {backend}, cfg);
+  struct OpenAtEnd {
+    engine::testing::TestBackend& b;
+    ~OpenAtEnd() { b.open(); }
+  } open_at_end{*backend};
+  auto& s = h.stub();
+  ASSERT_TRUE(submit(s, bench_req("low-1", 4, 1, 1, pb::PRIORITY_LOW)).ok());
+  ASSERT_TRUE(submit(s, bench_req("low-2", 4, 1, 2, pb::PRIORITY_LOW)).ok());
+  grpc::Status st = submit(s, bench_req("low-3", 4, 1, 3, pb::PRIORITY_LOW));
+  EXPECT_EQ(st.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("2 jobs queued or running, the limit is 2 (server.max_queued_jobs)"),
+            std::string::npos)
+      << st.error_message();
+  st = submit(s, bench_req("critical-1", 4, 1, 4, pb::PRIORITY_CRITICAL));
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  st = submit(s, bench_req("critical-2", 4, 1, 5, pb::PRIORITY_CRITICAL));
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  st = submit(s, bench_req("critical-3", 4, 1, 6, pb::PRIORITY_CRITICAL));
+  EXPECT_EQ(st.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("2 CRITICAL jobs queued or running, the limit is 2"), std::string::npos)
+      << st.error_message();
+  backend->open();
+  for (const char* id : {"low-1", "low-2", "critical-1", "critical-2"}) EXPECT_TRUE(verified(bench_vk(4), await(s, id), 1)) << id;
+}
+
 TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   Harness h(1);
   auto& s = h.stub();
@@ -555,6 +633,50 @@ TEST(Daemon, ClientThatGoesAwayDoesNotLeakItsJob) {
   }
   EXPECT_TRUE(verified(bench_vk(4), await(s, "kept"), 1));
   EXPECT_TRUE(eventually([&] { return h.status().memory().reserved_bytes() == 0; }));
+}
+
+// proofline.v1 counts the calls waiting on a job: a Prove that joined an identical running job
+// (same request_id and contents) keeps it alive when the Prove that created it goes away, and gets
+// the proof. (Before: the creator's disconnect cancelled the job under the joined client.)
+TEST(Daemon, AJoinedProveKeepsTheJobAfterItsCreatorLeaves) {
+  auto backend = std::make_shared<engine::testing::TestBackend>(/*gate_closed=*/true);
+  Harness h(1, {backend});
+  auto& s = h.stub();
+  pb::ProveRequest pr;
+  *pr.mutable_request() = bench_req("shared", 4, 1, 5);
+  grpc::ClientContext ctx1;
+  grpc::Status st1, st2;
+  pb::ProofResult out2;
+  std::jthread first([&] {
+    pb::ProofResult out;
+    st1 = s.Prove(&ctx1, pr, &out);
+  });
+  std::jthread second;
+  struct OpenAtEnd {
+    engine::testing::TestBackend& b;
+    ~OpenAtEnd() { b.open(); }
+  } open_before_joins{*backend};  // an early return opens the gate before the threads are joined
+  ASSERT_TRUE(backend->wait_entered(1));
+  second = std::jthread([&] {
+    grpc::ClientContext ctx;
+    st2 = s.Prove(&ctx, pr, &out2);
+  });
+  ASSERT_TRUE(eventually([&] {
+    return h.metrics().find("proofline_engine_jobs_duplicate_total 1\n") != std::string::npos;
+  }));  // the second Prove joined the job
+  ctx1.TryCancel();
+  first.join();
+  EXPECT_EQ(st1.error_code(), StatusCode::CANCELLED);
+  ASSERT_TRUE(eventually([&] {
+    return h.metrics().find("proofline_server_calls_total{method=\"Prove\",code=\"CANCELLED\"} 1\n") !=
+           std::string::npos;
+  }));  // the server has seen the creator go
+  EXPECT_EQ(await(s, "shared", 1).status(), pb::PROOF_STATUS_TIMEOUT);  // still running
+  EXPECT_NE(h.metrics().find("proofline_server_client_gone_cancels_total 0\n"), std::string::npos);
+  backend->open();
+  second.join();
+  ASSERT_TRUE(st2.ok()) << st2.error_message();
+  EXPECT_TRUE(verified(bench_vk(4), out2, 1));
 }
 
 // PreloadSRS names only the parameter set: porep-c2 and the PoSt kinds take 'params' alone (their
