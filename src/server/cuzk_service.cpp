@@ -97,9 +97,12 @@ std::optional<engine::Priority> priority_of(int p) {
 // proof kind to cuzk.v1 = one row of kRoutes and these two functions.
 
 /// PoRep: the Commit2In envelope (or the bare C1 JSON) as the payload; miner_id ≠ 0 → the C1's
-/// replica_id must be the one of prover_id(miner_id) and sector_number.
+/// replica_id must be the one of prover_id(miner_id) and sector_number; registered_proof ≠ 0 and
+/// sector_size ≠ 0 → the C1's must be those (proto3 cannot tell 0 from unset: 0 is not checked).
 void fill_porep(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
+  if (req.registered_proof() != 0) r.args["registered_proof"] = std::to_string(req.registered_proof());
+  if (req.sector_size() != 0) r.args["sector_size"] = std::to_string(req.sector_size());
   if (req.miner_id() != 0) {
     r.args["prover_id"] = to_hex(filecoin::prover_id_from_miner(req.miner_id()));
     r.args["sector_id"] = std::to_string(req.sector_number());

@@ -14,8 +14,12 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "proofline/filecoin/c1.hpp"
+#include "proofline/filecoin/seal.hpp"
 #include "proofline/util/base64.hpp"
 #include "server_test_util.hpp"
 
@@ -291,6 +295,35 @@ TEST(CuzkJobs, ValidationHoldsNoLockOtherCallsNeed) {
   synthesis_gate().open();
   EXPECT_EQ(await(c.h.stub(), "cuzk-1-quick").status(), pb::PROOF_STATUS_COMPLETED);
   EXPECT_EQ(await(c.h.stub(), "cuzk-2-slow").status(), pb::PROOF_STATUS_COMPLETED);
+}
+
+// cuzk.v1 PoRep: a registered_proof or sector_size that contradicts the C1 in the envelope is a
+// FAILED proof naming both (as PoSt and Snap refuse theirs), before any parameter file is looked for.
+TEST(CuzkPoRep, RegisteredProofOrSectorSizeOfAnotherSectorIsRefused) {
+  Harness h;
+  auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
+  filecoin::SealRequest sr;
+  sr.proof = filecoin::RegisteredSealProof::StackedDrg2KiBV1_1;
+  sr.sector_id = 7;
+  const std::string c1 = filecoin::to_json(filecoin::seal_sector(sr, std::vector<filecoin::Domain>(64)).c1);
+  for (const auto& [proof, size, want] : std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>>{
+           {8, 2048, "argument 'registered_proof' = 8, but C1 JSON (request payload) is a StackedDrg2KiBV1_1 proof (5)"},
+           {5, std::uint64_t{32} << 30,
+            "argument 'sector_size' = 34359738368, but C1 JSON (request payload) is of 2048-byte sectors"}}) {
+    grpc::ClientContext ctx;
+    cz::ProveRequest p;
+    cz::SubmitProofRequest& r = *p.mutable_submit();
+    r.set_request_id("porep-1000-7-" + std::to_string(proof));
+    r.set_proof_kind(cz::POREP_SEAL_COMMIT);
+    r.set_registered_proof(proof);
+    r.set_sector_size(size);
+    r.set_vanilla_proof(c1);
+    cz::ProveResponse out;
+    ASSERT_TRUE(stub->Prove(&ctx, p, &out).ok());
+    EXPECT_EQ(out.result().status(), cz::AwaitProofResponse::FAILED);
+    EXPECT_NE(out.result().error_message().find(want), std::string::npos) << out.result().error_message();
+  }
+  EXPECT_EQ(h.status().jobs_completed() + h.status().jobs_failed(), 0u);  // nothing reached the engine
 }
 
 }  // namespace

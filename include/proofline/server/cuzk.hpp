@@ -20,8 +20,11 @@
 // default_priority: WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep and Snap NORMAL); any other value
 // NORMAL (as cuzk).
 // PoRep: `vanilla_proof` is the Commit2In envelope (or the bare C1 JSON), parsed by
-// filecoin::parse_c1_json; the proof type comes from the inner registered_proof (registered_proof
-// and sector_size of the request are not used, as in cuzk). When miner_id ≠ 0, the C1's replica_id
+// filecoin::parse_c1_json; the proof type comes from the inner registered_proof. Beyond cuzk (which
+// ignores them), the request's registered_proof (abi.RegisteredSealProof 0–19) and sector_size, when
+// not 0, must be the C1's: a contradiction is FAILED "kind 'porep-c2': argument 'registered_proof' =
+// 3, but C1 JSON (request payload) is a StackedDrg2KiBV1_1 proof (5)" (or "'sector_size' = …"), as
+// PoSt and Snap refuse theirs (0 is proto3's unset and is not checked). When miner_id ≠ 0, the C1's replica_id
 // must be the one of prover_id = LEB128(miner_id) (filecoin::prover_id_from_miner) and sector id =
 // sector_number: a C1 sent with another sector's ids fails before any proving.
 // WindowPoSt / WinningPoSt (kinds "window-post" / "winning-post", arguments registered_proof,
