@@ -12,6 +12,7 @@
 
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post.hpp"
+#include "proofline/filecoin/post_json.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/snap.hpp"
 #include "proofline/server/service.hpp"
@@ -157,6 +158,13 @@ void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   rand[31] &= 0x3f;
   if (req.vanilla_proofs_size() == 0) {
     throw std::invalid_argument("vanilla_proofs: none, expected one bincode FallbackPoStSectorProof per sector");
+  }
+  // The limit is on the proofs as sent, not on the base64 this route encodes them into.
+  std::uint64_t raw = 0;
+  for (const std::string& v : req.vanilla_proofs()) raw += v.size();
+  if (raw > filecoin::kMaxPoStVanillaBytes) {
+    throw std::invalid_argument("vanilla_proofs: " + std::to_string(raw) + " bytes in all, at most " +
+                                std::to_string(filecoin::kMaxPoStVanillaBytes) + " (96 MiB)");
   }
   r.args["registered_proof"] = std::to_string(req.registered_proof());
   r.args["randomness"] = to_hex(rand);

@@ -326,5 +326,26 @@ TEST(CuzkPoRep, RegisteredProofOrSectorSizeOfAnotherSectorIsRefused) {
   EXPECT_EQ(h.status().jobs_completed() + h.status().jobs_failed(), 0u);  // nothing reached the engine
 }
 
+// cuzk.v1 PoSt: the vanilla-proof limit is on the bytes sent (96 MiB), not on the base64 the daemon
+// encodes them into (which once made the limit about 72 MiB): 80 MiB reach the decoder (and fail there,
+// being garbage), 97 MiB are refused naming the limit.
+TEST(CuzkPoSt, TheVanillaLimitCountsTheBytesSent) {
+  Harness h;
+  auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
+  for (const auto& [mib, want] : std::vector<std::pair<std::size_t, std::string>>{
+           {80, "vanilla_proofs[0]"},
+           {97, "WINNING_POST: vanilla_proofs: 101711872 bytes in all, at most 100663296 (96 MiB)"}}) {
+    grpc::ClientContext ctx;
+    cz::ProveRequest p;
+    *p.mutable_submit() = winning("big-" + std::to_string(mib), std::string(mib << 20, '\x07'));
+    cz::ProveResponse out;
+    const grpc::Status st = stub->Prove(&ctx, p, &out);
+    ASSERT_TRUE(st.ok()) << st.error_message();
+    EXPECT_EQ(out.result().status(), cz::AwaitProofResponse::FAILED);
+    EXPECT_NE(out.result().error_message().find(want), std::string::npos) << mib << " MiB: " << out.result().error_message();
+    EXPECT_EQ(out.result().error_message().find("(the request payload)"), std::string::npos) << out.result().error_message();
+  }
+}
+
 }  // namespace
 }  // namespace proofline::server::testing
