@@ -465,6 +465,7 @@ Status CuzkService::wait(grpc::ServerContext* ctx, const std::string& job_id, co
 }
 
 Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req, cz::ProveResponse* resp) {
+  const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};  // its memory goes back to the system after the call
   return guarded([&] {
     if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "submit: missing");
     std::string job_id, failed;
@@ -482,6 +483,7 @@ Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req,
 
 Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofRequest* req,
                                 cz::SubmitProofResponse* resp) {
+  const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};
   return guarded([&] {
     const std::size_t before = eng_.status().jobs_queued;
     std::string job_id, failed;

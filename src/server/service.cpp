@@ -1,7 +1,11 @@
 // The gRPC handlers of proofline.v1.ProvingEngine over engine::Engine (proofline/server/service.hpp).
 #include "proofline/server/service.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <condition_variable>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -227,9 +231,58 @@ std::uint64_t resident_bytes() {
 
 // ---- the service ---------------------------------------------------------------------------------
 
+/// Gives the memory freed after large messages back to the system (note_message): a background
+/// thread that, once told, waits 200 ms (gRPC frees a request's buffers after its handler returns)
+/// and calls malloc_trim(0), which returns the free pages of every arena.
+class ProvingService::Trimmer {
+ public:
+  Trimmer() : thread_([this] { run(); }) {}
+  ~Trimmer() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  void soon() {
+    {
+      std::lock_guard lock(mu_);
+      pending_ = true;
+    }
+    cv_.notify_all();
+  }
+  std::uint64_t passes() const { return passes_.load(std::memory_order_relaxed); }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || pending_; });
+      if (cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stop_; })) return;
+      pending_ = false;
+      lock.unlock();
+      ::malloc_trim(0);
+      passes_.fetch_add(1, std::memory_order_relaxed);
+      lock.lock();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool pending_ = false, stop_ = false;
+  std::atomic<std::uint64_t> passes_{0};
+  std::thread thread_;  // last: started once the members above exist
+};
+
+ProvingService::~ProvingService() = default;
+
+void ProvingService::note_message(std::size_t bytes) const {
+  if (bytes >= kTrimAfterBytes) trimmer_->soon();
+}
+
 ProvingService::ProvingService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds,
                                const DaemonConfig& cfg)
-    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg) {
+    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg), trimmer_(std::make_unique<Trimmer>()) {
   for (const std::string& d : cfg_.allowed_paths) {
     if (d == "*") {
       any_path_ = true;
@@ -534,6 +587,7 @@ Status guarded(F&& body) {
 
 Status ProvingService::SubmitProof(grpc::ServerContext*, const pb::SubmitProofRequest* req,
                                    pb::SubmitProofResponse* resp) {
+  const MessageNote note{*this, req->ByteSizeLong()};  // at the end of the call, when its buffers go
   return finish(kSubmit, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     bool created = false;
@@ -554,6 +608,7 @@ Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProof
 }
 
 Status ProvingService::Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req, pb::ProofResult* resp) {
+  const MessageNote note{*this, req->ByteSizeLong()};  // at the end of the call, when its buffers go
   return finish(kProve, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     bool created = false;
@@ -675,6 +730,11 @@ Status ProvingService::GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequ
          "# TYPE proofline_server_client_gone_cancels_total counter\n"
          "proofline_server_client_gone_cancels_total " +
          std::to_string(client_gone_cancels_.load()) + "\n";
+    t += "# HELP proofline_server_memory_trims_total passes giving freed memory back to the system after large "
+         "messages (malloc_trim).\n"
+         "# TYPE proofline_server_memory_trims_total counter\n"
+         "proofline_server_memory_trims_total " +
+         std::to_string(trimmer_->passes()) + "\n";
     t += "# HELP proofline_server_resident_bytes resident set of the daemon process (VmRSS).\n"
          "# TYPE proofline_server_resident_bytes gauge\n"
          "proofline_server_resident_bytes " +
