@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -103,15 +104,27 @@ class StatusPage::Server final : public httplib::Server {
 
  private:
   bool process_and_close_socket(socket_t sock) override {
-    {
-      DeadlineStream strm(sock, Clock::now() + StatusPage::kConnectionDeadline);
+    const auto accepted = Clock::now();
+    const unsigned busy = active_.fetch_add(1) + 1;
+    // A client that connects and says nothing holds a worker only until its first byte is due: the
+    // connections queued behind it (a /status among a thousand idle ones) wait that long, not
+    // kConnectionDeadline each.
+    const auto first = busy > StatusPage::kWorkers / 2 ? StatusPage::kFirstByteDeadlineBusy : StatusPage::kFirstByteDeadline;
+    pollfd p{sock, POLLIN, 0};
+    int ready;
+    do ready = ::poll(&p, 1, static_cast<int>(first.count()));
+    while (ready < 0 && errno == EINTR);
+    if (ready > 0) {
+      DeadlineStream strm(sock, accepted + StatusPage::kConnectionDeadline);
       bool closed = false;
       process_request(strm, /*close_connection=*/true, closed, [](httplib::Request&) {});
     }
+    active_.fetch_sub(1);
     ::shutdown(sock, SHUT_RDWR);
     ::close(sock);
     return true;
   }
+  std::atomic<unsigned> active_{0};  ///< connections being served now
 };
 
 std::string status_json(engine::Engine& eng, double window_s) {
@@ -365,9 +378,11 @@ StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(
   });
   // SO_REUSEADDR only (httplib's default adds SO_REUSEPORT, which lets a second daemon bind the same
   // port and take half of its requests): a port in use is refused.
-  http_->set_socket_options([](socket_t sock) {
+  int listen_fd = -1;
+  http_->set_socket_options([&listen_fd](socket_t sock) {
     int yes = 1;
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
   });
   if (port == 0) {
     port = http_->bind_to_any_port(host);
@@ -375,6 +390,10 @@ StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(
     port = -1;
   }
   if (port <= 0) throw std::runtime_error("status.listen: cannot bind '" + hostport + "' (address in use or not allowed)");
+  // httplib listens with a backlog of 5: a burst of connections overflows it and the rest wait for
+  // SYN retransmits (seconds each). listen() again on the bound socket raises the queue.
+  if (listen_fd >= 0) ::listen(listen_fd, 1024);
+  http_->set_socket_options([](socket_t) {});  // the lambda above refers to this frame
   address_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   thread_ = std::thread([this] { http_->listen_after_bind(); });
   // httplib's stop() does nothing until the server loop has started (it would then run for ever

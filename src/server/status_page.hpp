@@ -19,7 +19,10 @@
 // Connections: one request each ("Connection: close"), served by kWorkers threads; a connection must
 // send its request and take the answer within kConnectionDeadline of being accepted, else it is
 // closed — idle or trickling clients never hold the page for longer than that (a new user froze it
-// with 8 connections sending a header byte every 0.2 s: /status did not answer in 30 s).
+// with 8 connections sending a header byte every 0.2 s: /status did not answer in 30 s). A
+// connection that sends nothing is closed once its first byte is overdue (kFirstByteDeadline, 1 s;
+// 100 ms while more than half of the workers are busy), so a thousand idle connections cost a
+// /status queued behind them about 1000 × 0.1 s / kWorkers, not 1000 × 3 s / kWorkers (30.8 s seen).
 #pragma once
 
 #include <chrono>
@@ -57,6 +60,10 @@ class StatusPage {
 
   static constexpr unsigned kWorkers = 64;
   static constexpr std::chrono::milliseconds kConnectionDeadline{3000};
+  /// A connection whose first byte has not come by then is closed unread: kFirstByteDeadline, or
+  /// kFirstByteDeadlineBusy while more than half of the workers are serving connections.
+  static constexpr std::chrono::milliseconds kFirstByteDeadline{1000};
+  static constexpr std::chrono::milliseconds kFirstByteDeadlineBusy{100};
 
  private:
   class Server;

@@ -1042,6 +1042,28 @@ TEST(Daemon, StatusPageBindsItsOwnPortAndAnswersOnlyLoopbackHosts) {
   EXPECT_TRUE(status_host_allowed("attacker.example.com", false));  // a page on another address (allow_remote)
 }
 
+// Idle connections (connected, nothing sent) do not keep /status waiting: each is closed once its
+// first byte is overdue (100 ms while the workers are busy), so a GET queued behind 256 of them
+// answers within StatusPage::kConnectionDeadline. (Before: each held a worker for the whole 3 s
+// deadline: 256 / 64 workers × 3 s = 12 s here; /status took 30.8 s behind 1,000 in the field.)
+TEST(Daemon, StatusPageAnswersBehindManyIdleConnections) {
+  Daemon d(status_config("status-idle", "127.0.0.1:0"));
+  const int port = status_port(d);
+  ASSERT_GT(port, 0) << d.status_note();
+  std::vector<int> idle;
+  for (int i = 0; i < 256; ++i) {
+    const int fd = connect_loopback(port);
+    ASSERT_GE(fd, 0) << i;
+    idle.push_back(fd);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(http_get_status_line(port, "/status", 20s), "HTTP/1.1 200 OK");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  EXPECT_LT(waited, StatusPage::kConnectionDeadline)
+      << std::chrono::duration_cast<std::chrono::milliseconds>(waited).count() << " ms behind the idle connections";
+  for (const int fd : idle) ::close(fd);
+}
+
 // ListKinds: every kind of the registry with its declarations as the engine holds them, and the
 // client-side conversion back (server::arguments_of) loses nothing a client checks with.
 TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
