@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -70,6 +71,7 @@ enum Exit : int {
   kInternal = 4,
   kUnfinished = 5,
   kUnreachable = 6,
+  kBusy = 7,  ///< the daemon's queue is full (server.max_queued_jobs): nothing is wrong with the request; retry
 };
 
 /// The largest --threads any command accepts (0 means all cores). A guard against typos such as
@@ -92,7 +94,7 @@ struct ExitError : std::runtime_error {
 };
 
 /// The word for an exit code in a JSON error object: "invalid", "usage", "bad_input", "internal",
-/// "unfinished", "unreachable".
+/// "unfinished", "unreachable", "busy".
 inline const char* exit_kind(int rc) {
   switch (rc) {
     case kInvalid: return "invalid";
@@ -100,6 +102,7 @@ inline const char* exit_kind(int rc) {
     case kBadInput: return "bad_input";
     case kUnfinished: return "unfinished";
     case kUnreachable: return "unreachable";
+    case kBusy: return "busy";
     default: return "internal";
   }
 }
@@ -419,7 +422,7 @@ inline std::uint64_t peak_rss_bytes() {
 }
 
 /// The one writer of every file a command outputs. The file is written under a temporary name next
-/// to its target ("<path>.partial-<pid>") and renamed into place by commit(), so the name never
+/// to its target ("<path>.partial-<pid>-<n>", cut to the folder's NAME_MAX) and renamed into place by commit(), so the name never
 /// holds a partial, 0-byte or unverified file and a previous file of that name stays whole until
 /// the new one replaces it.
 ///  - The constructor creates the temporary file, so an output path that cannot be written (no
@@ -494,12 +497,28 @@ inline void remove(int slot) {
 
 class PendingOutput {
  public:
+  /// "<target>.partial-<pid>-<n>" (n counts this process's outputs), its last component cut so
+  /// that it stays within the folder's NAME_MAX: an output named near the limit is still writable.
+  static std::string temporary_name(const std::string& target) {
+    static std::atomic<unsigned> next{0};
+    const std::string suffix = ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(next++);
+    const auto slash = target.rfind('/');
+    const std::string dir = slash == std::string::npos ? std::string() : target.substr(0, slash + 1);
+    std::string base = target.substr(dir.size());
+    long max = ::pathconf(dir.empty() ? "." : dir.c_str(), _PC_NAME_MAX);
+    if (max <= 0) max = NAME_MAX;
+    if (base.size() + suffix.size() > static_cast<std::size_t>(max)) {
+      base.resize(static_cast<std::size_t>(max) > suffix.size() ? static_cast<std::size_t>(max) - suffix.size() : 0);
+    }
+    return dir + base + suffix;
+  }
+
   explicit PendingOutput(std::string path) : shown_(path), path_(std::move(path)) {
     if (path_.empty()) return;
     std::error_code ec;
     if (std::filesystem::is_directory(path_, ec)) throw UsageError("cannot write '" + path_ + "': it is a directory");
     path_ = output_target(path_);
-    temp_ = path_ + ".partial-" + std::to_string(::getpid());
+    temp_ = temporary_name(path_);
     const int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
       const int err = errno;

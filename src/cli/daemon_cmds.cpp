@@ -84,7 +84,7 @@ std::pair<std::string, std::string> split_kv(const std::string& s, const char* f
 
 /// A failed RPC: "proofline <cmd>: <why>" on stderr (with `json`, also the JSON error object on
 /// stdout) and its exit code: 6 unreachable, 5 the daemon shut down first / cancelled / deadline,
-/// 3 refused, 4 anything else.
+/// 7 busy (queue full), 3 refused, 4 anything else.
 int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& st, bool json) {
   int rc = kInternal;
   std::string msg;
@@ -99,11 +99,15 @@ int rpc_failed(const char* cmd, const std::string& address, const grpc::Status& 
       }
       break;
     case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::PERMISSION_DENIED:  // a path outside the daemon's paths.allowed
     case grpc::StatusCode::NOT_FOUND:
     case grpc::StatusCode::ALREADY_EXISTS:
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
       rc = kBadInput;
       msg = "refused: " + st.error_message();
+      break;
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:  // a full queue, not a bad request: retry later
+      rc = kBusy;
+      msg = "the daemon at " + address + " is busy: " + st.error_message();
       break;
     case grpc::StatusCode::CANCELLED:
     case grpc::StatusCode::DEADLINE_EXCEEDED:

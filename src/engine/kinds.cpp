@@ -250,7 +250,9 @@ std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std
         groth16::walk_param_layout(path, groth16::ParamFileKind::Params, std::filesystem::file_size(path));
     if (walk.counts.size() >= 3) check_counts(walk.counts[0], walk.counts[2]);
   }
-  groth16::Parameters p = groth16::Parameters::read_file(path, groth16::ReadOptions{ec::Check::OnCurveOnly});
+  // The one loader (groth16::load_parameters): a header shell whose queries stay in the file when every
+  // backend is a GPU backend (they go from the file to the device), a whole host copy otherwise.
+  groth16::Parameters p = groth16::load_parameters(path, groth16::ReadOptions{ec::Check::OnCurveOnly});
   progress(1);
   return make_srs(key, std::move(p), nullptr, 0);
 }

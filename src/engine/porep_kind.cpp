@@ -277,6 +277,12 @@ class PoRepC2Kind final : public ProofKind {
                 .of_bytes(32)
                 .needing("sector_id"),
             ArgSpec("sector_id", ArgType::Int, "the sector number").needing("prover_id"),
+            ArgSpec("registered_proof", ArgType::Int,
+                    "when given: the C1's registered seal proof must be this one (go-state-types abi numbers: 0-4 "
+                    "StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, 5-9 V1_1, 10-14 V1_1 synthetic, 15-19 V1_2 "
+                    "non-interactive)")
+                .range(0, 19),
+            ArgSpec("sector_size", ArgType::Int, "when given: the C1's sector size must be this one (bytes)"),
             ArgSpec("check_constraints", ArgType::Bool,
                     "check every constraint after synthesis and name the failing challenge")
                 .defaults_to("1"),
@@ -338,6 +344,7 @@ class PoRepC2Kind final : public ProofKind {
                                                  std::string(filecoin::to_string(c1.registered_proof)));
     }
     check_replica_id(r, c1, cfg, source);
+    check_declared_proof(r, c1, source);
     std::string params = arg_or(r, "params", "");
     // A request that names its folder (param_cache) is served from there, not from a preload.
     if (params.empty() && arg_or(r, "param_cache", "").empty() && !preloaded.empty()) {
@@ -399,6 +406,26 @@ class PoRepC2Kind final : public ProofKind {
     std::error_code ec;
     const fs::path c = fs::weakly_canonical(params, ec);
     return ec ? params : c.string();
+  }
+
+  /// With registered_proof / sector_size given: the C1's must be those (a request that says one sector
+  /// and carries another is refused, whatever the C1 is).
+  static void check_declared_proof(const ProofRequest& r, const filecoin::SealCommitPhase1Output& c1,
+                                   const std::string& source) {
+    const std::string proof = arg_or(r, "registered_proof", "");
+    if (!proof.empty() && parse_u64_arg("registered_proof", proof) != static_cast<std::uint64_t>(c1.registered_proof)) {
+      throw ProoflineError(Error::BadArgument,
+                           "argument 'registered_proof' = " + proof + ", but " + source + " is a " +
+                               std::string(filecoin::to_string(c1.registered_proof)) + " proof (" +
+                               std::to_string(static_cast<std::uint64_t>(c1.registered_proof)) + ")");
+    }
+    const std::string size = arg_or(r, "sector_size", "");
+    if (!size.empty() && parse_u64_arg("sector_size", size) != filecoin::sector_size(c1.registered_proof)) {
+      throw ProoflineError(Error::BadArgument, "argument 'sector_size' = " + size + ", but " + source + " is of " +
+                                                   std::to_string(filecoin::sector_size(c1.registered_proof)) +
+                                                   "-byte sectors (" +
+                                                   std::string(filecoin::to_string(c1.registered_proof)) + ")");
+    }
   }
 
   /// With prover_id given: replica_id must be upstream's H(prover_id, sector_id, ticket, comm_d, porep_id).

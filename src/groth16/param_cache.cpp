@@ -326,15 +326,30 @@ ParamFileReport check_file(const std::filesystem::path& path, const ParamManifes
   ParamFileReport r;
   r.name = path.filename().string();
   std::error_code ec;
-  const bool regular = std::filesystem::is_regular_file(path, ec);
+  const std::filesystem::file_status st = std::filesystem::status(path, ec);  // follows symbolic links
   const PublishedParam* known = manifest.find(r.name);
   if (known) {
     r.sector_size = known->sector_size;
     r.expected_digest = known->digest;
   }
-  if (!regular) {
+  if (!std::filesystem::exists(st)) {
     r.status = known ? ParamStatus::Missing : ParamStatus::Unknown;
-    r.detail = "not a regular file (a broken symbolic link or a folder)";
+    r.detail = std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec))
+                   ? "a symbolic link to nothing"
+                   : "no such file";
+    return r;
+  }
+  if (!std::filesystem::is_regular_file(st)) {
+    // There is something under the name, but not the file (never opened: a FIFO would block).
+    using std::filesystem::file_type;
+    const char* what = st.type() == file_type::directory ? "a folder"
+                       : st.type() == file_type::fifo    ? "a FIFO (named pipe)"
+                       : st.type() == file_type::character ? "a character device"
+                       : st.type() == file_type::block   ? "a block device"
+                       : st.type() == file_type::socket  ? "a socket"
+                                                          : "not a file";
+    r.status = known ? ParamStatus::Corrupted : ParamStatus::Unknown;
+    r.detail = std::string(what) + ", not a regular file";
     return r;
   }
   r.size = std::filesystem::file_size(path, ec);
@@ -352,6 +367,13 @@ ParamFileReport check_file(const std::filesystem::path& path, const ParamManifes
                std::to_string(walk.required_bytes) + " (the file ends in section " + walk.section + ")";
     return r;
   }
+  if (walk.complete && r.size > walk.required_bytes) {
+    // The published file ends where its layout does: no digest can match; say so without reading it.
+    r.status = ParamStatus::Corrupted;
+    r.detail = std::to_string(r.size - walk.required_bytes) + " bytes beyond the " +
+               std::to_string(walk.required_bytes) + " its layout needs (not hashed: the published file has none)";
+    return r;
+  }
   HashProgress progress;
   if (opts.progress) progress = [&](std::uint64_t done, std::uint64_t total) { opts.progress(r.name, done, total); };
   r.actual_digest = param_digest(blake2b512_file(path.string(), progress));
@@ -361,10 +383,6 @@ ParamFileReport check_file(const std::filesystem::path& path, const ParamManifes
   }
   r.status = ParamStatus::Corrupted;
   r.detail = "digest " + r.actual_digest + ", expected " + r.expected_digest;
-  if (r.size > walk.required_bytes) {
-    r.detail += "; " + std::to_string(r.size - walk.required_bytes) + " bytes beyond the " +
-                std::to_string(walk.required_bytes) + " its layout needs";
-  }
   return r;
 }
 

@@ -180,6 +180,20 @@ const std::vector<ConfigOption>& config_options() {
                          &DaemonConfig::await_poll_ms, 1, 10000));
     o.push_back(u64_opt("server.max_queued_jobs", "queued + running jobs beyond which SubmitProof is refused",
                         &DaemonConfig::max_queued_jobs, false));
+    o.push_back({"paths.allowed", "string list",
+                 "folders whose files a client's request may name (params, zkey, request, param_cache, …): the path, "
+                 "absolute with symlinks resolved, must lie inside one, else the request is refused before the path "
+                 "is looked at; \"$FIL_PROOFS_PARAMETER_CACHE\" is the parameter cache, \"*\" any path (only where no "
+                 "untrusted user reaches the daemon); one folder may be given as a string",
+                 [](DaemonConfig& c, const Json& v, const std::string& w) {
+                   std::vector<std::string> dirs =
+                       v.is_string() ? std::vector<std::string>{v.get<std::string>()} : want_strings(v, w);
+                   for (const std::string& d : dirs) {
+                     if (d.empty()) bad(w, "an empty folder name (give a folder, \"$FIL_PROOFS_PARAMETER_CACHE\" or \"*\")");
+                   }
+                   c.allowed_paths = std::move(dirs);
+                 },
+                 [](const DaemonConfig& c) { return Json(c.allowed_paths); }});
     o.push_back(bool_opt("params.check_at_start",
                          "check every .params/.vk/.srs file of $FIL_PROOFS_PARAMETER_CACHE against Filecoin's "
                          "published digests at start (minutes for 32 GiB files); refuse to start (exit 3) when one "

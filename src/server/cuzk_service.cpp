@@ -12,6 +12,7 @@
 
 #include "proofline/filecoin/porep.hpp"
 #include "proofline/filecoin/post.hpp"
+#include "proofline/filecoin/post_json.hpp"
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/snap.hpp"
 #include "proofline/server/service.hpp"
@@ -97,9 +98,12 @@ std::optional<engine::Priority> priority_of(int p) {
 // proof kind to cuzk.v1 = one row of kRoutes and these two functions.
 
 /// PoRep: the Commit2In envelope (or the bare C1 JSON) as the payload; miner_id ≠ 0 → the C1's
-/// replica_id must be the one of prover_id(miner_id) and sector_number.
+/// replica_id must be the one of prover_id(miner_id) and sector_number; registered_proof ≠ 0 and
+/// sector_size ≠ 0 → the C1's must be those (proto3 cannot tell 0 from unset: 0 is not checked).
 void fill_porep(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   r.payload.assign(req.vanilla_proof().begin(), req.vanilla_proof().end());
+  if (req.registered_proof() != 0) r.args["registered_proof"] = std::to_string(req.registered_proof());
+  if (req.sector_size() != 0) r.args["sector_size"] = std::to_string(req.sector_size());
   if (req.miner_id() != 0) {
     r.args["prover_id"] = to_hex(filecoin::prover_id_from_miner(req.miner_id()));
     r.args["sector_id"] = std::to_string(req.sector_number());
@@ -154,6 +158,13 @@ void fill_post(const cz::SubmitProofRequest& req, engine::ProofRequest& r) {
   rand[31] &= 0x3f;
   if (req.vanilla_proofs_size() == 0) {
     throw std::invalid_argument("vanilla_proofs: none, expected one bincode FallbackPoStSectorProof per sector");
+  }
+  // The limit is on the proofs as sent, not on the base64 this route encodes them into.
+  std::uint64_t raw = 0;
+  for (const std::string& v : req.vanilla_proofs()) raw += v.size();
+  if (raw > filecoin::kMaxPoStVanillaBytes) {
+    throw std::invalid_argument("vanilla_proofs: " + std::to_string(raw) + " bytes in all, at most " +
+                                std::to_string(filecoin::kMaxPoStVanillaBytes) + " (96 MiB)");
   }
   r.args["registered_proof"] = std::to_string(req.registered_proof());
   r.args["randomness"] = to_hex(rand);
@@ -303,7 +314,8 @@ CuzkService::CuzkService(engine::Engine& eng, std::shared_ptr<const engine::Kind
                          const DaemonConfig& cfg, const ProvingService& validator)
     : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg), validator_(validator) {}
 
-std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* job_id, std::string* failed) {
+std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* job_id, std::string* failed,
+                                bool* live_job_kept) {
   if (stopping_) throw RequestError(StatusCode::UNAVAILABLE, "the daemon is shutting down");
   const std::string kind = cuzk_engine_kind(req.proof_kind());
   if (kind.empty()) {
@@ -314,15 +326,25 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   }
   check_cuzk_request_id(req.request_id());
   *job_id = req.request_id().empty() ? uuid4() : req.request_id();
-  std::lock_guard lock(mu_);  // one submission at a time: a retry sent meanwhile joins this one
   // Curio's contract: a request that cannot be proved is a FAILED proof, not a gRPC error. Its
   // message is kept (AwaitProof answers it) for the last cfg_.max_finished_jobs refused ids, cut to
-  // kMaxFailureBytes: a refused request never grows the daemon with what it sent.
+  // kMaxFailureBytes: a refused request never grows the daemon with what it sent. A refusal under an
+  // id whose job is queued or running leaves that job where it is (AwaitProof and CancelProof still
+  // reach it): only the refused call hears why (*live_job_kept). Call with mu_ held.
   auto fail = [&](std::string why) {
     if (why.size() > kMaxFailureBytes) {
       const std::size_t all = why.size();
       why.resize(kMaxFailureBytes);
       why += "… (" + std::to_string(all) + " bytes in all)";
+    }
+    ++refused_;
+    *failed = why;
+    if (auto it = jobs_.find(*job_id); it != jobs_.end()) {
+      const engine::AwaitResult a = eng_.peek(it->second.engine_id);
+      if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) {
+        if (live_job_kept) *live_job_kept = true;
+        return std::string();
+      }
     }
     if (failed_.insert_or_assign(*job_id, why).second) failed_order_.push_back(*job_id);
     while (failed_order_.size() > std::max<std::size_t>(cfg_.max_finished_jobs, 1)) {
@@ -330,12 +352,11 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
       failed_order_.pop_front();
     }
     jobs_.erase(*job_id);
-    ++refused_;
-    *failed = why;
     return std::string();
   };
   const CuzkRoute* route = route_of_kind(req.proof_kind());
   if (route == nullptr || !kinds_->find(kind)) {
+    std::lock_guard lock(mu_);
     return fail("proof kind " + cz::ProofKind_Name(req.proof_kind()) + " (" + kind +
                 ") is not built for cuzk.v1 requests in this proofline yet");
   }
@@ -345,29 +366,38 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   try {
     route->fill(req, r);
   } catch (const std::invalid_argument& e) {
+    std::lock_guard lock(mu_);
     return fail(cz::ProofKind_Name(req.proof_kind()) + ": " + e.what());
   }
   // A request_id whose job is queued or running: the same request (a retry) joins it; another one
   // under that id (other kind or inputs) is a new job, as cuzk queues every submission — never the
-  // first one's proof for the second one's inputs.
+  // first one's proof for the second one's inputs. Call with mu_ held.
   const std::uint64_t fp = request_fingerprint(r);
-  if (auto it = jobs_.find(*job_id); it != jobs_.end() && it->second.fingerprint == fp) {
-    const engine::AwaitResult a = eng_.peek(it->second.engine_id);
-    if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
+  auto joinable = [&]() -> std::string {
+    if (auto it = jobs_.find(*job_id); it != jobs_.end() && it->second.fingerprint == fp) {
+      const engine::AwaitResult a = eng_.peek(it->second.engine_id);
+      if (a.status != engine::AwaitStatus::NotFound && running_state(a.result.state)) return it->second.engine_id;
+    }
+    return {};
+  };
+  {
+    std::lock_guard lock(mu_);
+    if (std::string e = joinable(); !e.empty()) return e;
   }
-  if (auto f = failed_.find(*job_id); f != failed_.end()) failed_.erase(f);  // its order entry goes when it ages out
+  // Validation parses the inputs (a PoRep envelope of 50 MB, vanilla proofs of hundreds of MB): it
+  // runs outside mu_, so that no other submission, AwaitProof or GetStatus waits behind it.
+  std::optional<std::string> refused;
   try {
     validator_.validate(r);
   } catch (const RequestError& e) {
     if (e.code != StatusCode::INVALID_ARGUMENT) throw;
-    return fail(e.what());
+    refused = e.what();
   }
-  const engine::EngineStatus st = eng_.status();
-  if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
-    throw RequestError(StatusCode::RESOURCE_EXHAUSTED,
-                       std::to_string(st.jobs_queued + st.jobs_running) + " jobs queued or running, the limit is " +
-                           std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
-  }
+  std::lock_guard lock(mu_);
+  if (refused) return fail(std::move(*refused));
+  if (std::string e = joinable(); !e.empty()) return e;  // the same request, submitted meanwhile
+  if (auto f = failed_.find(*job_id); f != failed_.end()) failed_.erase(f);  // its order entry goes when it ages out
+  validator_.check_queue_room(r);
   // An engine id no job holds: proofline.v1 clients may name their jobs anything, "cuzk-1-…" too.
   do r.request_id = engine_id_for(++next_, *job_id);
   while (eng_.peek(r.request_id).status != engine::AwaitStatus::NotFound);
@@ -375,23 +405,26 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   if (s.duplicate) {  // taken by another API's client between the look and the submit
     return fail("engine job id '" + s.request_id + "' was taken by another client at this moment; retry");
   }
-  jobs_[*job_id] = Entry{s.request_id, kind, 0, fp};
+  jobs_[*job_id] = Entry{s.request_id, kind, fp};
   return s.request_id;
 }
 
 Status CuzkService::wait(grpc::ServerContext* ctx, const std::string& job_id, const std::string& engine_id,
                          std::uint64_t timeout_ms, bool prove_waiter, cz::AwaitProofResponse* out) {
   if (timeout_ms > (std::uint64_t{1} << 40)) timeout_ms = 0;
+  // Prove waiters are counted per engine job (not per request_id, which may name a newer job by the
+  // time this one ends): the job is cancelled when the last of them has gone away.
   if (prove_waiter) {
     std::lock_guard lock(mu_);
-    if (auto it = jobs_.find(job_id); it != jobs_.end()) ++it->second.waiters;
+    ++prove_waiters_[engine_id];
   }
   auto leave = [&](bool gone) {
     if (!prove_waiter) return;
     std::lock_guard lock(mu_);
-    auto it = jobs_.find(job_id);
-    if (it == jobs_.end() || it->second.engine_id != engine_id) return;
-    if (--it->second.waiters == 0 && gone) eng_.cancel(engine_id);  // nobody waits for it any more
+    auto it = prove_waiters_.find(engine_id);
+    if (it == prove_waiters_.end() || --it->second > 0) return;
+    prove_waiters_.erase(it);
+    if (gone) eng_.cancel(engine_id);  // nobody waits for it any more
   };
   const auto t0 = Clock::now();
   const auto poll = std::chrono::milliseconds(cfg_.await_poll_ms);
@@ -432,10 +465,11 @@ Status CuzkService::wait(grpc::ServerContext* ctx, const std::string& job_id, co
 }
 
 Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req, cz::ProveResponse* resp) {
+  const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};  // its memory goes back to the system after the call
   return guarded([&] {
     if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "submit: missing");
     std::string job_id, failed;
-    const std::string engine_id = submit(req->submit(), &job_id, &failed);
+    const std::string engine_id = submit(req->submit(), &job_id, &failed, nullptr);
     cz::AwaitProofResponse* out = resp->mutable_result();
     if (engine_id.empty()) {
       out->set_job_id(job_id);
@@ -449,10 +483,19 @@ Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req,
 
 Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofRequest* req,
                                 cz::SubmitProofResponse* resp) {
+  const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};
   return guarded([&] {
     const std::size_t before = eng_.status().jobs_queued;
     std::string job_id, failed;
-    (void)submit(*req, &job_id, &failed);
+    bool live_job_kept = false;
+    (void)submit(*req, &job_id, &failed, &live_job_kept);
+    if (live_job_kept) {
+      // AwaitProof of this id answers the queued or running job of the other request: the refusal
+      // is this call's alone.
+      throw RequestError(StatusCode::ALREADY_EXISTS,
+                         "request_id '" + job_id + "' names a queued or running job of another request, which goes "
+                         "on; this request was refused: " + failed);
+    }
     resp->set_job_id(job_id);
     resp->set_queue_position(static_cast<std::uint32_t>(before));
     resp->set_assigned_gpu("");

@@ -1,13 +1,18 @@
 // The gRPC handlers of proofline.v1.ProvingEngine over engine::Engine (proofline/server/service.hpp).
 #include "proofline/server/service.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <condition_variable>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <system_error>
 
+#include "proofline/filecoin/sector.hpp"
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/r1cs/error.hpp"
 #include "proofline/util/error.hpp"
@@ -226,9 +231,104 @@ std::uint64_t resident_bytes() {
 
 // ---- the service ---------------------------------------------------------------------------------
 
+/// Gives the memory freed after large messages back to the system (note_message): a background
+/// thread that, once told, waits 200 ms (gRPC frees a request's buffers after its handler returns)
+/// and calls malloc_trim(0), which returns the free pages of every arena.
+class ProvingService::Trimmer {
+ public:
+  Trimmer() : thread_([this] { run(); }) {}
+  ~Trimmer() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  void soon() {
+    {
+      std::lock_guard lock(mu_);
+      pending_ = true;
+    }
+    cv_.notify_all();
+  }
+  std::uint64_t passes() const { return passes_.load(std::memory_order_relaxed); }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || pending_; });
+      if (cv_.wait_for(lock, std::chrono::milliseconds(200), [&] { return stop_; })) return;
+      pending_ = false;
+      lock.unlock();
+      ::malloc_trim(0);
+      passes_.fetch_add(1, std::memory_order_relaxed);
+      lock.lock();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool pending_ = false, stop_ = false;
+  std::atomic<std::uint64_t> passes_{0};
+  std::thread thread_;  // last: started once the members above exist
+};
+
+ProvingService::~ProvingService() = default;
+
+void ProvingService::note_message(std::size_t bytes) const {
+  if (bytes >= kTrimAfterBytes) trimmer_->soon();
+}
+
 ProvingService::ProvingService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds,
                                const DaemonConfig& cfg)
-    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg) {}
+    : eng_(eng), kinds_(std::move(kinds)), cfg_(cfg), trimmer_(std::make_unique<Trimmer>()) {
+  for (const std::string& d : cfg_.allowed_paths) {
+    if (d == "*") {
+      any_path_ = true;
+      continue;
+    }
+    const std::filesystem::path dir = d == "$FIL_PROOFS_PARAMETER_CACHE" ? filecoin::parameter_cache_dir()
+                                                                          : std::filesystem::path(d);
+    std::error_code ec;
+    std::filesystem::path c = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+    allowed_dirs_.push_back(ec ? dir.lexically_normal() : c);
+  }
+  if (any_path_) allowed_dirs_.clear();
+}
+
+namespace {
+/// True when `p` is `dir` or lies below it (both absolute and normal).
+bool inside(const std::filesystem::path& p, const std::filesystem::path& dir) {
+  auto a = p.begin(), b = dir.begin();
+  for (; b != dir.end(); ++a, ++b) {
+    if (b->empty() && std::next(b) == dir.end()) return true;  // "dir/" ends with an empty element
+    if (a == p.end() || *a != *b) return false;
+  }
+  return true;
+}
+}  // namespace
+
+void ProvingService::check_client_path(const std::string& arg, const std::string& path) const {
+  if (any_path_) return;
+  std::error_code ec;
+  // As the kind will open it: relative to the daemon's folder, every symlink (also a dangling one's
+  // target) resolved; nothing here says whether the file exists.
+  const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  if (!ec) {
+    for (const auto& d : allowed_dirs_) {
+      if (inside(p, d)) return;
+    }
+  }
+  std::string dirs;
+  for (const auto& d : allowed_dirs_) dirs += (dirs.empty() ? "" : ", ") + d.string();
+  throw RequestError(StatusCode::PERMISSION_DENIED,
+                     field_of(arg) + ": '" + path + "' is outside the folders this daemon lets clients name (" +
+                         (dirs.empty() ? std::string("none") : dirs) +
+                         "; config paths.allowed); send the file's bytes as the payload where the kind takes them, "
+                         "or have the operator add its folder");
+}
+
 
 Status ProvingService::finish(Method m, Status s) {
   const int code = static_cast<int>(s.error_code());
@@ -261,6 +361,7 @@ void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) cons
     auto it = r.args.find(a.name);
     if (it == r.args.end() || it->second.empty()) continue;
     const std::string& path = it->second;
+    check_client_path(a.name, path);  // before anything looks at the path
     std::error_code ec;
     const auto st = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(st)) {
@@ -297,6 +398,27 @@ void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) cons
     const std::string what = e.what();
     throw RequestError(StatusCode::INVALID_ARGUMENT, what.rfind(prefix, 0) == 0 ? what : prefix + ": " + what);
   }
+}
+
+void ProvingService::check_queue_room(const engine::ProofRequest& r) const {
+  const engine::EngineStatus st = eng_.status();
+  const std::uint64_t active = st.jobs_queued + st.jobs_running;
+  if (active < cfg_.max_queued_jobs) return;
+  const engine::ProofKind* kind = kinds_->find(r.kind);
+  const engine::Priority p = r.priority ? *r.priority : kind ? kind->default_priority() : engine::Priority::Normal;
+  std::uint64_t critical = 0;
+  for (const engine::JobProgress& j : st.jobs) {
+    critical += j.priority == engine::Priority::Critical &&
+                (j.state == engine::JobState::Queued || j.state == engine::JobState::Running);
+  }
+  // A CRITICAL job (a WinningPoSt: its deadline is seconds away) is not refused for a queue full of
+  // other work; only CRITICAL jobs themselves count against the limit for it.
+  if (p == engine::Priority::Critical && critical < cfg_.max_queued_jobs) return;
+  throw RequestError(StatusCode::RESOURCE_EXHAUSTED,
+                     std::to_string(p == engine::Priority::Critical ? critical : active) +
+                         (p == engine::Priority::Critical ? " CRITICAL" : "") +
+                         " jobs queued or running, the limit is " + std::to_string(cfg_.max_queued_jobs) +
+                         " (server.max_queued_jobs); retry later");
 }
 
 std::string ProvingService::proof_format(const std::string& kind) const {
@@ -342,12 +464,7 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
     *created = !k->duplicate;
     return *k;
   }
-  const engine::EngineStatus st = eng_.status();
-  if (st.jobs_queued + st.jobs_running >= cfg_.max_queued_jobs) {
-    throw RequestError(StatusCode::RESOURCE_EXHAUSTED,
-                       std::to_string(st.jobs_queued + st.jobs_running) + " jobs queued or running, the limit is " +
-                           std::to_string(cfg_.max_queued_jobs) + " (server.max_queued_jobs); retry later");
-  }
+  check_queue_room(r);
   engine::SubmitResult s = eng_.submit(r);
   if (s.duplicate) {
     // The engine holds this id but this service never submitted it: a job of the cuzk.v1 API
@@ -368,43 +485,81 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
 }
 
 Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
-                                bool cancel_on_disconnect, pb::ProofResult* resp) {
+                                bool cancel_on_disconnect, pb::ProofResult* resp, bool* last_waiter, bool prove) {
+  // The calls holding the job are counted (every Prove, created or joined, and every AwaitProof with
+  // cancel_on_disconnect); the job is cancelled when the last of them has gone away (disconnect,
+  // deadline) and one of them asked for that (the Prove that created it, such an AwaitProof): a Prove
+  // that joined the job keeps it alive after its creator left. A plain AwaitProof neither holds nor
+  // cancels.
+  const bool holds = prove || cancel_on_disconnect;
+  if (holds) {
+    std::lock_guard lock(waiting_mu_);
+    Waiting& w = waiting_[id];
+    ++w.calls;
+    w.cancel_when_abandoned = w.cancel_when_abandoned || cancel_on_disconnect;
+  }
+  // Sets *last_waiter: whether this call was the last one holding the job; `gone`: its client went away.
+  auto leave = [&](bool gone) {
+    bool last = !holds, cancel = false;
+    if (holds) {
+      std::lock_guard lock(waiting_mu_);
+      auto it = waiting_.find(id);
+      if (it != waiting_.end() && --it->second.calls == 0) {
+        last = true;
+        cancel = gone && it->second.cancel_when_abandoned;
+        waiting_.erase(it);
+      }
+    }
+    if (cancel) {
+      eng_.cancel(id);
+      client_gone_cancels_.fetch_add(1, std::memory_order_relaxed);
+    }
+    if (last_waiter) *last_waiter = last;
+  };
   // A limit beyond ~34 years means none (and std::chrono::milliseconds, signed 64-bit, would wrap
   // a value >= 2^63 into an immediate timeout).
   if (timeout_ms > (std::uint64_t{1} << 40)) timeout_ms = 0;
   const auto t0 = Clock::now();
   const auto poll = std::chrono::milliseconds(cfg_.await_poll_ms);
-  for (;;) {
-    if (stopping_) return Status(StatusCode::UNAVAILABLE, "the daemon is shutting down");
-    auto slice = poll;
-    if (timeout_ms > 0) {
-      const auto left = std::chrono::milliseconds(timeout_ms) -
-                        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
-      slice = std::clamp(left, std::chrono::milliseconds(0), poll);
-    }
-    engine::AwaitResult r = eng_.await(id, slice);
-    if (r.status == engine::AwaitStatus::Ready) {
-      to_proto_result(r.result, resp);
-      resp->set_proof_format(proof_format(r.result.kind));
-      return Status::OK;
-    }
-    if (r.status == engine::AwaitStatus::NotFound) {
-      return Status(StatusCode::NOT_FOUND, "request_id '" + id + "' is not known to this daemon (never submitted, "
-                                           "or its result was dropped: engine.max_finished_jobs)");
-    }
-    if (ctx->IsCancelled()) {
-      if (cancel_on_disconnect) {
-        eng_.cancel(id);
-        client_gone_cancels_.fetch_add(1, std::memory_order_relaxed);
+  try {
+    for (;;) {
+      if (stopping_) {
+        leave(false);
+        return Status(StatusCode::UNAVAILABLE, "the daemon is shutting down");
       }
-      return Status(StatusCode::CANCELLED, "the client went away");
+      auto slice = poll;
+      if (timeout_ms > 0) {
+        const auto left = std::chrono::milliseconds(timeout_ms) -
+                          std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+        slice = std::clamp(left, std::chrono::milliseconds(0), poll);
+      }
+      engine::AwaitResult r = eng_.await(id, slice);
+      if (r.status == engine::AwaitStatus::Ready) {
+        leave(false);
+        to_proto_result(r.result, resp);
+        resp->set_proof_format(proof_format(r.result.kind));
+        return Status::OK;
+      }
+      if (r.status == engine::AwaitStatus::NotFound) {
+        leave(false);
+        return Status(StatusCode::NOT_FOUND, "request_id '" + id + "' is not known to this daemon (never submitted, "
+                                             "or its result was dropped: engine.max_finished_jobs)");
+      }
+      if (ctx->IsCancelled()) {
+        leave(true);
+        return Status(StatusCode::CANCELLED, "the client went away");
+      }
+      if (timeout_ms > 0 && Clock::now() - t0 >= std::chrono::milliseconds(timeout_ms)) {
+        leave(false);
+        to_proto_result(r.result, resp);
+        resp->set_proof_format(proof_format(r.result.kind));
+        resp->set_status(pb::PROOF_STATUS_TIMEOUT);
+        return Status::OK;
+      }
     }
-    if (timeout_ms > 0 && Clock::now() - t0 >= std::chrono::milliseconds(timeout_ms)) {
-      to_proto_result(r.result, resp);
-      resp->set_proof_format(proof_format(r.result.kind));
-      resp->set_status(pb::PROOF_STATUS_TIMEOUT);
-      return Status::OK;
-    }
+  } catch (...) {
+    leave(false);
+    throw;
   }
 }
 
@@ -432,6 +587,7 @@ Status guarded(F&& body) {
 
 Status ProvingService::SubmitProof(grpc::ServerContext*, const pb::SubmitProofRequest* req,
                                    pb::SubmitProofResponse* resp) {
+  const MessageNote note{*this, req->ByteSizeLong()};  // at the end of the call, when its buffers go
   return finish(kSubmit, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     bool created = false;
@@ -452,13 +608,15 @@ Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const pb::AwaitProof
 }
 
 Status ProvingService::Prove(grpc::ServerContext* ctx, const pb::ProveRequest* req, pb::ProofResult* resp) {
+  const MessageNote note{*this, req->ByteSizeLong()};  // at the end of the call, when its buffers go
   return finish(kProve, guarded([&] {
     if (!req->has_request()) return Status(StatusCode::INVALID_ARGUMENT, "request: missing");
     bool created = false;
     engine::SubmitResult s = submit_checked(req->request(), &created);
-    Status st = wait_for(ctx, s.request_id, req->timeout_ms(), created, resp);
-    if (st.ok() && resp->status() == pb::PROOF_STATUS_TIMEOUT && created) {
-      eng_.cancel(s.request_id);  // Prove's timeout ends the job (engine.proto)
+    bool last = false;
+    Status st = wait_for(ctx, s.request_id, req->timeout_ms(), created, resp, &last, /*prove=*/true);
+    if (st.ok() && resp->status() == pb::PROOF_STATUS_TIMEOUT && created && last) {
+      eng_.cancel(s.request_id);  // Prove's timeout ends the job (engine.proto) unless others still wait on it
     }
     return st;
   }));
@@ -572,6 +730,11 @@ Status ProvingService::GetMetrics(grpc::ServerContext*, const pb::GetMetricsRequ
          "# TYPE proofline_server_client_gone_cancels_total counter\n"
          "proofline_server_client_gone_cancels_total " +
          std::to_string(client_gone_cancels_.load()) + "\n";
+    t += "# HELP proofline_server_memory_trims_total passes giving freed memory back to the system after large "
+         "messages (malloc_trim).\n"
+         "# TYPE proofline_server_memory_trims_total counter\n"
+         "proofline_server_memory_trims_total " +
+         std::to_string(trimmer_->passes()) + "\n";
     t += "# HELP proofline_server_resident_bytes resident set of the daemon process (VmRSS).\n"
          "# TYPE proofline_server_resident_bytes gauge\n"
          "proofline_server_resident_bytes " +

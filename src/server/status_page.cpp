@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <map>
@@ -102,15 +104,27 @@ class StatusPage::Server final : public httplib::Server {
 
  private:
   bool process_and_close_socket(socket_t sock) override {
-    {
-      DeadlineStream strm(sock, Clock::now() + StatusPage::kConnectionDeadline);
+    const auto accepted = Clock::now();
+    const unsigned busy = active_.fetch_add(1) + 1;
+    // A client that connects and says nothing holds a worker only until its first byte is due: the
+    // connections queued behind it (a /status among a thousand idle ones) wait that long, not
+    // kConnectionDeadline each.
+    const auto first = busy > StatusPage::kWorkers / 2 ? StatusPage::kFirstByteDeadlineBusy : StatusPage::kFirstByteDeadline;
+    pollfd p{sock, POLLIN, 0};
+    int ready;
+    do ready = ::poll(&p, 1, static_cast<int>(first.count()));
+    while (ready < 0 && errno == EINTR);
+    if (ready > 0) {
+      DeadlineStream strm(sock, accepted + StatusPage::kConnectionDeadline);
       bool closed = false;
       process_request(strm, /*close_connection=*/true, closed, [](httplib::Request&) {});
     }
+    active_.fetch_sub(1);
     ::shutdown(sock, SHUT_RDWR);
     ::close(sock);
     return true;
   }
+  std::atomic<unsigned> active_{0};  ///< connections being served now
 };
 
 std::string status_json(engine::Engine& eng, double window_s) {
@@ -312,24 +326,63 @@ tick();
   return html;
 }
 
+bool status_host_allowed(const std::string& host_header, bool loopback_only) {
+  if (!loopback_only) return true;
+  std::string h = host_header;
+  if (!h.empty() && h.front() == '[') {  // "[::1]" or "[::1]:9821"
+    const auto close = h.find(']');
+    if (close == std::string::npos) return false;
+    const std::string rest = h.substr(close + 1);
+    if (!rest.empty() && (rest[0] != ':' || rest.find_first_not_of("0123456789", 1) != std::string::npos)) return false;
+    h = h.substr(1, close - 1);
+  } else if (const auto colon = h.find(':'); colon != std::string::npos) {
+    if (h.find_first_not_of("0123456789", colon + 1) != std::string::npos) return false;
+    h = h.substr(0, colon);
+  }
+  for (char& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (h == "localhost" || h == "::1") return true;
+  in_addr a{};
+  return ::inet_pton(AF_INET, h.c_str(), &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
+}
+
 StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(eng), http_(std::make_unique<Server>()) {
   const auto colon = hostport.rfind(':');
   if (colon == std::string::npos) throw std::runtime_error("status.listen: '" + hostport + "': expected host:port");
   std::string host = hostport.substr(0, colon);
   if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  int port = 0;
-  try {
-    port = std::stoi(hostport.substr(colon + 1));
-  } catch (const std::exception&) {
-    throw std::runtime_error("status.listen: '" + hostport + "': the port is not a number");
+  const std::string port_text = hostport.substr(colon + 1);
+  if (port_text.empty() || port_text.size() > 5 || port_text.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoul(port_text) > 65535) {
+    throw std::runtime_error("status.listen: '" + hostport + "': the port '" + port_text +
+                             "' is not a TCP port (0 … 65535; 0: any free port)");
   }
+  int port = static_cast<int>(std::stoul(port_text));
+  // A page on a loopback address answers only requests whose Host names a loopback address: a web
+  // page elsewhere cannot read it through a DNS name rebound to 127.0.0.1.
+  const bool loopback_only = resolves_to_loopback(host);
+  http_->set_pre_routing_handler([loopback_only](const httplib::Request& req, httplib::Response& res) {
+    if (status_host_allowed(req.get_header_value("Host"), loopback_only)) return httplib::Server::HandlerResponse::Unhandled;
+    res.status = 421;
+    res.set_content("the Host header does not name this status page (on a loopback address it answers Host: "
+                    "localhost, 127.x.y.z or [::1], with or without the port)\n",
+                    "text/plain; charset=utf-8");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   http_->Get("/status", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Access-Control-Allow-Origin", "*");
+    // No Access-Control-Allow-Origin: the page at / is same-origin; other sites may not read it.
     res.set_header("Cache-Control", "no-store");
     res.set_content(status_json(eng_), "application/json");
   });
   http_->Get("/", [](const httplib::Request&, httplib::Response& res) {
     res.set_content(status_html(), "text/html; charset=utf-8");
+  });
+  // SO_REUSEADDR only (httplib's default adds SO_REUSEPORT, which lets a second daemon bind the same
+  // port and take half of its requests): a port in use is refused.
+  int listen_fd = -1;
+  http_->set_socket_options([&listen_fd](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    listen_fd = sock;
   });
   if (port == 0) {
     port = http_->bind_to_any_port(host);
@@ -337,6 +390,10 @@ StatusPage::StatusPage(engine::Engine& eng, const std::string& hostport) : eng_(
     port = -1;
   }
   if (port <= 0) throw std::runtime_error("status.listen: cannot bind '" + hostport + "' (address in use or not allowed)");
+  // httplib listens with a backlog of 5: a burst of connections overflows it and the rest wait for
+  // SYN retransmits (seconds each). listen() again on the bound socket raises the queue.
+  if (listen_fd >= 0) ::listen(listen_fd, 1024);
+  http_->set_socket_options([](socket_t) {});  // the lambda above refers to this frame
   address_ = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
   thread_ = std::thread([this] { http_->listen_after_bind(); });
   // httplib's stop() does nothing until the server loop has started (it would then run for ever

@@ -25,7 +25,7 @@ expect_in() {
 # stop_daemon: stops it.
 start_daemon() {
   "$1" daemon --unix "$W/d.sock" --tcp "" --backend cpu --set engine.synthesis_workers=1 \
-    --set engine.log_partitions=false 2>"$W/daemon.log" &
+    --set engine.log_partitions=false --set "paths.allowed=$W" 2>"$W/daemon.log" &
   daemon_pid=$!
   trap 'kill $daemon_pid 2>/dev/null; wait $daemon_pid 2>/dev/null; rm -rf "$W"' EXIT
   for _ in $(seq 1 100); do

@@ -122,5 +122,13 @@ check "prove --proof through a dangling link to a fresh path" 0 "$P" prove --cir
 check "  that proof verifies" 0 "$P" verify --vk m.vk --proof fresh.proof --public fresh.json
 no_partial "no temporary files after the refusals"
 
+# Finding 11: an output whose name is near NAME_MAX (255 bytes) is written: the temporary name next
+# to it is cut to fit (it once failed: "<name>.partial-<pid>" was longer than the folder allows).
+long=$(printf 'p%.0s' $(seq 245)).proof
+check "prove --proof <a 251-byte name>" 0 "$P" prove --circuit mul --params m.params --proof "$long" --public long.json
+[[ -f "$long" && $(wc -c <"$long") -eq 192 ]] && echo "ok:   the long-named proof is written" ||
+  { echo "FAIL: the long-named proof: $(ls -l "$long" 2>&1)"; fails=$((fails + 1)); }
+no_partial "no temporary files after the long name"
+
 echo "$fails failure(s)"
 [[ $fails -eq 0 ]]

@@ -62,8 +62,8 @@ TEST(Kinds, EveryBuiltinKindIsRegisteredWithItsDeclarations) {
   EXPECT_EQ(names_of(r->get("mul")->arguments()), (std::vector<std::string>{"params", "partitions", "input", "checked"}));
   EXPECT_EQ(names_of(r->get("snarkjs")->arguments()), (std::vector<std::string>{"zkey", "wtns", "checked"}));
   EXPECT_EQ(names_of(r->get("porep-c2")->arguments()),
-            (std::vector<std::string>{"c1", "params", "param_cache", "prover_id", "sector_id", "check_constraints",
-                                      "compiled", "partition"}));
+            (std::vector<std::string>{"c1", "params", "param_cache", "prover_id", "sector_id", "registered_proof",
+                                      "sector_size", "check_constraints", "compiled", "partition"}));
   for (const std::string k : {"bench", "mul", "porep-c2", "snarkjs"}) {
     const auto args = r->get(k)->arguments();
     EXPECT_NO_THROW(check_declarations(k, args)) << k;

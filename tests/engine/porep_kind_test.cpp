@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "engine_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
@@ -302,6 +304,35 @@ TEST(PoRepKind, ReplicaIdCheckedAgainstProverAndSector) {
         << e.what();
   }
   EXPECT_THROW(prepare(porep_request({{"params", mul_params()}, {"prover_id", "12"}}, payload)), std::invalid_argument);
+}
+
+// The request's registered_proof / sector_size (cuzk.v1's fields), when given, must be the C1's: a
+// request that says one sector and carries another is refused naming both (BadArgument: the C1 is
+// fine), before any parameter file is looked at.
+TEST(PoRepKind, DeclaredProofAndSizeCheckedAgainstTheC1) {
+  filecoin::SealRequest sr;
+  sr.proof = RegisteredSealProof::StackedDrg2KiBV1_1;
+  sr.sector_id = 7;
+  const std::vector<filecoin::Domain> data(64, filecoin::Domain{});
+  const auto payload = bytes_of(filecoin::to_json(filecoin::seal_sector(sr, data).c1));
+  EXPECT_NO_THROW(prepare(porep_request({{"params", mul_params()}, {"registered_proof", "5"}, {"sector_size", "2048"}},
+                                        payload)));
+  for (const auto& [arg, value, want] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"registered_proof", "8",
+            "argument 'registered_proof' = 8, but C1 JSON (request payload) is a StackedDrg2KiBV1_1 proof (5)"},
+           {"registered_proof", "0",
+            "argument 'registered_proof' = 0, but C1 JSON (request payload) is a StackedDrg2KiBV1_1 proof (5)"},
+           {"sector_size", "34359738368",
+            "argument 'sector_size' = 34359738368, but C1 JSON (request payload) is of 2048-byte sectors "
+            "(StackedDrg2KiBV1_1)"}}) {
+    try {
+      prepare(porep_request({{"params", "/nonexistent.params"}, {arg, value}}, payload));
+      ADD_FAILURE() << arg << " = " << value << " was accepted";
+    } catch (const ProoflineError& e) {
+      EXPECT_EQ(e.code(), Error::BadArgument) << e.what();
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(PoRepKind, BadRequestsFailOnlyThatJob) {

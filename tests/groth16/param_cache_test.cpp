@@ -4,6 +4,7 @@
 // against the PoRep file names proofline derives (filecoin::parameter_file_name) and the 32 GiB
 // digests of the reference (§1.6); each status of check_param_cache on a scratch cache.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -198,6 +199,9 @@ TEST(ParamCache, EveryStatus) {
   write_bytes((dir.path / "long.vk").string(), longer);
   write_bytes((dir.path / "other.srs").string(), random_bytes(1000, 3));
   write_bytes((dir.path / "notes.txt").string(), random_bytes(10, 4));  // not a parameter file: ignored
+  ASSERT_EQ(::mkfifo((dir.path / "pipe.params").c_str(), 0600), 0);    // never opened (it would block)
+  fs::create_directory(dir.path / "folder.vk");
+  fs::create_symlink(dir.path / "nowhere", dir.path / "dangling.params");
   const std::string d = b2sum((dir.path / "good.params").string()).substr(0, 32);
   const std::string dv = b2sum((dir.path / "long.vk").string()).substr(0, 32);
   ASSERT_EQ(d.size(), 32u);
@@ -207,12 +211,15 @@ TEST(ParamCache, EveryStatus) {
                            "\"flip.params\": {\"digest\": \"" + d + "\", \"sector_size\": 2048}," +
                            "\"long.vk\": {\"digest\": \"" + other + "\", \"sector_size\": 2048}," +
                            "\"gone.vk\": {\"digest\": \"" + other + "\", \"sector_size\": 2048}," +
+                           "\"pipe.params\": {\"digest\": \"" + other + "\", \"sector_size\": 2048}," +
+                           "\"folder.vk\": {\"digest\": \"" + other + "\", \"sector_size\": 2048}," +
+                           "\"dangling.params\": {\"digest\": \"" + other + "\", \"sector_size\": 2048}," +
                            "\"big.vk\": {\"digest\": \"" + other + "\", \"sector_size\": 8388608}}";
   const ParamManifest m = ParamManifest::parse(json, "test manifest");
   ParamCheckReport r = check_param_cache(dir.path, m, {{2048}, {}});
   std::map<std::string, ParamFileReport> by;
   for (const auto& f : r.files) by[f.name] = f;
-  ASSERT_EQ(by.size(), 6u);
+  ASSERT_EQ(by.size(), 9u);
   EXPECT_EQ(by["good.params"].status, ParamStatus::Ok);
   EXPECT_EQ(by["good.params"].actual_digest, d);
   EXPECT_EQ(by["short.params"].status, ParamStatus::Truncated);
@@ -220,9 +227,19 @@ TEST(ParamCache, EveryStatus) {
   EXPECT_EQ(by["flip.params"].status, ParamStatus::Corrupted);
   EXPECT_EQ(by["flip.params"].actual_digest, b2sum((dir.path / "flip.params").string()).substr(0, 32));
   EXPECT_NE(by["flip.params"].detail.find(d), std::string::npos);
+  // Bytes beyond the layout: corrupted from the header alone, without hashing the file.
   EXPECT_EQ(by["long.vk"].status, ParamStatus::Corrupted);
-  EXPECT_EQ(by["long.vk"].actual_digest, dv);
-  EXPECT_NE(by["long.vk"].detail.find("1 bytes beyond"), std::string::npos) << by["long.vk"].detail;
+  EXPECT_EQ(by["long.vk"].actual_digest, "");
+  EXPECT_EQ(by["long.vk"].detail, "1 bytes beyond the " + std::to_string(vk.size()) +
+                                      " its layout needs (not hashed: the published file has none)");
+  EXPECT_NE(dv, "");
+  // Something under the name that is not a file: named as what it is, never opened.
+  EXPECT_EQ(by["pipe.params"].status, ParamStatus::Corrupted);
+  EXPECT_EQ(by["pipe.params"].detail, "a FIFO (named pipe), not a regular file");
+  EXPECT_EQ(by["folder.vk"].status, ParamStatus::Corrupted);
+  EXPECT_EQ(by["folder.vk"].detail, "a folder, not a regular file");
+  EXPECT_EQ(by["dangling.params"].status, ParamStatus::Missing);
+  EXPECT_EQ(by["dangling.params"].detail, "a symbolic link to nothing");
   EXPECT_EQ(by["other.srs"].status, ParamStatus::Unknown);
   EXPECT_EQ(by["gone.vk"].status, ParamStatus::Missing);
   EXPECT_EQ(by.count("big.vk"), 0u);  // 8 MiB not asked

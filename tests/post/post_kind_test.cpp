@@ -339,5 +339,58 @@ TEST(PoStKind, WinningPoStTakesTheNextProverSlot) {
   fs::remove_all(scratch(), ec);
 }
 
+
+// One parameter loader: the PoSt kinds load their .params through groth16::load_parameters. With the
+// host queries left in the file (an engine of GPU backends only) load_srs gives a header shell, no
+// query on the host and Srs::bytes = the vk's bytes; with Keep (a CPU backend) a whole host copy.
+// The request job and the parameter-only job (preload) alike.
+TEST(PoStKind, LoadSrsLeavesTheQueriesInTheFileWhenTheBackendsAskIt) {
+  filecoin::GenPoStOptions o;
+  o.config = filecoin::post_config(PoStType::Window, 2048, ApiVersion::V1_2_0);
+  o.sectors = 2;
+  filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+  const std::string params = params_for(PoStType::Window);
+  ProofRequest r;
+  r.kind = "window-post";
+  r.args = {{"request", write("shell-request.json", filecoin::to_json(filecoin::PoStRequest{g.config, o.miner_id, 0,
+                                                                                             g.public_inputs}))},
+            {"vanilla", write("shell-vanilla.json", filecoin::vanilla_proofs_to_json(g.vanilla_proofs))},
+            {"params", params}};
+  const auto registry = KindRegistry::builtin();  // kept alive: find() returns a pointer into it
+  const ProofKind* kind = registry->find("window-post");
+  ASSERT_NE(kind, nullptr);
+  const groth16::Parameters whole = groth16::Parameters::read_file(params);
+  const auto no_progress = [](double) {};
+  ProofRequest preload;
+  preload.kind = "window-post";
+  preload.args = {{"params", params}};
+  for (const auto& job : {kind->prepare(r), kind->prepare_srs(preload)}) {
+    std::shared_ptr<const Srs> shell, copy;
+    {
+      testing::HostQueriesScope leave(groth16::HostQueries::LeaveInFile);
+      shell = job->load_srs(no_progress);
+    }
+    {
+      testing::HostQueriesScope keep(groth16::HostQueries::Keep);
+      copy = job->load_srs(no_progress);
+    }
+    EXPECT_FALSE(shell->params.has_host_queries());
+    EXPECT_TRUE(shell->params.h.empty() && shell->params.l.empty() && shell->params.a.empty() &&
+                shell->params.b_g1.empty() && shell->params.b_g2.empty());
+    EXPECT_EQ(shell->params.h_len(), whole.h.size());
+    EXPECT_EQ(shell->params.num_aux(), whole.l.size());
+    EXPECT_EQ(shell->params.num_inputs(), whole.vk.ic.size());
+    EXPECT_EQ(shell->params.vk, whole.vk);
+    EXPECT_EQ(shell->bytes, sizeof(ec::G1Affine) * whole.vk.ic.size());
+    job->check(*shell);  // the counts check answers from the file
+
+    EXPECT_TRUE(copy->params.has_host_queries());
+    EXPECT_EQ(copy->params.h, whole.h);
+    EXPECT_EQ(copy->params.b_g2, whole.b_g2);
+    EXPECT_EQ(copy->bytes, parameters_bytes(whole));
+    EXPECT_GT(copy->bytes, shell->bytes + sizeof(ec::G1Affine) * whole.h.size());
+  }
+}
+
 }  // namespace
 }  // namespace proofline::engine

@@ -30,6 +30,8 @@ tcp = "127.0.0.1:0"
 synthesis_workers = 1
 memory_budget = "256MiB"
 log_partitions = false
+[paths]
+allowed = ["$tmp"]
 EOF
 "$exe" daemon --config "$tmp/daemon.toml" --print-config >"$tmp/config.json"
 grep -q '"memory_budget": 268435456' "$tmp/config.json" || fail "--print-config: $(cat "$tmp/config.json")"
@@ -58,6 +60,12 @@ grep -q '"status": "PROOF_STATUS_COMPLETED"' "$tmp/submit.json" || fail "submit 
 grep -q '"request_id": "cli-1"' "$tmp/submit.json" || fail "request id"
 
 set +e
+# A path outside paths.allowed: refused (exit 3) before the daemon looks at it.
+"$exe" submit --address "unix:$tmp/d.sock" --params /etc/passwd --size 2^5 2>"$tmp/outside.txt"
+rc=$?
+[ $rc = 3 ] || fail "submit --params /etc/passwd: exit $rc, expected 3"
+grep -q "is outside the folders this daemon lets clients name" "$tmp/outside.txt" ||
+  fail "outside path: $(cat "$tmp/outside.txt")"
 "$exe" submit --address "unix:$tmp/d.sock" --params "$tmp/nope.params" --size 2^5 2>"$tmp/err.txt"
 rc=$?
 set -e
@@ -197,4 +205,20 @@ set +e
 rc=$?
 set -e
 [ $rc = 6 ] || fail "unreachable daemon: exit $rc, expected 6"
+
+# A full queue is "busy, retry" (exit 7), not a bad request (it was exit 3): a daemon whose
+# server.max_queued_jobs is 0 refuses every new job so.
+"$exe" daemon --unix "$tmp/busy.sock" --tcp "" --set server.max_queued_jobs=0 --set "paths.allowed=$tmp" \
+  --set status.listen= 2>"$tmp/busy.log" &
+daemon_pid=$!
+for _ in $(seq 100); do
+  grep -q 'listening on' "$tmp/busy.log" && break
+  sleep 0.1
+done
+expect_rc 7 "$exe" submit --address "unix:$tmp/busy.sock" --params "$tmp/b5.params" --size 2^5
+grep -q "is busy: 0 jobs queued or running, the limit is 0 (server.max_queued_jobs); retry later" "$tmp/rc.err" ||
+  fail "queue full: $(cat "$tmp/rc.err")"
+kill -TERM "$daemon_pid"
+wait "$daemon_pid" || fail "busy daemon exit status $?"
+daemon_pid=
 echo "cli_daemon: ok"

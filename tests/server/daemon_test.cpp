@@ -314,6 +314,84 @@ TEST(Daemon, QueueLimitRefusesNewJobsButNotRetries) {
   EXPECT_TRUE(verified(bench_vk(4), prove(s, bench_req("second", 4, 1, 2)), 1));  // room again
 }
 
+// paths.allowed: a file or folder a client names must lie inside the allowed folders, symlinks
+// resolved, else PERMISSION_DENIED before the path is looked at — the same answer for a file that
+// exists and one that does not, and nothing of its bytes (zkey=/etc/passwd once answered 'magic
+// "root"'). Inside, requests work as before; a symlink inside pointing outside is outside.
+TEST(Daemon, ClientsNameOnlyPathsInsideTheAllowedFolders) {
+  const std::filesystem::path allowed = server_dir() / "allowed";
+  std::filesystem::create_directories(allowed);
+  const std::string params = (allowed / "b4.params").string();
+  std::filesystem::copy_file(bench_params(4), params, std::filesystem::copy_options::overwrite_existing);
+  const std::filesystem::path link = allowed / "passwd-link";
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink("/etc/passwd", link);
+  DaemonConfig cfg;
+  cfg.allowed_paths = {allowed.string()};
+  Harness h(1, {}, cfg);
+  auto& s = h.stub();
+  pb::ProofRequest ok = bench_req("inside", 4, 1, 1);
+  (*ok.mutable_args())["params"] = params;
+  EXPECT_TRUE(verified(bench_vk(4), prove(s, ok), 1));
+  for (const std::string& path : std::vector<std::string>{"/etc/passwd", "/etc/no-such-file", link.string(),
+                                                         (allowed / ".." / "allowed-not" / "x").string(),
+                                                         bench_params(4)}) {
+    for (const char* kind : {"bench", "snarkjs"}) {
+      pb::ProofRequest bad = bench_req(std::string("outside-") + kind, 4, 1, 2);
+      if (std::string(kind) == "snarkjs") {
+        bad.set_kind("snarkjs");
+        bad.mutable_args()->clear();
+        (*bad.mutable_args())["zkey"] = path;
+        (*bad.mutable_args())["wtns"] = params;
+      } else {
+        (*bad.mutable_args())["params"] = path;
+      }
+      const grpc::Status st = submit(s, bad);
+      EXPECT_EQ(st.error_code(), StatusCode::PERMISSION_DENIED) << path << ": " << st.error_message();
+      const std::string arg = std::string(kind) == "snarkjs" ? "zkey" : "params";
+      EXPECT_EQ(st.error_message(), "request.args['" + arg + "']: '" + path +
+                                        "' is outside the folders this daemon lets clients name (" +
+                                        std::filesystem::weakly_canonical(allowed).string() +
+                                        "; config paths.allowed); send the file's bytes as the payload where the kind "
+                                        "takes them, or have the operator add its folder")
+          << path;
+    }
+  }
+  EXPECT_EQ(h.status().jobs_failed(), 0u);  // nothing was queued
+  std::filesystem::remove(link);
+}
+
+// A queue full of other work never refuses a CRITICAL job (a WinningPoSt's deadline is seconds away):
+// CRITICAL jobs count only CRITICAL jobs against server.max_queued_jobs. (Before: refused.)
+TEST(Daemon, ACriticalJobIsNotRefusedForAQueueFullOfOtherWork) {
+  DaemonConfig cfg;
+  cfg.max_queued_jobs = 2;
+  auto backend = std::make_shared<engine::testing::TestBackend>(/*gate_closed=*/true);
+  Harness h(1, {backend}, cfg);
+  struct OpenAtEnd {
+    engine::testing::TestBackend& b;
+    ~OpenAtEnd() { b.open(); }
+  } open_at_end{*backend};
+  auto& s = h.stub();
+  ASSERT_TRUE(submit(s, bench_req("low-1", 4, 1, 1, pb::PRIORITY_LOW)).ok());
+  ASSERT_TRUE(submit(s, bench_req("low-2", 4, 1, 2, pb::PRIORITY_LOW)).ok());
+  grpc::Status st = submit(s, bench_req("low-3", 4, 1, 3, pb::PRIORITY_LOW));
+  EXPECT_EQ(st.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("2 jobs queued or running, the limit is 2 (server.max_queued_jobs)"),
+            std::string::npos)
+      << st.error_message();
+  st = submit(s, bench_req("critical-1", 4, 1, 4, pb::PRIORITY_CRITICAL));
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  st = submit(s, bench_req("critical-2", 4, 1, 5, pb::PRIORITY_CRITICAL));
+  EXPECT_TRUE(st.ok()) << st.error_message();
+  st = submit(s, bench_req("critical-3", 4, 1, 6, pb::PRIORITY_CRITICAL));
+  EXPECT_EQ(st.error_code(), StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(st.error_message().find("2 CRITICAL jobs queued or running, the limit is 2"), std::string::npos)
+      << st.error_message();
+  backend->open();
+  for (const char* id : {"low-1", "low-2", "critical-1", "critical-2"}) EXPECT_TRUE(verified(bench_vk(4), await(s, id), 1)) << id;
+}
+
 TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
   Harness h(1);
   auto& s = h.stub();
@@ -559,6 +637,50 @@ TEST(Daemon, ClientThatGoesAwayDoesNotLeakItsJob) {
   EXPECT_TRUE(eventually([&] { return h.status().memory().reserved_bytes() == 0; }));
 }
 
+// proofline.v1 counts the calls waiting on a job: a Prove that joined an identical running job
+// (same request_id and contents) keeps it alive when the Prove that created it goes away, and gets
+// the proof. (Before: the creator's disconnect cancelled the job under the joined client.)
+TEST(Daemon, AJoinedProveKeepsTheJobAfterItsCreatorLeaves) {
+  auto backend = std::make_shared<engine::testing::TestBackend>(/*gate_closed=*/true);
+  Harness h(1, {backend});
+  auto& s = h.stub();
+  pb::ProveRequest pr;
+  *pr.mutable_request() = bench_req("shared", 4, 1, 5);
+  grpc::ClientContext ctx1;
+  grpc::Status st1, st2;
+  pb::ProofResult out2;
+  std::jthread first([&] {
+    pb::ProofResult out;
+    st1 = s.Prove(&ctx1, pr, &out);
+  });
+  std::jthread second;
+  struct OpenAtEnd {
+    engine::testing::TestBackend& b;
+    ~OpenAtEnd() { b.open(); }
+  } open_before_joins{*backend};  // an early return opens the gate before the threads are joined
+  ASSERT_TRUE(backend->wait_entered(1));
+  second = std::jthread([&] {
+    grpc::ClientContext ctx;
+    st2 = s.Prove(&ctx, pr, &out2);
+  });
+  ASSERT_TRUE(eventually([&] {
+    return h.metrics().find("proofline_engine_jobs_duplicate_total 1\n") != std::string::npos;
+  }));  // the second Prove joined the job
+  ctx1.TryCancel();
+  first.join();
+  EXPECT_EQ(st1.error_code(), StatusCode::CANCELLED);
+  ASSERT_TRUE(eventually([&] {
+    return h.metrics().find("proofline_server_calls_total{method=\"Prove\",code=\"CANCELLED\"} 1\n") !=
+           std::string::npos;
+  }));  // the server has seen the creator go
+  EXPECT_EQ(await(s, "shared", 1).status(), pb::PROOF_STATUS_TIMEOUT);  // still running
+  EXPECT_NE(h.metrics().find("proofline_server_client_gone_cancels_total 0\n"), std::string::npos);
+  backend->open();
+  second.join();
+  ASSERT_TRUE(st2.ok()) << st2.error_message();
+  EXPECT_TRUE(verified(bench_vk(4), out2, 1));
+}
+
 // PreloadSRS names only the parameter set: porep-c2 and the PoSt kinds take 'params' alone (their
 // required C1 / vanilla proofs are not asked for); what a kind needs is still named. A request of
 // PRIORITY_UNSPECIFIED gets its kind's default class (bench: normal).
@@ -788,16 +910,17 @@ int connect_loopback(int port) {
   return fd;
 }
 
-/// One GET over a fresh connection: the status line, or "" when there is none within `limit`.
-std::string http_get_status_line(int port, const std::string& path, std::chrono::milliseconds limit) {
+/// One GET with the given Host header over a fresh connection: the whole response (the server closes
+/// the connection after it), or what came within `limit`.
+std::string http_get(int port, const std::string& path, const std::string& host, std::chrono::milliseconds limit) {
   const int fd = connect_loopback(port);
   if (fd < 0) return "";
-  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string req = "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n";
   std::string got;
   if (::send(fd, req.data(), req.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(req.size())) {
     const auto end = std::chrono::steady_clock::now() + limit;
-    char buf[512];
-    while (got.find("\r\n") == std::string::npos && std::chrono::steady_clock::now() < end) {
+    char buf[4096];
+    while (std::chrono::steady_clock::now() < end) {
       pollfd p{fd, POLLIN, 0};
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
       if (::poll(&p, 1, static_cast<int>(std::max<long long>(1, left.count()))) <= 0) break;
@@ -807,6 +930,12 @@ std::string http_get_status_line(int port, const std::string& path, std::chrono:
     }
   }
   ::close(fd);
+  return got;
+}
+
+/// One GET over a fresh connection: the status line, or "" when there is none within `limit`.
+std::string http_get_status_line(int port, const std::string& path, std::chrono::milliseconds limit) {
+  const std::string got = http_get(port, path, "127.0.0.1", limit);
   const auto eol = got.find("\r\n");
   return eol == std::string::npos ? "" : got.substr(0, eol);
 }
@@ -864,6 +993,77 @@ TEST(Daemon, StatusPageAnswersBesideIdleAndTricklingConnections) {
   EXPECT_EQ(http_get_status_line(port, "/status", std::chrono::seconds(10)), "HTTP/1.1 200 OK");
   for (const int fd : idle) ::close(fd);
   for (const int fd : trickling) ::close(fd);
+}
+
+int status_port(const Daemon& d) {
+  const std::string note = d.status_note();  // "status page at http://127.0.0.1:PORT/"
+  const auto colon = note.rfind(':');
+  return colon == std::string::npos ? -1 : std::atoi(note.c_str() + colon + 1);
+}
+
+DaemonConfig status_config(const std::string& name, const std::string& listen) {
+  DaemonConfig c;
+  c.unix_socket = (server_dir() / (name + ".sock")).string();
+  c.tcp = "";
+  c.status_listen = listen;
+  return c;
+}
+
+// The status page's binding and its answers: a port another daemon's page holds is refused (not
+// shared through SO_REUSEPORT), a port beyond 65535 is refused naming it (not truncated: 99999 once
+// bound 34463); /status carries no Access-Control-Allow-Origin; on loopback a request whose Host is
+// not a loopback name gets 421 (DNS rebinding).
+TEST(Daemon, StatusPageBindsItsOwnPortAndAnswersOnlyLoopbackHosts) {
+  Daemon first(status_config("status-first", "127.0.0.1:0"));
+  const int port = status_port(first);
+  ASSERT_GT(port, 0) << first.status_note();
+  Daemon second(status_config("status-second", "127.0.0.1:" + std::to_string(port)));
+  EXPECT_EQ(second.status_note().rfind("status page not started: status.listen: cannot bind '127.0.0.1:" +
+                                           std::to_string(port) + "'",
+                                       0),
+            0u)
+      << second.status_note();
+  Daemon wide(status_config("status-wide", "127.0.0.1:99999"));
+  EXPECT_EQ(wide.status_note(), "status page not started: status.listen: '127.0.0.1:99999': the port '99999' is not a "
+                                "TCP port (0 … 65535; 0: any free port)");
+
+  const std::string ok = http_get(port, "/status", "127.0.0.1:" + std::to_string(port), 10s);
+  EXPECT_EQ(ok.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << ok.substr(0, 200);
+  EXPECT_EQ(ok.find("Access-Control-Allow-Origin"), std::string::npos) << ok.substr(0, 400);
+  for (const std::string& host : std::vector<std::string>{"localhost", "localhost:" + std::to_string(port),
+                                                         "[::1]:" + std::to_string(port), "127.0.0.2"}) {
+    EXPECT_EQ(http_get(port, "/status", host, 10s).rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << host;
+  }
+  for (const std::string& host :
+       std::vector<std::string>{"attacker.example.com", "attacker.example.com:" + std::to_string(port),
+                                "127.0.0.1.attacker.example.com", "localhost:80x", ""}) {
+    const std::string got = http_get(port, "/", host, 10s);
+    EXPECT_EQ(got.rfind("HTTP/1.1 421 ", 0), 0u) << host << ": " << got.substr(0, 200);
+  }
+  EXPECT_FALSE(status_host_allowed("attacker.example.com", true));
+  EXPECT_TRUE(status_host_allowed("attacker.example.com", false));  // a page on another address (allow_remote)
+}
+
+// Idle connections (connected, nothing sent) do not keep /status waiting: each is closed once its
+// first byte is overdue (100 ms while the workers are busy), so a GET queued behind 256 of them
+// answers within StatusPage::kConnectionDeadline. (Before: each held a worker for the whole 3 s
+// deadline: 256 / 64 workers × 3 s = 12 s here; /status took 30.8 s behind 1,000 in the field.)
+TEST(Daemon, StatusPageAnswersBehindManyIdleConnections) {
+  Daemon d(status_config("status-idle", "127.0.0.1:0"));
+  const int port = status_port(d);
+  ASSERT_GT(port, 0) << d.status_note();
+  std::vector<int> idle;
+  for (int i = 0; i < 256; ++i) {
+    const int fd = connect_loopback(port);
+    ASSERT_GE(fd, 0) << i;
+    idle.push_back(fd);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(http_get_status_line(port, "/status", 20s), "HTTP/1.1 200 OK");
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  EXPECT_LT(waited, StatusPage::kConnectionDeadline)
+      << std::chrono::duration_cast<std::chrono::milliseconds>(waited).count() << " ms behind the idle connections";
+  for (const int fd : idle) ::close(fd);
 }
 
 // ListKinds: every kind of the registry with its declarations as the engine holds them, and the

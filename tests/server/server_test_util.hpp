@@ -46,8 +46,9 @@ struct Harness {
   std::unique_ptr<Daemon> daemon;
   std::unique_ptr<pb::ProvingEngine::Stub> unix_stub, tcp_stub;
 
+  /// `kinds`: null for the engine tests' registry.
   explicit Harness(unsigned synthesis_workers = 2, std::vector<std::shared_ptr<groth16::ProverBackend>> backends = {},
-                   DaemonConfig cfg = {}) {
+                   DaemonConfig cfg = {}, std::shared_ptr<engine::KindRegistry> kinds = nullptr) {
     static std::atomic<int> n{0};
     cfg.unix_socket = (server_dir() / ("d" + std::to_string(n++) + ".sock")).string();
     cfg.tcp = "127.0.0.1:0";
@@ -56,9 +57,11 @@ struct Harness {
     if (cfg.memory_budget == 0) cfg.memory_budget = std::uint64_t{1} << 30;
     cfg.log_partitions = false;
     cfg.await_poll_ms = 20;
+    // The fixtures' files live in temporary folders: any path, unless a case confines them itself.
+    if (cfg.allowed_paths == DaemonConfig{}.allowed_paths) cfg.allowed_paths = {"*"};
     DaemonParts parts;
     parts.backends = std::move(backends);
-    parts.kinds = engine::testing::test_registry();
+    parts.kinds = kinds ? std::move(kinds) : engine::testing::test_registry();
     daemon = std::make_unique<Daemon>(cfg, std::move(parts));
     unix_stub = pb::ProvingEngine::NewStub(make_channel(daemon->listening().at(0)));
     tcp_stub = pb::ProvingEngine::NewStub(make_channel(daemon->listening().at(1)));

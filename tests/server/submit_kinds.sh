@@ -33,6 +33,7 @@ vk=${params%.params}.vk
   "$tmp/sj" >/dev/null) || { echo "FAIL: circuit-flow (snarkjs files)"; exit 1; }
 
 FIL_PROOFS_PARAMETER_CACHE=$(dirname "$params") "$P" daemon --unix "$tmp/d.sock" --tcp "" --backend cpu \
+  --set "paths.allowed=[\"\$FIL_PROOFS_PARAMETER_CACHE\",\"$tmp\"]" \
   --set engine.synthesis_workers=2 --set engine.log_partitions=false 2>daemon.log &
 daemon_pid=$!
 for _ in $(seq 200); do

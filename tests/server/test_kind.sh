@@ -34,6 +34,7 @@ expect_rc() {  # expect_rc <exit code> <command…>: stdout in $tmp/out, stderr 
 ! grep -q 'test-product' "$tmp/local.txt" || fail "the ordinary proofline knows test-product"
 
 "$T" daemon --unix "$tmp/d.sock" --tcp "" --set engine.synthesis_workers=1 --set engine.log_partitions=false \
+  --set "paths.allowed=$tmp" \
   2>"$tmp/daemon.log" &
 daemon_pid=$!
 for _ in $(seq 100); do

@@ -139,6 +139,89 @@ TEST(SnapKind, CuzkFormRefusalsAreNamed) {
       << a.result.error;
 }
 
+/// A .params file of `counts`' shape whose query sections are holes (a sparse file: what a header
+/// shell reads is the vk and the counts, never a query point): vk of generators, h of 2^20 − 1 points,
+/// l of counts.aux, a of counts.inputs, b_g1 = b_g2 empty.
+std::string sparse_params(const std::string& name, const circuits::snap::SnapCounts& counts) {
+  groth16::VerifyingKey vk;
+  vk.alpha_g1 = vk.beta_g1 = vk.delta_g1 = ec::G1Affine::generator();
+  vk.beta_g2 = vk.gamma_g2 = vk.delta_g2 = ec::G2Affine::generator();
+  vk.ic.assign(counts.inputs, ec::G1Affine::generator());
+  std::vector<std::uint8_t> bytes = vk.to_bytes();
+  const std::string path = (scratch() / name).string();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  auto count = [&](std::uint32_t n, std::uint64_t point_bytes) {
+    const char be[4] = {char(n >> 24), char(n >> 16), char(n >> 8), char(n)};
+    out.write(be, 4);
+    out.seekp(static_cast<std::streamoff>(n * point_bytes), std::ios::cur);
+  };
+  count((1u << 20) - 1, groth16::kG1Uncompressed);                        // h
+  count(static_cast<std::uint32_t>(counts.aux), groth16::kG1Uncompressed);     // l
+  count(static_cast<std::uint32_t>(counts.inputs), groth16::kG1Uncompressed);  // a
+  count(0, groth16::kG1Uncompressed);                                     // b_g1
+  count(0, groth16::kG2Uncompressed);                                     // b_g2 (ends the file)
+  out.close();
+  return path;
+}
+
+// One parameter loader: the Snap kind loads its .params through groth16::load_parameters. With the
+// host queries left in the file (an engine of GPU backends only) a request's load_srs gives a header
+// shell of the 1 KiB circuit's shape (its counts checked, no query point read: the file's queries are
+// holes) with Srs::bytes = the vk's bytes; with Keep (a CPU backend) the parameter-only job (preload)
+// reads a whole host copy, and with LeaveInFile a shell of the same file.
+TEST(SnapKind, LoadSrsLeavesTheQueriesInTheFileWhenTheBackendsAskIt) {
+  const Files f = files(1024);
+  const auto counts = circuits::snap::count_snap(filecoin::snap_params(1024));
+  const std::string sparse = sparse_params("sparse-1KiB.params", counts);
+  const auto registry = KindRegistry::builtin();  // kept alive: find() returns a pointer into it
+  const ProofKind* kind = registry->find("snap-update");
+  ASSERT_NE(kind, nullptr);
+  const auto no_progress = [](double) {};
+  ProofRequest r;
+  r.kind = "snap-update";
+  r.args = {{"request", f.request}, {"vanilla", f.vanilla}, {"params", sparse}};
+  const auto job = kind->prepare(r);
+  {
+    testing::HostQueriesScope leave(groth16::HostQueries::LeaveInFile);
+    const auto shell = job->load_srs(no_progress);
+    EXPECT_FALSE(shell->params.has_host_queries());
+    EXPECT_EQ(shell->params.num_inputs(), counts.inputs);
+    EXPECT_EQ(shell->params.num_aux(), counts.aux);
+    EXPECT_EQ(shell->params.domain_size(), std::size_t{1} << 20);
+    EXPECT_TRUE(shell->params.l.empty());
+    EXPECT_EQ(shell->bytes, sizeof(ec::G1Affine) * counts.inputs);
+    job->check(*shell);
+  }
+
+  // A small real file (a 2 KiB WindowPoSt partition's) through the parameter-only job.
+  const auto fp = filecoin::fallback_params(filecoin::post_config(filecoin::PoStType::Window, 2048, filecoin::ApiVersion::V1_2_0));
+  const auto shape = circuits::post::shape_for(fp);
+  const std::string real =
+      params_of("post.params", circuits::post::FallbackPoStCircuit(shape, circuits::post::blank_sectors(shape)));
+  const groth16::Parameters whole = groth16::Parameters::read_file(real);
+  ProofRequest preload;
+  preload.kind = "snap-update";
+  preload.args = {{"params", real}};
+  const auto only = kind->prepare_srs(preload);
+  std::shared_ptr<const Srs> shell, copy;
+  {
+    testing::HostQueriesScope leave(groth16::HostQueries::LeaveInFile);
+    shell = only->load_srs(no_progress);
+  }
+  {
+    testing::HostQueriesScope keep(groth16::HostQueries::Keep);
+    copy = only->load_srs(no_progress);
+  }
+  EXPECT_FALSE(shell->params.has_host_queries());
+  EXPECT_EQ(shell->params.num_aux(), whole.l.size());
+  EXPECT_EQ(shell->bytes, sizeof(ec::G1Affine) * whole.vk.ic.size());
+  EXPECT_TRUE(copy->params.has_host_queries());
+  EXPECT_EQ(copy->params.l, whole.l);
+  EXPECT_EQ(copy->params.b_g2, whole.b_g2);
+  EXPECT_EQ(copy->bytes, parameters_bytes(whole));
+}
+
 TEST(SnapKindSlow, DISABLED_ProofVerifiesAndTamperingIsNamed) {
   const Files f = files(1024);
   const filecoin::SnapParams& p = filecoin::snap_params(1024);

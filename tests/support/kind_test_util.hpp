@@ -14,6 +14,7 @@
 #include "proofline/engine/engine.hpp"
 #include "proofline/engine/kind.hpp"
 #include "proofline/groth16/backend.hpp"
+#include "proofline/groth16/params.hpp"
 
 namespace proofline::engine::testing {
 
@@ -42,5 +43,18 @@ inline EngineConfig cpu_engine_config(int threads, std::uint64_t memory_budget_b
   c.log_partitions = false;
   return c;
 }
+
+/// Sets groth16::host_queries() for a scope (as an engine of GPU backends only does: LeaveInFile) and
+/// puts the previous value back when it ends.
+class HostQueriesScope {
+ public:
+  explicit HostQueriesScope(groth16::HostQueries h) : was_(groth16::host_queries()) { groth16::set_host_queries(h); }
+  ~HostQueriesScope() { groth16::set_host_queries(was_); }
+  HostQueriesScope(const HostQueriesScope&) = delete;
+  HostQueriesScope& operator=(const HostQueriesScope&) = delete;
+
+ private:
+  groth16::HostQueries was_;
+};
 
 }  // namespace proofline::engine::testing

@@ -81,7 +81,11 @@ struct Srs {
   std::uint64_t bytes = 0;
 };
 
-/// Host bytes of a Parameters object (points as held in memory).
+/// Host bytes of a Parameters object (points as held in memory): sizeof(G1Affine) per vk.ic, h, l,
+/// a, b_g1 point and sizeof(G2Affine) per b_g2 point held in its vectors. A header shell (queries left in
+/// the file, has_host_queries() false) counts its vk.ic alone: its queries live in device memory (or,
+/// for a GPU backend streaming an SRS too large for the device, in that backend's pinned host
+/// memory, which the backend's own device_memory_limit plans and this count does not include).
 std::uint64_t parameters_bytes(const groth16::Parameters& p);
 /// Memory-budget estimate of one partition for these parameters: a, b, c padded to the domain
 /// size m (3·m·32 B, the backend may grow them to m), input + aux assignments (32 B each), the
@@ -350,10 +354,16 @@ std::string canonical_params_path(const std::string& kind, const std::string& se
 /// (incl. ONE) and M aux variables, the circuit has A and B" unless (n_inputs, n_aux) = (inputs, aux).
 void check_circuit_params(const std::string& path, const std::string& what, std::size_t n_inputs, std::size_t n_aux,
                           std::size_t inputs, std::size_t aux);
-/// Reads the .params file at `path` as the Srs `key`. With `check_counts` (the circuit is known), the
-/// section counts (public inputs incl. ONE, aux variables) are read first (headers only) and given to
-/// it, so that a file of another circuit is named before any point is read; the points get on-curve
-/// checks only, as Filecoin loads its parameter cache (every proof is verified anyway).
+/// Loads the .params file at `path` as the Srs `key`, through groth16::load_parameters (the one loader
+/// of every kind): as groth16::host_queries() says, either a header shell (vk, counts and layout
+/// checked now; h, l, a, b_g1, b_g2 stay in the file and a GPU backend loads them straight to the
+/// device; has_host_queries() false, Srs::bytes = the vk's bytes alone) or a whole host copy (the
+/// engine has a CPU backend; Srs::bytes counts every query). With `check_counts` (the circuit is
+/// known), the section counts (public inputs incl. ONE, aux variables) are read first (headers only)
+/// and given to it, so that a file of another circuit is named before any point is read; the points
+/// get on-curve checks only, as Filecoin loads its parameter cache (every proof is verified anyway).
+/// A kind loading this way must read only the shape (num_inputs, num_aux, domain_size, *_len) and vk
+/// of the parameters, never their query vectors.
 std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std::string& path,
                                                const std::function<void(std::size_t, std::size_t)>& check_counts,
                                                const std::function<void(double)>& progress);

@@ -21,8 +21,11 @@
 // sector size or of the other PoSt type's challenge count (10 / 66) says so instead ("vanilla_proofs[0]:
 // these vanilla proofs are for 2KiB sectors, the request is for 32GiB sectors"; "… for 2KiB sectors
 // with 66 challenges (WinningPoSt's) each, the request is for 2KiB sectors with 10 challenges
-// (WindowPoSt's)"), with the decoder's error code. Limits: 96 MiB of text (a full partition in base64: 32 GiB
-// 2349 × 24,960 bytes → 78.2 MB, 64 GiB 2300 × 25,520 bytes → 78.3 MB), 10,000 sectors.
+// (WindowPoSt's)"), with the decoder's error code. Limits: 96 MiB of vanilla proofs (kMaxPoStVanillaBytes,
+// the bincode bytes, all sectors together), so kMaxPoStJsonBytes of text: their base64 and the JSON
+// around it (a full partition in base64: 32 GiB 2349 × 24,960 bytes → 78.2 MB, 64 GiB 2300 × 25,520
+// bytes → 78.3 MB); 10,000 sectors. The limit is the proofs' — the same whether they come as a file,
+// as a JSON payload or as cuzk.v1's raw vanilla_proofs (which the daemon encodes into this form).
 #pragma once
 
 #include <cstdint>
@@ -46,8 +49,12 @@ struct PoStRequest {
 std::string_view to_string(ApiVersion v);
 ApiVersion api_version_from_string(std::string_view s);
 
-inline constexpr std::size_t kMaxPoStJsonBytes = std::size_t{96} << 20;
 inline constexpr std::size_t kMaxPoStSectors = 10000;
+/// The most vanilla-proof bytes (bincode, all sectors together) of one request: 96 MiB.
+inline constexpr std::size_t kMaxPoStVanillaBytes = std::size_t{96} << 20;
+/// The most text of a vanilla-proofs JSON (or a request JSON): the base64 of kMaxPoStVanillaBytes
+/// (4 characters per 3 bytes, each proof padded) with `[`, `]` and `"…",` around each proof.
+inline constexpr std::size_t kMaxPoStJsonBytes = (kMaxPoStVanillaBytes + 3 * kMaxPoStSectors) / 3 * 4 + 3 * kMaxPoStSectors + 2;
 
 /// `[ "<base64>", … ]`, one element per proof (compact, no spaces).
 std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proofs);

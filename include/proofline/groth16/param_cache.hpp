@@ -19,11 +19,14 @@
 //    (96); .params = the .vk, then h, l, a, b_g1 (u32 BE count, count × 96) and b_g2 (u32 BE count,
 //    count × 192). Counts are of uncompressed points.
 //
-// Statuses (exactly one per file): Ok (digest matches), Corrupted (digest differs and the file is at
-// least as long as its layout says; longer is corrupted too), Truncated (shorter than its own layout
-// says: not hashed), Unknown (name not in the manifest: not hashed), Missing (a manifest file of an
-// asked sector size — its .params and .vk — absent from the cache). `.srs` files have no layout walk:
-// Ok or Corrupted only.
+// Statuses (exactly one per file): Ok (digest matches), Corrupted (digest differs and the file is
+// exactly as long as its layout says; or it is longer — detail "N bytes beyond the M its layout needs
+// (not hashed: …)", known from the header alone; or the name holds no regular file — detail "a FIFO
+// (named pipe), not a regular file", "a folder, …", "a character device, …", never opened),
+// Truncated (shorter than its own layout says: not hashed), Unknown (name not in the manifest: not
+// hashed), Missing (a manifest file of an asked sector size — its .params and .vk — absent from the
+// cache, or a symbolic link to nothing: detail "no such file" / "a symbolic link to nothing"). `.srs`
+// files have no layout walk: Ok or Corrupted only.
 //
 // Errors: a malformed manifest raises ProoflineError(Malformed) naming the source and the entry; a
 // sector size the manifest has no file for raises ProoflineError(BadArgument) listing the sizes it
@@ -115,7 +118,7 @@ struct ParamFileReport {
   std::uint64_t size = 0;             ///< bytes on disk (0 when missing)
   std::uint64_t sector_size = 0;      ///< from the manifest (0 when unknown or .srs)
   std::string expected_digest;        ///< from the manifest ("" when unknown)
-  std::string actual_digest;          ///< computed ("" when not hashed: truncated, unknown, missing)
+  std::string actual_digest;          ///< computed ("" when not hashed: truncated, too long, not a file, unknown, missing)
   std::string detail;                 ///< why, in words ("" when ok)
 };
 

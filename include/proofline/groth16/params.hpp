@@ -167,7 +167,8 @@ class ParamsFile;
 /// h, l, a, b_g1, b_g2 are empty; the lengths come from the file (ParamsFile::shell()). Such an object
 /// serves a GPU backend, which loads the queries from the file straight into device memory
 /// (gpu/backend.hpp "Residency"); the CPU backend refuses it (ProoflineError BadArgument: it proves
-/// from host queries, so an engine with a CPU backend reads the file whole, Parameters::read_file).
+/// from host queries, so an engine with a CPU backend reads the file whole: load_parameters under
+/// HostQueries::Keep, i.e. Parameters::read_file). Every engine kind loads .params through load_parameters.
 /// Every shape accessor (num_aux, domain_size, h_terms, the *_len below) answers from the file then.
 struct Parameters {
   VerifyingKey vk;

@@ -66,6 +66,16 @@ struct DaemonConfig {
   unsigned max_threads = 64;                        ///< gRPC sync-server threads (concurrent calls)
   unsigned await_poll_ms = 100;                     ///< how often a waiting call checks its client
   std::uint64_t max_queued_jobs = 100000;           ///< submissions beyond: RESOURCE_EXHAUSTED
+  // [paths]
+  /// The folders whose files (and subfolders) a client's request may name — every argument a kind
+  /// declares as a file or folder (params, zkey, request, param_cache, …): its path, made absolute
+  /// and with every symlink resolved, must lie inside one of them, else the request is refused before
+  /// the path is looked at (so nothing about files elsewhere, not even their existence, reaches the
+  /// client). "$FIL_PROOFS_PARAMETER_CACHE" stands for the parameter cache (that variable, else
+  /// /var/tmp/filecoin-proof-parameters); "*" lets clients name any path (the old behaviour: only
+  /// for a daemon no untrusted user can reach). Paths in the daemon's own configuration
+  /// (engine.preload, the parameter cache itself) are not limited by this.
+  std::vector<std::string> allowed_paths = {"$FIL_PROOFS_PARAMETER_CACHE"};
   // [params]
   /// Check the parameter cache ($FIL_PROOFS_PARAMETER_CACHE) against Filecoin's published digests
   /// at start (groth16::check_param_cache); a missing, truncated or corrupted file: refuse to start.

@@ -20,8 +20,11 @@
 // default_priority: WinningPoSt CRITICAL, WindowPoSt HIGH, PoRep and Snap NORMAL); any other value
 // NORMAL (as cuzk).
 // PoRep: `vanilla_proof` is the Commit2In envelope (or the bare C1 JSON), parsed by
-// filecoin::parse_c1_json; the proof type comes from the inner registered_proof (registered_proof
-// and sector_size of the request are not used, as in cuzk). When miner_id ≠ 0, the C1's replica_id
+// filecoin::parse_c1_json; the proof type comes from the inner registered_proof. Beyond cuzk (which
+// ignores them), the request's registered_proof (abi.RegisteredSealProof 0–19) and sector_size, when
+// not 0, must be the C1's: a contradiction is FAILED "kind 'porep-c2': argument 'registered_proof' =
+// 3, but C1 JSON (request payload) is a StackedDrg2KiBV1_1 proof (5)" (or "'sector_size' = …"), as
+// PoSt and Snap refuse theirs (0 is proto3's unset and is not checked). When miner_id ≠ 0, the C1's replica_id
 // must be the one of prover_id = LEB128(miner_id) (filecoin::prover_id_from_miner) and sector id =
 // sector_number: a C1 sent with another sector's ids fails before any proving.
 // WindowPoSt / WinningPoSt (kinds "window-post" / "winning-post", arguments registered_proof,
@@ -63,10 +66,17 @@
 // a call never gets a proof made for another request's inputs. An engine id is never shared with
 // a proofline.v1 job (a free "cuzk-<n>-…" is taken).
 // A request refused before the engine (FAILED) keeps its message, cut to kMaxFailureBytes, for the
-// last server.max_finished_jobs such ids.
+// last server.max_finished_jobs such ids — unless its request_id names a job that is queued or
+// running: that job stays the id's (AwaitProof answers it, CancelProof cancels it) and only the
+// refused call hears why: Prove as FAILED with the reason, SubmitProof as gRPC ALREADY_EXISTS
+// "request_id '<id>' names a queued or running job of another request, which goes on; this request
+// was refused: <reason>".
+// A request's inputs are validated (parsed, checked by the kind) outside every lock of this service:
+// a 250 MB message being validated holds up no other call.
 // A request_id whose job has finished (done, failed or cancelled): a retry — a new job proves again.
-// Prove cancels its job only when every Prove waiting on it has gone away (disconnect or deadline);
-// AwaitProof never cancels.
+// Prove cancels its job only when every Prove waiting on that engine job has gone away (disconnect or
+// deadline), counted per engine job: two Prove calls under one request_id with different contents
+// are two jobs, and each is cancelled when its own callers go. AwaitProof never cancels.
 //
 // ---- Calls -----------------------------------------------------------------------------------------
 // Prove: submit, then wait (no time limit of ours; the client's deadline applies). SubmitProof:
@@ -150,14 +160,16 @@ class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
   struct Entry {
     std::string engine_id;
     std::string kind;
-    unsigned waiters = 0;          ///< Prove calls waiting on this job now
     std::uint64_t fingerprint = 0; ///< of the request (kind, priority, inputs): a retry joins only its own job
   };
   /// A refused request's message is kept at most this long (AwaitProof answers it).
   static constexpr std::size_t kMaxFailureBytes = 4096;
   /// Submits (or joins) the job of `req`; fills `job_id`. A request the kind refuses becomes a job
   /// that is already FAILED: `failed` gets its message and no engine job exists.
-  std::string submit(const ::cuzk::v1::SubmitProofRequest& req, std::string* job_id, std::string* failed);
+  /// A refused request under an id whose job is queued or running leaves that job under the id and
+  /// sets `*live_job_kept` (when given).
+  std::string submit(const ::cuzk::v1::SubmitProofRequest& req, std::string* job_id, std::string* failed,
+                     bool* live_job_kept);
   /// Waits for the engine job; `prove_waiter` (Prove): cancels it when the last waiter goes away.
   grpc::Status wait(grpc::ServerContext* ctx, const std::string& job_id, const std::string& engine_id,
                     std::uint64_t timeout_ms, bool prove_waiter, ::cuzk::v1::AwaitProofResponse* out);
@@ -174,6 +186,7 @@ class CuzkService final : public ::cuzk::v1::ProvingEngine::Service {
   std::atomic<std::uint64_t> refused_{0};  ///< requests answered FAILED before the engine (GetStatus.total_proofs_failed)
   std::mutex mu_;
   std::map<std::string, Entry> jobs_;                 ///< request_id → its current engine job
+  std::map<std::string, unsigned> prove_waiters_;     ///< engine id → Prove calls waiting on it now
   std::map<std::string, std::string> failed_;          ///< request_id → why (refused before the engine)
   std::deque<std::string> failed_order_;               ///< failed_'s ids, oldest first (at most max_finished_jobs kept)
   std::map<std::string, std::string> circuit_of_key_;  ///< SRS key → the circuit id it was preloaded by

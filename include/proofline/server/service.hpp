@@ -14,6 +14,8 @@
 // only what names the parameter set, ProvingService::validate's srs_only) — request_id
 // (engine::check_request_id: ≤ 128 bytes of printable ASCII, spaces allowed), the kind (known to the registry), the request against the
 // kind's declarations (engine::check_arguments: names, value forms, required ones, payload), every
+// declared file or folder argument naming a path inside paths.allowed (check_client_path:
+// PERMISSION_DENIED otherwise, before the path is looked at), every
 // declared file argument naming a readable regular file (a folder argument a folder) on the
 // daemon's machine, no parameter-set argument naming a .vk file (engine::check_srs_files), then the
 // kind's own prepare() — and answer INVALID_ARGUMENT with the message
@@ -23,9 +25,11 @@
 //
 // ---- Status codes ----------------------------------------------------------------------------------
 // INVALID_ARGUMENT bad request (above; also an AwaitProof/CancelProof request_id that breaks the rule);
+// PERMISSION_DENIED a file or folder argument outside paths.allowed;
 // NOT_FOUND AwaitProof of an unknown request_id;
 // ALREADY_EXISTS a request_id reused with different contents (the same contents: the existing job,
-// duplicate = true); RESOURCE_EXHAUSTED more than server.max_queued_jobs queued + running;
+// duplicate = true); RESOURCE_EXHAUSTED more than server.max_queued_jobs queued + running (a CRITICAL job
+// counts only CRITICAL jobs: check_queue_room); `proofline submit` exits 7 (busy, retry) on it;
 // CANCELLED the client went away; UNAVAILABLE the daemon is shutting down; INTERNAL anything else.
 // CancelProof of an unknown id is OK with found = false (cancel is idempotent).
 //
@@ -33,10 +37,14 @@
 // Prove: the job is cancelled when its client disconnects, cancels, or its deadline passes before
 // the result exists (checked every server.await_poll_ms); the engine drops its queued partitions and
 // stops running ones promptly (Engine::cancel: synthesis and the prover poll the job's cancel flag),
-// releasing their buffers. Only a job this call
-// created is cancelled (a Prove that attached to an existing request_id leaves it alone).
-// AwaitProof: the same when cancel_on_disconnect is set; otherwise the job goes on and its result
-// is retained by the engine (the last engine.max_finished_jobs finished jobs; a result is a few
+// releasing their buffers. The calls holding a job are counted — every Prove waiting on it (the one
+// that created it and those that joined it) and every AwaitProof with cancel_on_disconnect: the job
+// is cancelled only when the LAST of them goes away, and only if one of them asked for it — the
+// Prove that created the job, or such an AwaitProof. So a Prove that joined an identical running
+// job keeps it alive after the creating client left (and gets its result); a Prove that joined a
+// job SubmitProof created never cancels it. A Prove's timeout_ms cancels the job it created only
+// when no other call holds it. AwaitProof without cancel_on_disconnect neither holds nor cancels:
+// the job goes on when it leaves; its result is retained by the engine (the last engine.max_finished_jobs finished jobs; a result is a few
 // hundred bytes per partition — every big buffer is released when the job ends, awaited or not).
 // Nothing a client does can leave a job's buffers allocated after the job ends.
 //
@@ -50,6 +58,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -97,6 +106,7 @@ void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out);
 class ProvingService final : public pb::ProvingEngine::Service {
  public:
   ProvingService(engine::Engine& eng, std::shared_ptr<const engine::KindRegistry> kinds, const DaemonConfig& cfg);
+  ~ProvingService() override;
 
   grpc::Status SubmitProof(grpc::ServerContext* ctx, const pb::SubmitProofRequest* req,
                            pb::SubmitProofResponse* resp) override;
@@ -120,6 +130,39 @@ class ProvingService final : public pb::ProvingEngine::Service {
   /// 'params' alone) stands for prepare().
   void validate(const engine::ProofRequest& r, bool srs_only = false) const;
 
+  /// Room for one more job of `r` (its priority, else its kind's default): RequestError
+  /// RESOURCE_EXHAUSTED "N jobs queued or running, the limit is M (server.max_queued_jobs); retry
+  /// later" when queued + running jobs reach server.max_queued_jobs — except for a CRITICAL job,
+  /// which only CRITICAL jobs count against the limit ("N CRITICAL jobs queued or running, …"): a
+  /// queue full of LOW work never refuses a WinningPoSt. Also used by CuzkService.
+  void check_queue_room(const engine::ProofRequest& r) const;
+  /// A path a client names for argument `arg` (a kind's file or folder argument) must lie inside
+  /// paths.allowed (config.hpp DaemonConfig::allowed_paths), resolved as the kind will open it
+  /// (absolute, symlinks followed): else RequestError PERMISSION_DENIED "request.args['<arg>']:
+  /// '<path>' is outside the folders this daemon lets clients name (<folders>; config
+  /// paths.allowed); …" — the same message whether or not the path exists. validate() checks every
+  /// file and folder argument with it before it stats or opens anything.
+  void check_client_path(const std::string& arg, const std::string& path) const;
+
+  /// The folders of paths.allowed as this service holds them: absolute, symlinks resolved, the
+  /// parameter cache's token replaced; empty when "*" is among them (any path).
+  const std::vector<std::filesystem::path>& allowed_dirs() const { return allowed_dirs_; }
+
+  /// A submission (SubmitProof or Prove, of either API) of `bytes` was handled: from
+  /// kTrimAfterBytes on, the memory its handling freed (gRPC's buffers, the parsed copies: hundreds
+  /// of MB for a refused 250 MB message) is given back to the system shortly after the call ends
+  /// (malloc_trim on a background thread, at most one pass per 200 ms; counted by the metric
+  /// proofline_server_memory_trims_total). Without it the freed pages stayed in the allocator's
+  /// arenas: idle RSS grew 23 → 2,787 MiB over ~60 refused 250 MB messages.
+  void note_message(std::size_t bytes) const;
+  static constexpr std::size_t kTrimAfterBytes = std::size_t{16} << 20;
+  /// note_message(bytes) when it goes out of scope: declared first in a handler, it runs as the call ends.
+  struct MessageNote {
+    const ProvingService& service;
+    std::size_t bytes;
+    ~MessageNote() { service.note_message(bytes); }
+  };
+
   /// Ends every waiting call (UNAVAILABLE) and refuses new ones; called by Daemon::shutdown.
   void stop() { stopping_ = true; }
   void set_listen(std::vector<std::string> addrs) { listen_ = std::move(addrs); }
@@ -129,8 +172,11 @@ class ProvingService final : public pb::ProvingEngine::Service {
   /// Validates and submits; fills `created` (false when the id was known).
   engine::SubmitResult submit_checked(const pb::ProofRequest& req, bool* created);
   /// Waits in slices, watching the client; see the header comment.
+  /// `prove`: the caller is a Prove (it holds the job while it waits, see "Clients that go away");
+  /// `last_waiter` (if given): whether this call was the last one holding the job when it left.
   grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& id, std::uint64_t timeout_ms,
-                        bool cancel_on_disconnect, pb::ProofResult* resp);
+                        bool cancel_on_disconnect, pb::ProofResult* resp, bool* last_waiter = nullptr,
+                        bool prove = false);
   grpc::Status finish(Method m, grpc::Status s);
   /// The kind's ProofKind::proof_format ("" for a kind not in the registry).
   std::string proof_format(const std::string& kind) const;
@@ -142,12 +188,26 @@ class ProvingService final : public pb::ProvingEngine::Service {
   std::atomic<bool> stopping_{false};
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 
+  std::vector<std::filesystem::path> allowed_dirs_;  ///< see allowed_dirs()
+  bool any_path_ = false;                           ///< paths.allowed holds "*"
+
   std::mutex ids_mu_;
   /// request_id → fingerprint of its contents, to tell a retry from a conflicting reuse.
   std::unordered_map<std::string, std::uint64_t> fingerprints_;
 
+  /// The calls holding a job (Prove, AwaitProof with cancel_on_disconnect), by request_id; see
+  /// "Clients that go away".
+  struct Waiting {
+    unsigned calls = 0;
+    bool cancel_when_abandoned = false;  ///< its creating Prove, or an AwaitProof with cancel_on_disconnect
+  };
+  std::mutex waiting_mu_;
+  std::unordered_map<std::string, Waiting> waiting_;
+
   std::atomic<std::uint64_t> calls_[kMethods][17] = {};  ///< [method][grpc status code]
   std::atomic<std::uint64_t> client_gone_cancels_{0};
+  class Trimmer;                      ///< see note_message
+  std::unique_ptr<Trimmer> trimmer_;
 };
 
 class CuzkService;  // proofline/server/cuzk.hpp

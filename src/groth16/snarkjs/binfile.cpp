@@ -135,14 +135,11 @@ BinFile::BinFile(std::span<const std::uint8_t> bytes, std::string_view magic, st
                                                  std::string(magic) + "\"");
   }
   if (std::memcmp(bytes.data(), magic.data(), 4) != 0) {
-    std::string found;
-    for (int i = 0; i < 4; ++i) {
-      char c = static_cast<char>(bytes[i]);
-      static constexpr char kHex[] = "0123456789abcdef";
-      found += (c >= 0x20 && c < 0x7f) ? std::string(1, c)
-                                       : std::string{'\\', 'x', kHex[bytes[i] >> 4], kHex[bytes[i] & 15]};
-    }
-    throw fail_file(FileError::BadMagic, 0, "magic \"" + found + "\"; expected \"" + std::string(magic) + "\"");
+    // The file's bytes are not quoted: the daemon reads files its clients name, and a message must
+    // not hand them the head of a file that is not theirs.
+    throw fail_file(FileError::BadMagic, 0,
+                    "the first 4 bytes are not the magic \"" + std::string(magic) + "\": not a ." + std::string(magic) +
+                        " file");
   }
   if (bytes.size() < 12) {
     throw fail_file(FileError::Truncated, bytes.size(),
