@@ -26,6 +26,11 @@ FUZZ_TIME  ?= 60
 FUZZ_TARGETS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CTEST_JOBS ?= 2
+# Seconds a test may run when it sets no TIMEOUT of its own (CMakeLists.txt sets the slow ones'): a
+# hung test fails alone, named, instead of holding a CI run until its limit.
+CTEST_TIMEOUT ?= 600
+# Seconds one ThreadSanitizer test binary (every case of a layer) may run.
+TSAN_TIMEOUT ?= 1200
 CMAKE_ARGS ?=
 BENCH_FILTER ?=
 BENCH_ARGS ?=
@@ -61,7 +66,7 @@ test: deps
 
 # The tests of an existing build (no deps, no build step).
 test-run:
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j$(CTEST_JOBS) -LE gpu
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --timeout $(CTEST_TIMEOUT) -j$(CTEST_JOBS) -LE gpu
 
 test-gpu: build
 	@if [ ! -x $(BUILD_DIR)/test_gpu ]; then \
@@ -116,12 +121,12 @@ asan-build: deps
 	cmake --build $(ASAN_DIR) -j$(JOBS) --target $(ASAN_TESTS) $(addprefix fuzz_,$(FUZZ_ALL))
 
 asan-test: asan-build
-	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak|slow|oracle|cli' \
+	$(SAN_ENV) ctest --test-dir $(ASAN_DIR) --output-on-failure --timeout $(CTEST_TIMEOUT) -j$(CTEST_JOBS) -LE 'gpu|fuzz|soak|slow|oracle|cli' \
 	  -E '_NOT_BUILT|^server_cli$$|^cli_|$(ASAN_SKIP)'
 
 # Each fuzz target: its seeds and regression inputs, then FUZZ_CI_TIME seconds of fuzzing.
 fuzz-short: asan-build
-	FUZZ_TIME=$${FUZZ_CI_TIME:-10} ctest --test-dir $(ASAN_DIR) --output-on-failure -j$(CTEST_JOBS) -L fuzz
+	FUZZ_TIME=$${FUZZ_CI_TIME:-10} ctest --test-dir $(ASAN_DIR) --output-on-failure --timeout $(CTEST_TIMEOUT) -j$(CTEST_JOBS) -L fuzz
 
 tsan: tsan-test
 
@@ -131,7 +136,8 @@ tsan-build: deps
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 
 tsan-test: tsan-build
-	@for t in $(TSAN_TESTS); do echo "== $$t (ThreadSanitizer)"; $(SAN_ENV) $(TSAN_DIR)/$$t || exit 1; done
+	@for t in $(TSAN_TESTS); do echo "== $$t (ThreadSanitizer, at most $(TSAN_TIMEOUT) s)"; \
+	  $(SAN_ENV) timeout -k 10 $(TSAN_TIMEOUT) $(TSAN_DIR)/$$t || { rc=$$?; [ $$rc -ne 124 ] || echo "$$t: timed out after $(TSAN_TIMEOUT) s"; exit 1; }; done
 
 sanitize: asan tsan
 
