@@ -1132,6 +1132,20 @@ struct Engine::Impl {
         why = std::string("verification threw: ") + e.what();
       }
       const auto t1 = Clock::now();
+      // A failed check: the kind's own account of the input's fault, where it left one for now.
+      Failure failure = Failure::SelfCheck;
+      if (!ok) {
+        try {
+          job->kjob->explain_failed_check(*job->srs);
+        } catch (const std::exception& e) {
+          if (const Failure f = classify(e); f == Failure::BadInput || f == Failure::BadArgument) {
+            failure = f;
+            why = e.what();
+          } else {
+            why += std::string(" (looking for the input's fault failed: ") + e.what() + ")";
+          }
+        }
+      }
       std::vector<std::uint8_t> bytes = ok ? groth16::encode_proofs(proofs) : std::vector<std::uint8_t>{};
       const auto t2 = Clock::now();
 
@@ -1140,8 +1154,11 @@ struct Engine::Impl {
       if (is_final(job->state)) continue;
       if (!ok) {
         ++counters.self_check_failures;
-        job->failure = Failure::SelfCheck;
-        finalize_locked(*job, JobState::Failed, "self-check failed: " + why, leases);
+        job->failure = failure;
+        finalize_locked(*job, JobState::Failed,
+                        (failure == Failure::SelfCheck ? "self-check failed: " : "the proofs failed the self-check: ") +
+                            why,
+                        leases);
       } else {
         ProofTimings& pt = job->result.timings;
         pt.queue_wait = ms_between(job->submitted, job->first_synth) - job->srs_load_ms;

@@ -47,6 +47,8 @@ bool KindJob::verify(const Srs& srs, const std::vector<groth16::Proof>& proofs,
   return groth16::verify_proofs_batch(srs.pvk, proofs, inputs);
 }
 
+void KindJob::explain_failed_check(const Srs&) const {}
+
 namespace detail {
 /// Defined in the generated kind_files.cpp (CMakeLists.txt): reads the link anchor of every
 /// src/engine/*_kind.cpp, so that a static link keeps those files and their registrars.

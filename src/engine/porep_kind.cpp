@@ -191,59 +191,85 @@ class PoRepC2Job final : public KindJob {
 
   void synthesize(std::size_t i, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
     const std::size_t k = ks_[i];
-    const porep::PoRepCircuit circuit(shape_, porep::partition_inputs(*c1_, k));
-    if (circuit.public_inputs() != inputs_[k]) {
-      throw ProoflineError(Error::BadC1Json,
-                           source_ + ": partition " + std::to_string(k) +
-                               ": the challenged nodes or the paths' node indices differ from the challenges "
-                               "(from the seed) and graph parents a verifier derives");
-    }
-    // The evaluated form (prover mode: a, b, c on the host), or the compiled form (witness-only
-    // synthesis; the backend evaluates a, b, c from the compiled circuit, on the device where it has
-    // one; the constraint check evaluates the rows on the host one by one, keeping no a, b, c).
-    std::optional<std::size_t> bad;
+    const porep::PoRepCircuit circuit = partition_circuit(k);
+    // The evaluated form (prover mode: a, b, c on the host, checked here row by row), or the compiled
+    // form (witness-only synthesis; the backend evaluates a, b, c from the compiled circuit, on the
+    // device where it has one). The compiled form's constraint check — 3 sparse rows evaluated per
+    // constraint, more than its witness costs — runs only when the proofs fail the engine's
+    // self-check (explain_failed_check), which then names the constraint and the challenge as this
+    // check would have: a bad C1 still gets its located error; a good one does not pay for it.
     if (compiled_) {
-      const porep::PoRepCounts counts = porep::count_porep(shape_);
-      const auto cc = porep_compiled_circuit(key_, params_, srs.params, circuit,
-                                             r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux});
-      r1cs::WitnessAssignment cs;
-      cs.reserve(srs.params.num_inputs(), srs.params.num_aux());
-      r1cs::synthesize(circuit, cs);
-      r1cs::WitnessBuffers wb = cs.release();
-      buf.clear();
-      buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
-      // the aux assignment stays packed: the GPU backend expands it on the device (only the packed
-      // bytes cross PCIe), the CPU backend on the host
-      buf.packed_aux = std::move(wb.aux_assignment);
-      buf.a_aux_density = cc->a_aux_density();
-      buf.b_input_density = cc->b_input_density();
-      buf.b_aux_density = cc->b_aux_density();
-      buf.compiled = cc;
-      if (!check_constraints_) return;
-      bad = r1cs::first_unsatisfied(*cc, buf.input_assignment, buf.packed_aux);
-    } else {
-      synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
-        cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
-        r1cs::synthesize(circuit, cs);
-      });
-      if (!check_constraints_) return;
-      bad = porep::first_unsatisfied(buf.a, buf.b, buf.c);
+      synthesize_compiled(circuit, srs, buf);
+      return;
     }
-    if (bad) {
-      std::vector<std::uint64_t> nodes;
-      for (const auto& v : c1_->vanilla_proofs[k]) nodes.push_back(v.challenge());
-      std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
-                        " unsatisfied: " + porep::locate_constraint(porep::count_porep(shape_), nodes, *bad);
-      // The vanilla proofs' own check says which Merkle path or label is wrong, where it can tell.
-      const filecoin::VanillaCheck vc = filecoin::verify_vanilla(*c1_);
-      if (!vc.ok) msg += "; vanilla check: " + vc.what;
-      throw ProoflineError(Error::BadC1Json, msg);
+    synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
+      cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
+      r1cs::synthesize(circuit, cs);
+    });
+    if (!check_constraints_) return;
+    if (const auto bad = porep::first_unsatisfied(buf.a, buf.b, buf.c)) throw_unsatisfied(k, *bad);
+  }
+
+  void explain_failed_check(const Srs& srs) const override {
+    if (!compiled_ || !check_constraints_) return;  // the evaluated form was checked at synthesis
+    r1cs::ProvingBuffers buf;
+    for (const std::size_t k : ks_) {
+      synthesize_compiled(partition_circuit(k), srs, buf);
+      if (const auto bad = r1cs::first_unsatisfied(*buf.compiled, buf.input_assignment, buf.packed_aux)) {
+        throw_unsatisfied(k, *bad);
+      }
     }
   }
 
   std::vector<Fr> public_inputs(std::size_t i, const r1cs::ProvingBuffers&) const override { return inputs_[ks_[i]]; }
 
  private:
+  /// Circuit partition k, its public inputs checked against those a verifier derives.
+  porep::PoRepCircuit partition_circuit(std::size_t k) const {
+    porep::PoRepCircuit circuit(shape_, porep::partition_inputs(*c1_, k));
+    if (circuit.public_inputs() != inputs_[k]) {
+      throw ProoflineError(Error::BadC1Json,
+                           source_ + ": partition " + std::to_string(k) +
+                               ": the challenged nodes or the paths' node indices differ from the challenges "
+                               "(from the seed) and graph parents a verifier derives");
+    }
+    return circuit;
+  }
+
+  /// Witness-only synthesis of a partition's circuit into `buf` (the compiled form): the input
+  /// assignment, the aux assignment packed, the densities and the compiled circuit.
+  void synthesize_compiled(const porep::PoRepCircuit& circuit, const Srs& srs, r1cs::ProvingBuffers& buf) const {
+    const porep::PoRepCounts counts = porep::count_porep(shape_);
+    const auto cc = porep_compiled_circuit(key_, params_, srs.params, circuit,
+                                           r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux});
+    r1cs::WitnessAssignment cs;
+    cs.reserve(srs.params.num_inputs(), srs.params.num_aux());
+    r1cs::synthesize(circuit, cs);
+    r1cs::WitnessBuffers wb = cs.release();
+    buf.clear();
+    buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
+    // the aux assignment stays packed: the GPU backend expands it on the device (only the packed
+    // bytes cross PCIe), the CPU backend on the host
+    buf.packed_aux = std::move(wb.aux_assignment);
+    buf.a_aux_density = cc->a_aux_density();
+    buf.b_input_density = cc->b_input_density();
+    buf.b_aux_density = cc->b_aux_density();
+    buf.compiled = cc;
+  }
+
+  /// Constraint `bad` of circuit partition k is unsatisfied: the error naming it, its challenge and
+  /// what the vanilla proofs' own check says.
+  [[noreturn]] void throw_unsatisfied(std::size_t k, std::size_t bad) const {
+    std::vector<std::uint64_t> nodes;
+    for (const auto& v : c1_->vanilla_proofs[k]) nodes.push_back(v.challenge());
+    std::string msg = source_ + ": partition " + std::to_string(k) + ", constraint " + std::to_string(bad) +
+                      " unsatisfied: " + porep::locate_constraint(porep::count_porep(shape_), nodes, bad);
+    // The vanilla proofs' own check says which Merkle path or label is wrong, where it can tell.
+    const filecoin::VanillaCheck vc = filecoin::verify_vanilla(*c1_);
+    if (!vc.ok) msg += "; vanilla check: " + vc.what;
+    throw ProoflineError(Error::BadC1Json, msg);
+  }
+
   std::string source_;
   std::shared_ptr<const filecoin::SealCommitPhase1Output> c1_;  ///< the caller's (parsed_input) or read here
   filecoin::PorepConfig cfg_;
@@ -284,7 +310,8 @@ class PoRepC2Kind final : public ProofKind {
                 .range(0, 19),
             ArgSpec("sector_size", ArgType::Int, "when given: the C1's sector size must be this one (bytes)"),
             ArgSpec("check_constraints", ArgType::Bool,
-                    "check every constraint after synthesis and name the failing challenge")
+                    "check every constraint after synthesis and name the failing challenge (compiled form: when the "
+                    "proofs fail their self-check, which then names it)")
                 .defaults_to("1"),
             ArgSpec("compiled", ArgType::Bool,
                     "synthesize the witness only and let the backend evaluate the constraints from the compiled "

@@ -220,7 +220,9 @@ TEST(EngineCancel, LongSynthesisStopsAndFreesItsWorker) {
     EXPECT_GE(hook.aux_capacity_at_stop, 2 * stride);  // the buffers went back to the engine, not freed
   }
   {
-    // The partly filled buffers went to the pool or the reclaimer (not freed on the worker).
+    // The partly filled buffers went to the pool or the reclaimer (not freed on the worker), and the
+    // reservation back to the budget (once the worker has handed them back: waited for, not raced).
+    EXPECT_TRUE(eventually([&] { return e.status().memory.reserved_bytes == 0; }));
     const EngineStatus s = e.status();
     const std::uint64_t aux_bytes = 2 * static_cast<std::uint64_t>(r1cs::ConstraintSystem::kCancelStride) * 32;
     EXPECT_GE(s.memory.pooled_bytes + s.memory.reclaim_pending_bytes + s.memory.freed_bytes_total, aux_bytes);

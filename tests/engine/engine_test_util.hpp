@@ -167,19 +167,22 @@ class SlowBenchKind final : public ProofKind {
     for (auto& x : a) x.required = x.name == "params";  // size: not for inner = mul
     a.push_back(ArgSpec("inner", ArgType::String, "bench or mul").defaults_to("bench"));
     a.push_back(ArgSpec("synth_ms", ArgType::Int, "synthesis delay of each partition (ms)").defaults_to("0"));
+    a.push_back(ArgSpec("explain", ArgType::String, "the fault explain_failed_check throws (bad input)").defaults_to(""));
     return a;
   }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     ProofRequest inner = r;
     inner.kind = arg_or(r, "inner", "bench");
     const auto ms = std::chrono::milliseconds(parse_u64_arg("synth_ms", arg_or(r, "synth_ms", "0")));
-    return std::make_shared<Job>((inner.kind == "mul" ? mul_ : bench_)->prepare(inner), ms);
+    inner.args.erase("explain");
+    return std::make_shared<Job>((inner.kind == "mul" ? mul_ : bench_)->prepare(inner), ms, arg_or(r, "explain", ""));
   }
 
  private:
   class Job final : public KindJob {
    public:
-    Job(std::shared_ptr<const KindJob> in, std::chrono::milliseconds d) : in_(std::move(in)), d_(d) {}
+    Job(std::shared_ptr<const KindJob> in, std::chrono::milliseconds d, std::string explain)
+        : in_(std::move(in)), d_(d), explain_(std::move(explain)) {}
     std::size_t num_partitions() const override { return in_->num_partitions(); }
     std::string srs_key() const override { return in_->srs_key(); }
     std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& p) const override { return in_->load_srs(p); }
@@ -188,10 +191,14 @@ class SlowBenchKind final : public ProofKind {
       std::this_thread::sleep_for(d_);
       in_->synthesize(k, s, b);
     }
+    void explain_failed_check(const Srs&) const override {
+      if (!explain_.empty()) throw ProoflineError(Error::Malformed, explain_);
+    }
 
    private:
     std::shared_ptr<const KindJob> in_;
     std::chrono::milliseconds d_;
+    std::string explain_;
   };
   std::shared_ptr<const ProofKind> bench_ = KindRegistry::builtin()->get("bench");
   std::shared_ptr<const ProofKind> mul_ = KindRegistry::builtin()->get("mul");

@@ -241,6 +241,45 @@ TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
   }
 }
 
+// The compiled form leaves the constraint check for a failed self-check (its rows cost more than its
+// witness): a C1 with a flipped label byte synthesizes, and explain_failed_check — what the engine
+// calls when the proofs fail — names the partition, the constraint and the challenge as the evaluated
+// form's synthesis does; a good C1 explains nothing. The evaluated form left nothing for later.
+TEST(PoRepKind, CompiledFormNamesTheFaultWhenTheProofsFail) {
+#ifdef PL_TSAN
+  GTEST_SKIP() << "a data-equality test of seconds of synthesis under ThreadSanitizer (checked in the Release and "
+                  "ASan runs)";
+#endif
+  SealCommitPhase1Output c1 = c1_2kib();
+  const std::string params = (test_dir() / "porep-compiled-explain.params").string();
+  std::filesystem::copy_file(mul_params(), params, std::filesystem::copy_options::overwrite_existing);
+  const Srs srs;  // the compiled circuit is recorded (the parameters only size reservations)
+  const auto good = prepare(porep_request({{"params", params}, {"compiled", "1"}}, bytes_of(filecoin::to_json(c1))));
+  EXPECT_NO_THROW(good->explain_failed_check(srs));
+  c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows[1][0] ^= 1;
+  std::string evaluated_error;
+  try {
+    synthesize0(*prepare(porep_request({{"params", params}}, bytes_of(filecoin::to_json(c1)))));
+  } catch (const ProoflineError& e) {
+    evaluated_error = e.what();
+  }
+  ASSERT_NE(evaluated_error.find("partition 0, constraint "), std::string::npos) << evaluated_error;
+  const auto job = prepare(porep_request({{"params", params}, {"compiled", "1"}}, bytes_of(filecoin::to_json(c1))));
+  const r1cs::ProvingBuffers buf = synthesize0(*job);  // no check at synthesis
+  EXPECT_NE(buf.compiled, nullptr);
+  try {
+    job->explain_failed_check(srs);
+    ADD_FAILURE() << "a C1 with a flipped label byte was explained without error";
+  } catch (const ProoflineError& e) {
+    EXPECT_EQ(e.code(), Error::BadC1Json);
+    EXPECT_EQ(std::string(e.what()), evaluated_error);
+  }
+  // check_constraints=0: nothing checked, nothing explained
+  EXPECT_NO_THROW(prepare(porep_request({{"params", params}, {"compiled", "1"}, {"check_constraints", "0"}},
+                                        bytes_of(filecoin::to_json(c1))))
+                      ->explain_failed_check(srs));
+}
+
 // Issue 33: a C1 whose comm_r (or comm_d) is flipped, its vanilla proofs untouched: the circuit's
 // comm_r = Poseidon2(comm_c, comm_r_last) (the comm_d paths' roots) fails, and the vanilla check
 // names the value. (A PoRep vanilla proof carries no comm_r of its own: the C1's is the request's.)

@@ -135,6 +135,13 @@ class KindJob {
   /// True iff every proof verifies. Default: groth16::verify_proofs_batch(srs.pvk, …).
   virtual bool verify(const Srs& srs, const std::vector<groth16::Proof>& proofs,
                       const std::vector<std::vector<ff::Fr>>& inputs) const;
+  /// Called by the engine after this job's proofs failed verify (never on the prove path): a kind
+  /// whose synthesis left a check for later (porep-c2's compiled form: the constraint check over a
+  /// 130 M-row partition costs more than its witness) runs it now and throws the input's fault as
+  /// it would have at synthesis — a ProoflineError naming the partition, the constraint and the
+  /// challenge; the job then fails as bad input with that message instead of "self-check failed".
+  /// Returns when it finds nothing to say (the default). May take a synthesis per partition.
+  virtual void explain_failed_check(const Srs& srs) const;
 };
 
 // ---- arguments -------------------------------------------------------------------------------------
