@@ -557,6 +557,7 @@ struct Engine::Impl {
     j.req.payload.clear();
     j.req.payload.shrink_to_fit();
     j.req.parsed_input.reset();
+    j.req.prepared.reset();
     if (j.active == 0 && j.lease) leases.push_back(std::move(j.lease));
     finished_order.push_back(j.req.request_id);
     while (finished_order.size() > cfg.max_finished_jobs) {
@@ -637,6 +638,7 @@ struct Engine::Impl {
     }
     check_arguments(*kind, job.req);
     check_srs_files(kind->name(), kind->arguments(), job.req);
+    if (job.req.prepared) return job.req.prepared;  // the front end's check made it (ProofRequest::prepared)
     return prepare_with_preloads(*kind, job.req);
   }
 

@@ -388,7 +388,7 @@ std::string CuzkService::submit(const cz::SubmitProofRequest& req, std::string* 
   // runs outside mu_, so that no other submission, AwaitProof or GetStatus waits behind it.
   std::optional<std::string> refused;
   try {
-    validator_.validate(r);
+    r.prepared = validator_.validate(r);  // the engine takes this job: the envelope parsed once
   } catch (const RequestError& e) {
     if (e.code != StatusCode::INVALID_ARGUMENT) throw;
     refused = e.what();

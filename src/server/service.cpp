@@ -336,7 +336,7 @@ Status ProvingService::finish(Method m, Status s) {
   return s;
 }
 
-void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) const {
+std::shared_ptr<const engine::KindJob> ProvingService::validate(const engine::ProofRequest& r, bool srs_only) const {
   const engine::ProofKind* kind = kinds_->find(r.kind);
   if (!kind) {
     std::string known;
@@ -390,9 +390,9 @@ void ProvingService::validate(const engine::ProofRequest& r, bool srs_only) cons
   try {
     if (srs_only) {
       kind->prepare_srs(r);
-    } else {
-      eng_.prepare_request(r);  // as the engine's job will: a preloaded set serves a request without one
+      return nullptr;
     }
+    return eng_.prepare_request(r);  // as the engine's job will: a preloaded set serves a request without one
   } catch (const std::exception& e) {
     // Name the kind once: some kinds' messages already start with it.
     const std::string what = e.what();
@@ -458,7 +458,7 @@ engine::SubmitResult ProvingService::submit_checked(const pb::ProofRequest& req,
       return *k;
     }
   }
-  validate(r);  // may parse large inputs: outside the lock, so other clients are not held up
+  r.prepared = validate(r);  // parses large inputs: outside the lock, so other clients are not held up
   std::lock_guard lock(ids_mu_);
   if (auto k = known()) {  // submitted by another client meanwhile
     *created = !k->duplicate;

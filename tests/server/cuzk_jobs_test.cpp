@@ -10,6 +10,7 @@
 //   - a submission being validated holds no lock other calls need (GetStatus, other submissions).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -95,6 +96,7 @@ class StandInPoStKind final : public engine::ProofKind {
             ArgSpec("vanilla", ArgType::File, "the vanilla proofs").require().or_payload()};
   }
   std::shared_ptr<const engine::KindJob> prepare(const engine::ProofRequest& r) const override {
+    prepares().fetch_add(1);
     const std::string payload(r.payload.begin(), r.payload.end());
     if (payload.find("\"" + b64("bad") + "\"") != std::string::npos) {
       throw std::invalid_argument("vanilla_proofs[0]: malformed (stand-in refusal)");
@@ -102,6 +104,11 @@ class StandInPoStKind final : public engine::ProofKind {
     if (payload.find("\"" + b64("block") + "\"") != std::string::npos) validation_gate().pass();
     engine::ProofRequest b = engine::testing::bench_request("", 4, 1, payload.size());
     return std::make_shared<Job>(bench_->prepare(b));
+  }
+  /// prepare() calls in this process (each parse of a request's input).
+  static std::atomic<int>& prepares() {
+    static std::atomic<int> n{0};
+    return n;
   }
   static std::string b64(const std::string& s) {
     return base64_encode(std::span(reinterpret_cast<const std::uint8_t*>(s.data()), s.size()));
@@ -201,6 +208,22 @@ TEST(CuzkJobs, EachProveCancelsOnlyItsOwnJobWhenItsClientGoes) {
   EXPECT_EQ(out_b.result().status(), cz::AwaitProofResponse::COMPLETED) << out_b.result().error_message();
   EXPECT_EQ(out_b.result().proof().size(), 192u);
   EXPECT_EQ(engine_state(c.h, "cuzk-1-X"), pb::PROOF_STATUS_CANCELLED);
+}
+
+// A request's input is prepared once: the daemon's check before queueing (the kind's prepare: for
+// porep-c2 a 32 GiB C1 parsed, its public inputs derived) hands its job to the engine
+// (ProofRequest::prepared), which does not prepare it again.
+TEST(CuzkJobs, ARequestIsPreparedOnce) {
+  CuzkHarness c;
+  synthesis_gate().open();
+  const int before = StandInPoStKind::prepares().load();
+  grpc::ClientContext ctx;
+  cz::ProveRequest p;
+  *p.mutable_submit() = winning("once", "vanilla-once");
+  cz::ProveResponse out;
+  ASSERT_TRUE(c.stub->Prove(&ctx, p, &out).ok());
+  EXPECT_EQ(out.result().status(), cz::AwaitProofResponse::COMPLETED) << out.result().error_message();
+  EXPECT_EQ(StandInPoStKind::prepares().load() - before, 1);
 }
 
 // A malformed request under the id of a running job: refused to its caller (SubmitProof

@@ -169,6 +169,12 @@ struct ProofRequest {
   /// the process (proofline.v1, cuzk.v1: bytes). Not part of the request's identity for joining
   /// (the args and payload are); released when the job ends, as the payload.
   std::any parsed_input;
+  /// The job Engine::prepare_request made for this very request (a front end's check before it
+  /// queues it: the daemon's), taken by the engine's prepare step instead of preparing again — a
+  /// 32 GiB C1 parsed and its public inputs derived once, not once to refuse and once to prove. It
+  /// must come from this engine and this request unchanged; the request's declared arguments and
+  /// files are still checked. Not part of the request's identity; released when the job ends.
+  std::shared_ptr<const KindJob> prepared;
 };
 
 struct PartitionTimings {

@@ -127,8 +127,9 @@ class ProvingService final : public pb::ProvingEngine::Service {
   /// (INVALID_ARGUMENT, naming the kind and the argument). Also used by CuzkService (cuzk.hpp).
   /// `srs_only` (PreloadSRS): the request names only a parameter set — no argument is required by
   /// its declaration, and the kind's prepare_srs() (e.g. porep-c2, window-post, winning-post with
-  /// 'params' alone) stands for prepare().
-  void validate(const engine::ProofRequest& r, bool srs_only = false) const;
+  /// 'params' alone) stands for prepare(). Returns the kind's job for `r` (Engine::prepare_request;
+  /// null when `srs_only`), for the caller to hand to the engine as ProofRequest::prepared.
+  std::shared_ptr<const engine::KindJob> validate(const engine::ProofRequest& r, bool srs_only = false) const;
 
   /// Room for one more job of `r` (its priority, else its kind's default): RequestError
   /// RESOURCE_EXHAUSTED "N jobs queued or running, the limit is M (server.max_queued_jobs); retry
