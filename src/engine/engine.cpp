@@ -336,10 +336,23 @@ struct Engine::Impl {
 
   /// Writes one element per 4 KiB page of v's storage (resized to n, uninitialized), so that every
   /// page is faulted in (a read would map the shared zero page, and the first write fault again).
+  /// Sizes `v` to n and writes one element per 4 KiB page, the pages split over the machine's cores
+  /// (at most 16 threads): the kernel zeroes each page it faults in, about 3-5 GB/s on one core,
+  /// so the 33 GB of a 32 GiB PoRep's two warm sets took ~10 s on one thread before the first
+  /// proof after a start could use them.
   static void fault_in(r1cs::FrVector& v, std::size_t n) {
     v.resize(n);
     constexpr std::size_t kPerPage = 4096 / sizeof(ff::Fr);
-    for (std::size_t i = 0; i < n; i += kPerPage) v[i] = ff::Fr::zero();
+    const std::size_t pages = (n + kPerPage - 1) / kPerPage;
+    const std::size_t threads =
+        pages < (std::size_t{1} << 14) ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+    auto touch = [&](std::size_t w) {
+      for (std::size_t pg = pages * w / threads; pg < pages * (w + 1) / threads; ++pg) v[pg * kPerPage] = ff::Fr::zero();
+    };
+    std::vector<std::thread> ts;
+    for (std::size_t w = 1; w < threads; ++w) ts.emplace_back(touch, w);
+    touch(0);
+    for (auto& t : ts) t.join();
   }
 
   /// The warmer thread: for each queued set, buffer sets of its shape into the pool until it holds
@@ -358,6 +371,7 @@ struct Engine::Impl {
       const std::uint64_t set_bytes =
           sizeof(ff::Fr) * (3 * std::uint64_t{p.domain_size()} + p.num_inputs() + p.num_aux());
       bool out_of_budget = false;
+      double fault_ms = 0, lock_ms = 0;
       for (std::size_t have = pool.pooled_count_at_least(set_bytes); have < warm_target(); ++have) {
         {
           std::lock_guard sl(warm_mu);
@@ -367,16 +381,20 @@ struct Engine::Impl {
           out_of_budget = true;
           break;
         }
+        const auto t_fault = Clock::now();
         r1cs::ProvingBuffers b;
         fault_in(b.a, p.domain_size());
         fault_in(b.b, p.domain_size());
         fault_in(b.c, p.domain_size());
         fault_in(b.input_assignment, p.num_inputs());
         fault_in(b.aux_assignment, p.num_aux());
+        const auto t_lock = Clock::now();
         std::uint64_t locked = 0;
         for (const auto& be : cfg.backends) {
           if (be->in_service()) locked = std::max(locked, be->warm_host_buffers(b));  // one lock serves every device
         }
+        fault_ms += ms_between(t_fault, t_lock);
+        lock_ms += ms_between(t_lock, Clock::now());
         b.clear();
         const std::uint64_t bytes = buffer_bytes(b);
         if (bytes > est) budget.charge(bytes - est);
@@ -386,8 +404,9 @@ struct Engine::Impl {
         warm_locked += locked;
         pool.give_back(std::move(b));  // charged: now pooled
       }
-      log()->info("warm buffers key={} sets={} bytes={} locked_bytes={}{}", set->key, warm_buffers.load(),
-                  warm_bytes.load(), warm_locked.load(), out_of_budget ? " (stopped: memory budget full)" : "");
+      log()->info("warm buffers key={} sets={} bytes={} locked_bytes={} fault_ms={:.0f} lock_ms={:.0f}{}", set->key,
+                  warm_buffers.load(), warm_bytes.load(), warm_locked.load(), fault_ms, lock_ms,
+                  out_of_budget ? " (stopped: memory budget full)" : "");
       set.reset();
       lk.lock();
       if (warm_q.empty()) warm_state = out_of_budget ? "budget" : "warm";
