@@ -539,20 +539,34 @@ void check_parameter_counts(const PoRepCounts& counts, std::string_view sector, 
 
 PoRepCounts count_porep(const PoRepShape& shape) {
   shape.validate();
-  PoRepShape one = shape;
-  one.challenges = 1;
-  const PoRepCircuit circuit(one, blank_inputs(one));
-  r1cs::ShapeCounter cs;
+  // The counts of one challenge depend on the graph and tree shape alone: counted once per shape in
+  // this process (a 32 GiB challenge is ~7 M constraints, a few hundred ms of counting that every
+  // job's check and every compiled partition would otherwise pay again).
+  static std::map<ChallengeKey, PoRepCounts> counted;  // under g_part_mutex
   PoRepCounts c;
-  circuit.synthesize_marked(cs, &c);
-  const std::size_t ch_inputs = cs.num_inputs() - 4;  // ONE, replica_id, comm_d, comm_r
-  if (ch_inputs != kInputsPerChallenge) {
-    bad_shape("one challenge allocated " + std::to_string(ch_inputs) + " inputs, expected 18");
+  bool known = false;
+  {
+    std::lock_guard lock(g_part_mutex);
+    if (const auto it = counted.find(challenge_key(shape)); it != counted.end()) {
+      c = it->second;
+      known = true;
+    }
   }
-  c.challenge_aux = cs.num_aux() - c.header_aux;
-  {  // the parallel path's per-challenge counts, known from here on
+  if (!known) {
+    PoRepShape one = shape;
+    one.challenges = 1;
+    const PoRepCircuit circuit(one, blank_inputs(one));
+    r1cs::ShapeCounter cs;
+    circuit.synthesize_marked(cs, &c);
+    const std::size_t ch_inputs = cs.num_inputs() - 4;  // ONE, replica_id, comm_d, comm_r
+    if (ch_inputs != kInputsPerChallenge) {
+      bad_shape("one challenge allocated " + std::to_string(ch_inputs) + " inputs, expected 18");
+    }
+    c.challenge_aux = cs.num_aux() - c.header_aux;
+    // the parallel path's per-challenge counts, known from here on
     std::lock_guard lock(g_part_mutex);
     g_part_shapes.emplace(challenge_key(shape), r1cs::PartShape{c.challenge.total, kInputsPerChallenge, c.challenge_aux});
+    counted.emplace(challenge_key(shape), c);
   }
   c.constraints = c.header + shape.challenges * c.challenge.total;
   c.inputs = 4 + shape.challenges * kInputsPerChallenge;
