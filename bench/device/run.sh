@@ -24,9 +24,10 @@
 #             default (prover mode), compiled (c2 --compiled: witness-only, the constraints on the device)
 #   post32    WindowPoSt, one partition: setup, gen-vanilla, submit --local, verify --post
 #   snap32    SnapDeals: setup, gen-vanilla snap, submit --local --kind snap-update, verify --snap
-#   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); a C1 sent twice through
-#             cuzk.v1 Prove by tests/server/cuzk_client.py: client wall of the first proof after the
-#             start and of the next; each proof verified by `verify --c1`; the daemon stopped
+#   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); once its buffers are
+#             warm (DAEMON_WAIT_WARM=0: at once), a C1 sent twice through cuzk.v1 Prove by
+#             tests/server/cuzk_client.py: client wall of the first proof after the start and of the
+#             next; each proof verified by `verify --c1`; the daemon stopped
 #   multi     the sustained PoRep run on one GPU, then on all of them (GPUS): scaling; with fewer
 #             than 2 GPUs, once at the dry-run size on the CPU (the harness only)
 #   pipeline  proofline_pipeline_bench (the engine's overlap / serial / nopool / inline modes) at
@@ -485,6 +486,15 @@ pass_daemon32() {
     return 1
   fi
   say "  daemon32/start: listening after $(secs "$t0" "$(now)") s (parameters preloaded: $(short "$PARAMS_FILE"))"
+  # Buffers warm before work arrives (issue 32): the first request goes once the engine logged its
+  # warm sets ("warm buffers", at most 60 s), as a daemon that Curio calls has been up for a while;
+  # DAEMON_WAIT_WARM=0 sends it at once (the warmer and the first proof then share the machine).
+  if [ "${DAEMON_WAIT_WARM:-1}" = 1 ]; then
+    local tw waited=0
+    tw=$(now)
+    while ! grep -aq 'warm buffers' "$w/daemon.log" && [ "$waited" -lt 600 ]; do sleep 0.1; waited=$((waited + 1)); done
+    say "  daemon32/warm: $(grep -ao 'warm buffers .*' "$w/daemon.log" | sed 's/ key=[^ ]*//' | head -n 1 || echo 'no warm line') after $(secs "$tw" "$(now)") s more"
+  fi
   step client --to "$R/client.txt" -- env PYTHONUNBUFFERED=1 "$py" "$B/scripts/cuzk_client.py" "$B/stubs" \
     "unix://$sock" timed "$c1" "$w/p" "$(size_bytes "$SECTOR")" "${DAEMON_PROOFS:-2}" || rc=1
   say "$(grep '^prove ' "$R/client.txt" | sed 's/^/    /')"
