@@ -19,7 +19,9 @@
 // declared file argument naming a readable regular file (a folder argument a folder) on the
 // daemon's machine, no parameter-set argument naming a .vk file (engine::check_srs_files), then the
 // kind's own prepare() — and answer INVALID_ARGUMENT with the message
-// (naming the kind and the argument) on failure; nothing is queued then.
+// (naming the kind and the argument) on failure; nothing is queued then. The job prepare() made
+// goes to the engine with the request (engine::ProofRequest::prepared): a request's input (a 32 GiB
+// C1, hundreds of MB of vanilla proofs) is parsed once.
 // Problems only visible once the parameters are loaded (a size that does not match the file, a
 // malformed file) fail the job: ProofResult.status FAILED with the engine's message.
 //
