@@ -335,11 +335,10 @@ struct Engine::Impl {
   }
 
   /// Writes one element per 4 KiB page of v's storage (resized to n, uninitialized), so that every
-  /// page is faulted in (a read would map the shared zero page, and the first write fault again).
-  /// Sizes `v` to n and writes one element per 4 KiB page, the pages split over the machine's cores
-  /// (at most 16 threads): the kernel zeroes each page it faults in, about 3-5 GB/s on one core,
-  /// so the 33 GB of a 32 GiB PoRep's two warm sets took ~10 s on one thread before the first
-  /// proof after a start could use them.
+  /// page is faulted in (a read would map the shared zero page, and the first write fault again);
+  /// the pages split over the machine's cores (at most 16 threads): the kernel zeroes each page it
+  /// faults in, about 3-5 GB/s on one core, so the 33 GB of a 32 GiB PoRep's two warm sets took
+  /// ~10 s on one thread before the first proof after a start could use them.
   static void fault_in(r1cs::FrVector& v, std::size_t n) {
     v.resize(n);
     constexpr std::size_t kPerPage = 4096 / sizeof(ff::Fr);

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../support/sanitizers.hpp"
 #include "engine_test_util.hpp"
 #include "proofline/circuits/porep.hpp"
 #include "proofline/filecoin/c1.hpp"
@@ -158,15 +159,8 @@ TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
 // same assignments and density bitmaps; the compiled circuit is written beside the parameters
 // (`<params>.compiled`), read from there by a later process, and a file of another circuit is
 // refused by name.
-#if defined(__SANITIZE_THREAD__)
-#define PL_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PL_TSAN 1
-#endif
-#endif
 TEST(PoRepKind, CompiledFormEvaluatesToTheProversRows) {
-#ifdef PL_TSAN
+#if PL_TSAN
   // Three syntheses and a recording of a 2.7 M-constraint partition: minutes under ThreadSanitizer
   // for no concurrency of its own (the Release and ASan runs check it).
   GTEST_SKIP() << "a data-equality test of minutes under ThreadSanitizer (checked in the Release and ASan runs)";
@@ -246,7 +240,7 @@ TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
 // calls when the proofs fail — names the partition, the constraint and the challenge as the evaluated
 // form's synthesis does; a good C1 explains nothing. The evaluated form left nothing for later.
 TEST(PoRepKind, CompiledFormNamesTheFaultWhenTheProofsFail) {
-#ifdef PL_TSAN
+#if PL_TSAN
   GTEST_SKIP() << "a data-equality test of seconds of synthesis under ThreadSanitizer (checked in the Release and "
                   "ASan runs)";
 #endif

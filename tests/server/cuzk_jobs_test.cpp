@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../support/sanitizers.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "proofline/filecoin/c1.hpp"
 #include "proofline/filecoin/seal.hpp"
@@ -356,12 +357,8 @@ TEST(CuzkPoRep, RegisteredProofOrSectorSizeOfAnotherSectorIsRefused) {
 // encodes them into (which once made the limit about 72 MiB): 80 MiB reach the decoder (and fail there,
 // being garbage), 97 MiB are refused naming the limit.
 TEST(CuzkPoSt, TheVanillaLimitCountsTheBytesSent) {
-#if defined(__SANITIZE_THREAD__)
+#if PL_TSAN
   GTEST_SKIP() << "a byte limit on 80 and 97 MiB messages, no concurrency of its own (108 s under ThreadSanitizer)";
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-  GTEST_SKIP() << "a byte limit on 80 and 97 MiB messages, no concurrency of its own (108 s under ThreadSanitizer)";
-#endif
 #endif
   Harness h;
   auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));
@@ -388,12 +385,8 @@ TEST(CuzkPoSt, TheVanillaLimitCountsTheBytesSent) {
 // RSS bound then guards against a gross leak; the counter shows the trimming ran). 36 messages took
 // 87-117 s of a CI run's test stage; 12 take about a third.
 TEST(CuzkMemory, RefusedLargeMessagesGiveTheirMemoryBack) {
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#if PL_SANITIZED
   GTEST_SKIP() << "RSS after malloc_trim means nothing under a sanitizer's own allocator (the Release run checks it)";
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-  GTEST_SKIP() << "RSS after malloc_trim means nothing under a sanitizer's own allocator (the Release run checks it)";
-#endif
 #endif
   Harness h;
   auto stub = cz::ProvingEngine::NewStub(make_channel(h.daemon->listening().at(0)));

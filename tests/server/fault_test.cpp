@@ -14,19 +14,9 @@
 #include <thread>
 #include <vector>
 
+#include "../support/sanitizers.hpp"
 #include "proofline/util/fault.hpp"
 #include "server_test_util.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PL_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define PL_SANITIZED 1
-#endif
-#endif
-#ifndef PL_SANITIZED
-#define PL_SANITIZED 0
-#endif
 
 namespace proofline::server::testing {
 namespace {
