@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -53,9 +54,10 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
 /// 32–88 bytes, radix 2 nothing), radix 8 always with 2.
 template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
-    ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, ntt_group::GroupSpec spec) {
-  extern __shared__ DevFr sm[];
-  ntt_group::GroupBlock<DevFr, kDif, kRadixLog> g(x, tw, sm, spec, blockIdx.x);
+    ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, ntt_group::GroupSpec spec,
+                     ntt_group::Variant<DevFr> var) {
+  extern __shared__ __align__(16) DevFr sm[];  // 16-byte words (ntt_group::ld_elem)
+  ntt_group::GroupBlock<DevFr, kDif, kRadixLog> g(x, tw, sm, spec, blockIdx.x, var);
   const unsigned phases = g.num_phases();
   for (unsigned p = 0; p < phases; ++p) {
     g.phase(p, threadIdx.x, blockDim.x);
@@ -90,6 +92,20 @@ unsigned ntt_col_bits() {
     throw std::invalid_argument("PROOFLINE_NTT_COLS=" + v + ": expected 1 or 2");
   }();
   return c;
+}
+
+/// PROOFLINE_NTT_LEGACY=1 in the environment runs the transforms as before issue 30's item 3 (coset
+/// powers, 1/n and Z^{-1} as separate element-wise passes); unset or 0: the folded path (coset and
+/// constant factors in the twiddles, see ntt.hpp). Anything else throws std::invalid_argument.
+bool ntt_legacy() {
+  static const bool l = [] {
+    const char* e = std::getenv("PROOFLINE_NTT_LEGACY");
+    const std::string v = e ? e : "";
+    if (v.empty() || v == "0") return false;
+    if (v == "1") return true;
+    throw std::invalid_argument("PROOFLINE_NTT_LEGACY=" + v + ": expected 0 or 1");
+  }();
+  return l;
 }
 
 /// The kernel of one group: rlog stages per round; lowest: the group on bits [0, t) (see
@@ -127,22 +143,40 @@ __global__ void bitrev_kernel(DevFr* x, unsigned lg, uint64_t n) {
 /// lands transposed in tile rev(m). Block m swaps the tiles m and rev(m) (blocks with m > rev(m)
 /// do nothing). Replaces a per-element swap that read and wrote 32-byte elements at scattered
 /// addresses (13 ms of a 75 ms forward NN transform at 2^27 on the H200).
+/// Every access is a 16-byte word (half an element): a warp reads or writes one 512-byte run with
+/// LDG/STG.128 (the elements' own type, 4-byte aligned, made eight 32-bit accesses of which each
+/// warp-wide one touched 32 sectors: 8.4 ms at 2^27, L1-bound). Shared memory holds word (row, col,
+/// half) at (row·16 + (col ^ ((row >> 2) & 3)))·2 + half: the writes (one row, 4 adjacent columns
+/// per 8 lanes) and the transposed reads (4 rows rev(l) whose bits 2–3 all differ, one column) each
+/// hit 8 distinct 16-byte bank groups per quarter warp.
 constexpr unsigned kRevTileBits = 4;
-__global__ void __launch_bounds__(256) bitrev_tiled_kernel(DevFr* __restrict__ x, unsigned lg) {
-  constexpr unsigned T = 1u << kRevTileBits;
-  __shared__ DevFr a[T][T + 1], b[T][T + 1];  // +1: rows of the transposed reads fall in different banks
+constexpr unsigned kRevThreads = 256;
+__device__ __forceinline__ unsigned rev_tile_word(unsigned row, unsigned col, unsigned half) {
+  return ((row << kRevTileBits) + (col ^ ((row >> 2) & 3u))) * 2 + half;
+}
+__global__ void __launch_bounds__(kRevThreads) bitrev_tiled_kernel(DevFr* __restrict__ x, unsigned lg) {
+  constexpr unsigned T = 1u << kRevTileBits, kWords = 2 * T * T;  // 16-byte words per tile
+  __shared__ uint4 a[kWords], b[kWords];
   const unsigned mid = lg - 2 * kRevTileBits;
   const uint64_t m = blockIdx.x, mr = bitrev(m, mid);
   if (m > mr) return;
-  const unsigned h = threadIdx.x >> kRevTileBits, l = threadIdx.x & (T - 1);
-  const unsigned hr = __brev(h) >> (32 - kRevTileBits), lr = __brev(l) >> (32 - kRevTileBits);
-  const uint64_t row = uint64_t(h) << (mid + kRevTileBits);
-  const uint64_t at_m = row | (m << kRevTileBits) | l, at_mr = row | (mr << kRevTileBits) | l;
-  a[h][l] = x[at_m];
-  b[h][l] = x[at_mr];
+  uint4* xw = reinterpret_cast<uint4*>(x);
+  for (unsigned q = threadIdx.x; q < kWords; q += kRevThreads) {
+    const unsigned h = q >> (kRevTileBits + 1), l = (q >> 1) & (T - 1), half = q & 1;
+    const uint64_t row = uint64_t(h) << (mid + kRevTileBits);
+    const uint64_t at_m = row | (m << kRevTileBits) | l, at_mr = row | (mr << kRevTileBits) | l;
+    a[rev_tile_word(h, l, half)] = xw[2 * at_m + half];
+    b[rev_tile_word(h, l, half)] = xw[2 * at_mr + half];
+  }
   __syncthreads();
-  x[at_mr] = a[lr][hr];
-  x[at_m] = b[lr][hr];
+  for (unsigned q = threadIdx.x; q < kWords; q += kRevThreads) {
+    const unsigned h = q >> (kRevTileBits + 1), l = (q >> 1) & (T - 1), half = q & 1;
+    const unsigned hr = __brev(h) >> (32 - kRevTileBits), lr = __brev(l) >> (32 - kRevTileBits);
+    const uint64_t row = uint64_t(h) << (mid + kRevTileBits);
+    const uint64_t at_m = row | (m << kRevTileBits) | l, at_mr = row | (mr << kRevTileBits) | l;
+    xw[2 * at_mr + half] = a[rev_tile_word(lr, hr, half)];
+    xw[2 * at_m + half] = b[rev_tile_word(lr, hr, half)];
+  }
 }
 
 /// x[p] *= lo[e & mask]·hi[e >> lo_bits]·scale, e = p or bitrev(p).
@@ -180,6 +214,22 @@ __global__ void ab_minus_c_kernel(DevFr* c, const DevFr* a, const DevFr* b, uint
   }
 }
 
+/// a[i] = a[i]·b[i] − c[i] (the folded path's combine: Z^{-1} rides on the inverse transform).
+__global__ void ab_minus_c_into_a_kernel(DevFr* a, const DevFr* b, const DevFr* c, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    a[i] = a[i] * b[i] - c[i];
+  }
+}
+
+/// a[i] −= b[i].
+__global__ void sub_kernel(DevFr* a, const DevFr* b, uint64_t n) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
+       i += uint64_t(gridDim.x) * blockDim.x) {
+    a[i] = a[i] - b[i];
+  }
+}
+
 /// a[i] *= b[i].
 __global__ void mul_kernel(DevFr* a, const DevFr* b, uint64_t n) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n;
@@ -213,6 +263,14 @@ __global__ void gather_mul_index_kernel(DevFr* __restrict__ out, const DevFr* __
   }
 }
 
+/// The group and bit-reversal kernels move elements as 16-byte words (ntt_group::ld_elem).
+void check_aligned(const void* d_x, const char* op) {
+  if (reinterpret_cast<std::uintptr_t>(d_x) % 16 != 0) {
+    throw std::invalid_argument(std::string("gpu::NttDomain::") + op +
+                                ": the device pointer is not 16-byte aligned (n elements of 32 bytes from a device allocation are)");
+  }
+}
+
 unsigned grid_for(uint64_t n) {
   const uint64_t blocks = (n + kThreads - 1) / kThreads;
   return static_cast<unsigned>(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
@@ -226,6 +284,8 @@ struct NttDomain::Tables {
   DeviceBuffer tw_inv{"NTT inverse twiddles"};  // the same for ω^{-1}
   DeviceBuffer gpow{"NTT coset powers"};        // [g^lo (2^14) | g^(hi·2^14) | g^-lo | g^-(hi·2^14)]
   DeviceBuffer spow{"NTT odd-coset powers"};    // [σ^lo (2^14) | σ^(hi·2^14)]
+  DeviceBuffer low{"NTT folded variants"};      // kFoldedTables LowTables (ntt_group::build_low_table)
+  std::array<ff::Fr, kFoldedTables> lambda{};   // each one's λ, for the empty plan of 2^0
 };
 
 NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
@@ -264,6 +324,29 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
                                                 n_hi_);
     CUDA_CHECK(cudaGetLastError());
   }
+  // The folded variants (ntt.hpp's Folded, in order): [R' (511) | λ | G (32)] each.
+  {
+    const ff::Fr w = root, wi = root.inverse(), one = ff::Fr::one();
+    const ff::Fr lam_z = z_inv_on_coset_ * n_inv_;
+    const struct {
+      ff::Fr root, gamma, lambda;
+    } spec[kFoldedTables] = {
+        {wi, one, n_inv_},     // Inverse: 1/n
+        {w, g, one},           // CosetGen: γ = g
+        {w, sigma, one},       // CosetSigma: γ = σ
+        {wi, g_inv, n_inv_},   // CosetGenInv: γ = g^{-1}, 1/n
+        {wi, g_inv, lam_z},    // CosetGenInvZ: γ = g^{-1}, Z^{-1}/n
+    };
+    std::vector<ff::Fr> all;
+    all.reserve(kFoldedTables * ntt_group::kLowCount);
+    for (unsigned i = 0; i < kFoldedTables; ++i) {
+      const std::vector<ff::Fr> tab = ntt_group::build_low_table(lg_n, spec[i].root, spec[i].gamma, spec[i].lambda);
+      all.insert(all.end(), tab.begin(), tab.end());
+      t_->lambda[i] = spec[i].lambda;
+    }
+    t_->low.ensure(all.size() * sizeof(ff::Fr));
+    CUDA_CHECK(cudaMemcpy(t_->low.get(), all.data(), all.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice));
+  }
   CUDA_CHECK(cudaDeviceSynchronize());
   for (auto kernel : {ntt_group_kernel<true, 3, 2>, ntt_group_kernel<false, 3, 2>, ntt_group_kernel<true, 2, 2>,
                       ntt_group_kernel<false, 2, 2>, ntt_group_kernel<true, 2, 3>, ntt_group_kernel<false, 2, 3>,
@@ -276,25 +359,43 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
 NttDomain::~NttDomain() = default;
 
 std::uint64_t NttDomain::table_bytes() const {
-  return t_->tw_fwd.bytes() + t_->tw_inv.bytes() + t_->gpow.bytes() + t_->spow.bytes();
+  return t_->tw_fwd.bytes() + t_->tw_inv.bytes() + t_->gpow.bytes() + t_->spow.bytes() + t_->low.bytes();
 }
 
-void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream) const {
+void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded) const {
+  check_aligned(d_x, "transform");
   const bool dif = pass == Pass::DifForward || pass == Pass::DifInverse;
   const bool fwd = pass == Pass::DifForward || pass == Pass::DitForward;
   const DevFr* tw = (fwd ? t_->tw_fwd : t_->tw_inv).as<const DevFr>();
+  ntt_group::Variant<DevFr> var;  // plain: the direction's R, bottom twiddle 1, no λ
+  if (folded != Folded::None) {
+    const unsigned i = unsigned(folded) - 1;
+    const DevFr* low = t_->low.as<const DevFr>() + std::size_t{i} * ntt_group::kLowCount;
+    const bool coset = folded != Folded::Inverse;
+    var.low = low;
+    var.coset = coset ? low + ntt_group::kLowCoset : nullptr;
+    var.unit_bottom = false;
+    var.scaled = !(t_->lambda[i] == ff::Fr::one());
+  }
   const unsigned rlog = ntt_radix_log();
-  for (const ntt_group::GroupSpec& spec : ntt_group::plan(lg_n_, dif, ntt_col_bits())) {
+  const std::vector<ntt_group::GroupSpec> plan = ntt_group::plan(lg_n_, dif, ntt_col_bits());
+  for (const ntt_group::GroupSpec& spec : plan) {
     const auto kernel = dif ? group_kernel<true>(rlog, spec.lo == 0) : group_kernel<false>(rlog, spec.lo == 0);
     const size_t smem = sizeof(DevFr) * spec.smem_elems();
-    kernel<<<unsigned(spec.blocks()), spec.threads(rlog), smem, as_stream(stream)>>>(dev(d_x), tw, spec);
+    kernel<<<unsigned(spec.blocks()), spec.threads(rlog), smem, as_stream(stream)>>>(dev(d_x), tw, spec, var);
+    CUDA_CHECK(cudaGetLastError());
+  }
+  if (plan.empty() && var.scaled) {  // 2^0: no stage to carry λ (a coset of one point is the identity)
+    const unsigned i = unsigned(folded) - 1;
+    scale_kernel<<<1, 1, 0, as_stream(stream)>>>(dev(d_x), to_dev(t_->lambda[i]), size());
     CUDA_CHECK(cudaGetLastError());
   }
 }
 
 void NttDomain::bit_reverse(ff::Fr* d_x, void* stream) const {
+  check_aligned(d_x, "bit reversal");
   if (lg_n_ >= 2 * kRevTileBits) {  // lg_n_ <= 31: at most 2^23 blocks
-    bitrev_tiled_kernel<<<1u << (lg_n_ - 2 * kRevTileBits), 1u << (2 * kRevTileBits), 0, as_stream(stream)>>>(
+    bitrev_tiled_kernel<<<1u << (lg_n_ - 2 * kRevTileBits), kRevThreads, 0, as_stream(stream)>>>(
         dev(d_x), lg_n_);
     CUDA_CHECK(cudaGetLastError());
     return;
@@ -329,6 +430,21 @@ void NttDomain::forward(ff::Fr* d_x, NttOrder order, void* stream) const {
 }
 
 void NttDomain::inverse(ff::Fr* d_x, NttOrder order, void* stream) const {
+  if (!ntt_legacy()) {  // 1/n on the bottom stage
+    switch (order) {
+      case NttOrder::NR: run_pass(d_x, Pass::DifInverse, stream, Folded::Inverse); break;
+      case NttOrder::RN: run_pass(d_x, Pass::DitInverse, stream, Folded::Inverse); break;
+      case NttOrder::NN:
+        run_pass(d_x, Pass::DifInverse, stream, Folded::Inverse);
+        bit_reverse(d_x, stream);
+        break;
+      case NttOrder::RR:
+        bit_reverse(d_x, stream);
+        run_pass(d_x, Pass::DifInverse, stream, Folded::Inverse);
+        break;
+    }
+    return;
+  }
   switch (order) {
     case NttOrder::NR: run_pass(d_x, Pass::DifInverse, stream); break;
     case NttOrder::RN: run_pass(d_x, Pass::DitInverse, stream); break;
@@ -346,12 +462,22 @@ void NttDomain::inverse(ff::Fr* d_x, NttOrder order, void* stream) const {
 }
 
 void NttDomain::coset_forward(ff::Fr* d_x, void* stream) const {
+  if (!ntt_legacy()) {  // permute, then DIT with g folded into the twiddles → natural order
+    bit_reverse(d_x, stream);
+    run_pass(d_x, Pass::DitForward, stream, Folded::CosetGen);
+    return;
+  }
   // coefficient i ·= g^i (natural positions), then DIF → bit-reversed, then permute.
   scale_powers(d_x, Powers::Gen, /*bitrev_positions=*/false, ff::Fr::one(), stream);
   forward(d_x, NttOrder::NN, stream);
 }
 
 void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
+  if (!ntt_legacy()) {  // DIF with g^{-1} and 1/n folded in → bit-reversed coefficients; permute
+    run_pass(d_x, Pass::DifInverse, stream, Folded::CosetGenInv);
+    bit_reverse(d_x, stream);
+    return;
+  }
   // DIF with ω^{-1} → coefficients in bit-reversed positions; scale by g^{-i}/n there; permute.
   run_pass(d_x, Pass::DifInverse, stream);
   scale_powers(d_x, Powers::GenInv, /*bitrev_positions=*/true, n_inv_, stream);
@@ -359,6 +485,11 @@ void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
 }
 
 void NttDomain::h_column(ff::Fr* d_x, bool odd_coset, void* stream) const {
+  if (!ntt_legacy()) {  // iNTT (DIF, 1/n folded) → bit-reversed coefficients; DIT with g or σ folded
+    run_pass(d_x, Pass::DifInverse, stream, Folded::Inverse);
+    run_pass(d_x, Pass::DitForward, stream, odd_coset ? Folded::CosetSigma : Folded::CosetGen);
+    return;
+  }
   // iNTT (DIF, natural → bit-reversed coefficients), coefficient i ·= base^i/n in place (bit-reversed
   // positions; base = g for bellperson's coset, σ for snarkjs' odd coset), DIT (bit-reversed →
   // natural evaluations on the coset).
@@ -368,6 +499,15 @@ void NttDomain::h_column(ff::Fr* d_x, bool odd_coset, void* stream) const {
 }
 
 void NttDomain::h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset, void* stream) const {
+  if (!odd_coset && !ntt_legacy()) {
+    // a = a·b − c, then the coset iNTT with Z^{-1}/n folded in (DIF → bit-reversed; permute).
+    ab_minus_c_into_a_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
+                                                                                    size());
+    CUDA_CHECK(cudaGetLastError());
+    run_pass(d_a, Pass::DifInverse, stream, Folded::CosetGenInvZ);
+    bit_reverse(d_a, stream);
+    return;
+  }
   if (!odd_coset) {
     // a = (a·b − c)/Z on the coset, then back to coefficients (coset iNTT).
     abc_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
@@ -392,6 +532,13 @@ void NttDomain::h_mul(ff::Fr* d_a, const ff::Fr* d_b, void* stream) const {
 }
 
 void NttDomain::h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream) const {
+  if (!odd_coset && !ntt_legacy()) {  // as h_combine: ab − c, then the folded coset iNTT
+    sub_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_ab), dev(d_c), size());
+    CUDA_CHECK(cudaGetLastError());
+    run_pass(d_ab, Pass::DifInverse, stream, Folded::CosetGenInvZ);
+    bit_reverse(d_ab, stream);
+    return;
+  }
   if (!odd_coset) {
     ab_minus_c_scaled_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_ab), dev(d_c),
                                                                                    to_dev(z_inv_on_coset_), size());
@@ -413,7 +560,7 @@ std::uint64_t NttDomain::table_bytes_for(std::uint64_t m) {
   const std::uint64_t n = std::uint64_t{1} << lg;
   const std::uint64_t tw = ntt_group::TableLayout::for_log(lg).count();  // per direction
   const std::uint64_t lo = std::uint64_t{1} << kPowLoBits, hi = (n >> kPowLoBits) + 1;
-  return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi));
+  return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi) + std::uint64_t{kFoldedTables} * ntt_group::kLowCount);
 }
 
 void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {

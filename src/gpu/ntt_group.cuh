@@ -22,6 +22,22 @@
 // products per element for the butterflies themselves; the lowest stage of the lowest group, whose
 // twiddles are all 1, multiplies nothing (1/2 per element saved). The tables total 511 + 2^L + 2^(k−L)
 // elements per direction (25,087 = 0.8 MB at k = 27) instead of n − 1.
+//
+// Coset and scale folded into the twiddles (LowTable, the default path of ntt.cu): a transform whose
+// stage b uses G_b·ω_{2^(b+1)}^j with G_b = γ^(2^(k−1−b)) is a coset transform with generator γ.
+//   DIT (bit-reversed coefficients c in) gives Σ_i c_i·(γ·ω^j)^i: P(x) = P_e(x²) + x·P_o(x²) at
+//     x = γ·ω^j; the halves are coset transforms of generator γ² on the half domain, and the top
+//     stage's twiddle is x's factor γ·ω_n^j.
+//   DIF (natural values X in) gives γ^i·Σ_j X_j·ω^(ij) at bit-reversed position i: for even i = 2i'
+//     the top stage's u + v feeds the half transform with γ², for odd i = 2i' + 1 the factor
+//     γ·ω_n^j of (u − v) does (γ^(2i'+1)·ω^(j(2i'+1)) = (γ²)^i'·(ω²)^(ji')·γ·ω^j).
+// So the coset scaling of a coefficient by γ^i costs no pass and no product except on the bottom
+// stage (b = 0), whose twiddle G_0 = γ^(n/2) is no longer 1. A constant factor λ of all outputs
+// (1/n of the inverse, Z's inverse in H) rides on the bottom stage as well: DIF u' = (u + v)·λ,
+// v' = (u − v)·(λ·G_0); DIT u' = u·λ + v·(λ·G_0), v' = u·λ − v·(λ·G_0) (½ product per element).
+// Upper groups fold G_(lo+b') into their column roots C (t·2^c products per block); the lowest group
+// reads its twiddles from the transform's LowTable [R'(511) | λ | G (32)], R'[2^b − 1 + j] =
+// G_b·ω_{2^(b+1)}^j and R'[0] = λ·G_0.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +82,46 @@ std::vector<F> build_table(unsigned k, const F& root) {
   for (uint64_t i = 0; i < lay.hi_count(); ++i, q = q * step) tab[kRoots + lay.lo_count() + i] = q;
   return tab;
 }
+
+/// A transform's variant table (see the file comment): [R' (kRoots) | λ | G_b for b < kMaxLog].
+constexpr unsigned kMaxLog = 32;
+constexpr unsigned kLowLambda = kRoots;          // λ
+constexpr unsigned kLowCoset = kRoots + 1;       // G_0 … G_31
+constexpr unsigned kLowCount = kRoots + 1 + kMaxLog;
+
+/// Builds the LowTable of a transform of 2^k points (k <= 31) over `root` (a primitive 2^32-th root of
+/// unity, or its inverse for the inverse direction, as build_table) with coset generator `gamma`
+/// (F::one() for none) and output factor `lambda`: R'[2^b − 1 + j] = G_b·ω_{2^(b+1)}^j, R'[0] =
+/// λ·G_0, G_b = γ^(2^(k−1−b)) for b < k (1 above). Only stages b < min(k, 9) are read.
+template <class F>
+std::vector<F> build_low_table(unsigned k, const F& root, const F& gamma, const F& lambda) {
+  std::vector<F> tab(kLowCount, F::one());
+  for (unsigned b = 0; b < k && b < kMaxLog; ++b) {  // G_b = γ^(2^(k−1−b))
+    F gb = gamma;
+    for (unsigned s = 0; s + 1 + b < k; ++s) gb = gb * gb;
+    tab[kLowCoset + b] = gb;
+  }
+  for (unsigned b = 0; b < kMaxGroupBits; ++b) {
+    F w = root;
+    for (unsigned s = 0; s < 31 - b; ++s) w = w * w;
+    const F gb = b < k ? tab[kLowCoset + b] : F::one();
+    F p = F::one();
+    for (uint64_t j = 0; j < (uint64_t{1} << b); ++j, p = p * w) tab[(uint64_t{1} << b) - 1 + j] = gb * p;
+  }
+  tab[0] = tab[0] * lambda;
+  tab[kLowLambda] = lambda;
+  return tab;
+}
+
+/// How a launch reads its twiddles beyond the direction's table: the plain transform (low = the
+/// direction's table, bottom-stage twiddle 1, no λ), or a LowTable variant.
+template <class F>
+struct Variant {
+  const F* low = nullptr;   // the lowest group's R (kRoots entries; LowTable or the direction's table)
+  const F* coset = nullptr; // G_b for b < k (upper groups multiply it into C), or null: no coset
+  bool unit_bottom = true;  // R'[0] == 1: the bottom stage multiplies nothing
+  bool scaled = false;      // λ != 1: the bottom stage multiplies u by low[kLowLambda]
+};
 
 /// One kernel launch: stages on bits [lo, lo + t) of 2^k elements, 2^c columns per block.
 struct GroupSpec {
@@ -114,6 +170,34 @@ PROOFLINE_HD unsigned log2_floor(unsigned v) {
 #endif
 }
 
+/// An element between global or shared memory and registers: on the device as two 16-byte words
+/// (LDG/LDS/STG/STS.128; the field type's alignment is 4, so a plain copy is eight 32-bit accesses,
+/// and each 32-bit warp access to elements 32 bytes apart touches 32 sectors), plain on the host.
+/// Every device pointer passed here is 16-byte aligned (buffers from cudaMalloc, elements of 32 B).
+template <class F>
+PROOFLINE_HD F ld_elem(const F* p) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(F) == 32 && sizeof(p->v[0]) == 4, "two 16-byte words of 8 limbs");
+  const uint4 a = reinterpret_cast<const uint4*>(p)[0], b = reinterpret_cast<const uint4*>(p)[1];
+  F r;
+  r.v[0] = a.x, r.v[1] = a.y, r.v[2] = a.z, r.v[3] = a.w;
+  r.v[4] = b.x, r.v[5] = b.y, r.v[6] = b.z, r.v[7] = b.w;
+  return r;
+#else
+  return *p;
+#endif
+}
+template <class F>
+PROOFLINE_HD void st_elem(F* p, const F& r) {
+#if defined(__CUDA_ARCH__)
+  static_assert(sizeof(F) == 32 && sizeof(r.v[0]) == 4, "two 16-byte words of 8 limbs");
+  reinterpret_cast<uint4*>(p)[0] = make_uint4(r.v[0], r.v[1], r.v[2], r.v[3]);
+  reinterpret_cast<uint4*>(p)[1] = make_uint4(r.v[4], r.v[5], r.v[6], r.v[7]);
+#else
+  *p = r;
+#endif
+}
+
 /// Stages per round (elements per thread in registers: 2^kRadixLog) that the kernel and the host
 /// emulation run by default: 2 (radix 4). Radix 8 (3: four independent butterflies per stage in each
 /// thread) measured slower on the H200 (bench/RESULTS.md: 128 registers with spills, no more issue).
@@ -139,9 +223,17 @@ struct GroupBlock {
   uint64_t low_fixed, base;
   unsigned cmask;
   bool twist;  // lo > 0: C != 1
+  const F* low;    // the R of the lowest group's rounds (Variant::low), tw in the upper groups
+  const F* coset;  // Variant::coset (upper groups only)
+  bool unit_bottom, scaled;
 
+  /// The plain transform (Variant{} with low = tw).
   PROOFLINE_HD GroupBlock(F* x_, const F* tw_, F* sm_, GroupSpec s_, uint64_t blk)
-      : x(x_), tw(tw_), sm(sm_), s(s_), cmask((1u << s_.c) - 1), twist(s_.lo > 0) {
+      : GroupBlock(x_, tw_, sm_, s_, blk, Variant<F>{tw_, nullptr, true, false}) {}
+  PROOFLINE_HD GroupBlock(F* x_, const F* tw_, F* sm_, GroupSpec s_, uint64_t blk, const Variant<F>& v)
+      : x(x_), tw(tw_), sm(sm_), s(s_), cmask((1u << s_.c) - 1), twist(s_.lo > 0),
+        low(s_.lo > 0 || v.low == nullptr ? tw_ : v.low), coset(v.coset),
+        unit_bottom(s_.lo > 0 || v.unit_bottom), scaled(s_.lo == 0 && v.scaled) {
     low_fixed = blk & ((uint64_t{1} << (s.lo - s.c)) - 1);
     const uint64_t high_fixed = blk >> (s.lo - s.c);
     base = (high_fixed << (s.lo + s.t)) | (low_fixed << s.c);
@@ -172,7 +264,7 @@ struct GroupBlock {
 
   /// Data to shared memory; C[b'][col] = ω_{2^(lo+b'+1)}^jlow = ω_n^(jlow·2^(k−lo−b'−1)).
   PROOFLINE_HD void load(unsigned tid, unsigned nthr) {
-    for (unsigned e = tid; e < elems(); e += nthr) sm[slot(e)] = x[addr(e)];
+    for (unsigned e = tid; e < elems(); e += nthr) st_elem(sm + slot(e), ld_elem(x + addr(e)));
     if (!twist) return;
     const TableLayout lay = TableLayout::for_log(s.k);
     const F* p_lo = tw + kRoots;
@@ -181,7 +273,9 @@ struct GroupBlock {
     for (unsigned i = tid; i < (s.t << s.c); i += nthr) {
       const unsigned brel = i >> s.c, col = i & cmask;
       const uint64_t e = ((low_fixed << s.c) | col) << (s.k - s.lo - brel - 1);
-      col_roots[i] = p_lo[e & (lay.lo_count() - 1)] * p_hi[e >> lay.lbits];
+      F r = p_lo[e & (lay.lo_count() - 1)] * p_hi[e >> lay.lbits];
+      if (coset) r = r * coset[s.lo + brel];  // G_b of the absolute stage b = lo + b'
+      col_roots[i] = r;
     }
   }
 
@@ -198,24 +292,24 @@ struct GroupBlock {
   /// The twiddle of stage b' for the row part j' and column col: ω_{2^(lo+b'+1)}^(j'·2^lo + jlow).
   PROOFLINE_HD F twiddle(unsigned brel, unsigned jr, unsigned col) const {
     const unsigned idx = (1u << brel) - 1 + jr;
-    if (brel + 1 == s.t) {  // top stage: R·C here (its twiddles are all distinct)
-      F w = tw[idx];
-      if (twist) w = w * sm_col()[(brel << s.c) | col];
-      return w;
-    }
-    return twist ? sm_tw()[(idx << s.c) | col] : tw[idx];
+    if (!twist) return low[idx];  // the lowest group: R or R' (LowTable) as is
+    if (brel + 1 == s.t) return tw[idx] * sm_col()[(brel << s.c) | col];  // top stage: R·C here (all distinct)
+    return sm_tw()[(idx << s.c) | col];
   }
 
-  /// One radix-2 butterfly on (u, v) with twiddle w (unit: w = 1, not read).
-  PROOFLINE_HD static void butterfly(F& u, F& v, const F& w, bool unit) {
+  /// One radix-2 butterfly on (u, v) with twiddle w (unit: w = 1, not read); lam: u's side also
+  /// times *lam (the bottom stage of a scaled variant; w then holds λ·G_0).
+  PROOFLINE_HD static void butterfly(F& u, F& v, const F& w, bool unit, const F* lam) {
     if (kDif) {
       F d = u - v;
       u = u + v;
+      if (lam) u = u * *lam;
       if (!unit) d = d * w;
       v = d;
     } else {
       F vw = v;
       if (!unit) vw = vw * w;
+      if (lam) u = u * *lam;
       v = u - vw;
       u = u + vw;
     }
@@ -261,27 +355,34 @@ struct GroupBlock {
     PROOFLINE_UNROLL
     for (unsigned i = 0; i < E; ++i) {
       at[i] = slot(r0 + i * hl, col);
-      v[i] = sm[at[i]];
+      v[i] = ld_elem(sm + at[i]);
     }
     PROOFLINE_UNROLL
     for (unsigned kk = 0; kk < S; ++kk) {
       const unsigned k = kDif ? S - 1 - kk : kk;
       const unsigned d = 1u << k;
-      const bool unit_twiddle = bl + k == 0 && !twist;  // ω_2^0 = 1: the lowest stage of the lowest group
+      const bool bottom = bl + k == 0 && !twist;  // stage b = 0: twiddle R[0] = 1 unless a variant's R'[0]
+      const bool unit_twiddle = bottom && unit_bottom;
+      if (bottom && scaled) {  // jl = 0 and d = 1 here: one twiddle, λ·G_0
+        const F w = low[0], lam = low[kLowLambda];
+        PROOFLINE_UNROLL
+        for (unsigned i = 0; i < E; i += 2) butterfly(v[i], v[i + 1], w, false, &lam);
+        continue;
+      }
       PROOFLINE_UNROLL
       for (unsigned jj = 0; jj < d; ++jj) {
         F w;
         if (!unit_twiddle) w = twiddle(bl + k, jl + jj * hl, col);
         PROOFLINE_UNROLL
-        for (unsigned i = jj; i < E; i += 2 * d) butterfly(v[i], v[i + d], w, unit_twiddle);
+        for (unsigned i = jj; i < E; i += 2 * d) butterfly(v[i], v[i + d], w, unit_twiddle, nullptr);
       }
     }
     PROOFLINE_UNROLL
-    for (unsigned i = 0; i < E; ++i) sm[at[i]] = v[i];
+    for (unsigned i = 0; i < E; ++i) st_elem(sm + at[i], v[i]);
   }
 
   PROOFLINE_HD void store(unsigned tid, unsigned nthr) {
-    for (unsigned e = tid; e < elems(); e += nthr) x[addr(e)] = sm[slot(e)];
+    for (unsigned e = tid; e < elems(); e += nthr) st_elem(x + addr(e), ld_elem(sm + slot(e)));
   }
 };
 

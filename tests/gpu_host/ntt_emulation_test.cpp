@@ -11,6 +11,9 @@
 // one column bit (PROOFLINE_NTT_COLS=1), and at 2^19 in radix 4 (three groups: two with between-group
 // twiddles); radix 2 and one column bit at 2^19 and radix 8 at 2^20 are a DISABLED_ test (~50 s)
 // that ctest runs as gpu_ntt_emulation_slow (label slow). Needs no GPU; both run in `make test`.
+// Both paths of NttDomain are emulated: the folded one (the default: cosets, 1/n and Z^{-1} in the
+// twiddles through ntt_group::Variant and build_low_table) and the legacy one (PROOFLINE_NTT_LEGACY=1:
+// element-wise passes of powers).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,14 +42,24 @@ class EmulatedNtt {
   /// rlog: GroupBlock's stages per round: 2 (radix 4, the kernel's default), 3 or 1
   /// (PROOFLINE_NTT_RADIX=8 / 2).
   /// cols: the plan's column bits (PROOFLINE_NTT_COLS; 2 is the default).
-  explicit EmulatedNtt(unsigned k, unsigned rlog = ng::kDefaultRadixLog, unsigned cols = ng::kMaxColBits)
-      : rlog_(rlog), cols_(cols), k_(k), n_(std::size_t{1} << k), tw_fwd_(ng::build_table(k, Fr::root_of_unity())),
-        tw_inv_(ng::build_table(k, Fr::root_of_unity().inverse())) {
+  /// legacy: PROOFLINE_NTT_LEGACY=1's composition instead of the folded one.
+  explicit EmulatedNtt(unsigned k, unsigned rlog = ng::kDefaultRadixLog, unsigned cols = ng::kMaxColBits,
+                       bool legacy = false)
+      : rlog_(rlog), cols_(cols), legacy_(legacy), k_(k), n_(std::size_t{1} << k),
+        tw_fwd_(ng::build_table(k, Fr::root_of_unity())), tw_inv_(ng::build_table(k, Fr::root_of_unity().inverse())) {
     n_inv_ = Fr::from_u64(n_).inverse();
     g_ = Fr::from_u64(Fr::kGenerator);
     z_inv_ = (g_.pow(std::array<proofline::ff::u64, 1>{n_}) - Fr::one()).inverse();
     sigma_ = proofline::groth16::snarkjs::snarkjs_root_of_unity(k + 1);
     j_ = proofline::groth16::snarkjs::snarkjs_root_exponent() & (n_ - 1);
+    // NttDomain's folded tables, in the order of its Folded enum (Inverse … CosetGenInvZ).
+    const Fr w = Fr::root_of_unity(), wi = w.inverse(), one = Fr::one();
+    const Fr spec[5][3] = {{wi, one, n_inv_}, {w, g_, one}, {w, sigma_, one}, {wi, g_.inverse(), n_inv_},
+                           {wi, g_.inverse(), z_inv_ * n_inv_}};
+    for (const auto& sp : spec) {
+      low_.push_back(ng::build_low_table(k, sp[0], sp[1], sp[2]));
+      lambda_.push_back(sp[2]);
+    }
   }
   std::size_t size() const { return n_; }
   /// Negative control: changes one forward twiddle-table entry.
@@ -54,24 +67,42 @@ class EmulatedNtt {
 
   void forward(std::vector<Fr>& x, Order o) const { transform(x, o, true); }
   void inverse(std::vector<Fr>& x, Order o) const {
+    if (!legacy_) return transform(x, o, false, kInverse);
     transform(x, o, false);
     for (auto& v : x) v = v * n_inv_;
   }
   void coset_forward(std::vector<Fr>& x) const {
+    if (!legacy_) {
+      bit_reverse(x);
+      return run_pass(x, false, true, kCosetGen);
+    }
     scale_powers(x, g_, false, Fr::one());
     forward(x, Order::NN);
   }
   void coset_inverse(std::vector<Fr>& x) const {
+    if (!legacy_) {
+      run_pass(x, true, false, kCosetGenInv);
+      return bit_reverse(x);
+    }
     run_pass(x, true, false);
     scale_powers(x, g_.inverse(), true, n_inv_);
     bit_reverse(x);
   }
   void h_column(std::vector<Fr>& x, bool odd) const {
+    if (!legacy_) {
+      run_pass(x, true, false, kInverse);
+      return run_pass(x, false, true, odd ? kCosetSigma : kCosetGen);
+    }
     run_pass(x, true, false);
     scale_powers(x, odd ? sigma_ : g_, true, n_inv_);
     run_pass(x, false, true);
   }
   void h_combine(std::vector<Fr>& a, const std::vector<Fr>& b, std::vector<Fr>& c, bool odd) const {
+    if (!odd && !legacy_) {
+      for (std::size_t i = 0; i < n_; ++i) a[i] = a[i] * b[i] - c[i];
+      run_pass(a, true, false, kCosetGenInvZ);
+      return bit_reverse(a);
+    }
     if (!odd) {
       for (std::size_t i = 0; i < n_; ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv_;
       coset_inverse(a);
@@ -82,36 +113,55 @@ class EmulatedNtt {
   }
 
  private:
-  void transform(std::vector<Fr>& x, Order o, bool fwd) const {
+  // NttDomain's Folded values (kNone: the plain transform).
+  static constexpr int kNone = -1, kInverse = 0, kCosetGen = 1, kCosetSigma = 2, kCosetGenInv = 3, kCosetGenInvZ = 4;
+
+  void transform(std::vector<Fr>& x, Order o, bool fwd, int folded = kNone) const {
     switch (o) {
-      case Order::NR: run_pass(x, true, fwd); break;
-      case Order::RN: run_pass(x, false, fwd); break;
-      case Order::NN: run_pass(x, true, fwd); bit_reverse(x); break;
-      case Order::RR: bit_reverse(x); run_pass(x, true, fwd); break;
+      case Order::NR: run_pass(x, true, fwd, folded); break;
+      case Order::RN: run_pass(x, false, fwd, folded); break;
+      case Order::NN: run_pass(x, true, fwd, folded); bit_reverse(x); break;
+      case Order::RR: bit_reverse(x); run_pass(x, true, fwd, folded); break;
     }
   }
   template <bool kDif, unsigned kRadixLog>
-  void launch(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec) const {
+  void launch(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec,
+              const ng::Variant<Fr>& var) const {
     ASSERT_LE(spec.smem_elems(), ng::kMaxSmemElems);
     ASSERT_LE(spec.t, ng::kMaxGroupBits);
     std::vector<Fr> sm(spec.smem_elems());
     const unsigned nthr = spec.threads(kRadixLog);
     for (uint64_t blk = 0; blk < spec.blocks(); ++blk) {
-      ng::GroupBlock<Fr, kDif, kRadixLog> g(x.data(), tw.data(), sm.data(), spec, blk);
+      ng::GroupBlock<Fr, kDif, kRadixLog> g(x.data(), tw.data(), sm.data(), spec, blk, var);
       for (unsigned p = 0; p < g.num_phases(); ++p) {
         for (unsigned i = 0; i < nthr; ++i) g.phase(p, blk % 2 ? nthr - 1 - i : i, nthr);
       }
     }
   }
-  void run_pass(std::vector<Fr>& x, bool dif, bool fwd) const {
+  /// NttDomain::run_pass: the plan's launches with the variant of `folded`.
+  void run_pass(std::vector<Fr>& x, bool dif, bool fwd, int folded = kNone) const {
     const auto& tw = fwd ? tw_fwd_ : tw_inv_;
-    for (const ng::GroupSpec& spec : ng::plan(k_, dif, cols_)) {
-      if (dif)
-        rlog_ == 3 ? launch<true, 3>(x, tw, spec) : rlog_ == 2 ? launch<true, 2>(x, tw, spec) : launch<true, 1>(x, tw, spec);
-      else
-        rlog_ == 3 ? launch<false, 3>(x, tw, spec)
-                   : rlog_ == 2 ? launch<false, 2>(x, tw, spec) : launch<false, 1>(x, tw, spec);
+    ng::Variant<Fr> var;
+    if (folded != kNone) {
+      const std::vector<Fr>& low = low_[folded];
+      var.low = low.data();
+      var.coset = folded != kInverse ? low.data() + ng::kLowCoset : nullptr;
+      var.unit_bottom = false;
+      var.scaled = !(lambda_[folded] == Fr::one());
     }
+    const auto plan = ng::plan(k_, dif, cols_);
+    for (const ng::GroupSpec& spec : plan) {
+      if (dif)
+        rlog_ == 3   ? launch<true, 3>(x, tw, spec, var)
+        : rlog_ == 2 ? launch<true, 2>(x, tw, spec, var)
+                     : launch<true, 1>(x, tw, spec, var);
+      else
+        rlog_ == 3   ? launch<false, 3>(x, tw, spec, var)
+        : rlog_ == 2 ? launch<false, 2>(x, tw, spec, var)
+                     : launch<false, 1>(x, tw, spec, var);
+    }
+    if (plan.empty() && var.scaled)
+      for (auto& v : x) v = v * lambda_[folded];
   }
   std::size_t rev(std::size_t i) const {
     std::size_t r = 0;
@@ -131,9 +181,12 @@ class EmulatedNtt {
   }
 
   unsigned rlog_, cols_;
+  bool legacy_;
   unsigned k_;
   std::size_t n_;
   std::vector<Fr> tw_fwd_, tw_inv_;
+  std::vector<std::vector<Fr>> low_;  // the folded tables (ng::build_low_table), by Folded value
+  std::vector<Fr> lambda_;
   Fr n_inv_, g_, z_inv_, sigma_;
   std::uint64_t j_;
 };
@@ -143,10 +196,10 @@ using proofline::test::random_vec;
 
 /// rlog: stages per round (3: radix 8; 2: radix 4, the default; 1: radix 2); cols: the plan's
 /// column bits.
-void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits) {
+void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits, bool legacy = false) {
   const std::size_t n = std::size_t{1} << lg;
   const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
-  const EmulatedNtt emu(lg, rlog, cols);
+  const EmulatedNtt emu(lg, rlog, cols, legacy);
   const auto x = random_vec(n, 100 + lg);
 
   for (bool fwd : {true, false}) {  // natural-order results of the CPU, then each order of the emulation
@@ -255,6 +308,27 @@ TEST(GpuNttEmulation, MatchesCpuSmallSizes) {
   for (unsigned rlog : {3u, 2u, 1u})
     for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg, rlog);
   for (unsigned lg = 10; lg <= 14; ++lg) check_all(lg, 2, 1);  // one column bit (PROOFLINE_NTT_COLS=1)
+}
+
+TEST(GpuNttEmulation, LegacyPathMatchesCpuSmallSizes) {  // PROOFLINE_NTT_LEGACY=1
+  for (unsigned lg = 0; lg <= 12; ++lg) check_all(lg, 2, ng::kMaxColBits, /*legacy=*/true);
+}
+
+TEST(GpuNttEmulation, FoldedTableIsRead) {
+  // The folded path reads its LowTable: a corrupt G_b (upper groups) or R' entry changes the coset
+  // transform. 2^10: groups (lo 5, t 5) and (lo 0, t 5).
+  const unsigned lg = 10;
+  const std::size_t n = std::size_t{1} << lg;
+  const auto x = random_vec(n, 6);
+  auto want = x;
+  EvaluationDomain::with_log_size(lg).coset_ntt(want);
+  auto got = x;
+  EmulatedNtt(lg).coset_forward(got);
+  EXPECT_EQ(got, want);
+  const auto tab = ng::build_low_table(lg, Fr::root_of_unity(), Fr::from_u64(Fr::kGenerator), Fr::one());
+  EXPECT_NE(tab[0], Fr::one());                                    // G_0 = g^(n/2): the bottom stage multiplies
+  EXPECT_EQ(tab[ng::kLowCoset + lg - 1], Fr::from_u64(Fr::kGenerator));  // G_(k−1) = g
+  EXPECT_EQ(tab[ng::kLowCoset + lg], Fr::one());                   // above k: 1
 }
 
 TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19, 2); }  // ~9 s

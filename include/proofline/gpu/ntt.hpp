@@ -22,10 +22,21 @@
 // table of the powers of ω_n (ω_n^e = lo[e mod 2^L]·hi[e >> L], L = ceil(lg_n/2)); a block above the
 // lowest group multiplies out its stages' twiddles into shared memory first (≈ one extra product per
 // element per pass; src/gpu/ntt_group.cuh). Shared memory per block: 16 KiB in the lowest group
-// (2^9 elements), 97 KiB above it (the data and those twiddles). Coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)].
+// (2^9 elements), 97 KiB above it (the data and those twiddles).
+//
+// Cosets and constant factors (the default "folded" path): a coset transform with generator γ is
+// the same passes with stage b's twiddles times γ^(2^(k−1−b)) (ntt_group.cuh's file comment has the
+// algebra), and a constant factor of every output (1/n, and H's Z^{-1}) rides on the bottom stage:
+// no element-wise pass and ½ product per element instead of 3. So coset_forward = bit reversal +
+// DIT, coset_inverse = DIF + bit reversal, inverse = the passes alone, h_column = DIF with 1/n + DIT
+// with g (σ for the odd coset): two transforms and nothing else, and bellperson's combine is
+// a·b − c (one product) with Z^{-1}/n folded into the coset iNTT. Same bytes as before.
+// PROOFLINE_NTT_LEGACY=1 in the environment runs the previous path instead (element-wise passes of
+// coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)], 1/n and Z^{-1}), for comparing on a device.
 //
 // Memory owned by an NttDomain: per direction 511 + 2^L + 2^(lg_n − L) twiddles (0.8 MB at
-// lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27),
+// lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27) and
+// the folded path's 5 tables of 544 elements (87 KB),
 // allocated once in the constructor on the current device and freed by the destructor
 // (table_bytes()). A transform needs no other device memory than its data.
 // Errors: CudaError (device.hpp) for any failed CUDA call, including out of memory (the sticky
@@ -106,7 +117,11 @@ class NttDomain {
 
  private:
   enum class Pass { DifForward, DifInverse, DitForward, DitInverse };
-  void run_pass(ff::Fr* d_x, Pass pass, void* stream) const;
+  /// What the folded path (see the file comment) multiplies into a pass's twiddles: nothing, 1/n,
+  /// the coset g, the odd coset σ, g^{-1} with 1/n, g^{-1} with Z^{-1}/n (H's last transform).
+  enum class Folded { None, Inverse, CosetGen, CosetSigma, CosetGenInv, CosetGenInvZ };
+  static constexpr unsigned kFoldedTables = 5;  // the Folded values but None, one small table each
+  void run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded = Folded::None) const;
   void bit_reverse(ff::Fr* d_x, void* stream) const;
   enum class Powers { Gen, GenInv, Sigma };  // g = 7, g^{-1}, σ = ffjavascript's ω_{2n}
   /// x[p] *= base^{i(p)} · scale where i(p) = p or bitrev(p), base chosen by `powers`.
