@@ -2,9 +2,13 @@
 // (poly/domain.hpp) bit for bit: every order, both directions, cosets, and the H computation in both
 // forms (bellperson's against poly::compute_h, snarkjs' odd coset against
 // groth16::snarkjs::OddCosetH). Skipped (not failed) without a CUDA device.
+// The kernels' path is chosen once per process: run the binary again with PROOFLINE_NTT_LEGACY=1 for
+// the legacy (element-wise coset passes) path, and with PROOFLINE_NTT_RADIX / PROOFLINE_NTT_COLS for
+// the other group structures; every case here must pass under each.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "proofline/gpu/device.hpp"
@@ -144,6 +148,91 @@ TEST(GpuNtt, TwoColumnHEqualsComputeH) {
   }
   EXPECT_EQ(NttDomain::table_bytes_for(1000), NttDomain(10).table_bytes());
   EXPECT_EQ(NttDomain::table_bytes_for(1024), NttDomain(10).table_bytes());
+}
+
+/// Every order of both directions and both cosets at sizes around the group boundaries (groups of
+/// <= 9 stages: one group to 2^9, two to 2^18, three to 2^27) and the coalesced bit reversal's
+/// smallest tile (2^8), against the CPU.
+void check_transforms(unsigned lg) {
+  const std::size_t n = std::size_t{1} << lg;
+  const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
+  const NttDomain gpu(lg);
+  const auto x = random_vec(n, 300 + lg);
+  auto x_r = x;
+  cpu.bit_reverse(x_r);
+  for (bool fwd : {true, false}) {
+    auto want = x;
+    if (fwd)
+      cpu.ntt(want);
+    else
+      cpu.intt(want);
+    auto want_r = want;
+    cpu.bit_reverse(want_r);
+    const struct {
+      NttOrder order;
+      const std::vector<Fr>& in;
+      const std::vector<Fr>& out;
+      const char* what;
+    } cases[] = {{NttOrder::NN, x, want, "NN"}, {NttOrder::NR, x, want_r, "NR"},
+                 {NttOrder::RN, x_r, want, "RN"}, {NttOrder::RR, x_r, want_r, "RR"}};
+    for (const auto& c : cases) {
+      auto got = c.in;
+      if (fwd)
+        gpu.forward_host(got, c.order);
+      else
+        gpu.inverse_host(got, c.order);
+      expect_same(got, c.out, (std::string(fwd ? "forward " : "inverse ") + c.what).c_str(), lg);
+    }
+  }
+  auto cos = x, gcos = x;
+  cpu.coset_ntt(cos);
+  gpu.coset_forward_host(gcos);
+  expect_same(gcos, cos, "coset forward", lg);
+  auto icos = x, gicos = x;
+  cpu.coset_intt(icos);
+  gpu.coset_inverse_host(gicos);
+  expect_same(gicos, icos, "coset inverse", lg);
+}
+
+TEST(GpuNtt, MatchesCpuAtGroupBoundaries) {
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {1u, 4u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 18u, 19u, 20u, 21u}) check_transforms(lg);
+}
+
+TEST(GpuNtt, MatchesCpuAt2e24) {  // three groups of 8 stages; ~1 min of CPU transforms
+  REQUIRE_CUDA_DEVICE();
+  check_transforms(24);
+}
+
+TEST(GpuNtt, ComputeHMatchesCpuAtGroupBoundaries) {
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {2u, 8u, 9u, 12u, 13u, 18u, 19u, 21u}) {
+    const std::size_t n = std::size_t{1} << lg;
+    const auto a = random_vec(n, 400 + lg), b = random_vec(n, 500 + lg), c = random_vec(n, 600 + lg);
+    const NttDomain gpu(lg);
+    {
+      auto ca = a, cb = b, cc = c, ga = a;
+      proofline::poly::compute_h(ca, cb, cc, EvaluationDomain::with_log_size(lg));
+      gpu.compute_h_host(ga, b, c);
+      ca.resize(n - 1);
+      ga.resize(n - 1);
+      expect_same(ga, ca, "compute_h", lg);
+    }
+    {
+      auto ca = a, cb = b, cc = c, ga = a;
+      const std::vector<Fr> want = proofline::groth16::snarkjs::OddCosetH(lg).compute(ca, cb, cc);
+      gpu.compute_h_odd_coset_host(ga, b, c);
+      expect_same(ga, want, "compute_h_odd_coset", lg);
+    }
+  }
+}
+
+TEST(GpuNtt, RejectsMisalignedPointer) {
+  REQUIRE_CUDA_DEVICE();
+  NttDomain gpu(4);
+  proofline::gpu::DeviceBuffer d(17 * sizeof(Fr), "misaligned");
+  Fr* odd = reinterpret_cast<Fr*>(d.as<unsigned char>() + 8);
+  EXPECT_THROW(gpu.forward(odd), std::invalid_argument);
 }
 
 TEST(GpuNtt, RejectsWrongLength) {
