@@ -52,12 +52,14 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
 /// SM whatever their registers), so they run with kMinBlocks = 2 (at most 128 registers: radix 4
 /// takes 110 and spills nothing); the lowest group (16 KiB) with 3 (80 registers: radix 4 spills
 /// 32–88 bytes, radix 2 nothing), radix 8 always with 2.
-template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks>
+/// kFolded: any ntt_group::Variant (the folded path's inverse, coset and H passes); false: the plain
+/// transform, var ignored (no λ or coset code, so the forward kernels keep their registers).
+template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks, bool kFolded>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, ntt_group::GroupSpec spec,
                      ntt_group::Variant<DevFr> var) {
   extern __shared__ __align__(16) DevFr sm[];  // 16-byte words (ntt_group::ld_elem)
-  ntt_group::GroupBlock<DevFr, kDif, kRadixLog> g(x, tw, sm, spec, blockIdx.x, var);
+  ntt_group::GroupBlock<DevFr, kDif, kRadixLog, kFolded> g(x, tw, sm, spec, blockIdx.x, var);
   const unsigned phases = g.num_phases();
   for (unsigned p = 0; p < phases; ++p) {
     g.phase(p, threadIdx.x, blockDim.x);
@@ -110,11 +112,15 @@ bool ntt_legacy() {
 
 /// The kernel of one group: rlog stages per round; lowest: the group on bits [0, t) (see
 /// ntt_group_kernel for the launch bounds of each).
-template <bool kDif>
+template <bool kDif, bool kFolded>
 auto group_kernel(unsigned rlog, bool lowest) {
-  if (rlog == 3) return ntt_group_kernel<kDif, 3, 2>;
-  if (rlog == 2) return lowest ? ntt_group_kernel<kDif, 2, 3> : ntt_group_kernel<kDif, 2, 2>;
-  return ntt_group_kernel<kDif, 1, 3>;
+  if (rlog == 3) return ntt_group_kernel<kDif, 3, 2, kFolded>;
+  if (rlog == 2) return lowest ? ntt_group_kernel<kDif, 2, 3, kFolded> : ntt_group_kernel<kDif, 2, 2, kFolded>;
+  return ntt_group_kernel<kDif, 1, 3, kFolded>;
+}
+template <bool kFolded>
+auto pick_group_kernel(bool dif, unsigned rlog, bool lowest) {
+  return dif ? group_kernel<true, kFolded>(rlog, lowest) : group_kernel<false, kFolded>(rlog, lowest);
 }
 
 /// out[i] = base^(i·step) for i < count.
@@ -348,9 +354,13 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
     CUDA_CHECK(cudaMemcpy(t_->low.get(), all.data(), all.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice));
   }
   CUDA_CHECK(cudaDeviceSynchronize());
-  for (auto kernel : {ntt_group_kernel<true, 3, 2>, ntt_group_kernel<false, 3, 2>, ntt_group_kernel<true, 2, 2>,
-                      ntt_group_kernel<false, 2, 2>, ntt_group_kernel<true, 2, 3>, ntt_group_kernel<false, 2, 3>,
-                      ntt_group_kernel<true, 1, 3>, ntt_group_kernel<false, 1, 3>}) {
+  for (auto kernel :
+       {ntt_group_kernel<true, 3, 2, false>, ntt_group_kernel<false, 3, 2, false>, ntt_group_kernel<true, 2, 2, false>,
+        ntt_group_kernel<false, 2, 2, false>, ntt_group_kernel<true, 2, 3, false>, ntt_group_kernel<false, 2, 3, false>,
+        ntt_group_kernel<true, 1, 3, false>, ntt_group_kernel<false, 1, 3, false>, ntt_group_kernel<true, 3, 2, true>,
+        ntt_group_kernel<false, 3, 2, true>, ntt_group_kernel<true, 2, 2, true>, ntt_group_kernel<false, 2, 2, true>,
+        ntt_group_kernel<true, 2, 3, true>, ntt_group_kernel<false, 2, 3, true>, ntt_group_kernel<true, 1, 3, true>,
+        ntt_group_kernel<false, 1, 3, true>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(sizeof(DevFr) * ntt_group::kMaxSmemElems)));
   }
@@ -380,7 +390,8 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded) co
   const unsigned rlog = ntt_radix_log();
   const std::vector<ntt_group::GroupSpec> plan = ntt_group::plan(lg_n_, dif, ntt_col_bits());
   for (const ntt_group::GroupSpec& spec : plan) {
-    const auto kernel = dif ? group_kernel<true>(rlog, spec.lo == 0) : group_kernel<false>(rlog, spec.lo == 0);
+    const auto kernel = folded == Folded::None ? pick_group_kernel<false>(dif, rlog, spec.lo == 0)
+                                               : pick_group_kernel<true>(dif, rlog, spec.lo == 0);
     const size_t smem = sizeof(DevFr) * spec.smem_elems();
     kernel<<<unsigned(spec.blocks()), spec.threads(rlog), smem, as_stream(stream)>>>(dev(d_x), tw, spec, var);
     CUDA_CHECK(cudaGetLastError());

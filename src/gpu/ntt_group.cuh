@@ -213,7 +213,9 @@ constexpr unsigned kDefaultRadixLog = 2;
 /// XORs the row's bits [0, 3) with its bits [3, 6): a round on the lowest stages, whose threads take
 /// rows 2^S apart, then spreads its warp over the banks as a run of adjacent rows does (without it,
 /// all 32 threads of the lowest group's bottom round read the same four banks).
-template <class F, bool kDif, unsigned kRadixLog = kDefaultRadixLog>
+/// kFolded false: the plain transform only (Variant ignored, the bottom stage's twiddle 1 known at
+/// compile time), so that its kernels keep their registers; true: any Variant.
+template <class F, bool kDif, unsigned kRadixLog = kDefaultRadixLog, bool kFolded = true>
 struct GroupBlock {
   static_assert(kRadixLog >= 1 && kRadixLog <= 3, "rounds of 1, 2 or 3 stages");
   F* x;         // the 2^k elements (global memory)
@@ -232,8 +234,8 @@ struct GroupBlock {
       : GroupBlock(x_, tw_, sm_, s_, blk, Variant<F>{tw_, nullptr, true, false}) {}
   PROOFLINE_HD GroupBlock(F* x_, const F* tw_, F* sm_, GroupSpec s_, uint64_t blk, const Variant<F>& v)
       : x(x_), tw(tw_), sm(sm_), s(s_), cmask((1u << s_.c) - 1), twist(s_.lo > 0),
-        low(s_.lo > 0 || v.low == nullptr ? tw_ : v.low), coset(v.coset),
-        unit_bottom(s_.lo > 0 || v.unit_bottom), scaled(s_.lo == 0 && v.scaled) {
+        low(!kFolded || s_.lo > 0 || v.low == nullptr ? tw_ : v.low), coset(kFolded ? v.coset : nullptr),
+        unit_bottom(!kFolded || s_.lo > 0 || v.unit_bottom), scaled(kFolded && s_.lo == 0 && v.scaled) {
     low_fixed = blk & ((uint64_t{1} << (s.lo - s.c)) - 1);
     const uint64_t high_fixed = blk >> (s.lo - s.c);
     base = (high_fixed << (s.lo + s.t)) | (low_fixed << s.c);
@@ -274,7 +276,7 @@ struct GroupBlock {
       const unsigned brel = i >> s.c, col = i & cmask;
       const uint64_t e = ((low_fixed << s.c) | col) << (s.k - s.lo - brel - 1);
       F r = p_lo[e & (lay.lo_count() - 1)] * p_hi[e >> lay.lbits];
-      if (coset) r = r * coset[s.lo + brel];  // G_b of the absolute stage b = lo + b'
+      if (kFolded && coset) r = r * coset[s.lo + brel];  // G_b of the absolute stage b = lo + b'
       col_roots[i] = r;
     }
   }
@@ -362,8 +364,8 @@ struct GroupBlock {
       const unsigned k = kDif ? S - 1 - kk : kk;
       const unsigned d = 1u << k;
       const bool bottom = bl + k == 0 && !twist;  // stage b = 0: twiddle R[0] = 1 unless a variant's R'[0]
-      const bool unit_twiddle = bottom && unit_bottom;
-      if (bottom && scaled) {  // jl = 0 and d = 1 here: one twiddle, λ·G_0
+      const bool unit_twiddle = bottom && (!kFolded || unit_bottom);
+      if (kFolded && bottom && scaled) {  // jl = 0 and d = 1 here: one twiddle, λ·G_0
         const F w = low[0], lam = low[kLowLambda];
         PROOFLINE_UNROLL
         for (unsigned i = 0; i < E; i += 2) butterfly(v[i], v[i + 1], w, false, &lam);

@@ -127,12 +127,18 @@ class EmulatedNtt {
   template <bool kDif, unsigned kRadixLog>
   void launch(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec,
               const ng::Variant<Fr>& var) const {
+    if (var.low == nullptr) return launch_as<kDif, kRadixLog, false>(x, tw, spec, var);  // the plain kernels
+    launch_as<kDif, kRadixLog, true>(x, tw, spec, var);
+  }
+  template <bool kDif, unsigned kRadixLog, bool kFolded>
+  void launch_as(std::vector<Fr>& x, const std::vector<Fr>& tw, const ng::GroupSpec& spec,
+                 const ng::Variant<Fr>& var) const {
     ASSERT_LE(spec.smem_elems(), ng::kMaxSmemElems);
     ASSERT_LE(spec.t, ng::kMaxGroupBits);
     std::vector<Fr> sm(spec.smem_elems());
     const unsigned nthr = spec.threads(kRadixLog);
     for (uint64_t blk = 0; blk < spec.blocks(); ++blk) {
-      ng::GroupBlock<Fr, kDif, kRadixLog> g(x.data(), tw.data(), sm.data(), spec, blk, var);
+      ng::GroupBlock<Fr, kDif, kRadixLog, kFolded> g(x.data(), tw.data(), sm.data(), spec, blk, var);
       for (unsigned p = 0; p < g.num_phases(); ++p) {
         for (unsigned i = 0; i < nthr; ++i) g.phase(p, blk % 2 ? nthr - 1 - i : i, nthr);
       }
