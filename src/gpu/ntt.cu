@@ -9,6 +9,9 @@
 //   DIT (Cooley–Tukey), stages from the lowest bit up:      bit-reversed in, natural out.
 // Stage b (butterfly distance 2^b) uses ω_{2^(b+1)}^j with j = index mod 2^b, made from the 511 group
 // roots R and the two-level powers of ω_n (ntt_group.cuh); no n-sized table.
+// Cosets, 1/n and H's Z^{-1} are folded into the twiddles by default (ntt_group::Variant, ntt.hpp);
+// PROOFLINE_NTT_LEGACY=1 runs them as element-wise passes as before (both share the group and
+// bit-reversal kernels, which move elements as 16-byte words).
 #include <cuda_runtime.h>
 
 #include <algorithm>
