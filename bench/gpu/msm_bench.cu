@@ -7,6 +7,11 @@
 //   env G2_KERNELS=old,new,new-fold (any comma list): each G2 spec is timed once per listed G2
 //       kernel variant (GpuMsmConfig::g2_kernels, proofline/gpu/msm.hpp) in this one process;
 //       unset: one run per spec with PROOFLINE_G2_KERNELS's choice (column "g2 kernels": env).
+//   env BUCKET_ADD=xyzz,batch-affine (any comma list): each spec is timed once per listed bucket
+//       addition (GpuMsmConfig::bucket_add; G2 runs XYZZ whatever is asked); unset: one run per spec
+//       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": env).
+//   env BA_STEPS=16,32,64 (any comma list): batch-affine runs once per listed L
+//       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -122,23 +127,51 @@ ec::AffinePoint<Cfg> reference(const std::vector<ec::AffinePoint<Cfg>>& distinct
   return msm::msm<Cfg>(std::span<const ec::AffinePoint<Cfg>>(distinct), msm::Scalars(sum)).to_affine();
 }
 
-/// G2_KERNELS (see the top of the file) as (name, variant) pairs; one kFromEnv entry when unset.
-std::vector<std::pair<std::string, gpu::G2Kernels>> g2_variants() {
-  const char* e = std::getenv("G2_KERNELS");
-  if (e == nullptr || *e == 0) return {{"env", gpu::G2Kernels::kFromEnv}};
-  std::vector<std::pair<std::string, gpu::G2Kernels>> out;
-  std::string list = e;
-  size_t q = 0;
-  while (q <= list.size()) {
+/// The comma-separated items of environment variable `name` (empty when unset or empty).
+std::vector<std::string> env_list(const char* name) {
+  const char* e = std::getenv(name);
+  std::vector<std::string> out;
+  if (e == nullptr || *e == 0) return out;
+  const std::string list = e;
+  for (size_t q = 0; q <= list.size();) {
     size_t end = list.find(',', q);
     if (end == std::string::npos) end = list.size();
-    const std::string name = list.substr(q, end - q);
+    out.push_back(list.substr(q, end - q));
+    q = end + 1;
+  }
+  return out;
+}
+
+/// G2_KERNELS (see the top of the file) as (name, variant) pairs; one kFromEnv entry when unset.
+std::vector<std::pair<std::string, gpu::G2Kernels>> g2_variants() {
+  std::vector<std::pair<std::string, gpu::G2Kernels>> out;
+  for (const auto& name : env_list("G2_KERNELS")) {
     if (name == "old") out.emplace_back(name, gpu::G2Kernels::kOld);
     else if (name == "new") out.emplace_back(name, gpu::G2Kernels::kNew);
     else if (name == "new-fold") out.emplace_back(name, gpu::G2Kernels::kNewFold);
     else throw std::invalid_argument("G2_KERNELS: '" + name + "' is not old, new or new-fold");
-    q = end + 1;
   }
+  if (out.empty()) out.emplace_back("env", gpu::G2Kernels::kFromEnv);
+  return out;
+}
+
+/// BUCKET_ADD (see the top of the file) as (name, choice) pairs; one kFromEnv entry when unset.
+std::vector<std::pair<std::string, gpu::BucketAdd>> bucket_adds() {
+  std::vector<std::pair<std::string, gpu::BucketAdd>> out;
+  for (const auto& name : env_list("BUCKET_ADD")) {
+    if (name == "xyzz") out.emplace_back(name, gpu::BucketAdd::kXyzz);
+    else if (name == "batch-affine") out.emplace_back(name, gpu::BucketAdd::kBatchAffine);
+    else throw std::invalid_argument("BUCKET_ADD: '" + name + "' is not xyzz or batch-affine");
+  }
+  if (out.empty()) out.emplace_back("env", gpu::BucketAdd::kFromEnv);
+  return out;
+}
+
+/// BA_STEPS as a list of L values; {0} (the default rule) when unset.
+std::vector<int> ba_steps() {
+  std::vector<int> out;
+  for (const auto& item : env_list("BA_STEPS")) out.push_back(std::stoi(item));
+  if (out.empty()) out.push_back(0);
   return out;
 }
 
@@ -163,26 +196,39 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     std::vector<int> ws = s.windows.empty() ? std::vector<int>{0} : s.windows;
     auto variants = g2_variants();
     if (curve == 1) variants = {{"-", gpu::G2Kernels::kFromEnv}};
-    for (int c : ws) {
-      for (const auto& [vname, variant] : variants) {
-        gpu::GpuMsmConfig cfg;
-        cfg.window_bits = c;
-        cfg.g2_kernels = variant;
-        std::vector<double> ms;
-        bool ok = true;
-        for (int r = 0; r <= reps; ++r) {
-          const auto a = std::chrono::steady_clock::now();
-          const auto got = g.run_device(d_scalars, n, 0, cfg);
-          const auto b = std::chrono::steady_clock::now();
-          if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-          if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
-        }
-        std::sort(ms.begin(), ms.end());
-        std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s |\n", curve == 1 ? "G1" : "G2", s.lg,
-                    c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
-                    g.device_bytes() / double(1 << 30), vname.c_str());
-        std::fflush(stdout);
+    // every (window, G2 variant, bucket addition, lane length) asked for, one row each
+    struct Row {
+      gpu::GpuMsmConfig cfg;
+      std::string variant, adds;
+    };
+    std::vector<Row> rows;
+    for (int c : ws)
+      for (const auto& [vname, variant] : variants)
+        for (const auto& [aname, add] : bucket_adds())
+          for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps()) {
+            Row row{{}, vname, aname};
+            row.cfg.window_bits = c;
+            row.cfg.g2_kernels = variant;
+            row.cfg.bucket_add = add;
+            row.cfg.batch_affine_steps = steps;
+            rows.push_back(row);
+          }
+    for (const auto& row : rows) {
+      std::vector<double> ms;
+      bool ok = true;
+      for (int r = 0; r <= reps; ++r) {
+        const auto a = std::chrono::steady_clock::now();
+        const auto got = g.run_device(d_scalars, n, 0, row.cfg);
+        const auto b = std::chrono::steady_clock::now();
+        if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+        if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
       }
+      std::sort(ms.begin(), ms.end());
+      const int c = row.cfg.window_bits;
+      std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s | %s | %d |\n", curve == 1 ? "G1" : "G2", s.lg,
+                  c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
+                  g.device_bytes() / double(1 << 30), row.variant.c_str(), row.adds.c_str(), row.cfg.batch_affine_steps);
+      std::fflush(stdout);
     }
   }
 }
@@ -205,7 +251,9 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaMemcpy(d_scalars, scalars.data(), nmax * sizeof(ff::Fr), cudaMemcpyHostToDevice));
   std::printf("# gpu_msm_bench on %s, %d reps (+1 warm-up); ms = wall time of the synchronous call\n",
               gpu::device_name(0).c_str(), reps);
-  std::printf("| curve | n | c | min ms | median ms | check | device mem | g2 kernels |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| curve | n | c | min ms | median ms | check | device mem | g2 kernels | adds | BA steps (0: default) |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   run_curve<ec::G1Config>(specs, 1, reps, scalars, d_scalars);
   run_curve<ec::G2Config>(specs, 2, reps, scalars, d_scalars);
   CUDA_CHECK(cudaFree(d_scalars));

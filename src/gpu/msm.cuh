@@ -348,43 +348,86 @@ inline int sm_count() {
   return count;
 }
 
-/// Phase times (CUDA events on the MSM stream) when PROOFLINE_GPU_MSM_PROFILE is set: digits,
-/// then per window sort / accumulate / fold, then the reduction levels; printed to stderr.
+/// Phase times (CUDA events on the MSM stream) when PROOFLINE_GPU_MSM_PROFILE is set: each mark
+/// names the phase that ends there (digits, sort, accumulate, fold, reduce; XYZZ marks sort /
+/// accumulate / fold per window, batch-affine its sort once and accumulate / fold per group); the
+/// times are summed by name and printed to stderr in order of first appearance.
 struct Profile {
   bool on = std::getenv("PROOFLINE_GPU_MSM_PROFILE") != nullptr;
   cudaStream_t stream;
   std::vector<cudaEvent_t> ev;
+  std::vector<const char*> names;  ///< names[i]: the phase ending at ev[i + 1]
   explicit Profile(cudaStream_t s) : stream(s) {
-    if (on) mark();
+    if (on) record();
   }
   ~Profile() {
     for (auto e : ev) cudaEventDestroy(e);
   }
-  void mark() {
+  void mark(const char* name) {
     if (!on) return;
+    record();
+    names.push_back(name);
+  }
+  void report(size_t n, int c, int windows, const char* path) {
+    if (!on || ev.size() < 2) return;
+    CUDA_CHECK(cudaEventSynchronize(ev.back()));
+    std::vector<std::pair<std::string, float>> sums;
+    for (size_t i = 0; i < names.size(); ++i) {
+      float ms = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
+      auto it = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == names[i]; });
+      if (it == sums.end()) sums.emplace_back(names[i], ms);
+      else it->second += ms;
+    }
+    std::string line;
+    for (const auto& [name, ms] : sums) line += (line.empty() ? "" : ", ") + name + " " + std::to_string(ms) + " ms";
+    std::fprintf(stderr, "[gpu msm] n=%zu c=%d W=%d %s: %s\n", n, c, windows, path, line.c_str());
+  }
+
+ private:
+  void record() {
     cudaEvent_t e;
     CUDA_CHECK(cudaEventCreate(&e));
     CUDA_CHECK(cudaEventRecord(e, stream));
     ev.push_back(e);
   }
-  void report(size_t n, int c, int windows) {
-    if (!on || ev.size() < 3) return;
-    CUDA_CHECK(cudaEventSynchronize(ev.back()));
-    auto dt = [&](size_t i) {
-      float ms = 0;
-      CUDA_CHECK(cudaEventElapsedTime(&ms, ev[i - 1], ev[i]));
-      return ms;
-    };
-    float digits = dt(1), sort = 0, acc = 0, fold = 0;
-    size_t i = 2;
-    for (int w = 0; w < windows; ++w, i += 3) sort += dt(i), acc += dt(i + 1), fold += dt(i + 2);
-    const float reduce = dt(i);
-    std::fprintf(stderr, "[gpu msm] n=%zu c=%d W=%d: digits %.2f ms, sort %.2f, accumulate %.2f, fold %.2f, reduce %.2f\n",
-                 n, c, windows, digits, sort, acc, fold, reduce);
-  }
 };
 
+/// Whether environment variable `name` is set to something other than "" or "0".
+inline bool env_flag(const char* name) {
+  const char* e = std::getenv(name);
+  return e != nullptr && *e != 0 && std::strcmp(e, "0") != 0;
+}
+/// A nonnegative integer from the environment, or `fallback` when unset or empty; anything that is
+/// not a decimal number throws std::invalid_argument.
+inline uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* e = std::getenv(name);
+  if (e == nullptr || *e == 0) return fallback;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(e, &end, 10);
+  if (*end != 0) throw std::invalid_argument(std::string(name) + "=" + e + ": expected a nonnegative integer");
+  return v;
+}
+
+/// Device bytes this thread may still allocate: cudaMemGetInfo's free bytes, capped by the
+/// headroom of the active DeviceBudget (device_buffer.cuh) if it has a cap.
+inline size_t device_bytes_available() {
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const DeviceBudget* b = detail::t_device_budget;
+  if (b != nullptr && b->cap != 0) {
+    const size_t live = b->live.load();
+    free_b = std::min(free_b, b->cap > live ? b->cap - live : size_t{0});
+  }
+  return free_b;
+}
+
 }  // namespace msm_detail
+}  // namespace proofline::gpu
+
+#include "msm_batch_affine.cuh"
+
+namespace proofline::gpu {
 
 // ==================================================================================================
 // GpuMsm<Cfg>::Impl
@@ -408,6 +451,27 @@ struct GpuMsm<Cfg>::Impl {
     if constexpr (kHasNew) return msm_detail::g2_kernels_new(g2_kernels, group);
     else return false;
   }
+  /// Batch-affine accumulation exists for G1 (its inversion is Fp's; msm_batch_affine.cuh).
+  static constexpr bool kHasBatchAffine = std::is_same_v<F, DevFp>;
+  /// Whether step 3 of a call over n tail points runs batch-affine (msm.hpp "Bucket additions").
+  static bool batch_affine_selected(const GpuMsmConfig& cfg, uint32_t n) {
+    if constexpr (!kHasBatchAffine) {
+      return false;
+    } else {
+      if (cfg.bucket_add == BucketAdd::kXyzz) return false;
+      if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
+      if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
+      return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", uint64_t{1} << 18);
+    }
+  }
+  /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").
+  static uint32_t batch_affine_steps(const GpuMsmConfig& cfg) {
+    const uint64_t l = cfg.batch_affine_steps > 0 ? (uint64_t)cfg.batch_affine_steps
+                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_STEPS", 32);
+    if (l < 1 || l > 1024)
+      throw std::invalid_argument("GpuMsm::run: batch-affine steps " + std::to_string(l) + " outside [1, 1024]");
+    return (uint32_t)l;
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -421,7 +485,10 @@ struct GpuMsm<Cfg>::Impl {
       keys_alt{"GPU MSM sorted keys"}, vals_alt{"GPU MSM sorted values"}, buckets{"GPU MSM buckets"}, part[2],
       part_keys[2], red_p[2], red_q[2], cub_temp{"GPU MSM sort temp"}, staging{"GPU MSM upload staging"},
       flags{"GPU MSM 0/1 flags"}, idx_tail{"GPU MSM tail indices"}, idx_ones{"GPU MSM one indices"},
-      counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"};
+      counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"},
+      ba_acc{"GPU MSM batch-affine sums"}, ba_cur{"GPU MSM batch-affine keys"},
+      ba_den{"GPU MSM batch-affine denominators"}, ba_slot{"GPU MSM batch-affine partial sums"},
+      ba_slot_key{"GPU MSM batch-affine partial keys"}, ba_inv{"GPU MSM batch inversion"};
 
   Impl() {
     for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->set_what("GPU MSM reduction");
@@ -436,14 +503,16 @@ struct GpuMsm<Cfg>::Impl {
   void release_scratch() {
     for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
                     &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
-                    &idx_ones, &counts, &select_temp, &one_bucket})
+                    &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den, &ba_slot,
+                    &ba_slot_key, &ba_inv})
       b->release();
   }
   size_t device_bytes() const {
     size_t s = 0;
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
-                    &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket})
+                    &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den,
+                    &ba_slot, &ba_slot_key, &ba_inv})
       s += b->bytes();
     return s;
   }
@@ -566,12 +635,12 @@ struct GpuMsm<Cfg>::Impl {
                               reinterpret_cast<const DevAffine<FNew>*>(d_bases), L, nthreads);
     else
       accumulate_affine<F>(wb, s_keys, s_vals, count, d_bases, L, nthreads);
-    prof.mark();  // accumulate
+    prof.mark("accumulate");
     if (kernels_new(msm_detail::KernelGroup::kFoldReduce))
       fold_cut<FNew>(reinterpret_cast<DevXyzz<FNew>*>(wb), nthreads);
     else
       fold_cut<F>(wb, nthreads);
-    prof.mark();  // fold
+    prof.mark("fold");
   }
   /// The accumulation kernel of accumulate_runs over the coordinate field G (F or FNew).
   template <class G>
@@ -665,6 +734,142 @@ struct GpuMsm<Cfg>::Impl {
       reduce_level_kernel<G, false><<<(total + 127) / 128, 128, 0, stream>>>(p_out, q_out, p_in, q_in, m, total);
   }
 
+  /// Scratch values batch_invert needs for m values: the levels above the first, and the top's
+  /// prefix products.
+  static size_t batch_invert_scratch(size_t m) {
+    using msm_detail::kBatchInvertFanIn;
+    size_t total = kBatchInvertFanIn;
+    while (m > kBatchInvertFanIn) {
+      m = (m + kBatchInvertFanIn - 1) / kBatchInvertFanIn;
+      total += m;
+    }
+    return total;
+  }
+  /// v[0..m) (nonzero Fp, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh), with ba_inv
+  /// holding batch_invert_scratch(m) values.
+  void batch_invert(DevFp* v, uint32_t m) {
+    using namespace msm_detail;
+    std::vector<std::pair<DevFp*, uint32_t>> lv{{v, m}};
+    DevFp* next = ba_inv.as<DevFp>();
+    while (lv.back().second > kBatchInvertFanIn) {
+      const uint32_t mm = (lv.back().second + kBatchInvertFanIn - 1) / kBatchInvertFanIn;
+      lv.emplace_back(next, mm);
+      next += mm;
+    }
+    for (size_t i = 0; i + 1 < lv.size(); ++i) {
+      batch_invert_up_kernel<<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first, lv[i].first,
+                                                                                 lv[i].second);
+      check_launch();
+    }
+    batch_invert_top_kernel<<<1, 1, 0, stream>>>(lv.back().first, next, lv.back().second);
+    check_launch();
+    for (size_t i = lv.size() - 1; i-- > 0;) {
+      batch_invert_down_kernel<<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first, lv[i + 1].first,
+                                                                                   lv[i].second);
+      check_launch();
+    }
+  }
+
+  /// Step 3 for all W windows by batch-affine lanes of L entries (msm_batch_affine.cuh): every
+  /// window's digits sorted in place (keys/vals), then the windows in groups as large as the free
+  /// memory allows, each group in L steps, its cut runs folded per window by fold_cut. Returns false,
+  /// having done nothing, if not even one window's lanes fit (the caller then runs XYZZ).
+  bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, const DA* d_bases,
+                               msm_detail::Profile& prof) {
+    using namespace msm_detail;
+    if constexpr (!kHasBatchAffine) {
+      return false;
+    } else {
+      const size_t n = n32;
+      const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
+      ensure_parts(lanes_w);
+      cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
+      cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
+      size_t sort_bytes = 0;
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
+      cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
+
+      // lanes per group: acc, cur, den, two slots with keys per lane, plus the inversion levels
+      const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
+      const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_den.bytes() + ba_slot.bytes() +
+                          ba_slot_key.bytes() + ba_inv.bytes();
+      const size_t avail = device_bytes_available() + held;
+      const size_t margin = size_t{256} << 20;
+      const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
+      const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / 8 + 64) * sizeof(F);
+      size_t gw = std::min<size_t>((size_t)W, usable / per_window);
+      gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
+      if (gw == 0) return false;
+      const size_t lanes_max = gw * lanes_w;
+      ba_acc.ensure(lanes_max * sizeof(DA));
+      ba_cur.ensure(lanes_max * 4);
+      ba_den.ensure(lanes_max * sizeof(F));
+      ba_slot.ensure(2 * lanes_max * sizeof(DA));
+      ba_slot_key.ensure(2 * lanes_max * 4);
+      ba_inv.ensure(batch_invert_scratch(lanes_max) * sizeof(F));
+
+      // every window sorted in place (the result lands in either buffer of the pair; copied back)
+      for (int w = 0; w < W; ++w) {
+        uint32_t* kw = keys.as<uint32_t>() + (size_t)w * n;
+        uint32_t* vw = vals.as<uint32_t>() + (size_t)w * n;
+        cub::DoubleBuffer<uint32_t> sk(kw, keys_alt.as<uint32_t>());
+        cub::DoubleBuffer<uint32_t> sv(vw, vals_alt.as<uint32_t>());
+        size_t tb = cub_temp.bytes();
+        CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, sk, sv, n32, 0, c, stream));
+        if (sk.Current() != kw)
+          CUDA_CHECK(cudaMemcpyAsync(kw, sk.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
+        if (sv.Current() != vw)
+          CUDA_CHECK(cudaMemcpyAsync(vw, sv.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
+      }
+      prof.mark("sort");
+
+      for (size_t w0 = 0; w0 < (size_t)W; w0 += gw) {
+        const uint32_t gcount = (uint32_t)std::min<size_t>(gw, (size_t)W - w0);
+        const uint32_t lanes = gcount * lanes_w;
+        DX* wb = buckets.as<DX>() + w0 * nb;
+        BaGroup<F> g{keys.as<uint32_t>() + w0 * n,
+                     vals.as<uint32_t>() + w0 * n,
+                     d_bases,
+                     wb,
+                     ba_acc.as<DA>(),
+                     ba_cur.as<uint32_t>(),
+                     ba_den.as<F>(),
+                     ba_slot.as<DA>(),
+                     ba_slot_key.as<uint32_t>(),
+                     n32,
+                     L,
+                     lanes_w,
+                     lanes,
+                     nb};
+        CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
+        const uint32_t blocks = (lanes + 255) / 256;
+        ba_init_kernel<F><<<blocks, 256, 0, stream>>>(g);
+        check_launch();
+        for (uint32_t s = 0; s < L; ++s) {
+          if (s > 0) {  // step 0 only starts runs: nothing to add
+            ba_denominator_kernel<F><<<blocks, 256, 0, stream>>>(g, s);
+            check_launch();
+            batch_invert(g.den, lanes);
+          }
+          ba_apply_kernel<F><<<blocks, 256, 0, stream>>>(g, s);
+          check_launch();
+        }
+        ba_finish_kernel<F><<<blocks, 256, 0, stream>>>(g);
+        check_launch();
+        prof.mark("accumulate");
+        for (uint32_t wl = 0; wl < gcount; ++wl) {
+          const uint32_t m = 2 * lanes_w;
+          ba_slots_to_parts_kernel<F><<<(m + 255) / 256, 256, 0, stream>>>(
+              part[0].as<DX>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
+          check_launch();
+          fold_cut<F>(wb + (size_t)wl * nb, lanes_w);
+        }
+        prof.mark("fold");
+      }
+      return true;
+    }
+  }
+
   /// Steps 1–5 over n scalars: scalar k is d_scalars[p], point bases[p], p = idx[k] (idx null: p = k).
   Projective pippenger(const DevFr* d_scalars, const uint32_t* idx, uint32_t n32, const DA* d_bases,
                        const GpuMsmConfig& cfg) {
@@ -700,13 +905,15 @@ struct GpuMsm<Cfg>::Impl {
                                                         n32, c, W);
     check_launch();
 
-    prof.mark();  // digits
-    for (int w = 0; w < W; ++w) {
+    prof.mark("digits");
+    const bool batch_affine =
+        batch_affine_selected(cfg, n32) && accumulate_batch_affine(W, c, nb, n32, batch_affine_steps(cfg), d_bases, prof);
+    for (int w = 0; w < W && !batch_affine; ++w) {
       size_t tb = cub_temp.bytes();
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, keys.as<uint32_t>() + (size_t)w * n,
                                                  keys_alt.as<uint32_t>(), vals.as<uint32_t>() + (size_t)w * n,
                                                  vals_alt.as<uint32_t>(), n32, 0, c, stream));
-      prof.mark();  // sort
+      prof.mark("sort");
       accumulate_runs(buckets.as<DX>() + (size_t)w * nb, nb, keys_alt.as<uint32_t>(), vals_alt.as<uint32_t>(), n32,
                       d_bases, prof);
     }
@@ -732,7 +939,7 @@ struct GpuMsm<Cfg>::Impl {
       first = false;
       ++level;
     }
-    prof.mark();  // reduce
+    prof.mark("reduce");
     std::vector<HostXyzz> hp((size_t)W * m), hq((size_t)W * m);
     CUDA_CHECK(cudaMemcpyAsync(hq.data(), q_src, hq.size() * sizeof(DX), cudaMemcpyDeviceToHost, stream));
     if (!first)
@@ -758,7 +965,7 @@ struct GpuMsm<Cfg>::Impl {
       for (int d = 0; d < c && w != W - 1; ++d) acc = acc.dbl();
       acc += tot.to_projective();
     }
-    prof.report(n, c, W);
+    prof.report(n, c, W, batch_affine ? "batch-affine" : "xyzz");
     return acc;
   }
 };

@@ -3,8 +3,8 @@
 // 2^16 (G1; smaller for G2), every window width class (so 0 to 4 device reduction levels), and
 // the edge inputs: zero scalars, all-one scalars, r − 1, identity bases, duplicate and opposite
 // bases, one scalar repeated everywhere (one huge bucket per window), witness-like 75%-bit vectors
-// with and without the 0/1 split. Also: resident bases with
-// offsets, device scalars, and recovery after an out-of-memory error.
+// with and without the 0/1 split; G1 with both bucket additions (batch-affine and XYZZ) forced.
+// Also: resident bases with offsets, device scalars, and recovery after an out-of-memory error.
 // Skipped (not failed) without a CUDA device.
 #include <gtest/gtest.h>
 
@@ -46,14 +46,30 @@ std::vector<ff::Fr> random_scalars(size_t n, std::mt19937_64& rng) {
 }
 
 template <class Cfg>
-void expect_same(gpu::GpuMsm<Cfg>& g, const std::vector<ec::AffinePoint<Cfg>>& bases,
-                 const std::vector<ff::Fr>& scalars, const std::string& what, int window_bits = 0) {
+void expect_same_cfg(gpu::GpuMsm<Cfg>& g, const std::vector<ec::AffinePoint<Cfg>>& bases,
+                     const std::vector<ff::Fr>& scalars, const std::string& what, const gpu::GpuMsmConfig& cfg) {
   g.set_bases(bases);
-  gpu::GpuMsmConfig cfg;
-  cfg.window_bits = window_bits;
   const auto got = g.run(scalars, 0, cfg).to_affine();
   const auto want = msm::msm<Cfg>(std::span<const ec::AffinePoint<Cfg>>(bases), msm::Scalars(scalars)).to_affine();
-  EXPECT_EQ(got, want) << Cfg::kName << " " << what << " n=" << bases.size() << " c=" << window_bits;
+  EXPECT_EQ(got, want) << Cfg::kName << " " << what << " n=" << bases.size() << " c=" << cfg.window_bits
+                       << " bucket_add=" << int(cfg.bucket_add) << " L=" << cfg.batch_affine_steps;
+}
+
+template <class Cfg>
+void expect_same(gpu::GpuMsm<Cfg>& g, const std::vector<ec::AffinePoint<Cfg>>& bases,
+                 const std::vector<ff::Fr>& scalars, const std::string& what, int window_bits = 0) {
+  gpu::GpuMsmConfig cfg;
+  cfg.window_bits = window_bits;
+  expect_same_cfg(g, bases, scalars, what, cfg);
+}
+
+/// The config of a forced bucket addition (msm.hpp "Bucket additions") with L = steps (0: default).
+gpu::GpuMsmConfig adds_cfg(gpu::BucketAdd add, int steps = 0, int window_bits = 0) {
+  gpu::GpuMsmConfig cfg;
+  cfg.bucket_add = add;
+  cfg.batch_affine_steps = steps;
+  cfg.window_bits = window_bits;
+  return cfg;
 }
 
 template <class Cfg>
@@ -97,7 +113,7 @@ TEST(GpuMsm, G2WindowWidths) {
 }
 
 template <class Cfg>
-void edge_cases(uint64_t seed, size_t n) {
+void edge_cases(uint64_t seed, size_t n, const gpu::GpuMsmConfig& cfg = {}) {
   using A = ec::AffinePoint<Cfg>;
   std::mt19937_64 rng(seed);
   gpu::GpuMsm<Cfg> g;
@@ -106,37 +122,37 @@ void edge_cases(uint64_t seed, size_t n) {
   const ff::Fr r_minus_1 = -ff::Fr::one();
 
   std::vector<ff::Fr> zeros(n, ff::Fr::zero());
-  expect_same(g, bases, zeros, "all-zero scalars");
+  expect_same_cfg(g, bases, zeros, "all-zero scalars", cfg);
   std::vector<ff::Fr> ones(n, ff::Fr::one());
-  expect_same(g, bases, ones, "all-one scalars");
+  expect_same_cfg(g, bases, ones, "all-one scalars", cfg);
   std::vector<ff::Fr> top(n, r_minus_1);
-  expect_same(g, bases, top, "all r-1 scalars");
+  expect_same_cfg(g, bases, top, "all r-1 scalars", cfg);
   std::vector<ff::Fr> same(n, scalars[0]);
-  expect_same(g, bases, same, "one scalar everywhere");
+  expect_same_cfg(g, bases, same, "one scalar everywhere", cfg);
 
   auto mixed = scalars;
   for (size_t i = 0; i < n; i += 3) mixed[i] = ff::Fr::zero();
   for (size_t i = 1; i < n; i += 7) mixed[i] = ff::Fr::one();
   for (size_t i = 2; i < n; i += 11) mixed[i] = r_minus_1;
   for (size_t i = 4; i < n; i += 13) mixed[i] = ff::Fr::from_u64(i);
-  expect_same(g, bases, mixed, "mixed zero/one/r-1/small");
+  expect_same_cfg(g, bases, mixed, "mixed zero/one/r-1/small", cfg);
 
   auto with_identity = bases;
   for (size_t i = 0; i < n; i += 5) with_identity[i] = A::identity();
-  expect_same(g, with_identity, scalars, "identity bases");
+  expect_same_cfg(g, with_identity, scalars, "identity bases", cfg);
   std::vector<A> all_identity(n, A::identity());
-  expect_same(g, all_identity, scalars, "all identity bases");
+  expect_same_cfg(g, all_identity, scalars, "all identity bases", cfg);
 
   // duplicates and opposites: P, P, −P, P, ... and equal scalars (P + P and P − P in one bucket)
   std::vector<A> dup(n);
   for (size_t i = 0; i < n; ++i) dup[i] = (i % 3 == 2) ? -bases[i % 4] : bases[i % 4];
-  expect_same(g, dup, scalars, "duplicate/opposite bases, random scalars");
-  expect_same(g, dup, same, "duplicate/opposite bases, equal scalars");
-  expect_same(g, dup, ones, "duplicate/opposite bases, ones");
+  expect_same_cfg(g, dup, scalars, "duplicate/opposite bases, random scalars", cfg);
+  expect_same_cfg(g, dup, same, "duplicate/opposite bases, equal scalars", cfg);
+  expect_same_cfg(g, dup, ones, "duplicate/opposite bases, ones", cfg);
   // P and −P with the same scalar cancel exactly
   std::vector<A> pm = {bases[0], -bases[0]};
-  expect_same(g, pm, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P - P");
-  expect_same(g, std::vector<A>{bases[0], bases[0]}, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P + P");
+  expect_same_cfg(g, pm, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P - P", cfg);
+  expect_same_cfg(g, std::vector<A>{bases[0], bases[0]}, std::vector<ff::Fr>{scalars[1], scalars[1]}, "P + P", cfg);
 }
 
 TEST(GpuMsm, G1EdgeCases) {
@@ -153,23 +169,23 @@ TEST(GpuMsm, G2EdgeCases) {
 // Witness-like scalars (75% bits): the 0/1 split (msm.hpp step 0) and the plain path
 // (PROOFLINE_GPU_MSM_NO_SPLIT) both equal the CPU.
 template <class Cfg>
-void bits_split(uint64_t seed, size_t n) {
+void bits_split(uint64_t seed, size_t n, const gpu::GpuMsmConfig& cfg = {}) {
   std::mt19937_64 rng(seed);
   gpu::GpuMsm<Cfg> g;
   auto bases = random_bases<Cfg>(n, rng);
   auto scalars = random_scalars(n, rng);
   for (size_t i = 0; i < n; ++i)
     if (i % 4 != 0) scalars[i] = (rng() & 1) ? ff::Fr::one() : ff::Fr::zero();
-  expect_same(g, bases, scalars, "75% bits, split");
+  expect_same_cfg(g, bases, scalars, "75% bits, split", cfg);
   ::setenv("PROOFLINE_GPU_MSM_NO_SPLIT", "1", 1);
-  expect_same(g, bases, scalars, "75% bits, no split");
+  expect_same_cfg(g, bases, scalars, "75% bits, no split", cfg);
   ::unsetenv("PROOFLINE_GPU_MSM_NO_SPLIT");
   std::vector<ff::Fr> one_only(n, ff::Fr::zero());
   one_only[n / 2] = ff::Fr::one();
-  expect_same(g, bases, one_only, "a single one");
+  expect_same_cfg(g, bases, one_only, "a single one", cfg);
   std::vector<ff::Fr> tail_only(n, ff::Fr::zero());
   tail_only[n - 1] = ff::Fr::from_u64(12345);
-  expect_same(g, bases, tail_only, "a single full scalar");
+  expect_same_cfg(g, bases, tail_only, "a single full scalar", cfg);
 }
 
 TEST(GpuMsm, G1BitsSplit) {
@@ -218,6 +234,72 @@ TEST(GpuMsm, G2KernelVariantsAgree) {
       }
     }
   }
+}
+
+// Batch-affine bucket additions (msm.hpp "Bucket additions", the G1 default from 2^18 tail points)
+// forced at every size, and XYZZ forced beside it: both equal the CPU. Sizes 1, 2, 3, 31, 2^10,
+// 2^16, 2^20 (2^20: 4096 random bases repeated, so the CPU reference stays cheap); lane lengths L =
+// 1 (no affine addition at all: everything through the fold), 2, 3 (most runs cut), the default, 64.
+TEST(GpuMsm, G1BatchAffineSizes) {
+  REQUIRE_CUDA_DEVICE();
+  using gpu::BucketAdd;
+  std::mt19937_64 rng(21);
+  gpu::GpuMsmG1 g;
+  for (size_t n : {size_t{1}, size_t{2}, size_t{3}, size_t{31}, size_t{1} << 10, size_t{1} << 16}) {
+    auto bases = random_bases<ec::G1Config>(n, rng);
+    auto scalars = random_scalars(n, rng);
+    expect_same_cfg(g, bases, scalars, "random, xyzz", adds_cfg(BucketAdd::kXyzz));
+    for (int steps : {0, 1, 2, 3, 64})
+      expect_same_cfg(g, bases, scalars, "random, batch-affine", adds_cfg(BucketAdd::kBatchAffine, steps));
+  }
+  const size_t n = size_t{1} << 20;
+  auto distinct = random_bases<ec::G1Config>(4096, rng);
+  std::vector<ec::G1Affine> bases(n);
+  for (size_t i = 0; i < n; ++i) bases[i] = distinct[i % distinct.size()];
+  auto scalars = random_scalars(n, rng);
+  expect_same_cfg(g, bases, scalars, "2^20 random, xyzz", adds_cfg(BucketAdd::kXyzz));
+  expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine", adds_cfg(BucketAdd::kBatchAffine));
+  expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine, L=8, c=12",
+                  adds_cfg(BucketAdd::kBatchAffine, 8, 12));
+  expect_same_cfg(g, bases, scalars, "2^20 random, environment's choice", gpu::GpuMsmConfig{});
+}
+
+// The edge inputs of edge_cases and bits_split (zero and one scalars, identity bases, P and −P in one
+// bucket, P + P, one scalar everywhere = one bucket of every point per window, the 0/1 split on and
+// off) through batch-affine lanes of several lengths and window widths.
+TEST(GpuMsm, G1BatchAffineEdgeCases) {
+  REQUIRE_CUDA_DEVICE();
+  using gpu::BucketAdd;
+  edge_cases<ec::G1Config>(22, 31, adds_cfg(BucketAdd::kBatchAffine, 4));
+  edge_cases<ec::G1Config>(23, 1000, adds_cfg(BucketAdd::kBatchAffine));
+  edge_cases<ec::G1Config>(24, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 5));
+  edge_cases<ec::G1Config>(25, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine));
+  edge_cases<ec::G1Config>(26, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 128, 16));
+  edge_cases<ec::G1Config>(27, 1000, adds_cfg(BucketAdd::kXyzz));
+  bits_split<ec::G1Config>(28, 5000, adds_cfg(BucketAdd::kBatchAffine));
+  bits_split<ec::G1Config>(29, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
+  bits_split<ec::G1Config>(30, 5000, adds_cfg(BucketAdd::kXyzz));
+}
+
+// Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
+// environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
+// under the default config.
+TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(31);
+  gpu::GpuMsmG1 g;
+  auto bases = random_bases<ec::G1Config>(3000, rng);
+  auto scalars = random_scalars(3000, rng);
+  for (int c : {2, 3, 7, 8, 12, 13, 16, 17, 21, 22})
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine", adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  ::setenv("PROOFLINE_MSM_BA_MIN", "0", 1);
+  ::setenv("PROOFLINE_MSM_BA_STEPS", "5", 1);
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_MIN=0, PROOFLINE_MSM_BA_STEPS=5");
+  ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
+  ::unsetenv("PROOFLINE_MSM_XYZZ");
+  ::unsetenv("PROOFLINE_MSM_BA_STEPS");
+  ::unsetenv("PROOFLINE_MSM_BA_MIN");
 }
 
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {

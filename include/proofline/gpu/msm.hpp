@@ -28,7 +28,11 @@
 //     holds whole; the partial sums of buckets cut by its range ends go to two slots per thread,
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
-//     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L));
+//     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
+//     G1 default: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
+//     each lane's running sum is affine and the additions of all lanes of a group of windows are
+//     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
+//     the cut runs then go through the same XYZZ fold;
 //  4. reduction of Σ_j (j+1)·B_j per window on the device in levels of segments of 16
 //     (each segment: running sums T = Σ i·x_i, R = Σ x_i; R is multiplied by 16 with four
 //     doublings and becomes the next level's input), until ≤ 64 values per window remain;
@@ -47,10 +51,24 @@
 // other value makes G2 run() throw std::invalid_argument. GpuMsmConfig::g2_kernels overrides it
 // per call. G1 has one variant and ignores both.
 //
+// ---- Bucket additions (PROOFLINE_MSM_XYZZ, GpuMsmConfig::bucket_add) ------------------------------
+// Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
+// path) or in affine coordinates with one inversion per step shared by every lane of a group of
+// windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
+// same group element. G1 runs batch-affine by default for a tail of at least
+// PROOFLINE_MSM_BA_MIN points (default 2^18; below it the per-step inversion latency dominates) and
+// XYZZ below it; PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
+// PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group.
+// GpuMsmConfig::bucket_add / batch_affine_steps override the environment per call. The lanes' state
+// (≈ 350 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
+// per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
+// the call runs XYZZ. The sum of the scalar-1 bases (step 0) and G2 always use XYZZ.
+//
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
 // Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
-// W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 20: about 9.5 GiB.
+// W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 20: about 9.5 GiB. Batch-affine adds
+// its lanes' state, sized by the free memory (above): ≈ 350 B × ⌈n/L⌉ per window of a group.
 // Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
 // with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and
 // the device) stay usable: free something or use smaller calls and retry.
@@ -76,12 +94,23 @@ enum class G2Kernels {
   kNewFold,  ///< by-value in the accumulation of the affine points, by-reference in fold and reduction
 };
 
+/// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
+enum class BucketAdd {
+  kFromEnv,      ///< PROOFLINE_MSM_XYZZ / PROOFLINE_MSM_BA_MIN (G1: batch-affine from 2^18 tail points)
+  kXyzz,         ///< XYZZ mixed additions
+  kBatchAffine,  ///< batch-affine at any size (G1; G2 ignores it and runs XYZZ)
+};
+
 /// Options of one GPU MSM call.
 struct GpuMsmConfig {
   /// 0: chosen from n by the cost model; else the window width c in bits, 2..24.
   int window_bits = 0;
   /// The G2 kernel variant; kFromEnv defers to PROOFLINE_G2_KERNELS (tests set it to compare).
   G2Kernels g2_kernels = G2Kernels::kFromEnv;
+  /// Step 3's additions; kFromEnv defers to PROOFLINE_MSM_XYZZ and PROOFLINE_MSM_BA_MIN.
+  BucketAdd bucket_add = BucketAdd::kFromEnv;
+  /// Batch-affine entries per lane (= steps); 0: PROOFLINE_MSM_BA_STEPS or 32. At most 1024.
+  int batch_affine_steps = 0;
 };
 
 /// The window width the GPU MSM uses for n scalars by default.

@@ -1,0 +1,286 @@
+// src/gpu/msm_batch_affine.cuh — batch-affine bucket accumulation of the GPU MSM (step 3 of
+// proofline/gpu/msm.hpp's algorithm, the default for G1): the kernels and the batch inversion.
+// Included by msm.cuh only, after its constants (kSignBit, kIndexMask); msm.cuh's
+// Impl::accumulate_batch_affine drives the kernels.
+//
+// Lanes. As in accumulate_kernel (msm.cuh), each window's n sorted (key, value) entries are cut into
+// ranges of L entries, one per lane: lane t of window w owns entries [tL, min(tL + L, n)) and keeps
+// one affine accumulator `acc` and the key `cur` of the run it is summing (bit 31: the run began
+// before the range). The lanes of a group of windows advance together in L steps; step s handles
+// entry lo + s of every lane:
+//   key 0 or past the range  nothing;
+//   key != cur               the lane's finished run is flushed (below), acc = the entry's point,
+//                            cur = key (no addition);
+//   key == cur               acc = acc + point, an affine addition.
+// Every affine addition of one step shares one field inversion (Montgomery's trick over the whole
+// group, batch_invert below): 3 products per element for the trick, then λ, λ², λ·(x1 − x3), so
+// ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition. A lane's state lives
+// in device memory between the three launches of a step (denominators, inversion, apply).
+// Flush, the same rule as accumulate_kernel: a run wholly inside the range becomes its bucket
+// (buckets[key − 1] = the run's sum as XYZZ); a run cut by a range end leaves its sum in the lane's
+// slots 2t (began before the range) / 2t + 1 (continues past it), which the XYZZ fold of msm.cuh
+// (fold_cut) then adds into the buckets, exactly as for the XYZZ path's partial sums.
+//
+// Affine addition a + p (a = acc, p = the entry's point; (0, 0) = identity, ec.cuh):
+//   a or p identity            the other; no inversion needed (denominator 1)
+//   x_a != x_p                 λ = (y_p − y_a)/(x_p − x_a)
+//   x_a == x_p, y_a == y_p     doubling: λ = 3x_a²/(2y_a)   (y_a = 0 would be a 2-torsion point:
+//                              identity, denominator 1; prime-order bases have none)
+//   x_a == x_p, y_a == −y_p    identity (denominator 1)
+//   then x3 = λ² − x_a − x_p, y3 = λ(x_a − x3) − y_a.
+// So every denominator is nonzero and one element cannot poison the batch (the inverse of a
+// product containing 0 would be 0 and wipe every inverse of the batch).
+#pragma once
+
+#include <cstdint>
+
+#include "ec.cuh"
+
+namespace proofline::gpu {
+namespace msm_detail {
+
+constexpr uint32_t kRunBeganBefore = 0x80000000u;  ///< bit of a lane's `cur`
+constexpr uint32_t kBatchInvertFanIn = 16;          ///< elements per thread of each batch_invert level
+
+/// a^(p − 2) = a^(−1) in Fp (Fermat; a != 0), Montgomery form in and out: a 4-bit fixed window over
+/// the exponent's 12 words, 380 squarings and 95 products, one thread.
+__device__ inline DevFp fp_inverse(const DevFp& a) {
+  DevFp tbl[16];
+  tbl[0] = DevFp::one();
+  tbl[1] = a;
+#pragma unroll 1
+  for (int i = 2; i < 16; ++i) tbl[i] = tbl[i - 1] * a;
+  DevFp r = DevFp::one();
+#pragma unroll 1
+  for (int k = FpParams32::N - 1; k >= 0; --k) {
+    const uint32_t e = FpParams32::mod(k) - (k == 0 ? 2u : 0u);  // p − 2: the low word of p is 0xffffaaab
+#pragma unroll 1
+    for (int nib = 7; nib >= 0; --nib) {
+      r = r.sqr();
+      r = r.sqr();
+      r = r.sqr();
+      r = r.sqr();
+      r = r * tbl[(e >> (4 * nib)) & 15];
+    }
+  }
+  return r;
+}
+
+// ---- batch inversion of m nonzero Fp values in place (Montgomery's trick, in levels) ------------
+// up:   u[i] = Π v[iK .. min(iK + K, m))                       (K = kBatchInvertFanIn)
+// top:  one thread: the values of the last level (≤ K) inverted by prefix products and one Fermat
+//       inversion
+// down: with u[i] now inverted: prefix products of v[iK ..] recomputed, then backwards
+//       v[j] ← (Π_{<j} v)·u, u ← u·v[j]
+static __global__ void __launch_bounds__(256) batch_invert_up_kernel(DevFp* __restrict__ u, const DevFp* __restrict__ v,
+                                                              uint32_t m) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t b = (uint64_t)i * kBatchInvertFanIn;
+  if (b >= m) return;
+  const uint32_t e = b + kBatchInvertFanIn < m ? (uint32_t)(b + kBatchInvertFanIn) : m;
+  DevFp prod = v[b];
+  for (uint32_t j = (uint32_t)b + 1; j < e; ++j) prod = prod * v[j];
+  u[i] = prod;
+}
+
+static __global__ void __launch_bounds__(256) batch_invert_down_kernel(DevFp* __restrict__ v, const DevFp* __restrict__ u,
+                                                                uint32_t m) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t b64 = (uint64_t)i * kBatchInvertFanIn;
+  if (b64 >= m) return;
+  const uint32_t b = (uint32_t)b64;
+  const uint32_t len = m - b < kBatchInvertFanIn ? m - b : kBatchInvertFanIn;
+  DevFp pre[kBatchInvertFanIn];  // pre[k] = v[b]·…·v[b + k]
+  pre[0] = v[b];
+  for (uint32_t k = 1; k < len; ++k) pre[k] = pre[k - 1] * v[b + k];
+  DevFp inv = u[i];  // (v[b]·…·v[b + len − 1])^(−1)
+  for (uint32_t k = len - 1; k >= 1; --k) {
+    const DevFp vk = v[b + k];
+    v[b + k] = inv * pre[k - 1];
+    inv = inv * vk;
+  }
+  v[b] = inv;
+}
+
+/// One thread: v[0..m) inverted in place (m ≥ 1, ≤ kBatchInvertFanIn), pre = m scratch values.
+static __global__ void batch_invert_top_kernel(DevFp* __restrict__ v, DevFp* __restrict__ pre, uint32_t m) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  pre[0] = v[0];
+  for (uint32_t k = 1; k < m; ++k) pre[k] = pre[k - 1] * v[k];
+  DevFp inv = fp_inverse(pre[m - 1]);
+  for (uint32_t k = m - 1; k >= 1; --k) {
+    const DevFp vk = v[k];
+    v[k] = inv * pre[k - 1];
+    inv = inv * vk;
+  }
+  v[0] = inv;
+}
+
+// ---- the lanes -----------------------------------------------------------------------------------
+/// One group of windows [w0, w0 + windows) on the device: pointers at window w0's entries and
+/// buckets; lane g belongs to window w0 + g / lanes_per_window.
+template <class F>
+struct BaGroup {
+  const uint32_t* keys;   ///< sorted keys, n per window
+  const uint32_t* vals;   ///< sorted values (point index | sign << 31), n per window
+  const DevAffine<F>* bases;
+  DevXyzz<F>* buckets;    ///< nb per window
+  DevAffine<F>* acc;      ///< per lane
+  uint32_t* cur;          ///< per lane: key | kRunBeganBefore
+  F* den;                 ///< per lane: the step's denominator, then its inverse
+  DevAffine<F>* slot;     ///< 2 per lane
+  uint32_t* slot_key;     ///< 2 per lane (0: empty)
+  uint32_t n, L, lanes_per_window, lanes, nb;
+};
+
+enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
+
+/// Lane g's view of its window: entries [lo, hi) of keys/vals, its window's buckets.
+template <class F>
+struct BaLaneView {
+  const uint32_t* keys;
+  const uint32_t* vals;
+  DevXyzz<F>* buckets;
+  uint32_t lo, hi;
+  __device__ BaLaneView(const BaGroup<F>& g, uint32_t lane) {
+    const uint32_t wl = lane / g.lanes_per_window, t = lane % g.lanes_per_window;
+    keys = g.keys + (size_t)wl * g.n;
+    vals = g.vals + (size_t)wl * g.n;
+    buckets = g.buckets + (size_t)wl * g.nb;
+    lo = t * g.L;  // < n: lanes_per_window = ⌈n/L⌉
+    hi = lo + g.L < g.n ? lo + g.L : g.n;
+  }
+  /// What step s does for a lane whose run key is `cur_key`; the entry's key in k.
+  __device__ uint32_t op(uint32_t s, uint32_t cur_key, uint32_t& k) const {
+    const uint32_t j = lo + s;
+    if (j >= hi) return kBaNone;
+    k = keys[j];
+    if (k == 0) return kBaNone;
+    return k == cur_key ? kBaAdd : kBaStart;
+  }
+  __device__ DevAffine<F> point(const DevAffine<F>* bases, uint32_t j) const {
+    const uint32_t v = vals[j];
+    DevAffine<F> p = bases[v & kIndexMask];
+    if (v & kSignBit) p.y = -p.y;
+    return p;
+  }
+};
+
+/// The denominator of a + p (the table at the top of the file): never zero.
+template <class F>
+__device__ F ba_denominator(const DevAffine<F>& a, const DevAffine<F>& p) {
+  if (a.is_identity() || p.is_identity()) return F::one();
+  if (a.x == p.x) return (a.y == p.y && !a.y.is_zero()) ? a.y.dbl() : F::one();
+  return p.x - a.x;
+}
+
+/// a + p given inv = the inverse of ba_denominator(a, p).
+template <class F>
+__device__ DevAffine<F> ba_sum(const DevAffine<F>& a, const DevAffine<F>& p, const F& inv) {
+  if (a.is_identity()) return p;
+  if (p.is_identity()) return a;
+  F lambda;
+  if (a.x == p.x) {
+    if (!(a.y == p.y) || a.y.is_zero()) return DevAffine<F>::identity();
+    const F xx = a.x.sqr();
+    lambda = (xx.dbl() + xx) * inv;
+  } else {
+    lambda = (p.y - a.y) * inv;
+  }
+  DevAffine<F> r;
+  r.x = lambda.sqr() - a.x - p.x;
+  r.y = lambda * (a.x - r.x) - a.y;
+  return r;
+}
+
+/// The lane's run (key cur & ~kRunBeganBefore, sum acc) leaves: its bucket or a slot (file comment).
+template <class F>
+__device__ void ba_flush(const BaGroup<F>& g, const BaLaneView<F>& lv, uint32_t lane, uint32_t cur,
+                         const DevAffine<F>& acc, bool continues) {
+  const uint32_t key = cur & ~kRunBeganBefore;
+  if (cur & kRunBeganBefore) {
+    g.slot[2 * (size_t)lane] = acc;
+    g.slot_key[2 * (size_t)lane] = key;
+    if (continues) {
+      g.slot[2 * (size_t)lane + 1] = DevAffine<F>::identity();
+      g.slot_key[2 * (size_t)lane + 1] = key;
+    }
+  } else if (continues) {
+    g.slot[2 * (size_t)lane + 1] = acc;
+    g.slot_key[2 * (size_t)lane + 1] = key;
+  } else {
+    lv.buckets[key - 1] = DevXyzz<F>::from_affine(acc);
+  }
+}
+
+template <class F>
+__global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
+  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+  if (lane >= g.lanes) return;
+  g.cur[lane] = 0;
+  g.slot_key[2 * (size_t)lane] = 0;
+  g.slot_key[2 * (size_t)lane + 1] = 0;
+}
+
+/// Step s, part 1: den[lane] = the denominator of the lane's addition (1 if it adds nothing).
+template <class F>
+__global__ void __launch_bounds__(256) ba_denominator_kernel(BaGroup<F> g, uint32_t s) {
+  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+  if (lane >= g.lanes) return;
+  const BaLaneView<F> lv(g, lane);
+  uint32_t k = 0;
+  F d = F::one();
+  if (lv.op(s, g.cur[lane] & ~kRunBeganBefore, k) == kBaAdd)
+    d = ba_denominator(g.acc[lane], lv.point(g.bases, lv.lo + s));
+  g.den[lane] = d;
+}
+
+/// Step s, part 2 (after batch_invert of den): the lane's addition, or its run's flush and start.
+template <class F>
+__global__ void __launch_bounds__(256) ba_apply_kernel(BaGroup<F> g, uint32_t s) {
+  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+  if (lane >= g.lanes) return;
+  const BaLaneView<F> lv(g, lane);
+  const uint32_t cur = g.cur[lane];
+  uint32_t k = 0;
+  const uint32_t op = lv.op(s, cur & ~kRunBeganBefore, k);
+  if (op == kBaNone) return;
+  const uint32_t j = lv.lo + s;
+  const DevAffine<F> p = lv.point(g.bases, j);
+  if (op == kBaAdd) {
+    g.acc[lane] = ba_sum(g.acc[lane], p, g.den[lane]);
+    return;
+  }
+  if (cur != 0) ba_flush(g, lv, lane, cur, g.acc[lane], false);
+  const bool before = j == lv.lo && lv.lo > 0 && lv.keys[lv.lo - 1] == k;
+  g.cur[lane] = k | (before ? kRunBeganBefore : 0u);
+  g.acc[lane] = p;
+}
+
+/// After the last step: the run each lane still holds is flushed.
+template <class F>
+__global__ void __launch_bounds__(256) ba_finish_kernel(BaGroup<F> g) {
+  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
+  if (lane >= g.lanes) return;
+  const uint32_t cur = g.cur[lane];
+  if (cur == 0) return;
+  const BaLaneView<F> lv(g, lane);
+  const uint32_t key = cur & ~kRunBeganBefore;
+  ba_flush(g, lv, lane, cur, g.acc[lane], lv.hi < g.n && lv.keys[lv.hi] == key);
+}
+
+/// One window's 2·lanes_per_window slots as msm.cuh's partial sums (XYZZ points, keys) for fold_cut.
+template <class F>
+__global__ void __launch_bounds__(256) ba_slots_to_parts_kernel(DevXyzz<F>* __restrict__ part,
+                                                                uint32_t* __restrict__ part_keys,
+                                                                const DevAffine<F>* __restrict__ slot,
+                                                                const uint32_t* __restrict__ slot_key, uint32_t m) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= m) return;
+  const uint32_t k = slot_key[i];
+  part_keys[i] = k;
+  part[i] = k ? DevXyzz<F>::from_affine(slot[i]) : DevXyzz<F>::identity();
+}
+
+}  // namespace msm_detail
+}  // namespace proofline::gpu
