@@ -18,6 +18,9 @@
 #   r1cs      the GPU constraint-evaluation tests (GpuR1csEval.*), then gpu_r1cs_eval_bench: a PoRep
 #             partition of each R1CS_SIZES [2KiB 512MiB 32GiB] compiled, uploaded and evaluated on the
 #             device against prover-mode synthesis (no parameters needed)
+#   samebytes the compiled form (witness-only synthesis, constraints evaluated on the device) against prover
+#             mode for fixed r, s (c2 / submit --local --rs): partition 0 of a $SECTOR PoRep and one WindowPoSt
+#             partition of $POST_SECTOR (SAMEBYTES [porep post]), each in its own process; the proofs compared
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
@@ -50,7 +53,7 @@
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SELF=$ROOT/bench/device/run.sh
-PASSES="tests kernels c1read r1cs porep32 post32 snap32 daemon32 multi pipeline profile"
+PASSES="tests kernels c1read r1cs samebytes porep32 post32 snap32 daemon32 multi pipeline profile"
 SKIPPED=77  # a pass's exit status for "not run here" (no device, no old build, …)
 
 export DRY=${DRY:-0}
@@ -438,6 +441,43 @@ post_like() {  # post_like CIRCUIT KIND GEN VERIFY_FLAG SIZE [extra args of subm
     --check-constraints 0 "$@" --proof "$w/$circuit.proof" --json || rc=1
   step verify --timers timers_verify -- "$P" verify --vk "$VK_FILE" "$vflag" "$w/$circuit.request.json" \
     --proof "$w/$circuit.proof" "$@" || rc=1
+  return "$rc"
+}
+pass_samebytes() {  # issue 31: the compiled form proves prover mode's bytes for fixed r, s (SAMEBYTES words: porep post)
+  local rc=0 w=$WORK/samebytes what f rs=${SAMEBYTES_RS:-1234567,7654321}
+  need_backend
+  mkdir -p "$w"
+  for what in ${SAMEBYTES:-porep post}; do
+    case $what in
+      porep)  # one partition of a $SECTOR sector: c2 --partition 0, each form in its own process
+        ensure_params porep "$SECTOR" || { rc=1; continue; }
+        step gen-c1 -- "$P" gen-c1 --sector-size "$SECTOR" --seed 3 --out "$w/c1.json" || { rc=1; continue; }
+        for f in default compiled; do
+          # shellcheck disable=SC2046  # --compiled or nothing
+          step "porep-$f" --to "$R/porep-$f.json" -- "$P" c2 --c1 "$w/c1.json" --params "$PARAMS_FILE" --partition 0 \
+            --rs "$rs" --backend "$BACKEND" --json --out "$w/porep-$f.proof" $([ "$f" = compiled ] && echo --compiled) || rc=1
+        done ;;
+      post)  # one WindowPoSt partition: submit --local, each form in its own process, then verify
+        ensure_params window-post "$POST_SECTOR" || { rc=1; continue; }
+        step gen-vanilla -- "$P" gen-vanilla window-post --sector-size "$POST_SECTOR" --seed 7 --out "$w/post" ||
+          { rc=1; continue; }
+        for f in default compiled; do
+          step "post-$f" --to "$R/post-$f.json" --timers timers_submit -- "$P" submit --local --backend "$BACKEND" \
+            --kind window-post --request "$w/post.request.json" --vanilla "$w/post.vanilla.json" --params "$PARAMS_FILE" \
+            --partition 0 --check-constraints 0 --compiled "$([ "$f" = compiled ] && echo 1 || echo 0)" --rs "$rs" \
+            --proof "$w/post-$f.proof" --json || rc=1
+        done
+        step verify --timers timers_verify -- "$P" verify --vk "$VK_FILE" --post "$w/post.request.json" \
+          --proof "$w/post-compiled.proof" --partition 0 || rc=1 ;;
+      *) say "  samebytes: unknown SAMEBYTES word '$what' (porep, post)"; rc=1; continue ;;
+    esac
+    if [ -s "$w/$what-default.proof" ] && cmp -s "$w/$what-default.proof" "$w/$what-compiled.proof"; then
+      say "  samebytes/$what: the same proof bytes in both forms ($(stat -c %s "$w/$what-default.proof") B, r,s = $rs)"
+    else
+      say "  samebytes/$what: DIFFERENT proof bytes (or a form failed): default $(stat -c %s "$w/$what-default.proof" 2>/dev/null || echo none) B, compiled $(stat -c %s "$w/$what-compiled.proof" 2>/dev/null || echo none) B"
+      rc=1
+    fi
+  done
   return "$rc"
 }
 pass_post32() { post_like window-post window-post window-post --post "$POST_SECTOR" --partition 0; }

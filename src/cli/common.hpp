@@ -55,6 +55,7 @@
 #include <utility>
 #include <vector>
 
+#include "proofline/groth16/backend.hpp"
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/proof.hpp"
 #include "proofline/groth16/snarkjs.hpp"
@@ -677,6 +678,24 @@ inline std::vector<groth16::Proof> read_proof_file(const std::string& path, std:
 }
 
 /// Adds --threads N (0: all cores; at most kMaxThreads, else exit 2) to a subcommand.
+/// `--rs "R,S"` (testing only: a proof with known r, s is not zero-knowledge): fixed Groth16
+/// randomizers, two decimal integers below the scalar field's modulus r. Anything but decimal digits
+/// is std::invalid_argument (a usage error, exit 2); digits >= r stay fr_from_decimal's "not
+/// canonical" (exit 3).
+inline groth16::Randomizers parse_rs(const std::string& rs) {
+  const auto comma = rs.find(',');
+  if (comma == std::string::npos) {
+    throw std::invalid_argument("--rs takes \"R,S\" (two decimal integers), got '" + rs + "'");
+  }
+  auto decimal = [](const std::string& v, const char* what) {
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
+      throw std::invalid_argument(std::string(what) + " '" + v + "' is not a decimal integer");
+    }
+    return groth16::fr_from_decimal(v, what);
+  };
+  return groth16::Randomizers{decimal(rs.substr(0, comma), "--rs r"), decimal(rs.substr(comma + 1), "--rs s")};
+}
+
 inline CLI::Option* add_threads_option(CLI::App& sub, int& threads) {
   return add_integer_option(sub, "--threads", threads, "worker threads (0: all cores)", 0, kMaxThreads);
 }

@@ -540,6 +540,8 @@ class InterruptibleWait {
 /// submit --local: the request proved by an engine in this process (header comment).
 int run_submit_local(const DaemonCli& d, const KindDecl& kind) {
   if (d.no_wait) throw UsageError("--no-wait needs a daemon (submit --local waits for its own engine)");
+  std::vector<groth16::Randomizers> rs;
+  for (const std::string& v : d.local_rs) rs.push_back(parse_rs(v));  // a bad value: usage error, nothing read
   ResultOutputs outputs(d, local_inputs(d));
   EngineOptions eo;
   eo.backend = d.local_backend;
@@ -548,6 +550,7 @@ int run_submit_local(const DaemonCli& d, const KindDecl& kind) {
   const pb::ProofRequest req = build_request(d, kind);
   engine::ProofRequest er = server::to_engine_request(req);
   if (er.request_id.empty()) er.request_id = "local-" + d.kind;
+  er.randomizers = std::move(rs);
   const EngineRun run = local.run("submit", std::move(er), [&](const std::string& reason) {
     return "the engine's self-check of the " + d.kind + " proof failed: " + reason;
   });
@@ -559,6 +562,7 @@ int run_submit_local(const DaemonCli& d, const KindDecl& kind) {
 int run_submit(const DaemonCli& d) {
   const KindDecl& kind = submit_kind(d);
   if (d.local) return run_submit_local(d, kind);
+  if (!d.local_rs.empty()) throw UsageError("--rs needs --local (a daemon always draws its randomizers)");
   ResultOutputs outputs(d, local_inputs(d));  // before anything is read or sent (--no-wait excludes --proof / --public)
   pb::ProofRequest req = build_request(d, kind);
   InterruptibleWait interrupt;  // before the channel: gRPC's threads inherit the blocked signals
@@ -1039,6 +1043,11 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--memory-budget", d.local_budget,
                        "with --local: bytes of partition buffers in flight (512MiB, 8GiB, …; 0: derived from the machine)")
       ->capture_default_str();
+  d.submit->add_option("--rs", d.local_rs,
+                       "with --local: fixed randomizers \"R,S\" (decimal), once per partition in order, to compare "
+                       "proof bytes across forms or machines (TESTING ONLY: a proof with known r, s is not "
+                       "zero-knowledge)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   d.submit->add_flag("--no-wait", d.no_wait, "only submit; print the request id (for await / cancel --id)")
       ->excludes(submit_proof)
       ->excludes(submit_public)

@@ -84,6 +84,7 @@ struct DaemonCli {
   // kinds (--local: this binary's kinds); submit --local: prove in this process
   bool local = false, markdown = false;
   std::string local_backend = "cpu", local_budget = "0";
+  std::vector<std::string> local_rs;  ///< submit --local --rs "R,S", one per partition (testing only)
 
   // The kinds' declarations submit's flags were made from (add_kind_flags), and where they came
   // from: the daemon (kinds_from_daemon), else this binary (kinds_note says why).

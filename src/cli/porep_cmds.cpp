@@ -301,6 +301,7 @@ int cmd_c2(PorepCli& p) {
   req.args = {{"c1", p.c1}, {"params", params_path}};
   if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
   if (p.compiled) req.args["compiled"] = "1";
+  if (!p.rs.empty()) req.randomizers.assign(n, parse_rs(p.rs));
   req.parsed_input = c1;
   const EngineRun run = eng.run("c2", std::move(req), [](const std::string& reason) {
     return "the proofs made here do not verify (" + reason + "); no proof written";
@@ -418,6 +419,7 @@ int cmd_c2_many(PorepCli& p) {
     req.args = {{"c1", p.c1s[i]}, {"params", params_path}};
     if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
     if (p.compiled) req.args["compiled"] = "1";
+    if (!p.rs.empty()) req.randomizers.assign(p.partition >= 0 ? 1 : c1s[i]->vanilla_proofs.size(), parse_rs(p.rs));
     req.parsed_input = c1s[i];
     return req;
   };
@@ -664,6 +666,9 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
                  "synthesize the witness only; the prover evaluates the constraints from the compiled circuit "
                  "(<params>.compiled, recorded and written there on first use; on the GPU a, b, c never reach the "
                  "host)");
+  p.c2->add_option("--rs", p.rs,
+                   "fixed randomizers \"R,S\" (decimal) for every partition, to compare proof bytes across forms or "
+                   "machines (TESTING ONLY: a proof with known r, s is not zero-knowledge)");
   p.c2->add_option("--public", p.pub, "also write the public inputs (snarkjs public.json format)");
   p.c2->add_option("--snarkjs-dir", p.snarkjs_dir, "also write verification_key.json, proof.json, public.json here");
   p.c2->add_flag("--json", p.json, "print one JSON object on stdout instead of text");

@@ -63,6 +63,7 @@ struct PorepCli {
   std::vector<std::string> c1s, outs;            ///< --c1 / --out, in pairs
   bool first_alone = false;                      ///< --first-alone
   bool compiled = false;                         ///< --compiled (kind argument compiled=1)
+  std::string rs;  ///< --rs "R,S": fixed randomizers for every partition (testing only; empty: drawn)
   EngineOptions engine;  ///< --backend, --memory-budget (engine_client.hpp)
   // verify
   std::string verify_c1;

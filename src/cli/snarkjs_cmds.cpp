@@ -84,22 +84,6 @@ void add_snarkjs_prove_options(CLI::App& prove, SnarkjsProveArgs& a) {
 namespace {
 
 /// --rs "R,S" → one (r, s); given but empty (--rs "") is refused, never read as "random r, s".
-groth16::Randomizers parse_rs(const std::string& rs) {
-  auto comma = rs.find(',');
-  if (comma == std::string::npos) {
-    throw std::invalid_argument("--rs takes \"R,S\" (two decimal integers), got '" + rs + "'");
-  }
-  // A value typed on the command line: anything but decimal digits is a usage error (exit 2);
-  // digits >= r stay fr_from_decimal's "not canonical" (exit 3).
-  auto decimal = [](const std::string& v, const char* what) {
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) {
-      throw std::invalid_argument(std::string(what) + " '" + v + "' is not a decimal integer");
-    }
-    return groth16::fr_from_decimal(v, what);
-  };
-  return groth16::Randomizers{decimal(rs.substr(0, comma), "--rs r"), decimal(rs.substr(comma + 1), "--rs s")};
-}
-
 Json prover_timings_json(const groth16::StageTimings& t) {
   return Json{{"evaluate", t.evaluate}, {"ntt", t.ntt},         {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
               {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},

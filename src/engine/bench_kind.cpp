@@ -23,10 +23,10 @@ class BuiltinJob final : public KindJob {
  public:
   /// `checked`: subgroup-check every point of the parameter file on load (else on-curve only).
   BuiltinJob(std::string circuit, std::string path, unsigned log_rows, std::size_t n, std::uint64_t input,
-             bool checked = false)
+             bool checked = false, bool compiled = false)
       : circuit_(std::move(circuit)), path_(std::move(path)),
         key_(path_ + file_version(path_) + (checked ? "#subgroup-checked" : "")), log_(log_rows), n_(n), input_(input),
-        checked_(checked) {}
+        checked_(checked), compiled_(compiled) {}
   std::size_t num_partitions() const override { return n_; }
   std::string srs_key() const override { return key_; }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
@@ -63,6 +63,10 @@ class BuiltinJob final : public KindJob {
       circuit = std::make_unique<circuits::bench::MulCircuit>(Fr::from_u64(seed + 3), Fr::from_u64(seed + 11));
     }
     const auto& p = srs.params;
+    if (compiled_) {  // witness only; the backend evaluates the constraints (compiled_circuit)
+      synthesize_witness(*circuit, compiled_circuit(circuit_, key_, path_, p, *circuit, std::nullopt), p, buf);
+      return;
+    }
     const std::size_t rows = circuit_ == "bench" ? (std::size_t{1} << log_) : p.domain_size();
     synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
       cs.reserve(rows, p.num_inputs(), p.num_aux());
@@ -76,6 +80,7 @@ class BuiltinJob final : public KindJob {
   std::size_t n_;
   std::uint64_t input_;
   bool checked_;
+  bool compiled_;  ///< argument `compiled`: partitions in the compiled form
 };
 
 class BuiltinKind final : public ProofKind {
@@ -110,6 +115,7 @@ class BuiltinKind final : public ProofKind {
                         "subgroup-check every point of the parameter file on load (else on-curve only; the SRS key "
                         "then ends in #subgroup-checked)")
                     .defaults_to("0"));
+    a.push_back(compiled_arg());
     return a;
   }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -133,7 +139,12 @@ class BuiltinKind final : public ProofKind {
     if (checked != "0" && checked != "1") {
       throw std::invalid_argument("argument 'checked' = '" + checked + "': expected 0 or 1");
     }
-    return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1");
+    const std::string compiled = arg_or(r, "compiled", "0");
+    if (compiled != "0" && compiled != "1") {
+      throw std::invalid_argument("argument 'compiled' = '" + compiled + "': expected 0 or 1");
+    }
+    return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1",
+                                        compiled == "1");
   }
   std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // the file alone
     return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1);

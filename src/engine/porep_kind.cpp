@@ -12,8 +12,6 @@
 #include <algorithm>
 #include <any>
 #include <filesystem>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -26,11 +24,8 @@
 #include "proofline/filecoin/sector.hpp"
 #include "proofline/filecoin/vanilla.hpp"
 #include "proofline/groth16/param_cache.hpp"
-#include "proofline/r1cs/circuit_recorder.hpp"
 #include "proofline/r1cs/compiled_circuit.hpp"
-#include "proofline/r1cs/compiled_file.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
-#include "proofline/r1cs/witness_assignment.hpp"
 #include "proofline/util/error.hpp"
 #include "proofline/util/hex.hpp"
 #include "log.hpp"
@@ -56,60 +51,6 @@ std::string yes_no_arg(const ProofRequest& r, const std::string& name, const std
   const std::string v = arg_or(r, name, fallback);
   if (v != "0" && v != "1") throw std::invalid_argument("argument '" + name + "' = '" + v + "': expected 0 or 1");
   return v;
-}
-
-/// The compiled circuit of the PoRep circuit a parameter file was made for (issue 31; argument
-/// `compiled`): one per parameter key in this process, made by the first partition that needs it
-/// and kept for the process's life. Read from `<params>.compiled` when that file is there (a file of
-/// another circuit is refused by name: its inputs or aux differ from the parameters'; one older than
-/// the parameter file is made again); else recorded
-/// (r1cs::CircuitRecorder over `circuit`: the matrices do not depend on the witness, so any partition
-/// of the sector shape gives the same ones) and written there atomically — a folder that cannot be
-/// written keeps it in memory only, with a warning.
-std::shared_ptr<const r1cs::CompiledCircuit> porep_compiled_circuit(const std::string& key, const std::string& params,
-                                                                   const groth16::Parameters& p,
-                                                                   const porep::PoRepCircuit& circuit,
-                                                                   const r1cs::CircuitShape& expected) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<const r1cs::CompiledCircuit>> made;
-  const std::lock_guard<std::mutex> lock(mu);
-  if (auto it = made.find(key); it != made.end()) return it->second;
-  const std::string file = params + ".compiled";
-  std::shared_ptr<const r1cs::CompiledCircuit> cc;
-  std::error_code ec, ec2;
-  // A compiled file older than the parameter file is from before the parameters were made again
-  // (another circuit version, perhaps of the same counts): recorded again and replaced.
-  const bool stale = fs::is_regular_file(file, ec) && fs::last_write_time(file, ec) < fs::last_write_time(params, ec2);
-  if (stale) log()->warn("porep-c2: '{}' is older than '{}': recording the compiled circuit again", file, params);
-  if (!stale && fs::is_regular_file(file, ec)) {
-    // the circuit's counts (a file of another circuit: Error::BadArgument naming the file and the
-    // field), then the parameters' (a parameter file of another circuit fails the kind's check)
-    r1cs::CompiledReadOptions o;
-    o.expected = expected;
-    cc = std::make_shared<const r1cs::CompiledCircuit>(r1cs::read_compiled_circuit(file, o));
-    if (p.num_inputs() != 0 && (cc->shape().inputs != p.num_inputs() || cc->shape().aux != p.num_aux())) {
-      throw ProoflineError(Error::BadArgument,
-                           "compiled circuit '" + file + "': " + std::to_string(cc->shape().inputs) + " inputs and " +
-                               std::to_string(cc->shape().aux) + " aux variables, expected " +
-                               std::to_string(p.num_inputs()) + " and " + std::to_string(p.num_aux()) +
-                               " (the parameters' circuit): a compiled circuit of another circuit; remove it to have "
-                               "it made again");
-    }
-    log()->info("porep-c2: compiled circuit read from '{}' ({} constraints, {:.2f} GB)", file, cc->shape().constraints,
-                double(cc->bytes()) / 1e9);
-  } else {
-    r1cs::CircuitRecorder rec;
-    r1cs::synthesize(circuit, rec);
-    cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
-    try {
-      const std::uint64_t bytes = r1cs::write_compiled_circuit(file, *cc);
-      log()->info("porep-c2: compiled circuit recorded and written to '{}' ({:.2f} GB)", file, double(bytes) / 1e9);
-    } catch (const std::exception& e) {
-      log()->warn("porep-c2: compiled circuit recorded, kept in memory only (not written: {})", e.what());
-    }
-  }
-  made.emplace(key, cc);
-  return cc;
 }
 
 /// The parameter set of a PoRep .params file as the engine holds it (key: path + file_version).
@@ -240,21 +181,10 @@ class PoRepC2Job final : public KindJob {
   /// assignment, the aux assignment packed, the densities and the compiled circuit.
   void synthesize_compiled(const porep::PoRepCircuit& circuit, const Srs& srs, r1cs::ProvingBuffers& buf) const {
     const porep::PoRepCounts counts = porep::count_porep(shape_);
-    const auto cc = porep_compiled_circuit(key_, params_, srs.params, circuit,
-                                           r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux});
-    r1cs::WitnessAssignment cs;
-    cs.reserve(srs.params.num_inputs(), srs.params.num_aux());
-    r1cs::synthesize(circuit, cs);
-    r1cs::WitnessBuffers wb = cs.release();
-    buf.clear();
-    buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
-    // the aux assignment stays packed: the GPU backend expands it on the device (only the packed
-    // bytes cross PCIe), the CPU backend on the host
-    buf.packed_aux = std::move(wb.aux_assignment);
-    buf.a_aux_density = cc->a_aux_density();
-    buf.b_input_density = cc->b_input_density();
-    buf.b_aux_density = cc->b_aux_density();
-    buf.compiled = cc;
+    synthesize_witness(circuit,
+                       compiled_circuit("porep-c2", key_, params_, srs.params, circuit,
+                                        r1cs::CircuitShape{counts.constraints + counts.inputs, counts.inputs, counts.aux}),
+                       srs.params, buf);
   }
 
   /// Constraint `bad` of circuit partition k is unsatisfied: the error naming it, its challenge and
@@ -313,11 +243,7 @@ class PoRepC2Kind final : public ProofKind {
                     "check every constraint after synthesis and name the failing challenge (compiled form: when the "
                     "proofs fail their self-check, which then names it)")
                 .defaults_to("1"),
-            ArgSpec("compiled", ArgType::Bool,
-                    "synthesize the witness only and let the backend evaluate the constraints from the compiled "
-                    "circuit (on the GPU where there is one: a, b, c never on the host); the compiled circuit is read "
-                    "from <params>.compiled, or recorded once and written there")
-                .defaults_to("0"),
+            compiled_arg(),
             ArgSpec("partition", ArgType::Int,
                     "prove only this circuit partition (0-based, below the C1's partitions), as `proofline c2 "
                     "--partition`")

@@ -29,6 +29,7 @@
 #include "proofline/engine/kind.hpp"
 #include "proofline/filecoin/post.hpp"
 #include "proofline/filecoin/post_json.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
 
@@ -49,7 +50,7 @@ void check_post_counts(const filecoin::FallbackParams& fp, const std::string& pa
 class PoStJob final : public KindJob {
  public:
   PoStJob(filecoin::PoStRequest request, std::vector<filecoin::FallbackPoStSectorProof> proofs, std::string params,
-          bool check_constraints)
+          bool check_constraints, bool compiled)
       : req_(std::move(request)),
         fp_(filecoin::fallback_params(req_.config)),
         shape_(post::shape_for(fp_)),
@@ -58,7 +59,8 @@ class PoStJob final : public KindJob {
         inputs_(post::post_public_inputs(fp_, req_.public_inputs, req_.partition)),
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
-        check_constraints_(check_constraints) {
+        check_constraints_(check_constraints),
+        compiled_(compiled) {
     // The circuit proves the request's comm_r: a vanilla proof carrying another is refused here,
     // whatever check_constraints says (it would verify against the request, not the sector it names).
     if (const auto bad = filecoin::check_vanilla_comm_r(part_, req_.partition)) {
@@ -80,14 +82,13 @@ class PoStJob final : public KindJob {
   }
 
   void synthesize(std::size_t, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
-    const post::FallbackPoStCircuit circuit(shape_, post::circuit_sectors(part_));
-    if (circuit.public_inputs() != inputs_) {
-      throw ProoflineError(Error::Malformed, "partition " + std::to_string(req_.partition) +
-                                                 ": the vanilla proofs' challenged leaves or comm_r differ from those a "
-                                                 "verifier derives from randomness, sector ids and comm_r (" +
-                                                 post::check_post_partition(fp_, req_.public_inputs, proofs_, req_.partition)
-                                                     .describe() +
-                                                 ")");
+    const post::FallbackPoStCircuit circuit = partition_circuit();
+    // The compiled form (witness only; the backend evaluates the constraints) checks its constraints
+    // only when the proof fails the self-check (explain_failed_check, which names the constraint as
+    // the check below would): a good partition does not pay for a host evaluation.
+    if (compiled_) {
+      synthesize_compiled(circuit, srs, buf);
+      return;
     }
     synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
       cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
@@ -96,18 +97,54 @@ class PoStJob final : public KindJob {
       cs.finalize();
     });
     if (!check_constraints_) return;
-    if (const auto bad = circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
-      const std::string where = post::locate_post_constraint(post::count_post(shape_), *bad);
-      const filecoin::PoStVanillaCheck v = filecoin::verify_post_vanilla(fp_, req_.public_inputs, part_, req_.partition);
-      throw ProoflineError(Error::Malformed, "partition " + std::to_string(req_.partition) + ", constraint " +
-                                                 std::to_string(*bad) + " unsatisfied: " + where +
-                                                 (v.ok ? "" : "; vanilla check: " + v.what));
+    if (const auto bad = circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c)) throw_unsatisfied(*bad);
+  }
+
+  void explain_failed_check(const Srs& srs) const override {
+    if (!compiled_ || !check_constraints_) return;  // the evaluated form was checked at synthesis
+    r1cs::ProvingBuffers buf;
+    synthesize_compiled(partition_circuit(), srs, buf);
+    if (const auto bad = r1cs::first_unsatisfied(*buf.compiled, buf.input_assignment, buf.packed_aux)) {
+      throw_unsatisfied(*bad);
     }
   }
 
   std::vector<Fr> public_inputs(std::size_t, const r1cs::ProvingBuffers&) const override { return inputs_; }
 
  private:
+  /// The partition's circuit, its public inputs checked against those a verifier derives.
+  post::FallbackPoStCircuit partition_circuit() const {
+    post::FallbackPoStCircuit circuit(shape_, post::circuit_sectors(part_));
+    if (circuit.public_inputs() != inputs_) {
+      throw ProoflineError(Error::Malformed, "partition " + std::to_string(req_.partition) +
+                                                 ": the vanilla proofs' challenged leaves or comm_r differ from those a "
+                                                 "verifier derives from randomness, sector ids and comm_r (" +
+                                                 post::check_post_partition(fp_, req_.public_inputs, proofs_, req_.partition)
+                                                     .describe() +
+                                                 ")");
+    }
+    return circuit;
+  }
+
+  /// Witness-only synthesis into `buf` with the circuit's compiled form (compiled_circuit).
+  void synthesize_compiled(const post::FallbackPoStCircuit& circuit, const Srs& srs, r1cs::ProvingBuffers& buf) const {
+    const post::PoStCounts c = post::count_post(shape_);
+    synthesize_witness(circuit,
+                       compiled_circuit(filecoin::fallback_identifier(fp_), key_, params_, srs.params, circuit,
+                                        r1cs::CircuitShape{c.constraints + c.inputs, c.inputs, c.aux}),
+                       srs.params, buf);
+  }
+
+  /// Constraint `bad` of the partition is unsatisfied: the error naming its sector and challenge, and
+  /// what the vanilla proofs' own check says.
+  [[noreturn]] void throw_unsatisfied(std::size_t bad) const {
+    const std::string where = post::locate_post_constraint(post::count_post(shape_), bad);
+    const filecoin::PoStVanillaCheck v = filecoin::verify_post_vanilla(fp_, req_.public_inputs, part_, req_.partition);
+    throw ProoflineError(Error::Malformed, "partition " + std::to_string(req_.partition) + ", constraint " +
+                                               std::to_string(bad) + " unsatisfied: " + where +
+                                               (v.ok ? "" : "; vanilla check: " + v.what));
+  }
+
   filecoin::PoStRequest req_;
   filecoin::FallbackParams fp_;
   post::FallbackPoStShape shape_;
@@ -116,6 +153,7 @@ class PoStJob final : public KindJob {
   std::vector<Fr> inputs_;  ///< as a verifier derives them
   std::string params_, key_;
   bool check_constraints_;
+  bool compiled_;  ///< argument `compiled`: the partition in the compiled form
 };
 
 class PoStKind final : public ProofKind {
@@ -164,8 +202,10 @@ class PoStKind final : public ProofKind {
                     "sectors are)")
                 .defaults_to("the request's partition_index; with registered_proof 0"),
             ArgSpec("check_constraints", ArgType::Bool,
-                    "check every constraint after synthesis and name the failing sector and challenge")
-                .defaults_to("1")};
+                    "check every constraint after synthesis and name the failing sector and challenge (compiled form: "
+                    "when the proof fails its self-check, which then names it)")
+                .defaults_to("1"),
+            compiled_arg()};
   }
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -201,7 +241,9 @@ class PoStKind final : public ProofKind {
     }
     params = canonical_params_path(kind, kind, params);
     const std::string check = arg_or(r, "check_constraints", "1");
-    return std::make_shared<PoStJob>(std::move(req), std::move(proofs), std::move(params), check == "1");
+    const std::string compiled = arg_or(r, "compiled", "0");
+    return std::make_shared<PoStJob>(std::move(req), std::move(proofs), std::move(params), check == "1",
+                                     compiled == "1");
   }
 
   /// With a request (file, or registered_proof and vanilla proofs): as prepare. Without one

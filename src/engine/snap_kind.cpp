@@ -22,6 +22,7 @@
 #include "proofline/engine/kind.hpp"
 #include "proofline/filecoin/snap.hpp"
 #include "proofline/filecoin/snap_json.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/constraint_path.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
 #include "proofline/util/error.hpp"
@@ -36,13 +37,14 @@ using ff::Fr;
 class SnapJob final : public KindJob {
  public:
   SnapJob(filecoin::SnapRequest request, std::vector<filecoin::SnapPartitionProof> proofs, std::string params,
-          bool check_constraints)
+          bool check_constraints, bool compiled)
       : req_(std::move(request)),
         p_(&filecoin::snap_params(req_.sector_bytes)),
         proofs_(std::move(proofs)),
         params_(std::move(params)),
         key_(params_ + file_version(params_)),
         check_constraints_(check_constraints),
+        compiled_(compiled),
         counts_(snap::count_snap(*p_)) {}
 
   std::size_t num_partitions() const override { return p_->partition_count; }
@@ -62,21 +64,31 @@ class SnapJob final : public KindJob {
   }
 
   void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
-    const snap::EmptySectorUpdateCircuit circuit(*p_, snap::snap_witness(*p_, req_.public_inputs, k, proofs_.at(k)));
+    const snap::EmptySectorUpdateCircuit circuit = partition_circuit(k);
+    // The compiled form checks its constraints only when the proofs fail the self-check
+    // (explain_failed_check names the constraint as the check below would).
+    if (compiled_) {
+      synthesize_compiled(circuit, srs, buf);
+      return;
+    }
     synthesize_into(buf, [&](r1cs::ProvingAssignment& cs) {
       cs.reserve(srs.params.domain_size(), srs.params.num_inputs(), srs.params.num_aux());
       circuit.synthesize(cs);
       cs.finalize();
     });
     if (!check_constraints_) return;
-    if (const auto bad = circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c)) {
-      r1cs::ConstraintPathFinder finder(*bad);
-      circuit.synthesize(finder);
-      const filecoin::SnapVanillaCheck v = filecoin::verify_snap_vanilla(*p_, req_.public_inputs, k, proofs_[k]);
-      throw ProoflineError(Error::Malformed, "partition " + std::to_string(k) + ", constraint " + std::to_string(*bad) +
-                                                 " unsatisfied: " + snap::locate_snap_constraint(counts_, *bad) + " (" +
-                                                 finder.path().value_or("?") + ")" +
-                                                 (v.ok ? "" : "; vanilla check: " + v.what));
+    if (const auto bad = circuits::porep::first_unsatisfied(buf.a, buf.b, buf.c)) throw_unsatisfied(k, circuit, *bad);
+  }
+
+  void explain_failed_check(const Srs& srs) const override {
+    if (!compiled_ || !check_constraints_) return;  // the evaluated form was checked at synthesis
+    r1cs::ProvingBuffers buf;
+    for (std::size_t k = 0; k < p_->partition_count; ++k) {
+      const snap::EmptySectorUpdateCircuit circuit = partition_circuit(k);
+      synthesize_compiled(circuit, srs, buf);
+      if (const auto bad = r1cs::first_unsatisfied(*buf.compiled, buf.input_assignment, buf.packed_aux)) {
+        throw_unsatisfied(k, circuit, *bad);
+      }
     }
   }
 
@@ -85,6 +97,33 @@ class SnapJob final : public KindJob {
   }
 
  private:
+  snap::EmptySectorUpdateCircuit partition_circuit(std::size_t k) const {
+    return snap::EmptySectorUpdateCircuit(*p_, snap::snap_witness(*p_, req_.public_inputs, k, proofs_.at(k)));
+  }
+
+  /// Witness-only synthesis into `buf` with the circuit's compiled form (compiled_circuit).
+  void synthesize_compiled(const snap::EmptySectorUpdateCircuit& circuit, const Srs& srs,
+                           r1cs::ProvingBuffers& buf) const {
+    synthesize_witness(circuit,
+                       compiled_circuit(filecoin::snap_identifier(*p_), key_, params_, srs.params, circuit,
+                                        r1cs::CircuitShape{counts_.constraints + counts_.inputs, counts_.inputs,
+                                                           counts_.aux}),
+                       srs.params, buf);
+  }
+
+  /// Constraint `bad` of partition k is unsatisfied: the error naming it, its gadget path and what the
+  /// vanilla proof's own check says.
+  [[noreturn]] void throw_unsatisfied(std::size_t k, const snap::EmptySectorUpdateCircuit& circuit,
+                                      std::size_t bad) const {
+    r1cs::ConstraintPathFinder finder(bad);
+    circuit.synthesize(finder);
+    const filecoin::SnapVanillaCheck v = filecoin::verify_snap_vanilla(*p_, req_.public_inputs, k, proofs_[k]);
+    throw ProoflineError(Error::Malformed, "partition " + std::to_string(k) + ", constraint " + std::to_string(bad) +
+                                               " unsatisfied: " + snap::locate_snap_constraint(counts_, bad) + " (" +
+                                               finder.path().value_or("?") + ")" +
+                                               (v.ok ? "" : "; vanilla check: " + v.what));
+  }
+
   std::string what() const { return filecoin::snap_identifier(*p_) + " (SnapDeals " + std::string(p_->name) + ")"; }
 
   filecoin::SnapRequest req_;
@@ -92,6 +131,7 @@ class SnapJob final : public KindJob {
   std::vector<filecoin::SnapPartitionProof> proofs_;
   std::string params_, key_;
   bool check_constraints_;
+  bool compiled_;  ///< argument `compiled`: partitions in the compiled form
   snap::SnapCounts counts_;
 };
 
@@ -136,8 +176,10 @@ class SnapKind final : public ProofKind {
                 .names_srs(),
             param_cache_arg(),
             ArgSpec("check_constraints", ArgType::Bool,
-                    "check every constraint after synthesis and name the failing partition, part and constraint")
-                .defaults_to("1")};
+                    "check every constraint after synthesis and name the failing partition, part and constraint "
+                    "(compiled form: when the proofs fail their self-check, which then names it)")
+                .defaults_to("1"),
+            compiled_arg()};
   }
 
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -167,7 +209,8 @@ class SnapKind final : public ProofKind {
     if (params.empty()) params = upstream_params_path(r, filecoin::snap_parameter_file_name(p, ".params"));
     params = canonical_params_path(kind, "snap", params);
     const std::string check = arg_or(r, "check_constraints", "1");
-    return std::make_shared<SnapJob>(req, std::move(proofs), std::move(params), check == "1");
+    const std::string compiled = arg_or(r, "compiled", "0");
+    return std::make_shared<SnapJob>(req, std::move(proofs), std::move(params), check == "1", compiled == "1");
   }
 
   /// With a request: as prepare. Without one (engine.preload "snap-update:<params>", PreloadSRS):

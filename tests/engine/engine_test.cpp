@@ -63,6 +63,36 @@ TEST(Engine, BenchProofsAreVerifiedWithTimings) {
   EXPECT_NE(m.find("# TYPE proofline_engine_partition_seconds histogram"), std::string::npos);
 }
 
+// compiled=1 (issue 31) for the bench and mul kinds: witness-only synthesis, the constraints evaluated
+// by the backend from the compiled circuit written beside the parameters; for fixed r, s per
+// partition the same proof bytes as prover mode.
+TEST(Engine, BenchCompiledFormProvesTheSameBytes) {
+  Engine e(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+  for (const std::string kind : {"bench", "mul"}) {
+    SCOPED_TRACE(kind);
+    ProofRequest r = bench_request("compiled-" + kind, 7, 2, 3);
+    if (kind == "mul") r.args = {{"params", mul_params()}, {"partitions", "2"}, {"input", "3"}};
+    r.kind = kind;
+    r.randomizers = {groth16::Randomizers{Fr::from_u64(5), Fr::from_u64(6)},
+                     groth16::Randomizers{Fr::from_u64(7), Fr::zero()}};
+    std::filesystem::remove(r.args["params"] + ".compiled");
+    const AwaitResult want = e.prove(r);
+    ASSERT_EQ(want.result.state, JobState::Done) << want.result.error;
+    r.request_id += "-c";
+    r.args["compiled"] = "1";
+    const AwaitResult got = e.prove(r);
+    ASSERT_EQ(got.result.state, JobState::Done) << got.result.error;
+    EXPECT_EQ(got.result.proof_bytes, want.result.proof_bytes);
+    ASSERT_EQ(got.result.partitions.size(), 2u);
+    EXPECT_GT(got.result.partitions[0].backend_timings.evaluate, 0.0);
+    EXPECT_EQ(want.result.partitions.at(0).backend_timings.evaluate, 0.0);
+    EXPECT_TRUE(std::filesystem::is_regular_file(r.args["params"] + ".compiled"));
+    r.request_id += "-x";
+    r.args["compiled"] = "yes";
+    EXPECT_EQ(e.prove(r).result.state, JobState::Failed);
+  }
+}
+
 TEST(Engine, MixedKindsAndSizesConcurrently) {
   EngineConfig cfg = test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));
   cfg.backends.push_back(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1}));  // two "devices"

@@ -109,6 +109,55 @@ TEST(PoStKind, WindowProofVerifiesAndTamperingIsNamed) {
 }
 
 
+// compiled=1 (issue 31): witness-only synthesis, the constraints evaluated by the backend from the
+// circuit's compiled form (recorded by the first partition, written beside the parameters). For fixed
+// r, s, the same proof bytes as prover mode — WindowPoSt and WinningPoSt at 2 KiB — and a tampered
+// vanilla proof is named as in prover mode: the constraint, sector and challenge (the compiled form
+// checks its constraints after the proof fails the self-check).
+TEST(PoStKind, CompiledFormProvesTheSameBytes) {
+  Engine e(config());
+  for (const PoStType t : {PoStType::Window, PoStType::Winning}) {
+    const bool window = t == PoStType::Window;
+    SCOPED_TRACE(window ? "window" : "winning");
+    filecoin::GenPoStOptions o;
+    o.config = filecoin::post_config(t, 2048, ApiVersion::V1_2_0);
+    o.sectors = window ? 2 : 1;
+    filecoin::GeneratedPoSt g = filecoin::gen_post_vanilla(o);
+    filecoin::PoStRequest req{g.config, o.miner_id, 0, g.public_inputs};
+    const std::string tag = window ? "window" : "winning";
+    const std::string request = write(tag + "-request.json", filecoin::to_json(req));
+    const std::string vanilla = write(tag + "-vanilla.json", filecoin::vanilla_proofs_to_json(g.vanilla_proofs));
+    const std::string params = params_for(t);
+
+    ProofRequest r;
+    r.kind = window ? "window-post" : "winning-post";
+    r.args = {{"request", request}, {"vanilla", vanilla}, {"params", params}};
+    const auto [want, got] = testing::prove_both_forms(
+        e, r, {groth16::Randomizers{ff::Fr::from_u64(1234567), ff::Fr::from_u64(7654321)}}, 300s);
+    ASSERT_EQ(want.result.state, JobState::Done);
+    ASSERT_EQ(got.result.state, JobState::Done);
+    ASSERT_EQ(got.result.proofs.size(), 1u);
+    EXPECT_EQ(got.result.proofs[0].to_bytes(), want.result.proofs.at(0).to_bytes());
+    // the backend evaluated the constraints in the compiled form, not in prover mode
+    EXPECT_GT(got.result.partitions.at(0).backend_timings.evaluate, 0.0);
+    EXPECT_EQ(want.result.partitions.at(0).backend_timings.evaluate, 0.0);
+    EXPECT_TRUE(fs::is_regular_file(params + ".compiled"));
+
+    // Sector 0's challenge 0 sibling flipped: failed, named as prover mode names it.
+    g.vanilla_proofs[0].sectors[0].inclusion_proofs[0].base[0].hashes[0][0] ^= 1;
+    r.args["vanilla"] = write(tag + "-bad.json", filecoin::vanilla_proofs_to_json(g.vanilla_proofs));
+    r.args["compiled"] = "1";
+    const AwaitResult bad = e.prove(r, 300s);
+    EXPECT_EQ(bad.result.state, JobState::Failed);
+    EXPECT_NE(bad.result.error.find("unsatisfied: sector 0 challenge 0: challenged leaf inclusion in tree R"),
+              std::string::npos)
+        << bad.result.error;
+    EXPECT_NE(bad.result.error.find("vanilla check: sector 0 (id "), std::string::npos) << bad.result.error;
+  }
+  std::error_code ec;
+  fs::remove_all(scratch(), ec);  // the cases after this one expect no parameter file there
+}
+
 // A 'partition' argument beyond the partitions the request's sectors make is an argument error
 // (Failure::BadArgument, naming the partitions: a client whose arguments are flags calls it a usage
 // error), refused before any parameter file is looked for.

@@ -241,17 +241,34 @@ TEST(SnapKindSlow, DISABLED_ProofVerifiesAndTamperingIsNamed) {
   other.comm_r_new[1] ^= 1;
   EXPECT_FALSE(groth16::verify_proof(pvk, a.result.proofs[0], circuits::snap::snap_public_inputs(p, other, 0)));
 
-  // Challenge 3's tree D sibling at level 1 flipped.
+  // compiled=1 (issue 31): witness-only synthesis, the constraints evaluated by the backend from the
+  // compiled circuit (recorded once, written beside the parameters): for fixed r, s the same proof
+  // bytes as prover mode.
+  const auto [fixed, compiled] = testing::prove_both_forms(
+      e, r, {groth16::Randomizers{ff::Fr::from_u64(424242), ff::Fr::from_u64(171717)}}, 900s);
+  ASSERT_EQ(compiled.result.state, JobState::Done);
+  ASSERT_EQ(fixed.result.state, JobState::Done);
+  EXPECT_EQ(compiled.result.proof_bytes, fixed.result.proof_bytes);
+  EXPECT_GT(compiled.result.partitions.at(0).backend_timings.evaluate, 0.0);
+  EXPECT_TRUE(std::filesystem::is_regular_file(params + ".compiled"));
+
+  // Challenge 3's tree D sibling at level 1 flipped: named alike in both forms (the compiled form
+  // checks its constraints once the proof fails the self-check).
   std::vector<filecoin::SnapPartitionProof> bad = f.g.partition_proofs;
   bad[0].challenge_proofs[3].proof_d_new.base[1].hashes[0][0] ^= 1;
   r.args["vanilla"] = write("bad.json", filecoin::snap_vanilla_proofs_to_json(bad));
-  a = e.prove(r, 900s);
-  EXPECT_EQ(a.result.state, JobState::Failed);
-  EXPECT_NE(a.result.error.find("partition 0, constraint "), std::string::npos) << a.result.error;
-  EXPECT_NE(a.result.error.find("unsatisfied: challenge 3: tree D new inclusion up to the apex leaf (por to_apex_leaf "
-                                "(c_index=3)/calculated root == provided root); vanilla check: partition 0 challenge 3"),
-            std::string::npos)
-      << a.result.error;
+  for (const char* form : {"0", "1"}) {
+    SCOPED_TRACE(std::string("compiled=") + form);
+    r.args["compiled"] = form;
+    a = e.prove(r, 900s);
+    EXPECT_EQ(a.result.state, JobState::Failed);
+    EXPECT_NE(a.result.error.find("partition 0, constraint "), std::string::npos) << a.result.error;
+    EXPECT_NE(a.result.error.find("unsatisfied: challenge 3: tree D new inclusion up to the apex leaf (por "
+                                  "to_apex_leaf (c_index=3)/calculated root == provided root); vanilla check: "
+                                  "partition 0 challenge 3"),
+              std::string::npos)
+        << a.result.error;
+  }
   std::error_code ec;
   fs::remove_all(scratch(), ec);
 }

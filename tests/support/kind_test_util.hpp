@@ -5,11 +5,16 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
 
 #include "proofline/engine/engine.hpp"
 #include "proofline/engine/kind.hpp"
@@ -56,5 +61,25 @@ class HostQueriesScope {
  private:
   groth16::HostQueries was_;
 };
+
+/// Request `r` proved twice by `e` with the fixed randomizers `rs` (one pair per partition): in prover
+/// mode (argument compiled=0) and in the compiled form (compiled=1, issue 31), after removing
+/// `<params>.compiled` so that the compiled circuit is recorded again. Returns {prover mode, compiled};
+/// a job that did not end DONE is a test failure (the other result's state says which).
+inline std::pair<AwaitResult, AwaitResult> prove_both_forms(Engine& e, ProofRequest r,
+                                                            std::vector<groth16::Randomizers> rs,
+                                                            std::chrono::milliseconds timeout) {
+  std::error_code ec;
+  std::filesystem::remove(r.args.at("params") + ".compiled", ec);
+  r.randomizers = std::move(rs);
+  r.args["compiled"] = "0";
+  AwaitResult evaluated = e.prove(r, timeout);
+  EXPECT_EQ(evaluated.result.state, JobState::Done) << evaluated.result.error;
+  r.args["compiled"] = "1";
+  if (!r.request_id.empty()) r.request_id += "-compiled";
+  AwaitResult compiled = e.prove(r, timeout);
+  EXPECT_EQ(compiled.result.state, JobState::Done) << compiled.result.error;
+  return {std::move(evaluated), std::move(compiled)};
+}
 
 }  // namespace proofline::engine::testing

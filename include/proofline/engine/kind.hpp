@@ -66,7 +66,9 @@
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/proof.hpp"
 #include "proofline/groth16/verifier.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "proofline/r1cs/shape_counter.hpp"
 
 namespace proofline::engine {
 
@@ -381,6 +383,36 @@ std::shared_ptr<const Srs> load_circuit_params(const std::string& key, const std
 /// counts when it is prepared); it has no partition to synthesize (std::logic_error).
 std::shared_ptr<const KindJob> params_only_job(std::string kind, std::string params,
                                                std::function<void(std::size_t, std::size_t)> check_counts);
+
+// ---- The compiled form (issue 31: witness-only synthesis, the constraints evaluated by the backend) --
+
+/// ArgSpec "compiled" (Bool, default `default_value`): partitions in the compiled form — witness-only
+/// synthesis (r1cs::WitnessAssignment, the aux assignment bit-packed) and the constraints a, b, c
+/// evaluated by the backend from the circuit's compiled form (on the device where it has one), or
+/// prover mode (0: a, b, c built on the host during synthesis).
+ArgSpec compiled_arg(const std::string& default_value = "0");
+
+/// The compiled form (r1cs::CompiledCircuit) of the circuit the parameter file `params` was made for,
+/// one per `key` (the SRS key: path + file_version) in this process, kept for the process's life.
+/// Read from `<params>.compiled` when that file is there and newer than `params` (a file of another
+/// circuit — counts other than `expected` where given, or than `p`'s public inputs and aux variables
+/// — is refused: ProoflineError(BadArgument) naming the file and the counts; remove it to have it
+/// made again); else recorded (r1cs::CircuitRecorder over `circuit`: the matrices do not depend on
+/// the witness, so any instance of the circuit gives the same ones) and written there atomically (a
+/// folder that cannot be written keeps it in memory only, with a warning). `kind` names the log
+/// lines. Thread-safe: concurrent callers of one key wait for the first.
+std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string& kind, const std::string& key,
+                                                              const std::string& params, const groth16::Parameters& p,
+                                                              const r1cs::CircuitInterface& circuit,
+                                                              const std::optional<r1cs::CircuitShape>& expected);
+
+/// Witness-only synthesis of `circuit` into `buf` (emptied first, capacity kept): the input
+/// assignment, the aux assignment packed (buf.packed_aux: the GPU backend expands it on the device,
+/// only the packed bytes cross PCIe; the CPU backend on the host), the densities and `cc`; a, b, c
+/// stay empty. Errors: the circuit's (SynthesisError, ProoflineError) and BadLength when its counts
+/// differ from `p`'s (parameters of no counts, p.num_inputs() == 0, are not compared).
+void synthesize_witness(const r1cs::CircuitInterface& circuit, std::shared_ptr<const r1cs::CompiledCircuit> cc,
+                        const groth16::Parameters& p, r1cs::ProvingBuffers& buf);
 
 /// An Srs of `params` (its prepared verifying key, bytes = parameters_bytes + extra_bytes).
 std::shared_ptr<const Srs> make_srs(std::string key, groth16::Parameters params, std::shared_ptr<const void> extra,

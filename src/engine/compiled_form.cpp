@@ -1,0 +1,134 @@
+// The compiled form of every kind's circuits (include/proofline/engine/kind.hpp "The compiled form";
+// issue 31): the compiled circuit of a parameter file, made once per process and cached on disk
+// beside the parameters, and witness-only synthesis into a partition's buffers.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "proofline/engine/kind.hpp"
+#include "proofline/r1cs/circuit_recorder.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/compiled_file.hpp"
+#include "proofline/r1cs/witness_assignment.hpp"
+#include "proofline/util/error.hpp"
+#include "log.hpp"
+
+namespace proofline::engine {
+
+namespace fs = std::filesystem;
+
+ArgSpec compiled_arg(const std::string& default_value) {
+  return ArgSpec("compiled", ArgType::Bool,
+                 "synthesize the witness only and let the backend evaluate the constraints from the compiled "
+                 "circuit (on the GPU where there is one: a, b, c never on the host); the compiled circuit is read "
+                 "from <params>.compiled, or recorded once and written there")
+      .defaults_to(default_value);
+}
+
+namespace {
+
+/// One compiled circuit per SRS key: its own lock, so that recording one circuit (seconds at 32 GiB)
+/// holds up no caller of another.
+struct CompiledEntry {
+  std::mutex mu;
+  std::shared_ptr<const r1cs::CompiledCircuit> cc;
+};
+
+std::shared_ptr<CompiledEntry> compiled_entry(const std::string& key) {
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<CompiledEntry>> entries;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto& e = entries[key];
+  if (!e) e = std::make_shared<CompiledEntry>();
+  return e;
+}
+
+/// The counts of a compiled circuit against those of the parameters and of the caller's circuit.
+void check_compiled_counts(const std::string& file, const r1cs::CompiledCircuit& cc, const groth16::Parameters& p,
+                           const std::optional<r1cs::CircuitShape>& expected) {
+  const auto refuse = [&](const std::string& what, std::size_t ins, std::size_t aux) {
+    throw ProoflineError(Error::BadArgument,
+                         "compiled circuit '" + file + "': " + std::to_string(cc.shape().inputs) + " inputs and " +
+                             std::to_string(cc.shape().aux) + " aux variables, expected " + std::to_string(ins) +
+                             " and " + std::to_string(aux) + " (" + what +
+                             "): a compiled circuit of another circuit; remove it to have it made again");
+  };
+  if (p.num_inputs() != 0 && (cc.shape().inputs != p.num_inputs() || cc.shape().aux != p.num_aux())) {
+    refuse("the parameters' circuit", p.num_inputs(), p.num_aux());
+  }
+  if (expected && (cc.shape().inputs != expected->inputs || cc.shape().aux != expected->aux)) {
+    refuse("the request's circuit", expected->inputs, expected->aux);
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string& kind, const std::string& key,
+                                                              const std::string& params, const groth16::Parameters& p,
+                                                              const r1cs::CircuitInterface& circuit,
+                                                              const std::optional<r1cs::CircuitShape>& expected) {
+  const auto entry = compiled_entry(key);
+  const std::lock_guard<std::mutex> lock(entry->mu);
+  if (entry->cc) {
+    check_compiled_counts("(in memory) " + params + ".compiled", *entry->cc, p, expected);
+    return entry->cc;
+  }
+  const std::string file = params + ".compiled";
+  std::error_code ec, ec2;
+  // A compiled file older than the parameter file is from before the parameters were made again
+  // (another circuit version, perhaps of the same counts): recorded again and replaced.
+  const bool there = fs::is_regular_file(file, ec);
+  const bool stale = there && fs::last_write_time(file, ec) < fs::last_write_time(params, ec2);
+  if (stale) log()->warn("{}: '{}' is older than '{}': recording the compiled circuit again", kind, file, params);
+  std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  if (there && !stale) {
+    r1cs::CompiledReadOptions o;
+    o.expected = expected;  // a file of another shape: Error::BadArgument naming the file and the field
+    cc = std::make_shared<const r1cs::CompiledCircuit>(r1cs::read_compiled_circuit(file, o));
+    check_compiled_counts(file, *cc, p, expected);
+    log()->info("{}: compiled circuit read from '{}' ({} constraints, {:.2f} GB)", kind, file, cc->shape().constraints,
+                double(cc->bytes()) / 1e9);
+  } else {
+    r1cs::CircuitRecorder rec;
+    r1cs::synthesize(circuit, rec);
+    cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+    check_compiled_counts("(recorded) " + file, *cc, p, expected);
+    try {
+      const std::uint64_t bytes = r1cs::write_compiled_circuit(file, *cc);
+      log()->info("{}: compiled circuit recorded and written to '{}' ({:.2f} GB)", kind, file, double(bytes) / 1e9);
+    } catch (const std::exception& e) {
+      log()->warn("{}: compiled circuit recorded, kept in memory only (not written: {})", kind, e.what());
+    }
+  }
+  entry->cc = cc;
+  return cc;
+}
+
+void synthesize_witness(const r1cs::CircuitInterface& circuit, std::shared_ptr<const r1cs::CompiledCircuit> cc,
+                        const groth16::Parameters& p, r1cs::ProvingBuffers& buf) {
+  r1cs::WitnessBuffers recycled;
+  recycled.aux_assignment = std::move(buf.packed_aux);  // its capacity, for this partition's witness
+  buf.clear();
+  r1cs::WitnessAssignment cs(std::move(recycled));
+  cs.reserve(p.num_inputs(), p.num_aux());
+  r1cs::synthesize(circuit, cs);
+  // (parameters without counts — a test's empty set — leave it to the backend's shape check)
+  if (p.num_inputs() != 0 && (cs.num_inputs() != p.num_inputs() || cs.num_aux() != p.num_aux())) {
+    throw ProoflineError(Error::BadLength, "witness-only synthesis: " + std::to_string(cs.num_inputs()) +
+                                              " inputs and " + std::to_string(cs.num_aux()) +
+                                              " aux variables, expected " + std::to_string(p.num_inputs()) + " and " +
+                                              std::to_string(p.num_aux()) + " (the parameters')");
+  }
+  r1cs::WitnessBuffers wb = cs.release();
+  buf.input_assignment.assign(wb.input_assignment.begin(), wb.input_assignment.end());
+  buf.packed_aux = std::move(wb.aux_assignment);
+  buf.a_aux_density = cc->a_aux_density();
+  buf.b_input_density = cc->b_input_density();
+  buf.b_aux_density = cc->b_aux_density();
+  buf.compiled = std::move(cc);
+}
+
+}  // namespace proofline::engine
