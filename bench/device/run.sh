@@ -45,7 +45,9 @@
 #   SINGLE [0]  C2_BUDGET [0: derived]  DAEMON_PROOFS [2]  GPUS [all listed]  SUSTAINED_1 [3]
 #   SUSTAINED_N [2 x GPUS]  MULTI_DRY_SECTOR [2KiB]  NTT_MIN [24]  NTT_MAX [27]
 #   MSM_SIZES ["g1:24 g1:26 g1:27 g2:20 g2:24"]  NTT_VARIANTS [PROOFLINE_NTT_RADIX=2 PROOFLINE_NTT_RADIX=8
-#   PROOFLINE_NTT_COLS=1: words of comma-separated environment settings]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
+#   PROOFLINE_NTT_COLS=1: words of comma-separated environment settings, each running the tests of
+#   VARIANT_FILTER [GpuNtt.*:*OddCoset*:GpuBackendTest.SameProofsAsCpuAcrossSizes] within T_VARIANT [90] s]
+#   T_MSM_BENCH [150: gpu_msm_bench's limit; BUCKET_ADD / BA_STEPS pass through to it]  G16_SIZES ["20 24"]  PIPELINE_SIZES ["2^24 2^25";
 #   DRY: 2^12]  PIPELINE_MODES [overlap,serial,nopool,inline]  PIPELINE_PROOFS [3]  PYTHON [the
 #   first python3 with grpc and protobuf]  CALL_LIMIT [570: seconds for the whole call; a pass gets
 #   at most what is left]  T_TESTS [300]  T_KERNELS T_C1READ T_POREP32 T_POST32 T_SNAP32 T_DAEMON32 T_MULTI
@@ -296,7 +298,8 @@ pass_kernels() {
   for var in ${NTT_VARIANTS:-PROOFLINE_NTT_RADIX=2 PROOFLINE_NTT_RADIX=8 PROOFLINE_NTT_COLS=1}; do
     i=$((i + 1))  # the NTT's other kernel variants (ntt.cu), each an environment setting
     step "ntt_variant${i}_tests" --to "$WORK/k-var$i.txt" --timers timers_gtest -- env ${var//,/ } \
-      timeout 90 "$t" --gtest_filter='GpuNtt.*:*OddCoset*:GpuBackendTest.SameProofsAsCpuAcrossSizes' || rc=1
+      timeout "${T_VARIANT:-90}" "$t" \
+      --gtest_filter="${VARIANT_FILTER:-GpuNtt.*:*OddCoset*:GpuBackendTest.SameProofsAsCpuAcrossSizes}" || rc=1
     cat "$WORK/k-var$i.txt" >>"$tests"
   done
   if [ "$rc" != 0 ]; then
@@ -327,7 +330,7 @@ pass_kernels() {
       done
     fi
     # shellcheck disable=SC2086  # MSM_SIZES: a list of g1:K / g2:K words
-    step "msm-$v" --to "$WORK/k-msm-$v.txt" -- env LD_LIBRARY_PATH="$lp" REPS=3 timeout 150 "$d/gpu_msm_bench" \
+    step "msm-$v" --to "$WORK/k-msm-$v.txt" -- env LD_LIBRARY_PATH="$lp" REPS=3 timeout "${T_MSM_BENCH:-150}" "$d/gpu_msm_bench" \
       ${MSM_SIZES:-g1:24 g1:26 g1:27 g2:20 g2:24} || rc=1
   done
   for v in "${vs[@]}"; do

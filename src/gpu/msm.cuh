@@ -461,7 +461,9 @@ struct GpuMsm<Cfg>::Impl {
       if (cfg.bucket_add == BucketAdd::kXyzz) return false;
       if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
       if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-      return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", uint64_t{1} << 18);
+      // Off unless asked: measured on the H200 (bench/RESULTS.md, 2026-12-04) it is 1.38–1.69× slower
+      // than XYZZ at 2^24–2^27 (the lanes' state goes through global memory between a step's launches).
+      return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", ~uint64_t{0});
     }
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").

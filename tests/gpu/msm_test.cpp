@@ -236,7 +236,7 @@ TEST(GpuMsm, G2KernelVariantsAgree) {
   }
 }
 
-// Batch-affine bucket additions (msm.hpp "Bucket additions", the G1 default from 2^18 tail points)
+// Batch-affine bucket additions (msm.hpp "Bucket additions", opt-in: PROOFLINE_MSM_BA_MIN or GpuMsmConfig::bucket_add)
 // forced at every size, and XYZZ forced beside it: both equal the CPU. Sizes 1, 2, 3, 31, 2^10,
 // 2^16, 2^20 (2^20: 4096 random bases repeated, so the CPU reference stays cheap); lane lengths L =
 // 1 (no affine addition at all: everything through the fold), 2, 3 (most runs cut), the default, 64.

@@ -55,9 +55,10 @@
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
-// same group element. G1 runs batch-affine by default for a tail of at least
-// PROOFLINE_MSM_BA_MIN points (default 2^18; below it the per-step inversion latency dominates) and
-// XYZZ below it; PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
+// same group element. G1 runs batch-affine only when asked: for a tail of at least
+// PROOFLINE_MSM_BA_MIN points (unset: never; measured on the H200 on 2026-12-04 this path is 1.38–1.69×
+// slower than XYZZ at 2^24–2^27, bench/RESULTS.md) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
+// PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group.
 // GpuMsmConfig::bucket_add / batch_affine_steps override the environment per call. The lanes' state
 // (≈ 350 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
@@ -96,7 +97,7 @@ enum class G2Kernels {
 
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
 enum class BucketAdd {
-  kFromEnv,      ///< PROOFLINE_MSM_XYZZ / PROOFLINE_MSM_BA_MIN (G1: batch-affine from 2^18 tail points)
+  kFromEnv,      ///< PROOFLINE_MSM_XYZZ / PROOFLINE_MSM_BA_MIN (G1: batch-affine only from BA_MIN tail points)
   kXyzz,         ///< XYZZ mixed additions
   kBatchAffine,  ///< batch-affine at any size (G1; G2 ignores it and runs XYZZ)
 };
