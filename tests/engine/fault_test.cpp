@@ -99,14 +99,15 @@ TEST(FaultContainment, UnknownArgumentIsRefusedWithTheKindsArguments) {
   const AwaitResult a = e.prove(r);
   EXPECT_EQ(a.result.state, JobState::Failed);
   EXPECT_NE(a.result.error.find("kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, "
-                                "input, checked)"),
+                                "input, checked, compiled)"),
             std::string::npos)
       << a.result.error;
   ProofRequest m;
   m.request_id = "mul-size";
   m.kind = "mul";
   m.args = {{"params", mul_params()}, {"size", "2^4"}};
-  EXPECT_NE(e.prove(m).result.error.find("kind 'mul' has no argument 'size' (its arguments: params, partitions, input, checked)"),
+  EXPECT_NE(e.prove(m).result.error.find("kind 'mul' has no argument 'size' (its arguments: params, partitions, input, checked, "
+                                         "compiled)"),
             std::string::npos);
 }
 

@@ -424,7 +424,8 @@ TEST(Daemon, MalformedRequestsGetClearErrorsAndTheDaemonKeepsServing) {
     pb::ProofRequest r = base();
     (*r.mutable_args())["partitons"] = "2";  // issue 21: a misspelt argument is refused, not ignored
     bad.push_back({"unknown argument", r,
-                   "kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, input, checked)"});
+                   "kind 'bench' has no argument 'partitons' (its arguments: params, size, partitions, input, checked, "
+                   "compiled)"});
   }
   {
     pb::ProofRequest r = base();
@@ -750,7 +751,7 @@ TEST(Daemon, StatusMetricsPreloadAndEvict) {
                                   // winning-post
   ASSERT_EQ(st.kind_info_size(), 9);
   EXPECT_EQ(st.kind_info(0).name(), "bench");
-  EXPECT_EQ(st.kind_info(0).arguments_size(), 5);
+  EXPECT_EQ(st.kind_info(0).arguments_size(), 6);  // params, size, partitions, input, checked, compiled
   std::set<std::string> stages;
   for (const auto& q : st.queues()) stages.insert(q.stage());
   EXPECT_EQ(stages, (std::set<std::string>{"prepare", "synthesis", "prove"}));
@@ -1079,7 +1080,8 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
                                               "snarkjs", "window-post", "winning-post"}));
   const pb::KindInfo& bench = resp.kinds(0);
   EXPECT_EQ(bench.proof_format(), "bellperson");
-  ASSERT_EQ(bench.arguments_size(), 5);
+  ASSERT_EQ(bench.arguments_size(), 6);
+  EXPECT_EQ(bench.arguments(5).name(), "compiled");
   const pb::ArgumentInfo& size = bench.arguments(1);
   EXPECT_EQ(size.name(), "size");
   EXPECT_EQ(size.type(), "size");
