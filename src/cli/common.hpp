@@ -37,6 +37,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -191,6 +192,14 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
     if (rc != kOk && json) print_json_error(rc, e.what());
     return rc;
   }
+}
+
+/// "12.34 GB in 1.23 s = 10.03 GB/s" (decimal GB) for a copy of `bytes` that took `ms`.
+inline std::string fmt_gbps(std::uint64_t bytes, double ms) {
+  char b[96];
+  const double gb = static_cast<double>(bytes) / 1e9;
+  std::snprintf(b, sizeof b, "%.2f GB in %.2f s = %.2f GB/s", gb, ms / 1e3, ms > 0 ? gb / (ms / 1e3) : 0.0);
+  return b;
 }
 
 // ---- integer options ---------------------------------------------------------------------------

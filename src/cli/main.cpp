@@ -294,6 +294,7 @@ int cmd_prove(const ProveArgs& a, const Common& c, EngineOptions eo) {
   out.line("synthesis      " + fmt_ms(r.timings.synthesis) + "  (witness + constraints, summed over partitions)");
   out.line("prover (" + run.backend + ")" + std::string(run.backend.size() < 6 ? 6 - run.backend.size() : 0, ' ') +
            fmt_ms(t.total));
+  if (t.srs_upload_bytes > 0) out.line("  srs → device " + fmt_ms(t.srs_upload) + "  (" + fmt_gbps(t.srs_upload_bytes, t.srs_upload) + ")");
   if (t.evaluate > 0) out.line("  evaluate     " + fmt_ms(t.evaluate) + "  (a, b, c from the compiled circuit)");
   out.line("  ntt / H      " + fmt_ms(t.ntt));
   out.line("  msm H        " + fmt_ms(t.msm_h));

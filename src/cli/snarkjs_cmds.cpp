@@ -87,7 +87,8 @@ namespace {
 Json prover_timings_json(const groth16::StageTimings& t) {
   return Json{{"evaluate", t.evaluate}, {"ntt", t.ntt},         {"msm_h", t.msm_h},       {"msm_l", t.msm_l},
               {"msm_a", t.msm_a},       {"msm_b_g1", t.msm_b_g1}, {"msm_b_g2", t.msm_b_g2},
-              {"assemble", t.assemble}, {"total", t.total}};
+              {"assemble", t.assemble}, {"srs_upload", t.srs_upload}, {"srs_upload_bytes", t.srs_upload_bytes},
+              {"total", t.total}};
 }
 
 }  // namespace
@@ -181,6 +182,10 @@ int run_snarkjs_prove(const SnarkjsProveArgs& a) {
       std::cout << "synthesis      " << fmt_ms(r.timings.synthesis) << "  (witness → a, b, c)\n";
       std::cout << "prover (" << run.backend << ")" << std::string(run.backend.size() < 6 ? 6 - run.backend.size() : 0, ' ')
                 << fmt_ms(t.total) << "\n";
+      if (t.srs_upload_bytes > 0) {
+        std::cout << "  zkey → device " << fmt_ms(t.srs_upload) << "  (" << fmt_gbps(t.srs_upload_bytes, t.srs_upload)
+                  << ", from the file)\n";
+      }
       std::cout << "  ntt / H      " << fmt_ms(t.ntt) << "\n";
       std::cout << "  msm H        " << fmt_ms(t.msm_h) << "\n";
       std::cout << "  msm L (C)    " << fmt_ms(t.msm_l) << "\n";

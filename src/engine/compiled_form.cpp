@@ -1,6 +1,7 @@
 // The compiled form of every kind's circuits (include/proofline/engine/kind.hpp "The compiled form";
 // issue 31): the compiled circuit of a parameter file, made once per process and cached on disk
 // beside the parameters, and witness-only synthesis into a partition's buffers.
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -84,23 +85,36 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
   const bool stale = there && fs::last_write_time(file, ec) < fs::last_write_time(params, ec2);
   if (stale) log()->warn("{}: '{}' is older than '{}': recording the compiled circuit again", kind, file, params);
   std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  // The log lines carry what issue 31 records of a compiled circuit: how long recording (or reading)
+  // took, its size in memory (= its arrays on a device, DeviceCompiledCircuit) and on disk, and how
+  // many distinct coefficients its table holds.
+  using Clock = std::chrono::steady_clock;
+  const auto secs = [](Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  const auto t0 = Clock::now();
   if (there && !stale) {
     r1cs::CompiledReadOptions o;
     o.expected = expected;  // a file of another shape: Error::BadArgument naming the file and the field
     cc = std::make_shared<const r1cs::CompiledCircuit>(r1cs::read_compiled_circuit(file, o));
     check_compiled_counts(file, *cc, p, expected);
-    log()->info("{}: compiled circuit read from '{}' ({} constraints, {:.2f} GB)", kind, file, cc->shape().constraints,
-                double(cc->bytes()) / 1e9);
+    log()->info("{}: compiled circuit read from '{}' in {:.2f} s ({} constraints, {} distinct coefficients, {:.2f} GB "
+                "in memory and on a device)",
+                kind, file, secs(t0), cc->shape().constraints, cc->coefficients().size(), double(cc->bytes()) / 1e9);
   } else {
     r1cs::CircuitRecorder rec;
     r1cs::synthesize(circuit, rec);
     cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
     check_compiled_counts("(recorded) " + file, *cc, p, expected);
+    const double record_s = secs(t0);
+    const auto t1 = Clock::now();
     try {
       const std::uint64_t bytes = r1cs::write_compiled_circuit(file, *cc);
-      log()->info("{}: compiled circuit recorded and written to '{}' ({:.2f} GB)", kind, file, double(bytes) / 1e9);
+      log()->info("{}: compiled circuit recorded in {:.2f} s ({} constraints, {} distinct coefficients, {:.2f} GB in "
+                  "memory and on a device), written to '{}' in {:.2f} s ({:.2f} GB on disk)",
+                  kind, record_s, cc->shape().constraints, cc->coefficients().size(), double(cc->bytes()) / 1e9, file,
+                  secs(t1), double(bytes) / 1e9);
     } catch (const std::exception& e) {
-      log()->warn("{}: compiled circuit recorded, kept in memory only (not written: {})", kind, e.what());
+      log()->warn("{}: compiled circuit recorded in {:.2f} s, kept in memory only (not written: {})", kind, record_s,
+                  e.what());
     }
   }
   entry->cc = cc;

@@ -1120,9 +1120,11 @@ struct Engine::Impl {
       if (logged && cfg.log_partitions) {
         log()->info(
             "partition job={} kind={} k={}/{} backend={}:{} queue_wait_ms={:.2f} srs_load_ms={:.2f} synthesis_ms={:.2f} "
-            "prove_wait_ms={:.2f} h2d_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} total_ms={:.2f}",
+            "prove_wait_ms={:.2f} h2d_ms={:.2f} kernel_ms={:.2f} prover_call_ms={:.2f} stage_ms={:.2f} total_ms={:.2f} "
+            "srs_upload_ms={:.2f} srs_upload_bytes={}",
             job->req.request_id, job->req.kind, item->k, job->n, b, be_name, t.queue_wait, t.srs_load, t.synthesis,
-            t.prove_wait, t.h2d, t.kernel, t.prover_call, t.stage, t.total);
+            t.prove_wait, t.h2d, t.kernel, t.prover_call, t.stage, t.total, t.backend_timings.srs_upload,
+            t.backend_timings.srs_upload_bytes);
       }
       item.reset();
       lk.lock();

@@ -307,12 +307,17 @@ namespace {
 
 /// The zkey as Parameters (h_form OddCoset, the H section unchanged) with its ZkeyCircuit as the
 /// Srs extra. `checked`: subgroup-check every point of the big sections (else on-curve only).
+/// The one loader's choice (groth16::host_queries(), as load_parameters makes it for .params): when
+/// every backend is a GPU backend the points stay in the file (snarkjs::zkey_shell) and go from the
+/// file to the device; otherwise the zkey is read whole into host memory.
 std::shared_ptr<const Srs> load_zkey(const std::string& key, const std::string& path, bool checked,
                                      const std::function<void(double)>& progress) {
   progress(0);
-  sj::Zkey z = sj::Zkey::read_file(path, sj::ZkeyReadOptions{checked ? ec::Check::Subgroup : ec::Check::OnCurveOnly});
+  const sj::ZkeyReadOptions opts{checked ? ec::Check::Subgroup : ec::Check::OnCurveOnly};
+  sj::ZkeyParameters zp = groth16::host_queries() == groth16::HostQueries::LeaveInFile
+                              ? sj::zkey_shell(path, opts)
+                              : sj::zkey_parameters(sj::Zkey::read_file(path, opts));
   progress(0.8);
-  sj::ZkeyParameters zp = sj::zkey_parameters(std::move(z));
   auto circuit = std::make_shared<const sj::ZkeyCircuit>(std::move(zp.circuit));
   const std::uint64_t extra = circuit->bytes();
   auto srs = make_srs(key, std::move(zp.params), circuit, extra);

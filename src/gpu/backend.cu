@@ -1290,7 +1290,12 @@ groth16::ProverResult GpuBackend::prove_locked(const Parameters& params, std::sp
   groth16::check_prove_cancel(cancel, 0, "the parameter upload");
   const Resident* before = I.find(params);
   const bool held_before = before != nullptr && before->fp == Fingerprint::of(params);
-  const Resident& res = I.ensure_resident(params, nullptr);
+  double srs_upload_ms = 0;
+  const Resident& res = I.ensure_resident(params, &srs_upload_ms);
+  if (!held_before) {
+    result.timings.srs_upload = srs_upload_ms;
+    result.timings.srs_upload_bytes = res.bytes();
+  }
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaEventRecord(I.ev_start, I.stream));

@@ -1,4 +1,4 @@
-// src/gpu/srs_load.cu — the .params → device loader (proofline/gpu/srs_load.hpp says what it does;
+// src/gpu/srs_load.cu — the .params / .zkey → device loader (proofline/gpu/srs_load.hpp says what it does;
 // this file is the how): double-buffered pinned reads, the decode/check kernel, the error hand-off
 // to the CPU decoder.
 #include "proofline/gpu/srs_load.hpp"
@@ -76,20 +76,50 @@ __device__ bool in_subgroup(const DevAffine<F>& p) {
   return acc.is_identity();
 }
 
-/// One thread per point: flags, canonical coordinates, Montgomery conversion, on the curve,
-/// optionally in the subgroup; a bad point records its section index (first + i) in *bad (atomicMin)
-/// and writes nothing.
+/// 48 little-endian bytes of a Montgomery-form coordinate (snarkjs) → the device limbs as they are;
+/// false unless the integer is < p.
+__device__ bool load_montgomery_le(DevFp& out, const uint8_t* le) {
+#pragma unroll
+  for (int k = 0; k < 12; ++k) {
+    const uint8_t* q = le + 4 * k;
+    out.v[k] = uint32_t(q[0]) | (uint32_t(q[1]) << 8) | (uint32_t(q[2]) << 16) | (uint32_t(q[3]) << 24);
+  }
+  for (int k = 11; k >= 0; --k) {
+    if (out.v[k] != FpParams32::mod(k)) return out.v[k] < FpParams32::mod(k);
+  }
+  return false;  // = p
+}
+__device__ bool load_montgomery_le(DevFp2& out, const uint8_t* le) {
+  // snarkjs order: c0 ‖ c1
+  return load_montgomery_le(out.c0, le) && load_montgomery_le(out.c1, le + 48);
+}
+
+/// One thread per point: (Bellperson) flags, canonical coordinates, Montgomery conversion, or (zkey)
+/// zero = infinity, coordinates < p as they are; on the curve, optionally in the subgroup; a bad
+/// point records its query index (first + i) in *bad (atomicMin) and writes nothing.
 template <class F>
 __global__ void decode_kernel(DevAffine<F>* __restrict__ out, const uint8_t* __restrict__ raw, size_t n,
-                              unsigned long long first, bool subgroup, DecodeConsts k,
+                              unsigned long long first, bool subgroup, bool zkey, DecodeConsts k,
                               unsigned long long* __restrict__ bad) {
   const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   constexpr size_t kBytes = sizeof(DevAffine<F>);
   const uint8_t* p = raw + i * kBytes;
   DevAffine<F> a;
-  bool ok = (p[0] & 0xe0) == 0;  // compression, infinity, sign flags all clear
-  ok = ok && load_coord(a.x, p, k.r2) && load_coord(a.y, p + kBytes / 2, k.r2);
+  bool ok;
+  if (zkey) {
+    uint32_t any = 0;
+    for (size_t b = 0; b < kBytes; b += 4) any |= *reinterpret_cast<const uint32_t*>(p + b);
+    if (any == 0) {  // the point at infinity: the device layout's all-zero bytes
+      uint32_t* o = reinterpret_cast<uint32_t*>(out + i);
+      for (size_t b = 0; b < kBytes / 4; ++b) o[b] = 0;
+      return;
+    }
+    ok = load_montgomery_le(a.x, p) && load_montgomery_le(a.y, p + kBytes / 2);
+  } else {
+    ok = (p[0] & 0xe0) == 0;  // compression, infinity, sign flags all clear
+    ok = ok && load_coord(a.x, p, k.r2) && load_coord(a.y, p + kBytes / 2, k.r2);
+  }
   if (ok) {
     F b;
     if constexpr (sizeof(F) == sizeof(DevFp)) {
@@ -160,34 +190,35 @@ struct SrsLoader::Impl {
     bad.ensure(sizeof(unsigned long long));
   }
 
-  void load(const groth16::ParamsFile& f, ParamsSection s, void* dst, bool to_host) {
-    const auto& sec = f.section(s);
-    if (sec.count == 0) return;
+  void load(const groth16::QuerySource& f, ParamsSection s, void* dst, bool to_host) {
+    const std::uint64_t count = f.count(s);
+    if (count == 0) return;
     ensure(to_host);
-    const std::size_t pb = sec.point_bytes;  // = device_point_bytes(s)
+    const std::size_t pb = groth16::QuerySource::point_bytes(s);  // = device_point_bytes(s)
     const std::uint64_t per = std::max<std::uint64_t>(1, chunk_bytes / pb);
     const unsigned long long none = ~0ull;
     CUDA_CHECK(cudaMemcpyAsync(bad.get(), &none, sizeof(none), cudaMemcpyHostToDevice, stream[0]));
     CUDA_CHECK(cudaStreamSynchronize(stream[0]));
-    const bool subgroup = f.options().check == ec::Check::Subgroup;
+    const bool subgroup = f.check() == ec::Check::Subgroup;
+    const bool zkey = f.encoding() == groth16::QuerySource::Encoding::Zkey;
     auto* out = static_cast<unsigned char*>(dst);
     int k = 0;
-    for (std::uint64_t first = 0; first < sec.count; first += per, k ^= 1) {
-      const std::uint64_t n = std::min(per, sec.count - first);
+    for (std::uint64_t first = 0; first < count; first += per, k ^= 1) {
+      const std::uint64_t n = std::min(per, count - first);
       const std::size_t bytes = n * pb;
       CUDA_CHECK(cudaEventSynchronize(copied[k]));  // pinned[k]'s previous upload is done
-      f.read(sec.offset + first * pb, std::span<std::uint8_t>(pinned[k], bytes));
+      f.read_points(s, first, n, std::span<std::uint8_t>(pinned[k], bytes));
       CUDA_CHECK(cudaMemcpyAsync(raw[k].get(), pinned[k], bytes, cudaMemcpyHostToDevice, stream[k]));
       CUDA_CHECK(cudaEventRecord(copied[k], stream[k]));
       void* target = to_host ? decoded[k].get() : out + first * pb;
       const unsigned blocks = static_cast<unsigned>((n + 127) / 128);
       if (s == ParamsSection::BG2) {
         decode_kernel<DevFp2><<<blocks, 128, 0, stream[k]>>>(static_cast<DevG2Affine*>(target), raw[k].as<uint8_t>(),
-                                                             n, first, subgroup, consts,
+                                                             n, first, subgroup, zkey, consts,
                                                              bad.as<unsigned long long>());
       } else {
         decode_kernel<DevFp><<<blocks, 128, 0, stream[k]>>>(static_cast<DevG1Affine*>(target), raw[k].as<uint8_t>(),
-                                                            n, first, subgroup, consts,
+                                                            n, first, subgroup, zkey, consts,
                                                             bad.as<unsigned long long>());
       }
       CUDA_CHECK(cudaGetLastError());
@@ -205,7 +236,7 @@ struct SrsLoader::Impl {
 SrsLoader::SrsLoader(std::size_t chunk_bytes) : impl_(std::make_unique<Impl>(chunk_bytes)) {}
 SrsLoader::~SrsLoader() = default;
 
-void SrsLoader::load(const groth16::ParamsFile& file, ParamsSection s, void* dst, bool dst_on_host) {
+void SrsLoader::load(const groth16::QuerySource& file, ParamsSection s, void* dst, bool dst_on_host) {
   try {
     impl_->load(file, s, dst, dst_on_host);
   } catch (...) {

@@ -641,14 +641,14 @@ Parameters Parameters::read_file(const std::string& path, const ReadOptions& opt
 }
 
 // ---- queries off the host -----------------------------------------------------------------------
-std::size_t Parameters::h_len() const noexcept { return source ? source->section(ParamsSection::H).count : h.size(); }
-std::size_t Parameters::l_len() const noexcept { return source ? source->section(ParamsSection::L).count : l.size(); }
-std::size_t Parameters::a_len() const noexcept { return source ? source->section(ParamsSection::A).count : a.size(); }
+std::size_t Parameters::h_len() const noexcept { return source ? source->count(ParamsSection::H) : h.size(); }
+std::size_t Parameters::l_len() const noexcept { return source ? source->count(ParamsSection::L) : l.size(); }
+std::size_t Parameters::a_len() const noexcept { return source ? source->count(ParamsSection::A) : a.size(); }
 std::size_t Parameters::b_g1_len() const noexcept {
-  return source ? source->section(ParamsSection::BG1).count : b_g1.size();
+  return source ? source->count(ParamsSection::BG1) : b_g1.size();
 }
 std::size_t Parameters::b_g2_len() const noexcept {
-  return source ? source->section(ParamsSection::BG2).count : b_g2.size();
+  return source ? source->count(ParamsSection::BG2) : b_g2.size();
 }
 std::size_t Parameters::query_bytes() const noexcept {
   return sizeof(G1Affine) * (h_len() + l_len() + a_len() + b_g1_len()) + sizeof(G2Affine) * b_g2_len();
@@ -706,6 +706,16 @@ ParamsFile::ParamsFile(const std::string& path, const ReadOptions& opts) : path_
 ParamsFile::~ParamsFile() {
   if (map_ != nullptr) ::munmap(const_cast<std::uint8_t*>(map_), size_);
   if (fd_ >= 0) ::close(fd_);
+}
+
+void ParamsFile::read_points(ParamsSection s, std::uint64_t first, std::uint64_t n, std::span<std::uint8_t> dst) const {
+  const Section& sec = section(s);
+  if (first > sec.count || n > sec.count - first || dst.size() != n * sec.point_bytes) {
+    throw std::out_of_range("ParamsFile::read_points: points [" + std::to_string(first) + ", " +
+                            std::to_string(first + n) + ") of a section of " + std::to_string(sec.count) + " in '" +
+                            path_ + "' into " + std::to_string(dst.size()) + " bytes");
+  }
+  read(sec.offset + first * sec.point_bytes, dst);
 }
 
 void ParamsFile::read(std::uint64_t offset, std::span<std::uint8_t> dst) const {

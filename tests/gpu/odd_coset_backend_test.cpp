@@ -11,6 +11,10 @@
 // a device.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -215,6 +219,83 @@ TEST(GpuBackendOddCoset, SameProofAsTheSnarkjsCpuReferences) {
   const auto got = backend.prove(zc.oc.params, parts, std::vector<Randomizers>{rs});
   EXPECT_EQ(got.proofs.at(0).to_bytes(), sj::testing::expected_proof(zc.key, zc.wit, rs.r, rs.s).to_bytes())
       << "odd coset 2^10 after a bellperson 2^10";
+}
+
+/// Issue 33: a zkey through the one loader — snarkjs::zkey_shell leaves the points in the file and
+/// the backend reads them from it to the device (resident) or to pinned host memory (streamed under
+/// a device limit), decoding them there: the same proofs as the toxic-waste references, the queries'
+/// infinity points included (the toy's unused wire), and a bad point named as Zkey::read_file names it.
+TEST(GpuBackendOddCoset, ZkeyPointsStraightFromTheFile) {
+  REQUIRE_CUDA_DEVICE();
+  std::vector<ZkCase> cases = zk_cases();
+  gpu::GpuBackendConfig streamed_cfg;
+  streamed_cfg.device_memory_limit = std::size_t{1} << 20;  // far below the SRS: streamed mode
+  streamed_cfg.enforce_device_memory_limit = false;
+  streamed_cfg.srs_stream_chunk_points = 100;
+  for (const ZkCase& zc : cases) {
+    SCOPED_TRACE(zc.name);
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("proofline-gpu-zkey-" + std::to_string(::getpid()) + ".zkey")).string();
+    zc.zkey.write_file(path);
+    for (bool streamed : {false, true}) {
+      const std::string what = streamed ? "streamed" : "resident";
+      gpu::GpuBackend backend(streamed ? streamed_cfg : gpu::GpuBackendConfig{});
+      const sj::ZkeyParameters shell = sj::zkey_shell(path);
+      ASSERT_FALSE(shell.params.has_host_queries());
+      r1cs::ProvingBuffers buf;
+      sj::synthesize(shell.circuit, zc.wit, buf, "zkey", "wtns");
+      const Randomizers rs{Fr::from_u64(31337), Fr::from_u64(271828)};
+      std::vector<r1cs::ProvingBuffers> parts{buf};
+      const auto got = backend.prove(shell.params, parts, std::vector<Randomizers>{rs});
+      ASSERT_EQ(got.proofs.size(), 1u) << what;
+      EXPECT_EQ(got.proofs[0].to_bytes(), sj::testing::expected_proof(zc.key, zc.wit, rs.r, rs.s).to_bytes()) << what;
+      EXPECT_EQ(backend.srs_holding(shell.params).mode, streamed ? "streamed" : "resident") << what;
+      EXPECT_EQ(got.timings.srs_upload_bytes,
+                96 * (shell.params.h_len() + shell.params.l_len() + shell.params.a_len() + shell.params.b_g1_len()) +
+                    192 * shell.params.b_g2_len())
+          << what << ": the upload is timed and counted";
+      EXPECT_GT(got.timings.srs_upload, 0.0) << what;
+      // held now: the next call uploads nothing
+      std::vector<r1cs::ProvingBuffers> again{buf};
+      EXPECT_EQ(backend.prove(shell.params, again, std::vector<Randomizers>{rs}).timings.srs_upload_bytes, 0u) << what;
+    }
+    // a point off the curve in H (query index 3): the zkey's own error, from the device decoder
+    std::vector<std::uint8_t> bytes = zc.zkey.to_bytes();
+    {
+      std::size_t p = 12;
+      std::uint32_t n = 0;
+      std::memcpy(&n, bytes.data() + 8, 4);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        std::uint32_t id = 0;
+        std::uint64_t len = 0;
+        std::memcpy(&id, bytes.data() + p, 4);
+        std::memcpy(&len, bytes.data() + p + 4, 8);
+        if (id == 9) bytes[p + 12 + 3 * 96] ^= 1;
+        p += 12 + len;
+      }
+    }
+    groth16::write_file_bytes(path, bytes);
+    std::string want;
+    try {
+      (void)sj::Zkey::read_file(path);
+    } catch (const sj::FormatError& e) {
+      want = e.what();
+    }
+    ASSERT_NE(want.find("H[3]"), std::string::npos) << want;
+    const sj::ZkeyParameters shell = sj::zkey_shell(path);
+    r1cs::ProvingBuffers buf;
+    sj::synthesize(shell.circuit, zc.wit, buf, "zkey", "wtns");
+    gpu::GpuBackend backend;
+    std::vector<r1cs::ProvingBuffers> parts{buf};
+    try {
+      (void)backend.prove(shell.params, parts, std::vector<Randomizers>{{Fr::from_u64(1), Fr::from_u64(2)}});
+      ADD_FAILURE() << "a zkey with a point off the curve was proved with";
+    } catch (const sj::FormatError& e) {
+      EXPECT_EQ(std::string(e.what()), want);
+    }
+    EXPECT_FALSE(backend.is_resident(shell.params)) << "nothing of a refused set stays on the device";
+    std::filesystem::remove(path);
+  }
 }
 
 }  // namespace

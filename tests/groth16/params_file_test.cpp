@@ -93,7 +93,9 @@ TEST(ParamsFile, ShellHoldsTheShapeAndNoQueries) {
   EXPECT_EQ(s.source->path(), path);
   EXPECT_EQ(s.serialized_size(), p.serialized_size());  // the file's size
   EXPECT_THROW(s.to_bytes(), std::logic_error);          // no points to encode
-  EXPECT_EQ(s.source->read_parameters(), p);
+  const auto* file = dynamic_cast<const ParamsFile*>(s.source.get());
+  ASSERT_NE(file, nullptr);
+  EXPECT_EQ(file->read_parameters(), p);
   // The CPU backend proves from host queries only: refused by name, before any work.
   CpuBackend cpu;
   r1cs::ProvingBuffers w;

@@ -73,9 +73,10 @@
 // preload() loads ahead of the first proof; evict()/evict_all() free the copies. Several SRSs may be
 // held at once (memory permitting).
 // Where the queries come from: the Parameters' host vectors (converted and uploaded), or, for
-// parameters whose queries are off the host (groth16::Parameters::source, ParamsFile::shell()),
-// the .params file itself, read in pinned chunks and decoded and checked on the device (srs_load.hpp:
-// on-curve always, subgroup when the file was opened with Check::Subgroup), with no host copy.
+// parameters whose queries are off the host (groth16::Parameters::source: ParamsFile::shell() of a
+// .params, snarkjs::zkey_shell() of a .zkey), the file itself, read in pinned chunks and decoded and
+// checked on the device (srs_load.hpp: on-curve always, subgroup when the file was opened with
+// Check::Subgroup), with no host copy. StageTimings::srs_upload times a load inside prove().
 // Two modes per SRS (srs_holding() reports it, with its bytes):
 //   resident  all five queries in device memory: 96 B per G1 base (h, l, a, b_g1) and 192 B per G2
 //             base (b_g2). Chosen when they fit: resident SRS bytes + this SRS + the working space of
@@ -86,7 +87,7 @@
 //             power of two from 2^26 down to 2^20 whose working space fits), summed: the same group
 //             element, so the same proof bytes, with the scratch of one slice.
 //   streamed  otherwise (or when the resident allocation fails): the decoded queries stay in host
-//             memory — for a .params source, decoded on the device into pinned host memory in the
+//             memory — for a file source, decoded on the device into pinned host memory in the
 //             device layout (the same bytes); for host parameters, their own vectors (no second
 //             copy), packed into two pinned chunks on the way — and every MSM streams its bases to
 //             the device in chunks of cfg.srs_stream_chunk_points points (0: the largest power of
@@ -248,7 +249,7 @@ class GpuBackend final : public groth16::ProverBackend {
   /// Loads params' five queries (h, l, a, b_g1, b_g2) unless already held and current, resident or
   /// streamed ("Residency"); returns the milliseconds the load took (0 if nothing was loaded).
   /// ProoflineError(OutOfMemory) if even the streamed form cannot be had; nothing stays allocated
-  /// for them then. A bad point in a .params source: its named error (srs_load.hpp).
+  /// for them then. A bad point in a file source: its named error (srs_load.hpp).
   double preload(const groth16::Parameters& params) override;
   /// Frees the device copy of params' SRS (no-op if not resident).
   void evict(const groth16::Parameters& params) override;

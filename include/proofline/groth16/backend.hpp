@@ -90,6 +90,12 @@ struct StageTimings {
   /// Bytes of those copies (the partition's own data, not the SRS); 0 on the CPU. The compiled form
   /// with a packed aux assignment copies the packed bytes, not the plain values.
   std::uint64_t h2d_bytes = 0;
+  /// The parameter set's queries loaded into device (or pinned host) memory inside this call — a
+  /// set neither preloaded nor held since its last use (gpu/backend.hpp "Residency"): wall time and
+  /// the bytes of the points in device layout; 0 when the set was held already, and on the CPU.
+  /// Not part of `kernel`; part of `total`.
+  double srs_upload = 0;
+  std::uint64_t srs_upload_bytes = 0;
   /// Compiled-form partitions of the call whose a, b, c were evaluated on the host: every one on the
   /// CPU backend; on a GPU backend those whose compiled circuit did not fit the device budget
   /// (gpu/backend.hpp "Compiled form").

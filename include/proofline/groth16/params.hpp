@@ -162,6 +162,7 @@ enum class HForm : std::uint8_t { Bellperson, OddCoset };
 
 class ParamsSink;
 class ParamsFile;
+class QuerySource;
 
 /// Parameters whose queries are not held on the host ("queries off the host"): `source` is set and
 /// h, l, a, b_g1, b_g2 are empty; the lengths come from the file (ParamsFile::shell()). Such an object
@@ -179,8 +180,9 @@ struct Parameters {
   std::vector<G1Affine> b_g1;
   std::vector<G2Affine> b_g2;
   HForm h_form = HForm::Bellperson;
-  /// Set iff the queries live in this .params file and not in the vectors above (see above).
-  std::shared_ptr<const ParamsFile> source;
+  /// Set iff the queries live in a file and not in the vectors above (see above): a .params file
+  /// (ParamsFile::shell) or a snarkjs .zkey (snarkjs::zkey_shell, groth16/snarkjs/circuit.hpp).
+  std::shared_ptr<const QuerySource> source;
 
   /// True iff h, l, a, b_g1, b_g2 are held in the vectors (no `source`).
   bool has_host_queries() const noexcept { return source == nullptr; }
@@ -309,6 +311,43 @@ class ParamsCollector final : public ParamsSink {
   Parameters p_;
 };
 
+// ---- queries read from a file by whoever loads them ----------------------------------------------------
+/// The queries of a Parameters that keeps them in a file (Parameters::source), as a loader reads
+/// them: the GPU backend's SrsLoader (gpu/srs_load.hpp) reads a query's points in chunks, in the
+/// file's encoding, decodes and checks them on the device, and asks the source to name a bad one.
+/// Two implementations: ParamsFile (bellperson .params) and snarkjs::ZkeyFile (a .zkey's sections 5–9,
+/// groth16/snarkjs/files.hpp). Thread-safe after construction.
+class QuerySource {
+ public:
+  /// How a point's bytes are encoded (point_bytes(): 96 per G1 point, 192 per G2 point, both):
+  ///   Bellperson  uncompressed, coordinates big-endian canonical (< p), the top three bits of the
+  ///               first byte flags (compression, infinity, sign) that must be clear; G2 coordinates
+  ///               c1 ‖ c0 (ZCash order). The point at infinity is refused (UnexpectedInfinity).
+  ///   Zkey        coordinates in Montgomery form (x·2^384 mod p) as 48 bytes little-endian, each < p;
+  ///               G2 x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1; all-zero bytes are the point at infinity (snarkjs'
+  ///               encoding, groth16/snarkjs/files.hpp).
+  enum class Encoding : std::uint8_t { Bellperson, Zkey };
+
+  virtual ~QuerySource() = default;
+  /// The file, for messages.
+  virtual const std::string& path() const noexcept = 0;
+  virtual Encoding encoding() const noexcept = 0;
+  /// How the points are to be checked by whoever decodes them (on the curve, or also in the subgroup).
+  virtual ec::Check check() const noexcept = 0;
+  /// Points of query s (what Parameters' h_len() … b_g2_len() answer).
+  virtual std::uint64_t count(ParamsSection s) const noexcept = 0;
+  /// Bytes of one encoded point of query s: 192 for BG2, 96 for the others.
+  static std::size_t point_bytes(ParamsSection s) noexcept { return s == ParamsSection::BG2 ? 192 : 96; }
+  /// The encoded bytes of points [first, first + n) of query s into dst (exactly n · point_bytes(s)
+  /// bytes), read from the file with preads (no mapping of the points is touched).
+  /// std::system_error naming the path on a failed or short read; std::out_of_range past count(s).
+  virtual void read_points(ParamsSection s, std::uint64_t first, std::uint64_t n, std::span<std::uint8_t> dst) const = 0;
+  /// Throws the named error of point `index` of query s, which a decoder found bad (it is decoded
+  /// again on the CPU for the exact reason: file, section, element, byte offset). std::logic_error if
+  /// the CPU finds it good.
+  [[noreturn]] virtual void throw_bad_point(ParamsSection s, std::uint64_t index) const = 0;
+};
+
 // ---- a .params file read in chunks ------------------------------------------------------------------
 /// A bellperson .params file opened for chunked reading: the vk is decoded and checked (as
 /// Parameters::read_file does), every section's u32 count is read and checked against the bytes that
@@ -322,8 +361,8 @@ class ParamsCollector final : public ParamsSink {
 /// was found and expected). One difference of order: count, truncation, trailing-bytes and shape
 /// errors of every section are reported before a bad point of an earlier section (read_file decodes
 /// section by section). std::system_error naming the path for open/mmap/read failures.
-/// Thread-safe after construction (read() may run concurrently).
-class ParamsFile {
+/// Thread-safe after construction (read() may run concurrently). As a QuerySource: Encoding::Bellperson.
+class ParamsFile final : public QuerySource {
  public:
   /// One query section: `count` points of `point_bytes` (96: G1, 192: G2) from byte `offset` (the
   /// first point, after the u32 count).
@@ -341,7 +380,11 @@ class ParamsFile {
   ParamsFile(const ParamsFile&) = delete;
   ParamsFile& operator=(const ParamsFile&) = delete;
 
-  const std::string& path() const noexcept { return path_; }
+  const std::string& path() const noexcept override { return path_; }
+  Encoding encoding() const noexcept override { return Encoding::Bellperson; }
+  ec::Check check() const noexcept override { return opts_.check; }
+  std::uint64_t count(ParamsSection s) const noexcept override { return section(s).count; }
+  void read_points(ParamsSection s, std::uint64_t first, std::uint64_t n, std::span<std::uint8_t> dst) const override;
   std::uint64_t file_size() const noexcept { return size_; }
   const ReadOptions& options() const noexcept { return opts_; }
   const VerifyingKey& vk() const noexcept { return vk_; }
@@ -360,7 +403,7 @@ class ParamsFile {
   void decode_g2(std::uint64_t first, std::span<const std::uint8_t> bytes, G2Affine* out) const;
   /// Throws the named error of point `index` of section s, which a decoder found bad (it is decoded
   /// again on the CPU for the exact reason). std::logic_error if the CPU finds it good.
-  [[noreturn]] void throw_bad_point(ParamsSection s, std::uint64_t index) const;
+  [[noreturn]] void throw_bad_point(ParamsSection s, std::uint64_t index) const override;
 
   /// The whole parameters decoded on the CPU from chunked reads of `chunk_bytes` (double-buffered:
   /// the next chunk is read while this one is decoded). Same result and errors as read_file.

@@ -16,11 +16,37 @@ std::uint64_t ZkeyCircuit::bytes() const noexcept {
   return sizeof(ZkeyCoeff) * coeffs.size() + bits(a_aux_density) + bits(b_input_density) + bits(b_aux_density);
 }
 
-ZkeyParameters zkey_parameters(Zkey z) {
-  if (z.domain_size < 2 || (z.domain_size & (z.domain_size - 1)) != 0) {
-    throw ProoflineError(Error::BadLength, "zkey: domainSize = " + std::to_string(z.domain_size) +
+namespace {
+
+void check_domain(std::uint32_t domain_size) {
+  if (domain_size < 2 || (domain_size & (domain_size - 1)) != 0) {
+    throw ProoflineError(Error::BadLength, "zkey: domainSize = " + std::to_string(domain_size) +
                                                "; expected a power of two >= 2");
   }
+}
+
+/// c's rows moved to the ω7 domain (J·c mod n) and its densities: signal s has an A (B) coefficient
+/// iff in_a(s) (in_b(s)). c.n_vars, n_public, domain_size and coeffs are set.
+template <class InA, class InB>
+void place_rows_and_densities(ZkeyCircuit& c, InA in_a, InB in_b) {
+  const std::uint64_t J = snarkjs_root_exponent();
+  const std::uint64_t mask = c.domain_size - 1;
+  for (ZkeyCoeff& e : c.coeffs) e.constraint = static_cast<std::uint32_t>((J * e.constraint) & mask);
+  const std::size_t n_in = std::size_t{c.n_public} + 1, n_aux = c.n_vars - n_in;
+  c.b_input_density.reserve(n_in);
+  c.a_aux_density.reserve(n_aux);
+  c.b_aux_density.reserve(n_aux);
+  for (std::size_t i = 0; i < n_in; ++i) c.b_input_density.push_back(in_b(i));
+  for (std::size_t j = 0; j < n_aux; ++j) {
+    c.a_aux_density.push_back(in_a(n_in + j));
+    c.b_aux_density.push_back(in_b(n_in + j));
+  }
+}
+
+}  // namespace
+
+ZkeyParameters zkey_parameters(Zkey z) {
+  check_domain(z.domain_size);
   ZkeyParameters out;
   ZkeyCircuit& c = out.circuit;
   Parameters& p = out.params;
@@ -30,14 +56,10 @@ ZkeyParameters zkey_parameters(Zkey z) {
   const std::size_t n_in = std::size_t{z.n_public} + 1, n_aux = z.n_vars - n_in;
 
   // Which signals have an A / B coefficient; rows to the ω7 domain.
-  const std::uint64_t J = snarkjs_root_exponent();
-  const std::uint64_t mask = z.domain_size - 1;
   std::vector<char> in_a(z.n_vars, 0), in_b(z.n_vars, 0);
   c.coeffs = std::move(z.coeffs);
-  for (ZkeyCoeff& e : c.coeffs) {
-    (e.matrix == 0 ? in_a : in_b)[e.signal] = 1;
-    e.constraint = static_cast<std::uint32_t>((J * e.constraint) & mask);
-  }
+  for (const ZkeyCoeff& e : c.coeffs) (e.matrix == 0 ? in_a : in_b)[e.signal] = 1;
+  place_rows_and_densities(c, [&](std::size_t s) { return in_a[s] != 0; }, [&](std::size_t s) { return in_b[s] != 0; });
 
   p.vk = z.verifying_key();
   p.h = std::move(z.h);
@@ -51,12 +73,8 @@ ZkeyParameters zkey_parameters(Zkey z) {
   p.a.reserve(n_a);
   p.b_g1.reserve(n_b);
   p.b_g2.reserve(n_b);
-  c.b_input_density.reserve(n_in);
-  c.a_aux_density.reserve(n_aux);
-  c.b_aux_density.reserve(n_aux);
   for (std::size_t i = 0; i < n_in; ++i) {
     p.a.push_back(z.a[i]);
-    c.b_input_density.push_back(in_b[i] != 0);
     if (in_b[i]) {
       p.b_g1.push_back(z.b1[i]);
       p.b_g2.push_back(z.b2[i]);
@@ -64,14 +82,31 @@ ZkeyParameters zkey_parameters(Zkey z) {
   }
   for (std::size_t j = 0; j < n_aux; ++j) {
     const std::size_t s = n_in + j;
-    c.a_aux_density.push_back(in_a[s] != 0);
-    c.b_aux_density.push_back(in_b[s] != 0);
     if (in_a[s]) p.a.push_back(z.a[s]);
     if (in_b[s]) {
       p.b_g1.push_back(z.b1[s]);
       p.b_g2.push_back(z.b2[s]);
     }
   }
+  return out;
+}
+
+ZkeyParameters zkey_shell(const std::string& path, const ZkeyReadOptions& opts) {
+  auto file = std::make_shared<ZkeyFile>(path, opts);
+  const Zkey& z = file->head();
+  check_domain(z.domain_size);
+  ZkeyParameters out;
+  ZkeyCircuit& c = out.circuit;
+  c.n_vars = z.n_vars;
+  c.n_public = z.n_public;
+  c.domain_size = z.domain_size;
+  out.params.vk = z.verifying_key();
+  out.params.h_form = HForm::OddCoset;
+  c.coeffs = file->take_coeffs();
+  const ZkeyFile& f = *file;
+  place_rows_and_densities(c, [&](std::size_t s) { return f.in_a(static_cast<std::uint32_t>(s)); },
+                           [&](std::size_t s) { return f.in_b(static_cast<std::uint32_t>(s)); });
+  out.params.source = std::move(file);
   return out;
 }
 

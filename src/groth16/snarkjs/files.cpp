@@ -1,11 +1,16 @@
 // circom/snarkjs .r1cs, .wtns, .zkey readers and writers (include/proofline/groth16/snarkjs/files.hpp).
 #include "proofline/groth16/snarkjs/files.hpp"
 
+#include <fcntl.h>
 #include <tbb/parallel_for.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
+#include <stdexcept>
+#include <system_error>
 
 #include "proofline/groth16/snarkjs.hpp"
 
@@ -218,17 +223,25 @@ G2Affine read_g2(SectionReader& rd, const std::string& what, ec::Check check) {
   return p;
 }
 
-/// A section holding exactly `n` points of `size` bytes each, decoded in parallel.
-template <class P, class Decode>
-std::vector<P> read_points(const BinFile& f, std::uint32_t id, std::size_t n, std::size_t size, const char* what,
-                           const std::string& count_meaning, ec::Check check, Decode decode) {
+/// Section `id`, which must hold exactly `n` points of `size` bytes (FormatError SectionSize).
+const BinFile::Section& require_point_section(const BinFile& f, std::uint32_t id, std::size_t n, std::size_t size,
+                                              const std::string& count_meaning) {
   const auto& s = f.require(id);
-  SectionReader rd(f, s);
   if (s.size != static_cast<std::uint64_t>(n) * size) {
+    SectionReader rd(f, s);
     rd.fail(FileError::SectionSize, std::to_string(s.size) + " bytes; expected " + std::to_string(n) + " points (" +
                                         count_meaning + ") × " + std::to_string(size) + " bytes = " +
                                         std::to_string(static_cast<std::uint64_t>(n) * size));
   }
+  return s;
+}
+
+/// A section holding exactly `n` points of `size` bytes each, decoded in parallel.
+template <class P, class Decode>
+std::vector<P> read_points(const BinFile& f, std::uint32_t id, std::size_t n, std::size_t size, const char* what,
+                           const std::string& count_meaning, ec::Check check, Decode decode) {
+  const auto& s = require_point_section(f, id, n, size, count_meaning);
+  SectionReader rd(f, s);
   std::vector<P> out(n);
   const std::uint8_t* base = f.data(s).data();
   std::vector<PointStatus> status_of_first(1, PointStatus::Ok);
@@ -534,10 +547,12 @@ void read_zkey_header(const BinFile& f, Zkey& z) {
 
 }  // namespace
 
-Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions& opts, std::string_view source) {
-  static constexpr std::uint32_t kVersions[] = {1};
-  BinFile f(bytes, "zkey", kVersions, std::string(source), section_name_zkey);
-  Zkey z;
+namespace {
+
+constexpr std::uint32_t kZkeyVersions[] = {1};
+
+/// Sections 1–4 into `z`: the header, IC (with the verifying key validated) and the coefficients.
+void read_zkey_head(const BinFile& f, Zkey& z, std::string_view source) {
   read_zkey_header(f, z);
   z.ic = read_points<G1Affine>(f, 3, std::size_t{z.n_public} + 1, kG1Bytes, "IC", "nPublic + 1", ec::Check::OnCurveOnly,
                                g1_from_lem);
@@ -583,6 +598,14 @@ Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions
       rd.fail_at(FileError::NotCanonical, at + 12, e + "value >= r");
     }
   }
+}
+
+}  // namespace
+
+Zkey Zkey::from_bytes(std::span<const std::uint8_t> bytes, const ZkeyReadOptions& opts, std::string_view source) {
+  BinFile f(bytes, "zkey", kZkeyVersions, std::string(source), section_name_zkey);
+  Zkey z;
+  read_zkey_head(f, z, source);
   const std::size_t nv = z.n_vars;
   z.a = read_points<G1Affine>(f, 5, nv, kG1Bytes, "A", "nVars", opts.check, g1_from_lem);
   z.b1 = read_points<G1Affine>(f, 6, nv, kG1Bytes, "B1", "nVars", opts.check, g1_from_lem);
@@ -602,12 +625,147 @@ Zkey Zkey::read_file(const std::string& path, const ZkeyReadOptions& opts) {
 }
 
 Zkey Zkey::read_header_file(const std::string& path) {
-  static constexpr std::uint32_t kVersions[] = {1};
   auto m = MappedFile::open(path);
-  BinFile f(m.bytes(), "zkey", kVersions, path, section_name_zkey);
+  BinFile f(m.bytes(), "zkey", kZkeyVersions, path, section_name_zkey);
   Zkey z;
   read_zkey_header(f, z);
   return z;
+}
+
+// ---- .zkey with its points left in the file (ZkeyFile) ------------------------------------------
+
+namespace {
+
+/// Parameters' query → its zkey section and name (as read_file's messages name it).
+constexpr std::uint32_t kQuerySection[5] = {9, 8, 5, 6, 7};  // H, L, A, BG1, BG2
+constexpr const char* kQueryName[5] = {"H", "C", "A", "B1", "B2"};
+
+}  // namespace
+
+ZkeyFile::ZkeyFile(const std::string& path, const ZkeyReadOptions& opts) : path_(path), check_(opts.check) {
+  {
+    auto m = MappedFile::open(path);
+    BinFile f(m.bytes(), "zkey", kZkeyVersions, path, section_name_zkey);
+    read_zkey_head(f, head_, path);
+    const std::size_t nv = head_.n_vars;
+    offset_[5] = require_point_section(f, 5, nv, kG1Bytes, "nVars").offset;
+    offset_[6] = require_point_section(f, 6, nv, kG1Bytes, "nVars").offset;
+    offset_[7] = require_point_section(f, 7, nv, kG2Bytes, "nVars").offset;
+    offset_[8] = require_point_section(f, 8, nv - head_.n_public - 1, kG1Bytes, "nVars - nPublic - 1").offset;
+    offset_[9] = require_point_section(f, 9, head_.domain_size, kG1Bytes, "domainSize").offset;
+  }  // unmapped: the points are read with preads
+  in_.assign(head_.n_vars, 0);
+  for (const ZkeyCoeff& c : head_.coeffs) in_[c.signal] |= static_cast<std::uint8_t>(c.matrix == 0 ? 1 : 2);
+  const std::uint32_t n_in = head_.n_public + 1;
+  for (std::uint32_t sig = 0; sig < head_.n_vars; ++sig) {
+    if (sig < n_in || in_a(sig)) a_signals_.push_back(sig);
+    if (in_b(sig)) b_signals_.push_back(sig);
+  }
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "zkey '" + path + "': open");
+}
+
+ZkeyFile::~ZkeyFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::uint32_t ZkeyFile::section_id(ParamsSection s) const noexcept { return kQuerySection[static_cast<int>(s)]; }
+
+std::uint64_t ZkeyFile::count(ParamsSection s) const noexcept {
+  switch (s) {
+    case ParamsSection::H: return head_.domain_size;
+    case ParamsSection::L: return head_.n_vars - head_.n_public - 1;
+    case ParamsSection::A: return a_signals_.size();
+    case ParamsSection::BG1:
+    case ParamsSection::BG2: return b_signals_.size();
+  }
+  return 0;
+}
+
+std::uint64_t ZkeyFile::point_index(ParamsSection s, std::uint64_t i) const noexcept {
+  switch (s) {
+    case ParamsSection::A: return a_signals_[i];
+    case ParamsSection::BG1:
+    case ParamsSection::BG2: return b_signals_[i];
+    default: return i;
+  }
+}
+
+void ZkeyFile::pread_exact(std::uint8_t* dst, std::size_t bytes, std::uint64_t offset) const {
+  while (bytes > 0) {
+    const ssize_t got = ::pread(fd_, dst, bytes, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      throw std::system_error(got < 0 ? errno : EIO, std::generic_category(),
+                              "zkey '" + path_ + "': read of " + std::to_string(bytes) + " bytes at byte " +
+                                  std::to_string(offset) + (got == 0 ? " (the file got shorter)" : ""));
+    }
+    dst += got;
+    bytes -= static_cast<std::size_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+  }
+}
+
+void ZkeyFile::read_points(ParamsSection s, std::uint64_t first, std::uint64_t n, std::span<std::uint8_t> dst) const {
+  const std::size_t pb = point_bytes(s);
+  const std::uint64_t total = count(s);
+  if (first > total || n > total - first || dst.size() != n * pb) {
+    throw std::out_of_range("ZkeyFile::read_points: points [" + std::to_string(first) + ", " + std::to_string(first + n) +
+                            ") of a query of " + std::to_string(total) + " in '" + path_ + "' into " +
+                            std::to_string(dst.size()) + " bytes");
+  }
+  const std::uint64_t base = offset_[section_id(s)];
+  // Pieces of up to 8 MiB of dst, read in parallel. A piece whose signals are consecutive is one
+  // pread into dst; otherwise runs of signals spanning at most kSpan bytes of the file are read
+  // into a scratch buffer and the selected points copied out.
+  constexpr std::size_t kPiece = std::size_t{8} << 20, kSpan = std::size_t{8} << 20;
+  const std::uint64_t per_piece = std::max<std::uint64_t>(1, kPiece / pb);
+  const std::uint64_t pieces = (n + per_piece - 1) / per_piece;
+  tbb::parallel_for(std::uint64_t{0}, pieces, [&](std::uint64_t piece) {
+    const std::uint64_t lo = first + piece * per_piece, hi = std::min(first + n, lo + per_piece);
+    std::uint8_t* out = dst.data() + (lo - first) * pb;
+    const std::uint64_t p_lo = point_index(s, lo), p_last = point_index(s, hi - 1);
+    if (p_last - p_lo == hi - 1 - lo) {  // consecutive in the file
+      pread_exact(out, (hi - lo) * pb, base + p_lo * pb);
+      return;
+    }
+    std::vector<std::uint8_t> scratch;
+    for (std::uint64_t i = lo; i < hi;) {
+      const std::uint64_t start = point_index(s, i);
+      std::uint64_t j = i + 1;
+      while (j < hi && (point_index(s, j) - start + 1) * pb <= kSpan) ++j;
+      const std::uint64_t span_points = point_index(s, j - 1) - start + 1;
+      scratch.resize(span_points * pb);
+      pread_exact(scratch.data(), scratch.size(), base + start * pb);
+      for (std::uint64_t k = i; k < j; ++k) std::memcpy(out + (k - lo) * pb, scratch.data() + (point_index(s, k) - start) * pb, pb);
+      i = j;
+    }
+  });
+}
+
+void ZkeyFile::throw_bad_point(ParamsSection s, std::uint64_t index) const {
+  if (index >= count(s)) throw std::logic_error("ZkeyFile::throw_bad_point: index beyond the query");
+  const std::uint64_t at = point_index(s, index);
+  auto m = MappedFile::open(path_);
+  BinFile f(m.bytes(), "zkey", kZkeyVersions, path_, section_name_zkey);
+  const auto& sec = f.require(section_id(s));
+  SectionReader rd(f, sec);
+  const std::size_t pb = point_bytes(s);
+  if ((at + 1) * pb > sec.size) throw std::logic_error("ZkeyFile::throw_bad_point: the file changed since it was opened");
+  const std::uint8_t* p = f.data(sec).data() + at * pb;
+  PointStatus st;
+  if (s == ParamsSection::BG2) {
+    G2Affine q;
+    st = g2_from_lem(q, p, check_);
+  } else {
+    G1Affine q;
+    st = g1_from_lem(q, p, check_);
+  }
+  if (st == PointStatus::Ok) {
+    throw std::logic_error("zkey '" + path_ + "': " + kQueryName[static_cast<int>(s)] + "[" + std::to_string(at) +
+                           "] was reported bad by a decoder but decodes on the CPU");
+  }
+  point_fail(rd, sec.offset + at * pb, st, std::string(kQueryName[static_cast<int>(s)]) + "[" + std::to_string(at) + "]");
 }
 
 std::vector<std::uint8_t> Zkey::to_bytes() const {

@@ -3,7 +3,8 @@
 // into r1cs::ProvingBuffers. The engine's "snarkjs" kind is built on these (src/engine/kinds.cpp).
 //
 // Owns: `ZkeyCircuit` (what synthesis needs of a zkey besides its points), `ZkeyParameters`,
-// `zkey_parameters` (the conversion) and `synthesize` (witness → ProvingBuffers).
+// `zkey_parameters` (the conversion), `zkey_shell` (the same with the points left in the file) and
+// `synthesize` (witness → ProvingBuffers).
 //
 // Conversion (n = domainSize, J = snarkjs_root_exponent(), prover.hpp; no point is transformed):
 //   vk            the zkey's α1, β1, β2, γ2, δ1, δ2, IC (Zkey::verifying_key()).
@@ -31,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -64,6 +66,14 @@ struct ZkeyParameters {
 /// Converts a zkey (taken by value: move it in, its point vectors are moved, not copied). Cost:
 /// linear in the coefficient count; no curve arithmetic.
 ZkeyParameters zkey_parameters(Zkey zkey);
+
+/// The zkey at `path` as zkey_parameters(Zkey::read_file(path, opts)) gives it, but with its queries
+/// left in the file: params.source is a ZkeyFile (files.hpp; h, l, a, b_g1, b_g2 empty, their lengths
+/// from the file), for a GPU backend that loads them straight to the device (groth16::HostQueries
+/// ::LeaveInFile, the engine's choice when every backend is a GPU backend). The host keeps the
+/// verifying key, the coefficients and the selections. Errors: ZkeyFile's (the points of sections
+/// 5–9 are checked when a loader decodes them), and zkey_parameters'.
+ZkeyParameters zkey_shell(const std::string& path, const ZkeyReadOptions& opts = {});
 
 /// Partition buffers for `witness` (see the header comment). `buf`'s contents are replaced (its
 /// capacity is reused). `zkey_name` / `wtns_name` name the files in a Mismatch error.

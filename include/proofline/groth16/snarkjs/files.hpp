@@ -177,6 +177,64 @@ struct Zkey {
   void write_file(const std::string& path) const;
 };
 
+/// A .zkey whose point sections stay in the file, read by a loader as a groth16::QuerySource
+/// (Encoding::Zkey): the queries of the Parameters snarkjs::zkey_shell makes (circuit.hpp), which the
+/// GPU backend loads straight from the file to the device (gpu/srs_load.hpp) with no host copy.
+///
+/// The constructor reads and checks everything Zkey::read_file checks but the points of sections
+/// 5–9: magic, version, sections, protocol, curve, counts, the six fixed points, IC and the verifying
+/// key, every coefficient, and the exact size of sections 5–9 — with read_file's messages. Those
+/// points are then checked by whoever decodes them (the GPU loader: coordinates < q, on the curve,
+/// in the subgroup with Check::Subgroup), and a bad one is named by throw_bad_point exactly as
+/// read_file names it ("A[7]", its byte offset). Points of signals without an A (or B) coefficient
+/// are never read: the A and B queries hold only the signals with one, as zkey_parameters' do.
+///
+/// Queries (Parameters' order; counts as zkey_parameters gives them):
+///   H   section 9, every point (domainSize);      L   section 8, every point (nVars − nPublic − 1);
+///   A   section 5: ONE and the public signals, then the private signals with an A coefficient;
+///   BG1, BG2  sections 6, 7: the signals with a B coefficient, inputs first (signal order).
+/// The file is mapped only while the constructor reads it; points are read with preads, so the
+/// process holds the coefficients and the selections, not the points. Thread-safe after construction.
+class ZkeyFile final : public QuerySource {
+ public:
+  /// Errors: those of Zkey::read_file for the parts read (FormatError naming the file, section, byte
+  /// offset), std::system_error naming the path on open/map/read failures.
+  explicit ZkeyFile(const std::string& path, const ZkeyReadOptions& opts = {});
+  ~ZkeyFile() override;
+  ZkeyFile(const ZkeyFile&) = delete;
+  ZkeyFile& operator=(const ZkeyFile&) = delete;
+
+  /// The zkey's header, IC and coefficients (a, b1, b2, c, h empty; contributions not read).
+  const Zkey& head() const noexcept { return head_; }
+  /// Moves the coefficients out of head() (zkey_shell hands them to the ZkeyCircuit).
+  std::vector<ZkeyCoeff> take_coeffs() noexcept { return std::move(head_.coeffs); }
+  /// Whether signal s has an A (matrix 0) or B (matrix 1) coefficient.
+  bool in_a(std::uint32_t s) const noexcept { return in_[s] & 1; }
+  bool in_b(std::uint32_t s) const noexcept { return (in_[s] & 2) != 0; }
+
+  const std::string& path() const noexcept override { return path_; }
+  Encoding encoding() const noexcept override { return Encoding::Zkey; }
+  ec::Check check() const noexcept override { return check_; }
+  std::uint64_t count(ParamsSection s) const noexcept override;
+  void read_points(ParamsSection s, std::uint64_t first, std::uint64_t n, std::span<std::uint8_t> dst) const override;
+  [[noreturn]] void throw_bad_point(ParamsSection s, std::uint64_t index) const override;
+
+ private:
+  /// Zkey section of query s, and the signal (= the point's index in that section) of its point i.
+  std::uint32_t section_id(ParamsSection s) const noexcept;
+  std::uint64_t point_index(ParamsSection s, std::uint64_t i) const noexcept;
+  void pread_exact(std::uint8_t* dst, std::size_t bytes, std::uint64_t offset) const;
+
+  std::string path_;
+  ec::Check check_;
+  int fd_ = -1;
+  Zkey head_;
+  std::vector<std::uint8_t> in_;              ///< per signal: bit 0 an A coefficient, bit 1 a B coefficient
+  std::vector<std::uint32_t> a_signals_;      ///< the A query's signals, increasing
+  std::vector<std::uint32_t> b_signals_;      ///< the B queries' signals, increasing
+  std::uint64_t offset_[10] = {};             ///< data offset of sections 5–9
+};
+
 /// Sizes of the files that belong together: throws FormatError(Mismatch) naming both files unless
 /// witness.size() == zkey.n_vars.
 void check_witness_matches(const Zkey& zkey, const Witness& w, std::string_view zkey_name = "zkey",
