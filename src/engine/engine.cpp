@@ -572,11 +572,10 @@ struct Engine::Impl {
     } else {
       ++counters.cancelled;
     }
-    j.req.payload.clear();
-    j.req.payload.shrink_to_fit();
-    j.req.parsed_input.reset();
-    j.req.prepared.reset();
-    if (j.active == 0 && j.lease) leases.push_back(std::move(j.lease));
+    if (j.active == 0) {
+      drop_request_data_locked(j);
+      if (j.lease) leases.push_back(std::move(j.lease));
+    }
     finished_order.push_back(j.req.request_id);
     while (finished_order.size() > cfg.max_finished_jobs) {
       auto it = jobs.find(finished_order.front());
@@ -614,8 +613,19 @@ struct Engine::Impl {
 
   /// mu held: the job's lease once it is final and idle (destroyed by the caller after unlocking).
   std::unique_ptr<SrsLease> take_idle_lease_locked(Job& j) {
-    if (is_final(j.state) && j.active == 0 && j.lease) return std::move(j.lease);
-    return nullptr;
+    if (!is_final(j.state) || j.active != 0) return nullptr;
+    drop_request_data_locked(j);
+    return std::move(j.lease);
+  }
+
+  /// mu held, the job final and idle: its input (payload, parsed input, the front end's KindJob)
+  /// is let go. Never while an item of it runs: a prepare reads them without the lock (a cancel
+  /// that cleared them under a running prepare was a data race, found by TSan in CI).
+  static void drop_request_data_locked(Job& j) {
+    j.req.payload.clear();
+    j.req.payload.shrink_to_fit();
+    j.req.parsed_input.reset();
+    j.req.prepared.reset();
   }
 
   // ---- prepare: validate, load SRS, enqueue partitions (no lock held) -----------------------------

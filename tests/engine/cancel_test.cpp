@@ -28,6 +28,7 @@ struct SynthHook {
   bool started = false;   ///< the synthesis is past its first stride
   bool released = false;  ///< the test has cancelled: go on synthesizing
   bool cancelled = false; ///< the synthesis threw SynthesisError(Cancelled)
+  std::vector<std::uint8_t> payload_after_wait;  ///< slow-prepare: the request's payload once released
   std::size_t constraints_at_stop = 0;
   std::size_t aux_capacity_at_stop = 0;
 
@@ -126,16 +127,22 @@ class SlowPrepareKind final : public ProofKind {
   SlowPrepareKind(SynthHook* hook, std::atomic<int>* loads) : hook_(hook), loads_(loads) {}
   std::string_view name() const override { return "slow-prepare"; }
   std::string_view description() const override { return "a prepare step that waits for the test (tests)"; }
-  std::vector<ArgSpec> arguments() const override { return bench_->arguments(); }
+  std::vector<ArgSpec> arguments() const override {
+    std::vector<ArgSpec> a = bench_->arguments();
+    a.push_back(ArgSpec("note", ArgType::File, "a note the prepare reads (tests)").or_payload());
+    return a;
+  }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
     {
       std::unique_lock lk(hook_->mu);
       hook_->started = true;
       hook_->cv.notify_all();
       hook_->cv.wait_for(lk, 60s, [&] { return hook_->released; });
+      hook_->payload_after_wait = r.payload;
     }
     ProofRequest inner = r;
     inner.kind = "bench";
+    inner.payload.clear();
     return std::make_shared<Job>(bench_->prepare(inner), loads_);
   }
 
@@ -164,7 +171,10 @@ class SlowPrepareKind final : public ProofKind {
 TEST(EngineCancel, JobCancelledWhilePreparedTakesNoSrsLease) {
   // Cancelled while its kind prepares it: once the client has seen CANCELLED the job must not load
   // or hold the parameter set (a cuzk client evicting the set right after the cancel was refused
-  // "in use", now and then, in server_cuzk_api).
+  // "in use", now and then, in server_cuzk_api). And the request the prepare reads stays whole:
+  // a cancel used to clear its payload (parsed input, prepared KindJob) at once, under a prepare
+  // still reading it without the engine's lock — a data race (ThreadSanitizer in CI, in
+  // Engine.ConcurrentClientsMixedPrioritiesAndCancels) and a prepare that saw its input vanish.
   SynthHook hook;
   std::atomic<int> loads{0};
   auto be = std::make_shared<TestBackend>();
@@ -175,6 +185,7 @@ TEST(EngineCancel, JobCancelledWhilePreparedTakesNoSrsLease) {
   Engine e(std::move(cfg));
   ProofRequest req = bench_request("prep", 6, 1, 10);
   req.kind = "slow-prepare";
+  req.payload = {0x50, 0x52, 0x4f, 0x4f, 0x46};
   ASSERT_FALSE(e.submit(req).duplicate);
   hook.wait_started();
   e.cancel("prep");
@@ -183,6 +194,10 @@ TEST(EngineCancel, JobCancelledWhilePreparedTakesNoSrsLease) {
   EXPECT_EQ(r.result.state, JobState::Cancelled);
   hook.release();
   ASSERT_TRUE(eventually([&] { return running(e.status(), "prepare") == 0; }));
+  {
+    std::lock_guard lk(hook.mu);
+    EXPECT_EQ(hook.payload_after_wait, req.payload);
+  }
   EXPECT_EQ(loads.load(), 0);
   EXPECT_TRUE(e.status().srs.empty());
   const AwaitResult after = e.prove(bench_request("after", 6, 1, 77), 60s);  // the worker is free

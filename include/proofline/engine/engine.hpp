@@ -167,7 +167,8 @@ struct ProofRequest {
   /// std::shared_ptr<const filecoin::SealCommitPhase1Output>, set by the CLI's `c2`, which reads its C1
   /// once; the argument 'c1' still names the source in messages). Empty in every request from outside
   /// the process (proofline.v1, cuzk.v1: bytes). Not part of the request's identity for joining
-  /// (the args and payload are); released when the job ends, as the payload.
+  /// (the args and payload are); released with the payload once the job is final and no step of
+  /// it (a prepare still reading the request) runs any more.
   std::any parsed_input;
   /// The job Engine::prepare_request made for this very request (a front end's check before it
   /// queues it: the daemon's), taken by the engine's prepare step instead of preparing again — a
