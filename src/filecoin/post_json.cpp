@@ -16,15 +16,15 @@ namespace proofline::filecoin {
 namespace {
 
 using request_json::Json;
-constexpr std::string_view kSource = "PoSt request";
+constexpr std::string_view kPoStSource = "PoSt request";
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) { request_json::bad(kSource, where, what); }
+[[noreturn]] void bad(const std::string& where, const std::string& what) { request_json::bad(kPoStSource, where, what); }
 std::string hex32(const Domain& d) { return request_json::hex32(d); }
-Domain domain_from_hex(const Json& j, const std::string& where) { return request_json::domain_from_hex(j, kSource, where); }
+Domain domain_from_hex(const Json& j, const std::string& where) { return request_json::domain_from_hex(j, kPoStSource, where); }
 const Json& key(const Json& j, const char* name, const std::string& where) {
-  return request_json::key(j, name, kSource, where);
+  return request_json::key(j, name, kPoStSource, where);
 }
-std::uint64_t uint_of(const Json& j, const std::string& where) { return request_json::uint_of(j, kSource, where); }
+std::uint64_t uint_of(const Json& j, const std::string& where) { return request_json::uint_of(j, kPoStSource, where); }
 
 template <class T>
 using Names = std::span<const std::pair<std::string_view, T>>;
@@ -119,7 +119,7 @@ std::string vanilla_proofs_to_json(std::span<const FallbackPoStSectorProof> proo
 std::vector<FallbackPoStSectorProof> parse_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes,
                                                                std::size_t challenges) {
   return request_json::parse_base64_array<FallbackPoStSectorProof>(
-      text, kMaxPoStJsonBytes, kMaxPoStSectors, kSource, [&](const std::vector<std::uint8_t>& b) {
+      text, kMaxPoStJsonBytes, kMaxPoStSectors, kPoStSource, [&](const std::vector<std::uint8_t>& b) {
         try {
           return decode_fallback_post_sector_proof(b, sector_bytes, challenges);
         } catch (const ProoflineError& e) {

@@ -14,10 +14,10 @@ namespace proofline::filecoin {
 namespace {
 
 using request_json::Json;
-constexpr std::string_view kSource = "Snap request";
+constexpr std::string_view kSnapSource = "Snap request";
 
 Domain hex_key(const Json& j, const char* name) {
-  return request_json::domain_from_hex(request_json::key(j, name, kSource, ""), kSource, name);
+  return request_json::domain_from_hex(request_json::key(j, name, kSnapSource, ""), kSnapSource, name);
 }
 
 /// For bytes that are no partition proof at `sector_bytes` but are one of another supported size:
@@ -63,7 +63,7 @@ std::string snap_vanilla_proofs_to_json(std::span<const SnapPartitionProof> proo
 
 std::vector<SnapPartitionProof> parse_snap_vanilla_proofs_json(std::string_view text, std::uint64_t sector_bytes) {
   return request_json::parse_base64_array<SnapPartitionProof>(
-      text, kMaxSnapJsonBytes, kMaxSnapPartitions, kSource,
+      text, kMaxSnapJsonBytes, kMaxSnapPartitions, kSnapSource,
       [&](const std::vector<std::uint8_t>& b) {
         try {
           return decode_snap_partition_proof(b, sector_bytes);
@@ -90,40 +90,40 @@ std::string to_json(const SnapRequest& r) {
 
 SnapRequest parse_snap_request_json(std::string_view text) {
   const Json j = json::parse<Json>(text, {kMaxSnapJsonBytes}, "Snap request JSON");
-  if (!j.is_object()) request_json::bad(kSource, "top level", "not a JSON object");
+  if (!j.is_object()) request_json::bad(kSnapSource, "top level", "not a JSON object");
   if (const auto it = j.find("proof"); it != j.end() && !(it->is_string() && *it == "snap-update")) {
-    request_json::bad(kSource, "proof", "expected \"snap-update\"");
+    request_json::bad(kSnapSource, "proof", "expected \"snap-update\"");
   }
   SnapRequest r;
   const auto size = j.find("sector_size");
   const auto registered = j.find("registered_update_proof");
   if (registered != j.end()) {
-    const std::uint64_t v = request_json::uint_of(*registered, kSource, "registered_update_proof");
+    const std::uint64_t v = request_json::uint_of(*registered, kSnapSource, "registered_update_proof");
     try {
       r.sector_bytes = sector_size(registered_update_proof_from_u64(v));
     } catch (const ProoflineError& e) {
-      request_json::bad(kSource, "registered_update_proof", e.what());
+      request_json::bad(kSnapSource, "registered_update_proof", e.what());
     }
-    if (size != j.end() && request_json::uint_of(*size, kSource, "sector_size") != r.sector_bytes) {
-      request_json::bad(kSource, "sector_size", "not the size of registered_update_proof " + std::to_string(v) + " (" +
+    if (size != j.end() && request_json::uint_of(*size, kSnapSource, "sector_size") != r.sector_bytes) {
+      request_json::bad(kSnapSource, "sector_size", "not the size of registered_update_proof " + std::to_string(v) + " (" +
                                                     std::to_string(r.sector_bytes) + " bytes)");
     }
   } else {
-    r.sector_bytes = request_json::uint_of(request_json::key(j, "sector_size", kSource, ""), kSource, "sector_size");
+    r.sector_bytes = request_json::uint_of(request_json::key(j, "sector_size", kSnapSource, ""), kSnapSource, "sector_size");
   }
   const SnapParams* p = nullptr;
   try {
     p = &snap_params(r.sector_bytes);
   } catch (const ProoflineError& e) {
-    request_json::bad(kSource, "sector_size", e.what());
+    request_json::bad(kSnapSource, "sector_size", e.what());
   }
   r.public_inputs.h = p->h_default();
   if (const auto it = j.find("h"); it != j.end()) {
-    r.public_inputs.h = request_json::uint_of(*it, kSource, "h");
+    r.public_inputs.h = request_json::uint_of(*it, kSnapSource, "h");
     try {
       (void)h_select_index(*p, r.public_inputs.h);
     } catch (const ProoflineError& e) {
-      request_json::bad(kSource, "h", e.what());
+      request_json::bad(kSnapSource, "h", e.what());
     }
   }
   r.public_inputs.comm_r_old = hex_key(j, "comm_r_old");

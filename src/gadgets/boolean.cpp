@@ -32,11 +32,9 @@ const Pow2Tables& tables() {
 // Touch the tables at start-up so that hot paths never hit the static-init guard's slow path.
 [[maybe_unused]] const Pow2Tables& g_tables_init = tables();
 
-constexpr Variable kOne = ConstraintSystem::one();
-
-void no_terms(LinearCombination&) noexcept {}
-
 using fast::alloc_bit;
+using fast::kOne;
+using fast::no_terms;
 
 }  // namespace
 

@@ -12,9 +12,9 @@ using r1cs::SynthesisError;
 using r1cs::SynthesisErrorCode;
 
 namespace {
-constexpr Variable kOne = ConstraintSystem::one();
-void no_terms(LinearCombination&) noexcept {}
-constexpr std::size_t kCapacity = 254;
+using fast::kCapacity;
+using fast::kOne;
+using fast::no_terms;
 }  // namespace
 
 AllocatedNum AllocatedNum::alloc(ConstraintSystem& cs, const Fr& value) {

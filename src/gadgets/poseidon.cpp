@@ -9,6 +9,7 @@
 
 #include "proofline/r1cs/error.hpp"
 #include "proofline/r1cs/proving_assignment.hpp"
+#include "prover_fast.hpp"
 
 namespace proofline::gadgets {
 
@@ -55,7 +56,7 @@ const PoseidonConstants& PoseidonConstants::custom(std::size_t arity, std::uint6
 
 namespace {
 
-constexpr Variable kOne = ConstraintSystem::one();
+using fast::kOne;
 
 // A state element: an allocated number, or a value with the LC computing it (neptune's Elt).
 struct Elt {

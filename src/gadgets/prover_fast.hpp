@@ -13,6 +13,15 @@
 
 namespace proofline::gadgets::fast {
 
+/// The constant-one variable (ConstraintSystem::one()).
+inline constexpr Variable kOne = ConstraintSystem::one();
+
+/// Fr::CAPACITY = NUM_BITS − 1: the bits one field element packs whole.
+inline constexpr std::size_t kCapacity = 254;
+
+/// An empty side of a constraint (enforce's LinearCombination callback adding nothing).
+inline void no_terms(LinearCombination&) noexcept {}
+
 /// −2 .. 3 as Fr (Montgomery form), computed at compile time.
 inline constexpr Fr kSmall[6] = {-Fr::from_u64(2), -Fr::one(), Fr::zero(), Fr::one(), Fr::from_u64(2), Fr::from_u64(3)};
 

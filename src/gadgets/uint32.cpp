@@ -17,7 +17,7 @@ using r1cs::SynthesisErrorCode;
 // ---- MultiEq -----------------------------------------------------------------------------------
 
 namespace {
-constexpr std::size_t kCapacity = 254;  // Fr::CAPACITY = NUM_BITS − 1
+using fast::kCapacity;
 
 // The fast flush's per-thread open-addressing table (variable → occurrences in the pending lhs).
 // Slots are valid only with the current stamp, so nothing is cleared between flushes.

@@ -11,7 +11,7 @@
 namespace proofline::poly {
 
 namespace {
-constexpr std::size_t kChunk = 4096;
+constexpr std::size_t kQuotientChunk = 4096;
 
 void check(std::span<Fr> v, const EvaluationDomain& d, const char* name) {
   if (v.size() != d.size()) {
@@ -53,7 +53,7 @@ void compute_h(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const Evaluati
       for (std::size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
     };
     if (par) {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), kChunk),
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, a.size(), kQuotientChunk),
                         [&](const tbb::blocked_range<std::size_t>& r) { pointwise(r.begin(), r.end()); });
     } else {
       pointwise(0, a.size());

@@ -274,7 +274,7 @@ void fill_result(const engine::ProofResult& r, const std::string& job_id, cz::Aw
 bool running_state(engine::JobState s) { return s == engine::JobState::Queued || s == engine::JobState::Running; }
 
 template <class F>
-Status guarded(F&& body) {
+Status cuzk_guarded(F&& body) {
   try {
     return body();
   } catch (const RequestError& e) {
@@ -466,7 +466,7 @@ Status CuzkService::wait(grpc::ServerContext* ctx, const std::string& job_id, co
 
 Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req, cz::ProveResponse* resp) {
   const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};  // its memory goes back to the system after the call
-  return guarded([&] {
+  return cuzk_guarded([&] {
     if (!req->has_submit()) return Status(StatusCode::INVALID_ARGUMENT, "submit: missing");
     std::string job_id, failed;
     const std::string engine_id = submit(req->submit(), &job_id, &failed, nullptr);
@@ -484,7 +484,7 @@ Status CuzkService::Prove(grpc::ServerContext* ctx, const cz::ProveRequest* req,
 Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofRequest* req,
                                 cz::SubmitProofResponse* resp) {
   const ProvingService::MessageNote note{validator_, req->ByteSizeLong()};
-  return guarded([&] {
+  return cuzk_guarded([&] {
     const std::size_t before = eng_.status().jobs_queued;
     std::string job_id, failed;
     bool live_job_kept = false;
@@ -505,7 +505,7 @@ Status CuzkService::SubmitProof(grpc::ServerContext*, const cz::SubmitProofReque
 
 Status CuzkService::AwaitProof(grpc::ServerContext* ctx, const cz::AwaitProofRequest* req,
                                cz::AwaitProofResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     check_cuzk_request_id(req->job_id(), "job_id");  // bounded before it is looked up or echoed
     std::string engine_id;
     {
@@ -526,7 +526,7 @@ Status CuzkService::AwaitProof(grpc::ServerContext* ctx, const cz::AwaitProofReq
 
 Status CuzkService::CancelProof(grpc::ServerContext*, const cz::CancelProofRequest* req,
                                 cz::CancelProofResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     std::string engine_id;
     {
       std::lock_guard lock(mu_);
@@ -544,7 +544,7 @@ Status CuzkService::CancelProof(grpc::ServerContext*, const cz::CancelProofReque
 }
 
 Status CuzkService::GetStatus(grpc::ServerContext*, const cz::GetStatusRequest*, cz::GetStatusResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     const engine::EngineStatus s = eng_.status();
     for (const auto& b : s.backends) {
       cz::GPUStatus* g = resp->add_gpus();
@@ -582,7 +582,7 @@ Status CuzkService::GetStatus(grpc::ServerContext*, const cz::GetStatusRequest*,
 }
 
 Status CuzkService::GetMetrics(grpc::ServerContext*, const cz::GetMetricsRequest*, cz::GetMetricsResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     resp->set_prometheus_text(eng_.metrics_text());
     return Status::OK;
   });
@@ -611,7 +611,7 @@ std::string CuzkService::params_for_circuit(const std::string& id, std::string* 
 }
 
 Status CuzkService::PreloadSRS(grpc::ServerContext*, const cz::PreloadSrsRequest* req, cz::PreloadSrsResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     std::string kind;
     const std::string path = params_for_circuit(req->circuit_id(), &kind);
     bool already = false;
@@ -636,7 +636,7 @@ Status CuzkService::PreloadSRS(grpc::ServerContext*, const cz::PreloadSrsRequest
 }
 
 Status CuzkService::EvictSRS(grpc::ServerContext*, const cz::EvictSrsRequest* req, cz::EvictSrsResponse* resp) {
-  return guarded([&] {
+  return cuzk_guarded([&] {
     std::string kind;
     const std::string path = params_for_circuit(req->circuit_id(), &kind);
     for (const auto& e : eng_.status().srs) {

@@ -23,7 +23,7 @@ namespace proofline::server {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using PageJson = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 /// A connection's socket as an httplib::Stream whose reads and writes all end by one deadline
@@ -129,7 +129,7 @@ class StatusPage::Server final : public httplib::Server {
 
 std::string status_json(engine::Engine& eng, double window_s) {
   const engine::EngineStatus s = eng.status();
-  Json j;
+  PageJson j;
   j["uptime_s"] = s.uptime_seconds;
   j["memory"] = {{"budget_bytes", s.memory.budget_bytes},
                  {"used_bytes", s.memory.used_bytes},
@@ -138,23 +138,23 @@ std::string status_json(engine::Engine& eng, double window_s) {
                  {"reclaim_pending_bytes", s.memory.reclaim_pending_bytes},
                  {"srs_bytes", s.memory.srs_bytes},
                  {"rss_bytes", resident_bytes()}};
-  j["srs"] = Json::array();
+  j["srs"] = PageJson::array();
   for (const auto& e : s.srs) {
     j["srs"].push_back({{"key", e.key}, {"state", e.state}, {"progress", e.progress}, {"host_bytes", e.bytes},
                         {"users", e.users}, {"idle_s", e.idle_seconds}, {"load_ms", e.load_ms},
                         {"device_mode", e.device_mode}, {"device_bytes", e.device_bytes}});
   }
-  j["queues"] = Json::array();
+  j["queues"] = PageJson::array();
   for (const auto& q : s.queues) {
     if (q.pending == 0 && q.running == 0) continue;
     j["queues"].push_back({{"stage", q.stage}, {"priority", std::string(engine::to_string(q.priority))},
                            {"pending", q.pending}, {"running", q.running}});
   }
-  j["kinds"] = Json::object();
+  j["kinds"] = PageJson::object();
   for (const auto& [kind, k] : s.jobs_by_kind) {
     j["kinds"][kind] = {{"queued", k.queued}, {"running", k.running}, {"done", k.done}, {"failed", k.failed}};
   }
-  j["backends"] = Json::array();
+  j["backends"] = PageJson::array();
   for (const auto& b : s.backends) {
     j["backends"].push_back({{"index", b.index}, {"name", b.name}, {"workers", b.workers},
                              {"busy_workers", b.busy_workers}, {"partitions_proved", b.partitions_proved},
@@ -196,35 +196,35 @@ std::string status_json(engine::Engine& eng, double window_s) {
       p.state = sp.running ? "proving" : "done";
     }
   }
-  j["jobs"] = Json::array();
+  j["jobs"] = PageJson::array();
   for (const std::string& id : order) {
     const JobView& v = jobs[id];
     const engine::AwaitResult a = eng.peek(id);
-    Json jj = {{"request_id", id}, {"kind", v.kind}, {"partitions", v.n}};
+    PageJson jj = {{"request_id", id}, {"kind", v.kind}, {"partitions", v.n}};
     jj["state"] = a.status == engine::AwaitStatus::NotFound ? "forgotten" : std::string(engine::to_string(a.result.state));
     jj["partitions_done"] = a.result.partitions_done;
     jj["error"] = a.result.error;
-    Json parts = Json::array();
+    PageJson parts = PageJson::array();
     for (std::size_t k = 0; k < v.n; ++k) {
       auto it = v.parts.find(k);
       const Part p = it == v.parts.end() ? Part{} : it->second;
-      Json pj = {{"index", k}, {"state", p.state}};
-      pj["synth_ms"] = p.synth_ms >= 0 ? Json(p.synth_ms) : Json(nullptr);
-      pj["prove_ms"] = p.prove_ms >= 0 ? Json(p.prove_ms) : Json(nullptr);
+      PageJson pj = {{"index", k}, {"state", p.state}};
+      pj["synth_ms"] = p.synth_ms >= 0 ? PageJson(p.synth_ms) : PageJson(nullptr);
+      pj["prove_ms"] = p.prove_ms >= 0 ? PageJson(p.prove_ms) : PageJson(nullptr);
       parts.push_back(pj);
     }
     jj["partition_states"] = parts;
     j["jobs"].push_back(jj);
   }
-  Json tl = {{"now_s", s.uptime_seconds}, {"window_s", window_s}};
-  tl["lanes"] = Json::array();
+  PageJson tl = {{"now_s", s.uptime_seconds}, {"window_s", window_s}};
+  tl["lanes"] = PageJson::array();
   for (unsigned i = 0; i < s.synthesis_workers; ++i) tl["lanes"].push_back("synthesis " + std::to_string(i));
   for (const auto& b : s.backends) {
     for (unsigned w = 0; w < b.workers; ++w) {
       tl["lanes"].push_back("backend " + std::to_string(b.index) + " (" + b.name + ") worker " + std::to_string(w));
     }
   }
-  tl["spans"] = Json::array();
+  tl["spans"] = PageJson::array();
   for (const auto& sp : spans) {
     tl["spans"].push_back({{"job", sp.request_id}, {"kind", sp.kind}, {"partition", sp.partition},
                            {"stage", sp.stage}, {"lane", sp.lane}, {"start_s", sp.start_s}, {"end_s", sp.end_s},
