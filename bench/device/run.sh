@@ -20,7 +20,9 @@
 #             device against prover-mode synthesis (no parameters needed)
 #   samebytes the compiled form (witness-only synthesis, constraints evaluated on the device) against prover
 #             mode for fixed r, s (c2 / submit --local --rs): partition 0 of a $SECTOR PoRep and one WindowPoSt
-#             partition of $POST_SECTOR (SAMEBYTES [porep post]), each in its own process; the proofs compared
+#             partition of $POST_SECTOR (SAMEBYTES [porep post]), each in its own process; the proofs compared;
+#             with SAMEBYTES_LIMIT (e.g. 24GiB) the PoRep partition also in the compiled form under
+#             --device-memory-limit (a smaller card: the circuit evaluated on the host), compared too
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
@@ -82,7 +84,7 @@ jkeys() {
   local f=$1 k v out=()
   shift
   for k in "$@"; do
-    v=$(grep -o "\"$k\": *[-0-9.e+]*" "$f" 2>/dev/null | head -n1 | sed 's/.*: *//')
+    v=$(grep -o "\"$k\": *\"\?[-0-9.e+]*" "$f" 2>/dev/null | head -n1 | sed 's/.*: *"\?//')  # proto3 JSON quotes 64-bit integers
     [ -n "$v" ] && out+=("$k=$v")
   done
   echo "${out[*]}"
@@ -150,7 +152,7 @@ timers_setup() {  # setup's stage times ("setup [6/10] h done: … in 82.37 s") 
     END { if (d != "") printf "setup %s s (%s)", d, s }'
 }
 timers_submit() {  # submit --json: the engine's timers
-  jkeys "$1" num_partitions total_ms srs_load_ms synthesis_ms kernel_ms prover_ms verify_ms
+  jkeys "$1" num_partitions total_ms srs_load_ms srs_upload_ms srs_upload_bytes synthesis_ms kernel_ms prover_ms verify_ms
 }
 timers_porep() {  # bench/porep.sh's table
   local f=$1
@@ -455,10 +457,14 @@ pass_samebytes() {  # issue 31: the compiled form proves prover mode's bytes for
       porep)  # one partition of a $SECTOR sector: c2 --partition 0, each form in its own process
         ensure_params porep "$SECTOR" || { rc=1; continue; }
         step gen-c1 -- "$P" gen-c1 --sector-size "$SECTOR" --seed 3 --out "$w/c1.json" || { rc=1; continue; }
-        for f in default compiled; do
-          # shellcheck disable=SC2046  # --compiled or nothing
+        for f in default compiled ${SAMEBYTES_LIMIT:+limit}; do
+          local more=()
+          case $f in
+            compiled) more=(--compiled) ;;
+            limit) more=(--compiled --device-memory-limit "$SAMEBYTES_LIMIT") ;;  # a smaller card: host evaluation
+          esac
           step "porep-$f" --to "$R/porep-$f.json" -- "$P" c2 --c1 "$w/c1.json" --params "$PARAMS_FILE" --partition 0 \
-            --rs "$rs" --backend "$BACKEND" --json --out "$w/porep-$f.proof" $([ "$f" = compiled ] && echo --compiled) || rc=1
+            --rs "$rs" --backend "$BACKEND" --json --out "$w/porep-$f.proof" "${more[@]}" || rc=1
         done ;;
       post)  # one WindowPoSt partition: submit --local, each form in its own process, then verify
         ensure_params window-post "$POST_SECTOR" || { rc=1; continue; }
@@ -474,12 +480,14 @@ pass_samebytes() {  # issue 31: the compiled form proves prover mode's bytes for
           --proof "$w/post-compiled.proof" --partition 0 || rc=1 ;;
       *) say "  samebytes: unknown SAMEBYTES word '$what' (porep, post)"; rc=1; continue ;;
     esac
-    if [ -s "$w/$what-default.proof" ] && cmp -s "$w/$what-default.proof" "$w/$what-compiled.proof"; then
-      say "  samebytes/$what: the same proof bytes in both forms ($(stat -c %s "$w/$what-default.proof") B, r,s = $rs)"
-    else
-      say "  samebytes/$what: DIFFERENT proof bytes (or a form failed): default $(stat -c %s "$w/$what-default.proof" 2>/dev/null || echo none) B, compiled $(stat -c %s "$w/$what-compiled.proof" 2>/dev/null || echo none) B"
-      rc=1
-    fi
+    for f in compiled $([ "$what" = porep ] && echo "${SAMEBYTES_LIMIT:+limit}"); do
+      if [ -s "$w/$what-default.proof" ] && cmp -s "$w/$what-default.proof" "$w/$what-$f.proof"; then
+        say "  samebytes/$what: the same proof bytes in prover mode and $f ($(stat -c %s "$w/$what-default.proof") B, r,s = $rs)"
+      else
+        say "  samebytes/$what: DIFFERENT proof bytes (or a form failed): default $(stat -c %s "$w/$what-default.proof" 2>/dev/null || echo none) B, $f $(stat -c %s "$w/$what-$f.proof" 2>/dev/null || echo none) B"
+        rc=1
+      fi
+    done
   done
   return "$rc"
 }

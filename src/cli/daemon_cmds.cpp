@@ -546,6 +546,7 @@ int run_submit_local(const DaemonCli& d, const KindDecl& kind) {
   EngineOptions eo;
   eo.backend = d.local_backend;
   eo.memory_budget = d.local_budget;
+  eo.device_memory_limit = d.local_device_limit;
   LocalEngine local(eo);  // a bad --backend / --memory-budget: usage error before the inputs are read
   const pb::ProofRequest req = build_request(d, kind);
   engine::ProofRequest er = server::to_engine_request(req);
@@ -1042,6 +1043,9 @@ void add_daemon_commands(CLI::App& app, DaemonCli& d) {
   d.submit->add_option("--backend", d.local_backend, "with --local: cpu | cuda | auto")->capture_default_str();
   d.submit->add_option("--memory-budget", d.local_budget,
                        "with --local: bytes of partition buffers in flight (512MiB, 8GiB, …; 0: derived from the machine)")
+      ->capture_default_str();
+  d.submit->add_option("--device-memory-limit", d.local_device_limit,
+                       "with --local: device bytes each CUDA backend may use, e.g. 24GiB (0: the device's free memory)")
       ->capture_default_str();
   d.submit->add_option("--rs", d.local_rs,
                        "with --local: fixed randomizers \"R,S\" (decimal), once per partition in order, to compare "

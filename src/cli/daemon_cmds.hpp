@@ -83,7 +83,7 @@ struct DaemonCli {
   bool no_wait = false, metrics = false, json = false;
   // kinds (--local: this binary's kinds); submit --local: prove in this process
   bool local = false, markdown = false;
-  std::string local_backend = "cpu", local_budget = "0";
+  std::string local_backend = "cpu", local_budget = "0", local_device_limit = "0";
   std::vector<std::string> local_rs;  ///< submit --local --rs "R,S", one per partition (testing only)
 
   // The kinds' declarations submit's flags were made from (add_kind_flags), and where they came

@@ -26,6 +26,10 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
                  "bytes of partition buffers in flight, e.g. 512MiB, 8GiB (0: derived from the machine: the memory "
                  "available − the parameters held − a margin); partitions beyond it wait")
       ->capture_default_str();
+  cmd.add_option("--device-memory-limit", o.device_memory_limit,
+                 "device bytes each CUDA backend may use, e.g. 24GiB (0: the device's free memory); a large card "
+                 "behaves like a smaller one, same proofs")
+      ->capture_default_str();
 }
 
 namespace {
@@ -52,9 +56,17 @@ LocalEngine::LocalEngine(const EngineOptions& o) {
   } catch (const ProoflineError& e) {
     throw UsageError(std::string(e.what()).substr(to_string(e.code()).size() + 2));  // "--memory-budget: …"
   }
+  std::uint64_t device_limit = 0;
+  try {
+    device_limit = engine::parse_bytes(o.device_memory_limit, "--device-memory-limit");
+  } catch (const ProoflineError& e) {
+    throw UsageError(std::string(e.what()).substr(to_string(e.code()).size() + 2));
+  }
   const unsigned threads = static_cast<unsigned>(o.threads);
   try {
-    cfg.backends = groth16::make_backends(o.backend, groth16::BackendOptions{threads, 0}, &note_);
+    groth16::BackendOptions bo{threads, 0};
+    bo.device_memory_limit = device_limit;
+    cfg.backends = groth16::make_backends(o.backend, bo, &note_);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--backend ") + e.what());  // "--backend cuda: <why>"
   }

@@ -7,6 +7,10 @@
 //   --memory-budget SIZE      bytes of partition buffers in flight (engine.memory_budget; "512MiB",
 //                             "8GiB", …; default 0: derived from the machine, engine.hpp). Partitions beyond it wait for
 //                             memory: a C1 of 10 partitions never holds more than the budget admits.
+//   --device-memory-limit SIZE  device bytes each CUDA backend may use (gpu.device_memory_limit; default
+//                             0: the device's free memory): a large card behaves like a smaller one,
+//                             e.g. 24GiB (an SRS that does not fit is streamed, the lean working set,
+//                             a compiled circuit that does not fit evaluated on the host; same proofs).
 //   --threads N (the command's)  threads of one CPU backend call and synthesis workers (0: all cores).
 // c2 prints the engine's memory budget and how it came about on stderr first ("c2: memory budget
 // configured: N bytes" / "… MemAvailable 120.0 GiB − SRS 0.0 MiB − margin 15.0 GiB … = 105.0 GiB").
@@ -42,10 +46,11 @@ namespace proofline::cli {
 struct EngineOptions {
   std::string backend = "cpu";
   std::string memory_budget = "0";
+  std::string device_memory_limit = "0";
   int threads = 0;  ///< the command's --threads (0: all cores)
 };
 
-/// Adds --backend and --memory-budget to `cmd` (--threads is the command's own).
+/// Adds --backend, --memory-budget and --device-memory-limit to `cmd` (--threads is the command's own).
 void add_engine_options(CLI::App& cmd, EngineOptions& o);
 
 /// Everything a command reports about the run besides the result.

@@ -394,11 +394,16 @@ struct GpuBackend::Impl {
   ChunkRing ring_g1, ring_g2;
   std::size_t stream_chunk = 0;  // points per streamed chunk, set by the last streamed SRS load
 
+  /// The device bytes this backend may plan with: the configured limit, else what the device has
+  /// free plus what this backend holds already (budget.live) — not the card's total, of which the
+  /// CUDA context and other processes hold their part. (With the total, a WindowPoSt 32 GiB
+  /// partition planned its resident SRS and full working set on an 80 GB H100 and ran out of
+  /// memory in its B_G2 MSM, 26.5 MB short; bench/RESULTS.md, 2026-12-05.)
   std::size_t device_budget() const {
     if (cfg.device_memory_limit != 0) return cfg.device_memory_limit;
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    return total_b;
+    return std::min<std::size_t>(total_b, free_b + budget.live.load());
   }
   std::size_t held_device_bytes(const Parameters* except) const {
     std::size_t b = 0;
@@ -829,6 +834,27 @@ struct GpuBackend::Impl {
     const std::size_t rows = w.rows();
     cc.evaluate_matrix(matrix, sa.as<const ff::Fr>(), aux.as<const ff::Fr>(), d, s);
     if (rows < m) CUDA_CHECK(cudaMemsetAsync(d + rows, 0, (m - rows) * sizeof(ff::Fr), s));
+  }
+
+  /// Preload's device warm-up ("Residency" in backend.hpp): with the SRS resident and the full
+  /// working set planned, the working buffers a partition of p uses — the NTT tables, a, b, c and
+  /// the aux / A / B scalar vectors — are allocated now, at their sizes, so that the first partition
+  /// after a preload does not allocate ~20 GB (a 32 GiB PoRep) inside its upload. Nothing for a
+  /// streamed SRS or the lean set (which frees and remakes its buffers within each partition). A
+  /// failed allocation leaves the buffers as they were: the partition allocates them as before.
+  void warm_working_set(const Parameters& p, const Resident& r) {
+    if (r.mode != SrsMode::Resident || r.lean) return;
+    try {
+      ensure_h_buffers(p.domain_size());
+      translating_oom("warming the assignment buffers", [&] {
+        aux.ensure(std::max<std::size_t>(p.l_len(), 1) * sizeof(ff::Fr));
+        sa.ensure(std::max<std::size_t>(p.a_len(), 1) * sizeof(ff::Fr));
+        sb.ensure(std::max<std::size_t>(p.b_g1_len(), 1) * sizeof(ff::Fr));
+        return 0;
+      });
+    } catch (const ProoflineError& e) {
+      if (e.code() != Error::OutOfMemory) throw;
+    }
   }
 
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
@@ -1344,7 +1370,7 @@ double GpuBackend::preload(const Parameters& params) {
   DeviceBudgetScope scope(&impl_->budget);
   double ms = 0;
   try {
-    impl_->ensure_resident(params, &ms);
+    impl_->warm_working_set(params, impl_->ensure_resident(params, &ms));
   } catch (...) {
     refresh_holdings_locked();
     throw;

@@ -206,6 +206,8 @@ void to_proto_result(const engine::ProofResult& r, pb::ProofResult* out) {
     p->set_msm_b_g1_ms(b.msm_b_g1);
     p->set_msm_b_g2_ms(b.msm_b_g2);
     p->set_h2d_ms(t.h2d);
+    p->set_srs_upload_ms(b.srs_upload);
+    p->set_srs_upload_bytes(b.srs_upload_bytes);
   }
   const auto& t = r.timings;
   out->set_queue_wait_ms(t.queue_wait);

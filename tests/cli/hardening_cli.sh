@@ -11,7 +11,8 @@
 #   - a proof file of the wrong size is refused from its size, without reading it (a 6 GB sparse
 #     file under a 2.5 GB address-space limit);
 #   - `daemon` on an address it cannot use exits 2 with the reason.
-# prove --zkey takes the engine's options (--backend, --memory-budget, --threads), refuses --no-verify (2).
+# prove --zkey takes the engine's options (--backend, --memory-budget, --device-memory-limit, --threads),
+# refuses --no-verify (2) and a limit that is not a size (2).
 # And the next tester's: c2 --backend cuda without CUDA refused first (2); verify --c1 refuses
 # --public (2); c2's missing parameter file labelled as such (3); --rs non-decimal (2); an unknown
 # command named (2); setup/prove --help name porep and proof_k.json; submit's --sector-id needs
@@ -76,7 +77,12 @@ check "snarkjs prove --no-verify" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns -
 expect_in "  refused: every proof is verified" err.txt "--no-verify: every proof is verified before it is written"
 check "snarkjs prove --memory-budget 1KiB" 3 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof mb.json --public mb.pub.json --memory-budget 1KiB
 expect_in "  the budget is named" err.txt "memory budget is 1024 bytes"
-no_file "nothing written for --no-verify or a budget too small" nv.json nv.pub.json mb.json mb.pub.json
+check "snarkjs prove --device-memory-limit 24GiB --backend cpu (no device: the limit plans nothing)" 0 "$P" prove \
+  --zkey toy.zkey --wtns toy.wtns --proof dl.json --public dl.pub.json --backend cpu --device-memory-limit 24GiB
+check "  its proof verifies" 0 "$P" verify --vk toy_vk.json --proof dl.json --public dl.pub.json
+check "snarkjs prove --device-memory-limit 24XB" 2 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof dx.json --public dx.pub.json --device-memory-limit 24XB
+expect_in "  the option and its value are named" err.txt "--device-memory-limit: .*24XB"
+no_file "nothing written for --no-verify, a budget too small or a bad limit" nv.json nv.pub.json mb.json mb.pub.json dx.json dx.pub.json
 "$P" prove --zkey toy.zkey --wtns toy.wtns --proof cu.json --public cu.pub.json --backend cuda >out.txt 2>err.txt; rc=$?
 if grep -q "no usable CUDA device\|no CUDA backend" err.txt; then
   [[ $rc -eq 2 ]] && echo "ok: prove --zkey --backend cuda without CUDA (exit 2)" || { echo "FAIL: prove --zkey --backend cuda without CUDA: exit $rc"; fails=$((fails + 1)); }

@@ -58,11 +58,18 @@ std::vector<std::uint8_t> uploaded_bytes(const std::vector<Affine>& pts) {
   return device_bytes(m.bases_device(), pts.size() * 2 * sizeof(typename Affine::Field));
 }
 
+/// Device bytes of a resident SRS (backend.hpp "Residency"): 96 per G1 base, 192 per G2 base.
+std::size_t srs_device_bytes(const Parameters& p) {
+  return 96 * (p.h_len() + p.l_len() + p.a_len() + p.b_g1_len()) + 192 * p.b_g2_len();
+}
+
 struct Bench12 {
   circuits::bench::SizedCircuit circuit{12, Fr::from_u64(12)};
   Parameters params = setup_for(circuit, 1212);
   std::string path = groth16::testing::temp_path("gpu_bench12.params");
   Bench12() { params.write_file(path); }
+  /// The parameters as a shell over the file (queries left in it), as the daemon loads them.
+  Parameters shell() const { return ParamsFile::shell(std::make_shared<const ParamsFile>(path)); }
   ~Bench12() { std::remove(path.c_str()); }
 };
 
@@ -191,14 +198,18 @@ void expect_cpu_proofs(gpu::GpuBackend& backend, const Parameters& params, const
 TEST(GpuSrs, ShellProvesAsTheCpuWithoutHostQueries) {
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
-  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const Parameters shell = b.shell();
   gpu::GpuBackend backend;
   EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Resident);
   EXPECT_GT(backend.preload(shell), 0);
   const auto held = backend.srs_holding(shell);
   EXPECT_EQ(held.mode, "resident");
-  EXPECT_EQ(held.bytes, 96 * (shell.h_len() + shell.l_len() + shell.a_len() + shell.b_g1_len()) + 192 * shell.b_g2_len());
+  EXPECT_EQ(held.bytes, srs_device_bytes(shell));
   EXPECT_EQ(backend.resident_bytes(), held.bytes);
+  // the preload also made the full working set's buffers (a, b, c and the aux / A / B scalars), so
+  // the first partition allocates none of them
+  const std::size_t working = 32 * (3 * shell.domain_size() + shell.l_len() + shell.a_len() + shell.b_g1_len());
+  EXPECT_GE(backend.device_bytes(), held.bytes + working);
   expect_cpu_proofs(backend, shell, b.params, b.circuit, 7, "shell, resident");
   // the host-parameters path on the same backend: same bytes too
   expect_cpu_proofs(backend, b.params, b.params, b.circuit, 7, "host parameters, resident");
@@ -209,7 +220,7 @@ TEST(GpuSrs, ShellProvesAsTheCpuWithoutHostQueries) {
 TEST(GpuSrs, StreamedUnderADeviceLimitSameProofBytes) {
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
-  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const Parameters shell = b.shell();
   for (std::size_t chunk : {std::size_t{333}, std::size_t{1000}, std::size_t{0}}) {
     gpu::GpuBackendConfig cfg;
     cfg.device_memory_limit = std::size_t{1} << 20;  // far below the SRS and working space
@@ -221,7 +232,7 @@ TEST(GpuSrs, StreamedUnderADeviceLimitSameProofBytes) {
     backend.preload(shell);
     EXPECT_EQ(backend.srs_holding(shell).mode, "streamed");
     EXPECT_EQ(backend.srs_holding(shell).bytes,
-              96 * (shell.h_len() + shell.l_len() + shell.a_len() + shell.b_g1_len()) + 192 * shell.b_g2_len());
+              srs_device_bytes(shell));
     EXPECT_EQ(backend.resident_bytes(), 0u);
     expect_cpu_proofs(backend, shell, b.params, b.circuit, 9, what + ", file source");
     expect_cpu_proofs(backend, b.params, b.params, b.circuit, 9, what + ", host source");
@@ -244,7 +255,7 @@ TEST(GpuSrs, ResidentMsmSlicesSameProofBytes) {
   // divide the lengths included.
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
-  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const Parameters shell = b.shell();
   for (std::size_t chunk : {std::size_t{333}, std::size_t{1024}}) {
     gpu::GpuBackendConfig cfg;
     cfg.resident_msm_chunk_points = chunk;
@@ -261,7 +272,7 @@ TEST(GpuSrs, LeanWorkingSetSameProofBytes) {
   // two partitions each, so the previous partition's buffers are freed and made again.
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
-  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const Parameters shell = b.shell();
   struct Case {
     const char* what;
     std::size_t stream_chunk, msm_slice, limit;
@@ -294,7 +305,7 @@ TEST(GpuSrs, AutoTakesTheLeanSetWhenOnlyItFitsAndStaysUnderTheLimit) {
   // under it (device_peak_bytes), same bytes as the CPU.
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
-  const Parameters shell = ParamsFile::shell(std::make_shared<const ParamsFile>(b.path));
+  const Parameters shell = b.shell();
   const std::size_t chunk = 1000;
   const std::size_t full = gpu::GpuBackend::working_bytes(shell, chunk, false);
   const std::size_t lean = gpu::GpuBackend::working_bytes(shell, chunk, true);
@@ -313,6 +324,43 @@ TEST(GpuSrs, AutoTakesTheLeanSetWhenOnlyItFitsAndStaysUnderTheLimit) {
   gpu::GpuBackend roomy;
   roomy.preload(shell);
   EXPECT_FALSE(roomy.lean_working_set(shell));
+}
+
+TEST(GpuSrs, PlanCountsOnlyTheMemoryTheDeviceHasFree) {
+  // The plan's budget without a configured limit is the device's free memory plus what the backend
+  // holds, not the card's total: with memory held outside the backend (another process, the CUDA
+  // context) so that the SRS no longer fits, the plan streams; once it is given back, resident.
+  // (Planned against the total, a WindowPoSt 32 GiB partition ran out of memory on an 80 GB H100.)
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = b.shell();
+  gpu::GpuBackend backend;
+  // the least a resident plan needs: the SRS beside the lean working set (its margin alone 256 MiB)
+  const std::size_t need = srs_device_bytes(shell) + gpu::GpuBackend::working_bytes(shell, 0, true);
+  std::size_t free_b = 0, total_b = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+  ASSERT_GT(free_b, need);
+  // hold all but 64 MiB (in one block, or in halves where one block is refused)
+  std::vector<void*> held;
+  const std::size_t leave = std::size_t{64} << 20, min_block = std::size_t{16} << 20;
+  std::size_t want = free_b - leave, block = want;
+  while (want >= min_block && block >= min_block) {
+    void* p = nullptr;
+    const std::size_t n = std::min(block, want);
+    if (cudaMalloc(&p, n) == cudaSuccess) {
+      held.push_back(p);
+      want -= n;
+    } else {
+      (void)cudaGetLastError();
+      block /= 2;
+    }
+  }
+  ASSERT_EQ(cudaMemGetInfo(&free_b, &total_b), cudaSuccess);
+  const gpu::SrsMode squeezed = backend.plan_mode(shell);
+  for (void* p : held) ASSERT_EQ(cudaFree(p), cudaSuccess);
+  ASSERT_LT(free_b, need) << "could not take the device's free memory below " << need << " bytes";
+  EXPECT_EQ(squeezed, gpu::SrsMode::Streamed) << free_b << " bytes free, a resident plan needs " << need;
+  EXPECT_EQ(backend.plan_mode(shell), gpu::SrsMode::Resident);
 }
 
 TEST(GpuSrs, EnforcedDeviceLimitRefusesAllocationsAsOutOfMemory) {

@@ -70,8 +70,10 @@
 // fingerprint (the five query lengths, their data pointers — or the source file object for
 // parameters whose queries are off the host —, δ_G1) on every use: a Parameters object that was
 // modified or reallocated at the same address is loaded again, never used stale.
-// preload() loads ahead of the first proof; evict()/evict_all() free the copies. Several SRSs may be
-// held at once (memory permitting).
+// preload() loads ahead of the first proof and, for a resident SRS with the full working set, also
+// allocates that working set's device buffers (NTT tables, a, b, c, the aux / A / B scalars) at the
+// parameters' sizes, so the first partition allocates nothing; evict()/evict_all() free the copies.
+// Several SRSs may be held at once (memory permitting).
 // Where the queries come from: the Parameters' host vectors (converted and uploaded), or, for
 // parameters whose queries are off the host (groth16::Parameters::source: ParamsFile::shell() of a
 // .params, snarkjs::zkey_shell() of a .zkey), the file itself, read in pinned chunks and decoded and
@@ -80,8 +82,9 @@
 // Two modes per SRS (srs_holding() reports it, with its bytes):
 //   resident  all five queries in device memory: 96 B per G1 base (h, l, a, b_g1) and 192 B per G2
 //             base (b_g2). Chosen when they fit: resident SRS bytes + this SRS + the working space of
-//             one partition (working_bytes()) <= the device budget (cfg.device_memory_limit, or the
-//             device's total memory when 0). When the whole-length MSM scratch is what does not fit
+//             one partition (working_bytes()) <= the device budget (cfg.device_memory_limit, or when
+//             0 the device's free memory plus what this backend holds: the CUDA context and other
+//             processes are not the backend's to plan with). When the whole-length MSM scratch is what does not fit
 //             (a 2^27 bench circuit: ~20 GB of sort scratch per MSM), the SRS still stays resident
 //             and each MSM runs over slices of cfg.resident_msm_chunk_points bases (0: the largest
 //             power of two from 2^26 down to 2^20 whose working space fits), summed: the same group
@@ -191,8 +194,8 @@ struct GpuBackendConfig {
   /// Page-lock on a background thread (the copy that triggers it is staged; the next use is direct)
   /// instead of inside the copy that triggers it.
   bool register_in_background = true;
-  /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's total
-  /// memory; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
+  /// Device bytes the backend may plan for (SRS + working space; "Residency"): 0 = the device's free
+  /// memory plus the backend's own holdings; smaller values make a large card behave like a smaller one (config gpu.device_memory_limit).
   std::size_t device_memory_limit = 0;
   /// Refuse device allocations past device_memory_limit (when nonzero) with OutOfMemory, as a card
   /// of that size would. Off: the limit only steers the plans (tests with budgets below any

@@ -32,7 +32,7 @@ struct BackendOptions {
   unsigned cpu_threads = 0;
   /// Device backends: at most this many devices; 0: every usable one.
   unsigned max_devices = 0;
-  /// Device backends: device bytes each plans for, SRS and working space (0: the device's memory;
+  /// Device backends: device bytes each plans for, SRS and working space (0: the device's free memory;
   /// gpu::GpuBackendConfig::device_memory_limit, daemon config gpu.device_memory_limit).
   std::uint64_t device_memory_limit = 0;
 };
