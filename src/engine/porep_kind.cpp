@@ -69,7 +69,9 @@ std::shared_ptr<const Srs> read_porep_params(const std::string& params, const st
 
 /// PreloadSRS / engine.preload = ["porep-c2:<params>"] without a C1: only the parameter file,
 /// under the key a request naming the same file gets (its shape is checked against each request's
-/// sector when that request is prepared).
+/// sector when that request is prepared). Loading it also counts the circuit of the file's sector
+/// size (porep::count_porep_matching), which each request's prepare and check need: the first
+/// request after a preload finds it counted (at 32 GiB ~7 M constraints, ~1 s, off its path).
 class PoRepParamsOnlyJob final : public KindJob {
  public:
   PoRepParamsOnlyJob(std::string params, std::string key) : params_(std::move(params)), key_(std::move(key)) {}
@@ -77,7 +79,9 @@ class PoRepParamsOnlyJob final : public KindJob {
   std::string srs_key() const override { return key_; }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
-    return read_porep_params(params_, key_, progress);
+    auto srs = read_porep_params(params_, key_, progress);
+    (void)porep::count_porep_matching(srs->params.num_inputs(), srs->params.num_aux());
+    return srs;
   }
   void check(const Srs&) const override {}
   void synthesize(std::size_t, const Srs&, r1cs::ProvingBuffers&) const override {

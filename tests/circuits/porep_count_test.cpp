@@ -3,6 +3,8 @@
 // per-gadget counts inside one challenge.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "proofline/circuits/porep.hpp"
 #include "proofline/r1cs/shape_counter.hpp"
 
@@ -85,6 +87,27 @@ void expect_large(std::uint64_t sector_bytes, std::size_t constraints) {
 TEST(PoRepCounts, Sector32GiB) { expect_large(32 * GiB, 130278541); }
 // Derived (reference §3.3), not upstream-asserted.
 TEST(PoRepCounts, Sector64GiB) { expect_large(64 * GiB, 131185849); }
+
+TEST(PoRepCounts, MatchingNamesTheSectorSizeAndKeepsItsCounts) {
+  // count_porep_matching (a preload's parameter file: its inputs and aux variables) finds the sector
+  // size whose circuit has them — 32 and 64 GiB share their inputs (328) and differ in aux — and
+  // leaves every size it counted known; counts of no sector size: none, every size counted.
+  for (std::uint64_t bytes : {2 * KiB, 8 * MiB, 512 * MiB, 32 * GiB, 64 * GiB}) {
+    const PoRepShape want = shape_for_sector_size(bytes);
+    const PoRepCounts c = count_porep(want);
+    const std::optional<PoRepShape> got = count_porep_matching(c.inputs, c.aux);
+    ASSERT_TRUE(got.has_value()) << bytes;
+    EXPECT_EQ(got->nodes, bytes / 32);
+    EXPECT_EQ(got->layers, want.layers);
+    EXPECT_EQ(got->challenges, want.challenges);
+    EXPECT_TRUE(porep_counts_known(*got));
+  }
+  EXPECT_EQ(count_porep(shape_for_sector_size(32 * GiB)).inputs, 328u);
+  EXPECT_FALSE(count_porep_matching(328, 7).has_value());
+  for (const filecoin::SectorShape& s : filecoin::all_sector_shapes()) {
+    EXPECT_TRUE(porep_counts_known(shape_for_sector_size(s.sector_bytes))) << s.name;
+  }
+}
 
 // aux count matches too.
 TEST(PoRepCounts, MultipliedEqualsFullSynthesis) {

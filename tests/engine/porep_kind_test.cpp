@@ -530,6 +530,9 @@ TEST(PoRepPreloadSlow, DISABLED_RequestWithoutParamsUsesThePreloadedSet) {
   Engine e(std::move(cfg));
   const SrsStatus pre = e.preload_srs("porep-c2", {{"params", params}});
   ASSERT_EQ(pre.state, "loaded");
+  // The preload counted the file's circuit (its sector size found by its counts): the first request
+  // does not count it on its way in (this case runs alone in its process: nothing counted it before).
+  EXPECT_TRUE(circuits::porep::porep_counts_known(circuits::porep::shape_for_sector_size(2048)));
   // Another kind's set preloaded after it is offered first and passed over (not the C1's circuit).
   ASSERT_EQ(e.preload_srs("porep-c2", {{"params", mul_params()}}).state, "loaded");
   const std::string c1_path = write_text("porep-preload-2kib.json", filecoin::to_json(c1_2kib()));

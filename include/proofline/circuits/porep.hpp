@@ -194,6 +194,16 @@ std::size_t default_synthesis_threads() noexcept;
 /// ShapeCounter (constant memory, no witness) and multiplying the challenge part by
 /// shape.challenges (every challenge has the same shape).
 PoRepCounts count_porep(const PoRepShape& shape);
+/// Whether count_porep has counted `shape`'s challenge in this process already (it then returns
+/// at once; the counts of one challenge are memoized per layers, nodes and tree R/C).
+bool porep_counts_known(const PoRepShape& shape);
+/// The sector size (filecoin::all_sector_shapes, smallest first; each size's default registered
+/// proof) whose partition circuit has `inputs` public inputs (ONE included) and `aux` aux
+/// variables, counted with count_porep so that later calls for it return at once; nullopt when no
+/// size has them. For a preload of a parameter file that names no sector size (engine.preload
+/// "porep-c2:<file>"): the first request of that size would otherwise count its circuit (~7 M
+/// constraints at 32 GiB) on its way in. Cost: one challenge counted per size up to the match.
+std::optional<PoRepShape> count_porep_matching(std::size_t inputs, std::size_t aux);
 
 /// Throws ProoflineError(BadLength) unless parameters with `n_inputs` public inputs (incl. ONE) and
 /// `n_aux` aux variables (the l query) are those of `counts`' circuit; the message names the sector

@@ -375,6 +375,8 @@ std::atomic<std::size_t> g_default_threads{0};
 using ChallengeKey = std::tuple<std::size_t, std::uint64_t, std::size_t, std::size_t, std::size_t>;
 std::mutex g_part_mutex;
 std::map<ChallengeKey, r1cs::PartShape> g_part_shapes;
+// count_porep's counts of one challenge per shape (under g_part_mutex): counted once per process.
+std::map<ChallengeKey, PoRepCounts> g_counted;
 
 ChallengeKey challenge_key(const PoRepShape& s) {
   return {s.layers, s.nodes, s.tree_rc.base, s.tree_rc.sub, s.tree_rc.top};
@@ -542,12 +544,11 @@ PoRepCounts count_porep(const PoRepShape& shape) {
   // The counts of one challenge depend on the graph and tree shape alone: counted once per shape in
   // this process (a 32 GiB challenge is ~7 M constraints, a few hundred ms of counting that every
   // job's check and every compiled partition would otherwise pay again).
-  static std::map<ChallengeKey, PoRepCounts> counted;  // under g_part_mutex
   PoRepCounts c;
   bool known = false;
   {
     std::lock_guard lock(g_part_mutex);
-    if (const auto it = counted.find(challenge_key(shape)); it != counted.end()) {
+    if (const auto it = g_counted.find(challenge_key(shape)); it != g_counted.end()) {
       c = it->second;
       known = true;
     }
@@ -566,12 +567,26 @@ PoRepCounts count_porep(const PoRepShape& shape) {
     // the parallel path's per-challenge counts, known from here on
     std::lock_guard lock(g_part_mutex);
     g_part_shapes.emplace(challenge_key(shape), r1cs::PartShape{c.challenge.total, kInputsPerChallenge, c.challenge_aux});
-    counted.emplace(challenge_key(shape), c);
+    g_counted.emplace(challenge_key(shape), c);
   }
   c.constraints = c.header + shape.challenges * c.challenge.total;
   c.inputs = 4 + shape.challenges * kInputsPerChallenge;
   c.aux = c.header_aux + shape.challenges * c.challenge_aux;
   return c;
+}
+
+bool porep_counts_known(const PoRepShape& shape) {
+  std::lock_guard lock(g_part_mutex);
+  return g_counted.count(challenge_key(shape)) != 0;
+}
+
+std::optional<PoRepShape> count_porep_matching(std::size_t inputs, std::size_t aux) {
+  for (const filecoin::SectorShape& s : filecoin::all_sector_shapes()) {
+    const PoRepShape shape = shape_for_sector_size(s.sector_bytes);
+    const PoRepCounts c = count_porep(shape);
+    if (c.inputs == inputs && c.aux == aux) return shape;
+  }
+  return std::nullopt;
 }
 
 std::string locate_constraint(const PoRepCounts& counts, std::span<const std::uint64_t> nodes, std::size_t index) {
