@@ -89,10 +89,9 @@ bench: build
 # benchmarks, no node-driven oracle tests: the core library and the unit tests. build-asan/ is
 # also the fuzzing build (PROOFLINE_FUZZ: the library is instrumented for libFuzzer as well).
 # -gline-tables-only: file:line in sanitizer stacks at a fraction of -g's compile time.
-# PROOFLINE_UNITY: the core and server libraries in unity batches (CMakeLists.txt says why).
 SAN_CMAKE = CC=clang CXX=clang++ cmake -S . -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
-  -DPROOFLINE_CUDA=OFF -DPROOFLINE_BENCH=OFF -DPROOFLINE_ORACLE_TESTS=OFF -DPROOFLINE_UNITY=ON $(CMAKE_ARGS)
+  -DPROOFLINE_CUDA=OFF -DPROOFLINE_BENCH=OFF -DPROOFLINE_ORACLE_TESTS=OFF $(CMAKE_ARGS)
 SAN_ENV = ASAN_OPTIONS=detect_leaks=1:$(ASAN_OPTIONS) \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:$(LSAN_OPTIONS) \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:$(UBSAN_OPTIONS) \

@@ -138,13 +138,13 @@ struct EncodingTest : ::testing::Test {
   }
 };
 using Curves = ::testing::Types<G1Config, G2Config>;
-struct CurveName {
+struct EncodingCurveName {
   template <class T>
   static std::string GetName(int) {
     return std::string(T::kName);
   }
 };
-TYPED_TEST_SUITE(EncodingTest, Curves, CurveName);
+TYPED_TEST_SUITE(EncodingTest, Curves, EncodingCurveName);
 
 template <class Cfg>
 struct Known;

@@ -38,7 +38,7 @@ std::vector<Fr> scalars(std::size_t n) {
   return s;
 }
 
-Error code_of(const auto& f) {
+Error cancel_code_of(const auto& f) {
   try {
     f();
   } catch (const ProoflineError& e) {
@@ -67,11 +67,11 @@ TEST(MsmCancel, SetFlagThrowsBeforeAnyWindow) {
 
   flag = true;
   const auto start = msm::detail::g_window_tasks.load();
-  EXPECT_EQ(code_of([&] { msm::msm_g1(bases, ks, cfg); }), Error::Cancelled);
-  EXPECT_EQ(code_of([&] { msm::msm_g2(std::vector<ec::G2Affine>(1, ec::G2Affine::identity()),
+  EXPECT_EQ(cancel_code_of([&] { msm::msm_g1(bases, ks, cfg); }), Error::Cancelled);
+  EXPECT_EQ(cancel_code_of([&] { msm::msm_g2(std::vector<ec::G2Affine>(1, ec::G2Affine::identity()),
                                        std::vector<Fr>{Fr::from_u64(5)}, cfg); }),
             Error::Cancelled);
-  EXPECT_EQ(code_of([&] { msm::sum_g1(bases, cfg); }), Error::Cancelled);
+  EXPECT_EQ(cancel_code_of([&] { msm::sum_g1(bases, cfg); }), Error::Cancelled);
   EXPECT_EQ(msm::detail::g_window_tasks.load(), start);  // no window was computed
 }
 
@@ -93,7 +93,7 @@ TEST(MsmCancel, FlagSetBetweenWindowsSkipsTheRest) {
     while (msm::detail::g_window_tasks.load() == start) std::this_thread::yield();
     flag = true;
   });
-  const Error code = code_of([&] { msm::msm_g1(bases, ks, cfg); });
+  const Error code = cancel_code_of([&] { msm::msm_g1(bases, ks, cfg); });
   setter.join();
   const auto done = msm::detail::g_window_tasks.load() - start;
   // Normally the flag is seen after a few windows and the rest are skipped. The setter may in
@@ -121,7 +121,7 @@ TEST(BackendCancel, CpuBackendStopsAndClearFlagProves) {
   std::atomic<bool> flag{true};
   std::vector<r1cs::ProvingBuffers> parts{synth()};
   const auto start = msm::detail::g_window_tasks.load();
-  EXPECT_EQ(code_of([&] { be.prove(params, parts, std::span<const groth16::Randomizers>(&rs, 1), &flag); }),
+  EXPECT_EQ(cancel_code_of([&] { be.prove(params, parts, std::span<const groth16::Randomizers>(&rs, 1), &flag); }),
             Error::Cancelled);
   EXPECT_EQ(msm::detail::g_window_tasks.load(), start);
 

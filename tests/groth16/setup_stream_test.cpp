@@ -25,7 +25,7 @@ using testing::InputsOnlyCircuit;
 using testing::ShapeCircuit;
 using testing::ToyCircuit;
 
-SetupOptions quiet() {
+SetupOptions quiet_setup() {
   SetupOptions o;
   o.warn = false;
   o.progress_min_constraints = ~std::size_t{0};
@@ -130,7 +130,7 @@ TEST(QapEvaluator, RefusesAShapeThatIsNotTheCircuits) {
 // ---- whole parameters: byte-identical to the oracle ------------------------------------------------
 
 template <class C>
-void expect_same_params(const C& c, std::uint64_t seed, SetupOptions o = quiet()) {
+void expect_same_params(const C& c, std::uint64_t seed, SetupOptions o = quiet_setup()) {
   const ToxicWaste tw = waste(seed);
   const Parameters want = oracle::generate_parameters(c, tw);
   const Parameters got = generate_parameters(c, tw, o);
@@ -148,7 +148,7 @@ TEST(SetupStream, SmallShapesEqualWholeMatrixSetup) {
 
 TEST(SetupStream, Bench2p10And2p12EqualWholeMatrixSetup) {
   expect_same_params(circuits::bench::SizedCircuit(10, Fr::from_u64(1)), 20261201);
-  SetupOptions o = quiet();
+  SetupOptions o = quiet_setup();
   o.chunk = 1000;  // sections in several chunks, the last one short
   expect_same_params(circuits::bench::SizedCircuit(12, Fr::from_u64(2)), 20261202, o);
 }
@@ -156,7 +156,7 @@ TEST(SetupStream, Bench2p10And2p12EqualWholeMatrixSetup) {
 // ~12 CPU-s (the oracle's fixed-base work): DISABLED_ in the per-case run, run once by ctest as
 // setup_stream_slow (label slow; CMakeLists.txt).
 TEST(SetupStreamSlow, DISABLED_Bench2p16EqualsWholeMatrixSetup) {
-  SetupOptions o = quiet();
+  SetupOptions o = quiet_setup();
   o.chunk = std::size_t{1} << 14;
   expect_same_params(circuits::bench::SizedCircuit(16, Fr::from_u64(3)), 20261203, o);
 }
@@ -164,7 +164,7 @@ TEST(SetupStreamSlow, DISABLED_Bench2p16EqualsWholeMatrixSetup) {
 TEST(SetupStream, GivenShapeSparesTheCountAndIsChecked) {
   const circuits::bench::SizedCircuit c(8, Fr::from_u64(1));
   const ToxicWaste tw = waste(6);
-  SetupOptions o = quiet();
+  SetupOptions o = quiet_setup();
   o.shape = shape_of(c);
   EXPECT_EQ(generate_parameters(c, tw, o).to_bytes(), oracle::generate_parameters(c, tw).to_bytes());
   o.shape->aux += 1;  // same domain, other counts: refused
@@ -190,21 +190,21 @@ TEST(SetupStream, SameErrorsAsWholeMatrixSetup) {
   const testing::UnconstrainedCircuit u;
   const std::string want = message([&] { oracle::generate_parameters(u, tw); });
   EXPECT_NE(want.find("aux variable 1 is unconstrained"), std::string::npos) << want;
-  EXPECT_EQ(message([&] { generate_parameters(u, tw, quiet()); }), want);
+  EXPECT_EQ(message([&] { generate_parameters(u, tw, quiet_setup()); }), want);
   // Zero toxic waste, τ in the domain.
   ToxicWaste zero = tw;
   zero.alpha = Fr::zero();
-  EXPECT_EQ(message([&] { generate_parameters(ToyCircuit{}, zero, quiet()); }),
+  EXPECT_EQ(message([&] { generate_parameters(ToyCircuit{}, zero, quiet_setup()); }),
             message([&] { oracle::generate_parameters(ToyCircuit{}, zero); }));
   ToxicWaste in_domain = tw;
   in_domain.tau = Fr::one();
-  const std::string d = message([&] { generate_parameters(ToyCircuit{}, in_domain, quiet()); });
+  const std::string d = message([&] { generate_parameters(ToyCircuit{}, in_domain, quiet_setup()); });
   EXPECT_NE(d.find("tau lies in the evaluation domain"), std::string::npos) << d;
   EXPECT_EQ(d, message([&] { oracle::generate_parameters(ToyCircuit{}, in_domain); }));
 }
 
 TEST(SetupStream, ProgressNamesStagesPercentAndEta) {
-  SetupOptions o = quiet();
+  SetupOptions o = quiet_setup();
   o.progress_min_constraints = 0;
   ::testing::internal::CaptureStderr();
   generate_parameters(circuits::bench::SizedCircuit(10, Fr::one()), waste(8), o);
@@ -269,14 +269,14 @@ TEST(ParamsWriter, StreamedSetupFileEqualsWholeParameters) {
   const circuits::bench::SizedCircuit c(10, Fr::from_u64(9));
   const ToxicWaste tw = waste(12);
   const std::string path = temp_path("setup");
-  SetupOptions o = quiet();
+  SetupOptions o = quiet_setup();
   o.chunk = 300;
   SetupResult r;
   {
     ParamsWriter w(path);
     r = generate_parameters(c, tw, w, o);
   }
-  const Parameters p = generate_parameters(c, tw, quiet());
+  const Parameters p = generate_parameters(c, tw, quiet_setup());
   EXPECT_EQ(read_file_bytes(path), p.to_bytes());
   EXPECT_EQ(r.vk, p.vk);
   EXPECT_EQ(r.h, p.h.size());

@@ -25,7 +25,7 @@ using proofline::poly::Order;
 
 namespace {
 
-Fr horner(const std::vector<Fr>& c, const Fr& x) {
+Fr horner_eval(const std::vector<Fr>& c, const Fr& x) {
   Fr acc = Fr::zero();
   for (std::size_t i = c.size(); i-- > 0;) acc = acc * x + c[i];
   return acc;
@@ -103,11 +103,11 @@ void check_h(const Instance& in, const EvaluationDomain& d, std::mt19937_64& rng
   }
   for (int t = 0; t < 2; ++t) {
     const Fr x = random_point_off_domain(d, rng);
-    const Fr rhs = horner(h, x) * d.z_at(x);
+    const Fr rhs = horner_eval(h, x) * d.z_at(x);
     const Fr lhs = barycentric(in.a, d, x) * barycentric(in.b, d, x) - barycentric(in.c, d, x);
     EXPECT_EQ(lhs, rhs) << "barycentric, m=" << m;
     if (naive) {
-      EXPECT_EQ(horner(ca, x) * horner(cb, x) - horner(cc, x), rhs) << "naive, m=" << m;
+      EXPECT_EQ(horner_eval(ca, x) * horner_eval(cb, x) - horner_eval(cc, x), rhs) << "naive, m=" << m;
     }
   }
 }
@@ -187,7 +187,7 @@ TEST(ComputeH, UnsatisfiedInstanceFailsIdentity) {
   std::vector<Fr> h(a.begin(), a.end() - 1);
   const Fr x = random_point_off_domain(d, rng);
   EXPECT_NE(barycentric(in.a, d, x) * barycentric(in.b, d, x) - barycentric(in.c, d, x),
-            horner(h, x) * d.z_at(x));
+            horner_eval(h, x) * d.z_at(x));
 }
 
 // compute_h equals bellperson's sequence written with the public natural-order API.

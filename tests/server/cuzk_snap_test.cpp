@@ -58,7 +58,7 @@ cz::ProveRequest snap_request(const std::string& id, const SnapInputs& in, std::
   return p;
 }
 
-cz::AwaitProofResponse prove(cz::ProvingEngine::Stub& s, const cz::ProveRequest& r) {
+cz::AwaitProofResponse cuzk_prove(cz::ProvingEngine::Stub& s, const cz::ProveRequest& r) {
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + 60s);
   cz::ProveResponse out;
@@ -100,7 +100,7 @@ TEST_F(CuzkSnap, AWellFormedRequestReachesTheKindAndNamesTheParameterFile) {
   // PSProve sends sector_size 0: the size comes from registered_proof 0 (StackedDrg2KiBV1).
   cz::ProveRequest r = snap_request("snap-1000-7", in, 0);
   r.mutable_submit()->set_sector_size(0);
-  const cz::AwaitProofResponse res = prove(*stub, r);
+  const cz::AwaitProofResponse res = cuzk_prove(*stub, r);
   EXPECT_EQ(res.status(), cz::AwaitProofResponse::FAILED);
   EXPECT_EQ(res.job_id(), "snap-1000-7");
   EXPECT_NE(res.error_message().find("kind 'snap-update': parameter file '" + (cache_ / file).string() +
@@ -158,7 +158,7 @@ TEST_F(CuzkSnap, BadFieldsAreNamedFailures) {
        [&](cz::SubmitProofRequest& r) { r.set_vanilla_proofs(0, one_kib.vanilla[0]); },
        "vanilla_proofs[0]: these vanilla proofs are for 1KiB sectors, the request is for 2KiB sectors");
   for (const Case& c : cases) {
-    const cz::AwaitProofResponse res = prove(*stub, c.request);
+    const cz::AwaitProofResponse res = cuzk_prove(*stub, c.request);
     EXPECT_EQ(res.status(), cz::AwaitProofResponse::FAILED) << c.what;
     EXPECT_NE(res.error_message().find(c.want), std::string::npos) << c.what << ": " << res.error_message();
   }
@@ -185,7 +185,7 @@ TEST_F(CuzkSnap, RequestIdsAreBounded) {
   // missing parameter file).
   std::string curio = "wdpost-1000-0-[12 34 56 78 9 10 11 12]";
   curio += std::string(128 - curio.size(), '~');
-  const cz::AwaitProofResponse res = prove(*stub, snap_request(curio, in, 0));
+  const cz::AwaitProofResponse res = cuzk_prove(*stub, snap_request(curio, in, 0));
   EXPECT_EQ(res.job_id(), curio);
   EXPECT_NE(res.error_message().find("parameter file"), std::string::npos) << res.error_message();
 }
@@ -214,13 +214,13 @@ TEST_F(CuzkSnap, RefusedRequestsAreCountedAndTheirMessagesBounded) {
   r.set_vanilla_proof("{\"SectorNum\":1,\"SectorSize\":2048,\"Phase1Out\":\"" + std::string(1 << 20, '*') + "\"}");
   cz::ProveRequest p;
   *p.mutable_submit() = r;
-  const cz::AwaitProofResponse res = prove(*stub, p);
+  const cz::AwaitProofResponse res = cuzk_prove(*stub, p);
   EXPECT_EQ(res.status(), cz::AwaitProofResponse::FAILED);
   // CuzkService::kMaxFailureBytes + the length note
   EXPECT_LE(res.error_message().size(), 4096u + 64) << res.error_message().substr(0, 200);
   // Two more refusals (a Snap request without its parameter file).
-  prove(*stub, snap_request("refused-1", in, 0));
-  prove(*stub, snap_request("refused-2", in, 0));
+  cuzk_prove(*stub, snap_request("refused-1", in, 0));
+  cuzk_prove(*stub, snap_request("refused-2", in, 0));
   EXPECT_EQ(failed_total(), before + 3);
   grpc::ClientContext ctx;
   cz::AwaitProofRequest a;
