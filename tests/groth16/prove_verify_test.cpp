@@ -33,7 +33,7 @@ Parameters setup_for(const C& c, std::uint64_t seed) {
   return generate_parameters(c, rng, quiet());
 }
 
-Error error_of(auto&& f) {
+Error pv_error_of(auto&& f) {
   try {
     f();
   } catch (const ProoflineError& e) {
@@ -278,8 +278,8 @@ TEST(ProveVerify, WrongInputCountThrows) {
   Parameters p = setup_for(c, 10);
   PreparedVerifyingKey pvk = prepare_verifying_key(p.vk);
   Proof proof = create_proof(p, c);
-  EXPECT_EQ(error_of([&] { verify_proof(pvk, proof, std::vector<Fr>{}); }), Error::BadLength);
-  EXPECT_EQ(error_of([&] { verify_proof(pvk, proof, std::vector<Fr>{Fr::one(), Fr::one()}); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { verify_proof(pvk, proof, std::vector<Fr>{}); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { verify_proof(pvk, proof, std::vector<Fr>{Fr::one(), Fr::one()}); }), Error::BadLength);
   try {
     verify_proof(pvk, proof, std::vector<Fr>{});
   } catch (const ProoflineError& e) {
@@ -301,13 +301,13 @@ TEST(ProveVerify, BytesApiRejectsNonCanonicalInputsAndBadProofs) {
   ff::Fr::Limbs r = ff::Fr::kModulus;
   r[0] += 33;
   for (int i = 0; i < 32; ++i) big[i] = static_cast<std::uint8_t>(r[i / 8] >> (8 * (i % 8)));
-  EXPECT_EQ(error_of([&] { verify_proof_bytes(pvk, pb, big); }), Error::NotCanonical);
-  EXPECT_EQ(error_of([&] { verify_proof_bytes(pvk, std::span(pb.data(), 191), x); }), Error::BadLength);
-  EXPECT_EQ(error_of([&] { verify_proof_bytes(pvk, pb, std::span(x.data(), 31)); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { verify_proof_bytes(pvk, pb, big); }), Error::NotCanonical);
+  EXPECT_EQ(pv_error_of([&] { verify_proof_bytes(pvk, std::span(pb.data(), 191), x); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { verify_proof_bytes(pvk, pb, std::span(x.data(), 31)); }), Error::BadLength);
   // A proof point outside the subgroup fails the decode.
   Proof q = proof;
   q.a = testing::g1_outside_subgroup();
-  EXPECT_EQ(error_of([&] { verify_proof_bytes(pvk, q.to_bytes(), x); }), Error::NotInSubgroup);
+  EXPECT_EQ(pv_error_of([&] { verify_proof_bytes(pvk, q.to_bytes(), x); }), Error::NotInSubgroup);
   // ... and the value-level API returns false for it.
   EXPECT_FALSE(verify_proof(pvk, q, std::vector<Fr>{c.a * c.b}));
 }
@@ -362,7 +362,7 @@ TEST(ProveVerify, BatchOfPartitionsAndBatchVerify) {
   EXPECT_FALSE(verify_proofs_batch(pvk, swapped, inputs));
   EXPECT_TRUE(verify_proofs_batch(pvk, std::span<const Proof>(proofs.data(), 1), std::span(inputs.data(), 1)));
   EXPECT_TRUE(verify_proofs_batch(pvk, {}, {}));
-  EXPECT_EQ(error_of([&] { verify_proofs_batch(pvk, proofs, std::span(inputs.data(), 4)); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { verify_proofs_batch(pvk, proofs, std::span(inputs.data(), 4)); }), Error::BadLength);
 }
 
 // The compiled form of a partition (r1cs::ProvingBuffers with a, b, c empty and `compiled` set: the
@@ -462,7 +462,7 @@ TEST(ProveVerify, ShapeMismatchIsAClearError) {
   }
   ShapeCircuit longer = small;
   longer.chain = 40;
-  EXPECT_EQ(error_of([&] { create_proof(p, longer); }), Error::BadLength);
+  EXPECT_EQ(pv_error_of([&] { create_proof(p, longer); }), Error::BadLength);
 }
 
 // ---- independent reference: A, B, C from the toxic waste, by hand -------------------------------
