@@ -26,7 +26,8 @@
 #   porep32   PoRep setup --backend cuda (kept in $PARAMS_DIR for later passes; reused when there),
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
-#             default (prover mode), compiled (c2 --compiled: witness-only, the constraints on the device)
+#             default (the compiled form: witness-only, the constraints on the device), prover (c2
+#             --prover-mode: a, b, c built on the host)
 #   post32    WindowPoSt, one partition: setup, gen-vanilla, submit --local, verify --post
 #   snap32    SnapDeals: setup, gen-vanilla snap, submit --local --kind snap-update, verify --snap
 #   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); once its buffers are
@@ -419,15 +420,15 @@ pass_r1cs() {
   return "$rc"
 }
 
-pass_porep32() {  # one sustained run per POREP_FORMS word: default (prover mode) and/or compiled (c2 --compiled)
+pass_porep32() {  # one sustained run per POREP_FORMS word: default (the compiled form) and/or prover (c2 --prover-mode)
   local form rc=0
   need_backend
   ensure_params porep "$SECTOR" || return 1
   for form in ${POREP_FORMS:-default}; do
     case $form in
-      default) porep_run porep "$SECTOR" "$BACKEND" "$SUSTAINED" || rc=1 ;;
-      compiled) porep_run porep-compiled "$SECTOR" "$BACKEND" "$SUSTAINED" C2_ARGS=--compiled || rc=1 ;;
-      *) say "  porep32: unknown POREP_FORMS word '$form' (default, compiled)"; rc=1 ;;
+      default | compiled) porep_run porep "$SECTOR" "$BACKEND" "$SUSTAINED" || rc=1 ;;
+      prover) porep_run porep-prover "$SECTOR" "$BACKEND" "$SUSTAINED" C2_ARGS=--prover-mode || rc=1 ;;
+      *) say "  porep32: unknown POREP_FORMS word '$form' (default, prover)"; rc=1 ;;
     esac
   done
   return "$rc"
@@ -458,7 +459,7 @@ pass_samebytes() {  # issue 31: the compiled form proves prover mode's bytes for
         ensure_params porep "$SECTOR" || { rc=1; continue; }
         step gen-c1 -- "$P" gen-c1 --sector-size "$SECTOR" --seed 3 --out "$w/c1.json" || { rc=1; continue; }
         for f in default compiled ${SAMEBYTES_LIMIT:+limit}; do
-          local more=()
+          local more=(--prover-mode)  # "default": prover mode, the path before the compiled form
           case $f in
             compiled) more=(--compiled) ;;
             limit) more=(--compiled --device-memory-limit "$SAMEBYTES_LIMIT") ;;  # a smaller card: host evaluation

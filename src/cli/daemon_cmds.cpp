@@ -968,6 +968,13 @@ void print_status(const pb::StatusResponse& s) {
     std::cout << "  " << e.key() << "  " << e.state() << "  " << mib(e.bytes()) << ", users " << e.users() << ", idle "
               << fmt("%.1f", e.idle_s()) << " s, load " << fmt("%.1f", e.load_ms()) << " ms\n";
   }
+  if (s.compiled_size() > 0) std::cout << "compiled    " << mib(m.compiled_bytes()) << " in host memory\n";
+  for (const auto& c : s.compiled()) {
+    std::cout << "  " << c.key() << "  " << c.constraints() << " constraints, " << c.coefficients()
+              << " coefficients; host " << mib(c.host_bytes()) << (c.mapped() ? " (mapped)" : "") << ", disk "
+              << mib(c.disk_bytes()) << ", device " << mib(c.device_bytes())
+              << (c.file().empty() ? std::string() : ", " + c.file()) << "\n";
+  }
 }
 
 int run_status(const DaemonCli& d) {

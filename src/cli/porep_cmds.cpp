@@ -300,7 +300,7 @@ int cmd_c2(PorepCli& p) {
   req.kind = "porep-c2";
   req.args = {{"c1", p.c1}, {"params", params_path}};
   if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
-  if (p.compiled) req.args["compiled"] = "1";
+  req.args["compiled"] = p.compiled ? "1" : "0";
   if (!p.rs.empty()) req.randomizers.assign(n, parse_rs(p.rs));
   req.parsed_input = c1;
   const EngineRun run = eng.run("c2", std::move(req), [](const std::string& reason) {
@@ -418,7 +418,7 @@ int cmd_c2_many(PorepCli& p) {
     req.kind = "porep-c2";
     req.args = {{"c1", p.c1s[i]}, {"params", params_path}};
     if (p.partition >= 0) req.args["partition"] = std::to_string(p.partition);
-    if (p.compiled) req.args["compiled"] = "1";
+    req.args["compiled"] = p.compiled ? "1" : "0";
     if (!p.rs.empty()) req.randomizers.assign(p.partition >= 0 ? 1 : c1s[i]->vanilla_proofs.size(), parse_rs(p.rs));
     req.parsed_input = c1s[i];
     return req;
@@ -662,10 +662,11 @@ void add_porep_commands(CLI::App& app, CLI::App& setup, CLI::App& verify, PorepC
   p.c2->add_flag("--first-alone", p.first_alone,
                  "with several --c1: prove the first alone (single-proof latency with the parameters loaded), then "
                  "the others back to back (sustained)");
-  p.c2->add_flag("--compiled", p.compiled,
-                 "synthesize the witness only; the prover evaluates the constraints from the compiled circuit "
-                 "(<params>.compiled, recorded and written there on first use; on the GPU a, b, c never reach the "
-                 "host)");
+  p.c2->add_flag("--compiled,!--prover-mode", p.compiled,
+                 "the default: synthesize the witness only; the prover evaluates the constraints from the compiled "
+                 "circuit (<params>.compiled, recorded and written there on first use; on the GPU a, b, c never reach "
+                 "the host; on the host where it does not fit the device). --prover-mode: a, b, c built on the host "
+                 "during synthesis (the path before the compiled form)");
   p.c2->add_option("--rs", p.rs,
                    "fixed randomizers \"R,S\" (decimal) for every partition, to compare proof bytes across forms or "
                    "machines (TESTING ONLY: a proof with known r, s is not zero-knowledge)");

@@ -62,7 +62,7 @@ struct PorepCli {
   std::string c1, params, out, pub, snarkjs_dir;  ///< c1, out: the first pair of c1s, outs
   std::vector<std::string> c1s, outs;            ///< --c1 / --out, in pairs
   bool first_alone = false;                      ///< --first-alone
-  bool compiled = false;                         ///< --compiled (kind argument compiled=1)
+  bool compiled = true;                          ///< --compiled (default) / --prover-mode: kind argument compiled
   std::string rs;  ///< --rs "R,S": fixed randomizers for every partition (testing only; empty: drawn)
   EngineOptions engine;  ///< --backend, --memory-budget (engine_client.hpp)
   // verify

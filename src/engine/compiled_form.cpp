@@ -1,6 +1,7 @@
 // The compiled form of every kind's circuits (include/proofline/engine/kind.hpp "The compiled form";
 // issue 31): the compiled circuit of a parameter file, made once per process and cached on disk
 // beside the parameters, and witness-only synthesis into a partition's buffers.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "proofline/engine/kind.hpp"
 #include "proofline/r1cs/circuit_recorder.hpp"
@@ -32,19 +34,49 @@ ArgSpec compiled_arg(const std::string& default_value) {
 namespace {
 
 /// One compiled circuit per SRS key: its own lock, so that recording one circuit (seconds at 32 GiB)
-/// holds up no caller of another.
+/// holds up no caller of another. `cc` under `mu`; what status reads of it (`held`) under the
+/// registry's lock, set once the circuit is there, so that status never waits for a recording.
 struct CompiledEntry {
   std::mutex mu;
   std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  std::shared_ptr<const r1cs::CompiledCircuit> held;  ///< under Registry::mu
+  CompiledCircuitStatus status;                       ///< under Registry::mu (device_bytes left 0)
 };
 
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<CompiledEntry>> entries;
+  std::atomic<std::uint64_t> host_bytes{0};
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
 std::shared_ptr<CompiledEntry> compiled_entry(const std::string& key) {
-  static std::mutex mu;
-  static std::map<std::string, std::shared_ptr<CompiledEntry>> entries;
-  const std::lock_guard<std::mutex> lock(mu);
-  auto& e = entries[key];
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  auto& e = r.entries[key];
   if (!e) e = std::make_shared<CompiledEntry>();
   return e;
+}
+
+/// Publishes entry's circuit for status and accounting (once per entry).
+void publish(CompiledEntry& e, const std::string& key, const std::string& file, bool read_from_file,
+             std::uint64_t disk_bytes) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  if (e.held) return;
+  e.held = e.cc;
+  e.status.key = key;
+  e.status.file = disk_bytes > 0 ? file : std::string();
+  e.status.constraints = e.cc->shape().constraints;
+  e.status.coefficients = e.cc->coefficients().size();
+  e.status.host_bytes = e.cc->bytes();
+  e.status.disk_bytes = disk_bytes;
+  e.status.mapped = read_from_file;
+  r.host_bytes += e.status.host_bytes;
 }
 
 /// The counts of a compiled circuit against those of the parameters and of the caller's circuit.
@@ -85,6 +117,8 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
   const bool stale = there && fs::last_write_time(file, ec) < fs::last_write_time(params, ec2);
   if (stale) log()->warn("{}: '{}' is older than '{}': recording the compiled circuit again", kind, file, params);
   std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  std::uint64_t disk_bytes = 0;
+  bool read_from_file = false;
   // The log lines carry what issue 31 records of a compiled circuit: how long recording (or reading)
   // took, its size in memory (= its arrays on a device, DeviceCompiledCircuit) and on disk, and how
   // many distinct coefficients its table holds.
@@ -96,6 +130,9 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
     o.expected = expected;  // a file of another shape: Error::BadArgument naming the file and the field
     cc = std::make_shared<const r1cs::CompiledCircuit>(r1cs::read_compiled_circuit(file, o));
     check_compiled_counts(file, *cc, p, expected);
+    disk_bytes = fs::file_size(file, ec);
+    if (ec) disk_bytes = 0;
+    read_from_file = true;
     log()->info("{}: compiled circuit read from '{}' in {:.2f} s ({} constraints, {} distinct coefficients, {:.2f} GB "
                 "in memory and on a device)",
                 kind, file, secs(t0), cc->shape().constraints, cc->coefficients().size(), double(cc->bytes()) / 1e9);
@@ -108,6 +145,7 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
     const auto t1 = Clock::now();
     try {
       const std::uint64_t bytes = r1cs::write_compiled_circuit(file, *cc);
+      disk_bytes = bytes;
       log()->info("{}: compiled circuit recorded in {:.2f} s ({} constraints, {} distinct coefficients, {:.2f} GB in "
                   "memory and on a device), written to '{}' in {:.2f} s ({:.2f} GB on disk)",
                   kind, record_s, cc->shape().constraints, cc->coefficients().size(), double(cc->bytes()) / 1e9, file,
@@ -118,8 +156,28 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
     }
   }
   entry->cc = cc;
+  publish(*entry, key, file, read_from_file, disk_bytes);
   return cc;
 }
+
+std::shared_ptr<const r1cs::CompiledCircuit> held_compiled_circuit(const std::string& key) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  const auto it = r.entries.find(key);
+  return it == r.entries.end() ? nullptr : it->second->held;
+}
+
+std::vector<std::pair<CompiledCircuitStatus, std::shared_ptr<const r1cs::CompiledCircuit>>> compiled_circuits_held() {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<std::pair<CompiledCircuitStatus, std::shared_ptr<const r1cs::CompiledCircuit>>> out;
+  for (const auto& [key, e] : r.entries) {
+    if (e->held) out.emplace_back(e->status, e->held);
+  }
+  return out;
+}
+
+std::uint64_t compiled_host_bytes() { return registry().host_bytes.load(); }
 
 void synthesize_witness(const r1cs::CircuitInterface& circuit, std::shared_ptr<const r1cs::CompiledCircuit> cc,
                         const groth16::Parameters& p, r1cs::ProvingBuffers& buf) {

@@ -133,6 +133,10 @@ struct Engine::Impl {
   struct Job {
     std::uint64_t seq = 0;
     std::atomic<bool> host_evaluation_logged{false};  ///< the prove stage's note on a compiled form evaluated on the host
+    /// Compiled-form partitions evaluated here, in the synthesis stage (a backend would evaluate them
+    /// on the host inside its prove call, its device idle: ProverBackend::evaluates_compiled):
+    /// -1 not asked yet, 0 no, 1 yes. Asked once per job, at its first compiled partition.
+    std::atomic<int> evaluate_at_synthesis{-1};
     ProofRequest req;
     Priority priority = Priority::Normal;  ///< req.priority, or the kind's default (fixed at submit)
     JobState state = JobState::Queued;
@@ -197,6 +201,8 @@ struct Engine::Impl {
   mutable std::mutex why_mu;
   std::string budget_why;                  ///< under why_mu
   std::atomic<bool> budget_stale{false};   ///< an SRS was evicted: re-derive the budget
+  /// compiled_host_bytes() when the budget was last derived (a compiled circuit made since: re-derive)
+  std::atomic<std::uint64_t> compiled_seen{0};
 
   mutable std::mutex mu;
   std::condition_variable cv;       ///< queues changed / budget released / stop
@@ -475,7 +481,8 @@ struct Engine::Impl {
     // Under why_mu from reading the SRS bytes to setting the total, so that two re-derivations
     // (a load ending, an eviction) cannot leave the older figure in place.
     std::lock_guard lk(why_mu);
-    const DerivedBudget d = derive_memory_budget(host, srs.resident_bytes());
+    compiled_seen.store(compiled_host_bytes());
+    const DerivedBudget d = derive_memory_budget(host, srs.resident_bytes(), compiled_seen.load());
     if (d.bytes == budget.total() && d.why == budget_why) return;
     budget_why = d.why;
     budget.set_total(d.bytes);
@@ -789,6 +796,26 @@ struct Engine::Impl {
     return true;
   }
 
+  /// Whether `job`'s compiled-form partitions (circuit cc) are evaluated in the synthesis stage:
+  /// when some backend in service would evaluate them on the host inside its prove call
+  /// (ProverBackend::evaluates_compiled), so that its device does not idle meanwhile. Decided at the
+  /// job's first such partition and logged.
+  bool evaluate_at_synthesis(Job& job, const r1cs::CompiledCircuit& cc) {
+    const int known = job.evaluate_at_synthesis.load();
+    if (known >= 0) return known == 1;
+    std::string which;
+    for (const auto& be : cfg.backends) {
+      if (be->in_service() && !be->evaluates_compiled(job.srs->params, cc)) which = std::string(be->name());
+    }
+    int expected = -1;
+    if (job.evaluate_at_synthesis.compare_exchange_strong(expected, which.empty() ? 0 : 1) && !which.empty()) {
+      log()->info("job {}: the compiled circuit is evaluated on the host at synthesis (backend {} has no room for it "
+                  "on its device)",
+                  job.req.request_id, which);
+    }
+    return job.evaluate_at_synthesis.load() == 1;
+  }
+
   void do_synthesize(const JobPtr& job, std::size_t k, Admission adm, groth16::ByteSource& rng, Clock::time_point t0) {
     PartitionTimings t;
     t.index = k;
@@ -807,6 +834,9 @@ struct Engine::Impl {
             &job->cancel, r1cs::SynthesisLimits{params.domain_size(), params.num_inputs(), params.num_aux()});
         const fault::JobScope fault_scope(job->req.request_id);
         job->kjob->synthesize(k, *job->srs, buf);
+      }
+      if (buf.compiled && evaluate_at_synthesis(*job, *buf.compiled)) {
+        r1cs::evaluate_in_place(buf);  // the evaluated form from here on: every backend proves it as such
       }
       groth16::check_partition_shape(job->srs->params, buf, k);
       inputs = job->kjob->public_inputs(k, buf);
@@ -936,7 +966,7 @@ struct Engine::Impl {
         cv.wait(lk);
         continue;
       }
-      if (budget_stale.load()) rederive_budget();
+      if (budget_stale.load() || (budget_derived && compiled_host_bytes() != compiled_seen.load())) rederive_budget();
       bool admitted = false;
       bool blocked = false;
       Admission adm;
@@ -1347,6 +1377,11 @@ EngineStatus Engine::status() const {
   s.memory.pooled_bytes = m.pool.pooled_bytes();
   s.memory.reclaim_pending_bytes = m.reclaimer.pending_bytes();
   s.memory.srs_bytes = m.srs.resident_bytes();
+  for (auto& [cs, cc] : compiled_circuits_held()) {
+    for (const auto& be : m.cfg.backends) cs.device_bytes += be->compiled_device_bytes(*cc);
+    s.memory.compiled_bytes += cs.host_bytes;
+    s.compiled.push_back(std::move(cs));
+  }
   s.memory.srs_budget_bytes = m.srs.budget();
   s.memory.reclaimer_enabled = m.reclaimer.threaded();
   s.memory.freed_bytes_total = m.reclaimer.freed_bytes_total();
@@ -1469,6 +1504,19 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
       } catch (const ProoflineError& e) {
         // Does not fit the device beside the rest: the first proof loads (or streams) it instead.
         log()->warn("preload key={} backend={}: {}", key, b->name(), e.what());
+      }
+    }
+    // The compiled circuit the kind made at load (porep-c2: read or recorded), onto the devices
+    // that evaluate it there, so that the first partition does not upload it.
+    if (const auto cc = held_compiled_circuit(key)) {
+      for (const auto& b : m.cfg.backends) {
+        if (!b->in_service()) continue;
+        try {
+          const double ms = b->preload_compiled(lease->srs().params, cc);
+          if (ms > 0) log()->info("preload key={} backend={} compiled circuit upload_ms={:.1f}", key, b->name(), ms);
+        } catch (const ProoflineError& e) {
+          log()->warn("preload key={} backend={}: the compiled circuit: {}", key, b->name(), e.what());
+        }
       }
     }
     m.request_warm(lease->shared());  // its partition buffers, in the background

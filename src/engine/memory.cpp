@@ -112,7 +112,8 @@ HostMemory read_host_memory(const std::string& meminfo, const std::string& cgrou
   return h;
 }
 
-DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes) {
+DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes,
+                                   std::uint64_t compiled_host_bytes) {
   constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
   std::uint64_t available = host.mem_available;
   std::string from = "MemAvailable " + gib(host.mem_available);
@@ -126,11 +127,12 @@ DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_hos
     }
   }
   const std::uint64_t margin = std::max(4 * kGiB, available / 8);
-  const std::uint64_t taken = srs_host_bytes + margin;
+  const std::uint64_t taken = srs_host_bytes + compiled_host_bytes + margin;
   const std::uint64_t floor = std::min(kGiB, available);
   DerivedBudget d;
   d.bytes = available > taken ? std::max(available - taken, floor) : floor;
-  d.why = from + " − SRS " + gib(srs_host_bytes) + " − margin " + gib(margin) + " (max(4 GiB, 1/8)) = " +
+  d.why = from + " − SRS " + gib(srs_host_bytes) +
+          (compiled_host_bytes ? " − compiled circuits " + gib(compiled_host_bytes) : std::string()) + " − margin " + gib(margin) + " (max(4 GiB, 1/8)) = " +
           gib(d.bytes) + (available > taken && available - taken >= floor ? "" : " (the 1 GiB floor)");
   return d;
 }

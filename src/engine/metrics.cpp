@@ -24,6 +24,22 @@ void Histogram::write(std::ostream& o, const std::string& name, const std::strin
   o << name << "_count{" << labels << "} " << count << "\n";
 }
 
+namespace {
+/// `v` as a Prometheus label value: \, " and newline escaped.
+std::string label_value(const std::string& v) {
+  std::string out;
+  for (char ch : v) {
+    if (ch == '\\' || ch == '"') out += '\\';
+    if (ch == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+}  // namespace
+
 std::string metrics_text(const MetricsSnapshot& m, const EngineStatus& st) {
   const Counters& c = m.counters;
   std::ostringstream o;
@@ -84,17 +100,17 @@ std::string metrics_text(const MetricsSnapshot& m, const EngineStatus& st) {
        "streamed to the device per proof).");
   for (const auto& e : st.srs) {
     if (e.device_mode.empty()) continue;
-    std::string key;  // a Prometheus label value: \, " and newline escaped
-    for (char ch : e.key) {
-      if (ch == '\\' || ch == '"') key += '\\';
-      if (ch == '\n') {
-        key += "\\n";
-        continue;
-      }
-      key += ch;
-    }
-    o << "proofline_engine_srs_device_bytes{key=\"" << key << "\",mode=\"" << e.device_mode << "\"} " << e.device_bytes
-      << "\n";
+    o << "proofline_engine_srs_device_bytes{key=\"" << label_value(e.key) << "\",mode=\"" << e.device_mode << "\"} "
+      << e.device_bytes << "\n";
+  }
+  head("proofline_engine_compiled_circuit_bytes", "gauge",
+       "Bytes of each compiled circuit the process holds (issue 31), where: host memory, its file on disk, the "
+       "devices.");
+  for (const auto& c : st.compiled) {
+    const std::string key = label_value(c.key);
+    o << "proofline_engine_compiled_circuit_bytes{key=\"" << key << "\",where=\"host\"} " << c.host_bytes << "\n";
+    o << "proofline_engine_compiled_circuit_bytes{key=\"" << key << "\",where=\"disk\"} " << c.disk_bytes << "\n";
+    o << "proofline_engine_compiled_circuit_bytes{key=\"" << key << "\",where=\"device\"} " << c.device_bytes << "\n";
   }
   head("proofline_engine_srs_loads_total", "counter", "Parameter sets loaded.");
   o << "proofline_engine_srs_loads_total " << m.srs_loads << "\n";

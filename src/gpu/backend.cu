@@ -346,6 +346,11 @@ struct GpuBackend::Impl {
       if (r->key == &p) return r.get();
     return nullptr;
   }
+  const Resident* find(const Parameters& p) const {
+    for (const auto& r : residents)
+      if (r->key == &p) return r.get();
+    return nullptr;
+  }
 
   void drop(const Parameters& p) {
     for (auto it = residents.begin(); it != residents.end(); ++it) {
@@ -791,37 +796,51 @@ struct GpuBackend::Impl {
                              w.compiled->bytes();
     return need <= device_budget();
   }
+  /// evaluate_on_device before any partition of p is proved (GpuBackend::evaluates_compiled): with
+  /// p's SRS as it is held, or as plan() would hold it (streamed: no room counted, host).
+  bool would_evaluate_on_device(const Parameters& p, const r1cs::CompiledCircuit& cc) const {
+    switch (cfg.compiled_evaluation) {
+      case CompiledEvaluation::Device: return true;
+      case CompiledEvaluation::Host: return false;
+      case CompiledEvaluation::Auto: break;
+    }
+    if (compiled_dev && compiled_src.get() == &cc) return true;
+    std::size_t chunk = 0;
+    bool lean = false;
+    std::size_t held = held_device_bytes(&p);
+    if (const Resident* r = find(p)) {
+      if (r->mode != SrsMode::Resident) return false;
+      chunk = r->msm_chunk;
+      lean = r->lean;
+      held += r->device_bytes();
+    } else {
+      if (plan(p, &chunk, &lean) != SrsMode::Resident) return false;
+      held += srs_device_bytes(p);
+    }
+    return held + GpuBackend::working_bytes(p, chunk, lean) + cc.bytes() <= device_budget();
+  }
 
   /// Compiled-form partition w evaluated on the host and turned into the evaluated form (backend.hpp
   /// "Compiled form"): a, b, c from r1cs::evaluate, a packed aux assignment expanded, `compiled`
   /// dropped. Returns the milliseconds it took.
   static double evaluate_on_host(r1cs::ProvingBuffers& w) {
     const auto t0 = Clock::now();
-    if (!w.packed_aux.empty()) {
-      w.aux_assignment.resize(w.packed_aux.size());  // every element written by expand
-      w.packed_aux.expand(w.aux_assignment);
-      w.packed_aux.clear();
-    }
-    const std::size_t rows = w.rows();
-    w.a.resize(rows);
-    w.b.resize(rows);
-    w.c.resize(rows);
-    r1cs::evaluate(w.a, w.b, w.c, *w.compiled, w.input_assignment, w.aux_assignment);
-    w.compiled.reset();
+    r1cs::evaluate_in_place(w);
     return ms_since(t0);
   }
 
   /// The device copy of w's compiled circuit (compiled form only), uploaded on first use and kept
   /// while the partitions name the same one.
-  const DeviceCompiledCircuit& ensure_compiled(const r1cs::ProvingBuffers& w) {
-    if (!compiled_dev || compiled_src != w.compiled) {
+  const DeviceCompiledCircuit& ensure_compiled(const r1cs::ProvingBuffers& w) { return ensure_compiled(w.compiled); }
+  const DeviceCompiledCircuit& ensure_compiled(const std::shared_ptr<const r1cs::CompiledCircuit>& cc) {
+    if (!compiled_dev || compiled_src != cc) {
       compiled_dev.reset();
       compiled_src.reset();
       translating_oom("the compiled circuit", [&] {
-        compiled_dev = std::make_unique<DeviceCompiledCircuit>(*w.compiled);
+        compiled_dev = std::make_unique<DeviceCompiledCircuit>(*cc);
         return 0;
       });
-      compiled_src = w.compiled;
+      compiled_src = cc;
     }
     return *compiled_dev;
   }
@@ -1452,6 +1471,48 @@ std::uint64_t GpuBackend::warm_host_buffers(r1cs::ProvingBuffers& b) {
   return locked;
 }
 
+bool GpuBackend::evaluates_compiled(const Parameters& params, const r1cs::CompiledCircuit& cc) const {
+  {
+    std::lock_guard<std::mutex> lock(holdings_mu_);
+    if (compiled_held_ == &cc) return true;
+    if (compiled_answer_.cc == &cc && compiled_answer_.params == &params) return compiled_answer_.on_device;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  impl_->select();
+  const bool on_device = impl_->would_evaluate_on_device(params, cc);
+  std::lock_guard<std::mutex> hl(holdings_mu_);
+  compiled_answer_ = {&params, &cc, on_device};
+  return on_device;
+}
+
+double GpuBackend::preload_compiled(const Parameters& params, const std::shared_ptr<const r1cs::CompiledCircuit>& cc) {
+  if (!cc) return 0;
+  std::lock_guard<std::mutex> lock(mu_);
+  impl_->select();
+  DeviceBudgetScope scope(&impl_->budget);
+  if (impl_->compiled_dev && impl_->compiled_src == cc) return 0;
+  const bool on_device = impl_->would_evaluate_on_device(params, *cc);
+  {
+    std::lock_guard<std::mutex> hl(holdings_mu_);
+    compiled_answer_ = {&params, cc.get(), on_device};
+  }
+  if (!on_device) return 0;
+  const auto t0 = Clock::now();
+  try {
+    impl_->ensure_compiled(cc);
+  } catch (...) {
+    refresh_holdings_locked();
+    throw;
+  }
+  refresh_holdings_locked();
+  return ms_since(t0);
+}
+
+std::uint64_t GpuBackend::compiled_device_bytes(const r1cs::CompiledCircuit& cc) const {
+  std::lock_guard<std::mutex> lock(holdings_mu_);
+  return compiled_held_ == &cc ? compiled_held_bytes_ : 0;
+}
+
 groth16::SrsHolding GpuBackend::srs_holding(const Parameters& params) const {
   std::lock_guard<std::mutex> lock(holdings_mu_);
   for (const Holding& h : holdings_)
@@ -1464,6 +1525,8 @@ void GpuBackend::refresh_holdings_locked() {
   for (const auto& r : impl_->residents) now.push_back({r->key, r->mode, r->bytes()});
   std::lock_guard<std::mutex> lock(holdings_mu_);
   holdings_ = std::move(now);
+  compiled_held_ = impl_->compiled_dev ? impl_->compiled_src.get() : nullptr;
+  compiled_held_bytes_ = impl_->compiled_dev ? impl_->compiled_dev->device_bytes() : 0;
 }
 
 SrsMode GpuBackend::plan_mode(const Parameters& params) const {

@@ -173,11 +173,7 @@ ProverResult CpuBackend::prove(const Parameters& params, std::span<r1cs::Proving
       }
       if (w.compiled) {  // the compiled form: a, b, c from the compiled circuit first
         check_prove_cancel(cancel, k, "the constraint evaluation");
-        const std::size_t rows = w.rows();
-        w.a.resize(rows);
-        w.b.resize(rows);
-        w.c.resize(rows);
-        r1cs::evaluate(w.a, w.b, w.c, *w.compiled, w.input_assignment, w.aux_assignment);
+        r1cs::evaluate_in_place(w);
         t.evaluate = ms_since(t0);
         ++t.host_evaluations;
       }

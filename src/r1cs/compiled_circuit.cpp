@@ -182,4 +182,19 @@ std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std
   return first_unsatisfied_of(circuit, inputs, aux.size(), aux);
 }
 
+void evaluate_in_place(ProvingBuffers& buf) {
+  if (!buf.compiled) return;
+  if (!buf.packed_aux.empty()) {
+    buf.aux_assignment.resize(buf.packed_aux.size());  // every element written by expand
+    buf.packed_aux.expand(buf.aux_assignment);
+    buf.packed_aux.clear();
+  }
+  const std::size_t rows = buf.rows();
+  buf.a.resize(rows);
+  buf.b.resize(rows);
+  buf.c.resize(rows);
+  evaluate(buf.a, buf.b, buf.c, *buf.compiled, buf.input_assignment, buf.aux_assignment);
+  buf.compiled.reset();
+}
+
 }  // namespace proofline::r1cs

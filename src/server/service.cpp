@@ -659,6 +659,17 @@ Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusReques
       d->set_recoveries(b.recoveries);
     }
     for (const auto& e : s.srs) fill_srs(e, resp->add_srs());
+    for (const auto& c : s.compiled) {
+      pb::CompiledCircuitEntry* o = resp->add_compiled();
+      o->set_key(c.key);
+      o->set_file(c.file);
+      o->set_constraints(c.constraints);
+      o->set_coefficients(c.coefficients);
+      o->set_host_bytes(c.host_bytes);
+      o->set_disk_bytes(c.disk_bytes);
+      o->set_device_bytes(c.device_bytes);
+      o->set_mapped(c.mapped);
+    }
     std::map<std::string, pb::QueueStats*> by_stage;
     for (const auto& q : s.queues) {
       pb::QueueStats*& o = by_stage[q.stage];
@@ -680,6 +691,7 @@ Status ProvingService::GetStatus(grpc::ServerContext*, const pb::GetStatusReques
     m->set_reclaim_pending_bytes(s.memory.reclaim_pending_bytes);
     m->set_srs_bytes(s.memory.srs_bytes);
     m->set_srs_budget_bytes(s.memory.srs_budget_bytes);
+    m->set_compiled_bytes(s.memory.compiled_bytes);
     m->set_reclaimer_enabled(s.memory.reclaimer_enabled);
     m->set_budget_source(s.memory.budget_source);
     m->set_budget_derivation(s.memory.budget_derivation);

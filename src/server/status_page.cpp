@@ -137,12 +137,19 @@ std::string status_json(engine::Engine& eng, double window_s) {
                  {"pooled_bytes", s.memory.pooled_bytes},
                  {"reclaim_pending_bytes", s.memory.reclaim_pending_bytes},
                  {"srs_bytes", s.memory.srs_bytes},
+                 {"compiled_bytes", s.memory.compiled_bytes},
                  {"rss_bytes", resident_bytes()}};
   j["srs"] = PageJson::array();
   for (const auto& e : s.srs) {
     j["srs"].push_back({{"key", e.key}, {"state", e.state}, {"progress", e.progress}, {"host_bytes", e.bytes},
                         {"users", e.users}, {"idle_s", e.idle_seconds}, {"load_ms", e.load_ms},
                         {"device_mode", e.device_mode}, {"device_bytes", e.device_bytes}});
+  }
+  j["compiled"] = PageJson::array();
+  for (const auto& c : s.compiled) {
+    j["compiled"].push_back({{"key", c.key}, {"file", c.file}, {"constraints", c.constraints},
+                             {"coefficients", c.coefficients}, {"host_bytes", c.host_bytes},
+                             {"disk_bytes", c.disk_bytes}, {"device_bytes", c.device_bytes}, {"mapped", c.mapped}});
   }
   j["queues"] = PageJson::array();
   for (const auto& q : s.queues) {
@@ -253,7 +260,8 @@ th{background:#f0f0f0} td:first-child,th:first-child{text-align:left}
 <div><h2>Jobs</h2><table id="jobs"><tr><th>request</th><th>kind</th><th>state</th><th>partitions</th></tr></table></div>
 <div><h2>Queues</h2><table id="queues"><tr><th>stage</th><th>priority</th><th>pending</th><th>running</th></tr></table>
 <h2>Workers</h2><table id="backends"><tr><th>backend</th><th>busy</th><th>proved</th><th>state</th></tr></table></div>
-<div><h2>Memory</h2><table id="mem"></table><h2>Parameter sets</h2><table id="srs"></table></div>
+<div><h2>Memory</h2><table id="mem"></table><h2>Parameter sets</h2><table id="srs"></table>
+<h2>Compiled circuits</h2><table id="compiled"></table></div>
 </div>
 <p id="err" class="muted"></p>
 <script>
@@ -305,10 +313,13 @@ function render(s) {
                             b.in_service ? "in service" : esc("out: " + b.fault)]));
   const m = s.memory;
   rows("mem", "", [["budget GB", gb(m.budget_bytes)], ["in use GB", gb(m.used_bytes)], ["partitions GB", gb(m.reserved_bytes)],
-                   ["pooled GB", gb(m.pooled_bytes)], ["SRS GB", gb(m.srs_bytes)], ["process RSS GB", gb(m.rss_bytes)]]);
+                   ["pooled GB", gb(m.pooled_bytes)], ["SRS GB", gb(m.srs_bytes)], ["compiled GB", gb(m.compiled_bytes)], ["process RSS GB", gb(m.rss_bytes)]]);
   rows("srs", "<tr><th>file</th><th>state</th><th>where</th><th>host GB</th><th>device GB</th><th>users</th></tr>",
        s.srs.map(e => [esc(e.key.split("/").pop().split("#")[0]), esc(e.state), esc(e.device_mode || "host"),
                        gb(e.host_bytes), gb(e.device_bytes), e.users]));
+  rows("compiled", "<tr><th>file</th><th>constraints</th><th>host GB</th><th>disk GB</th><th>device GB</th></tr>",
+       (s.compiled || []).map(c => [esc(c.key.split("/").pop().split("#")[0]), c.constraints, gb(c.host_bytes),
+                                    gb(c.disk_bytes), gb(c.device_bytes)]));
 }
 async function tick() {
   try {

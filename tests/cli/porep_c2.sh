@@ -31,10 +31,11 @@ for kind in gen seal; do
     check "seal 2KiB" 0 "$P" seal --sector-size 2KiB --seed 6 --out $kind.json
   fi
   # parameters found in FIL_PROOFS_PARAMETER_CACHE by their upstream name (no --params); the sealed
-  # sector's proof in the compiled form (--compiled: witness-only synthesis, a, b, c evaluated by the
-  # prover from the compiled circuit, recorded on first use and written beside the parameters)
-  compiled=()
-  [[ $kind == seal ]] && compiled=(--compiled)
+  # sector's proof in the compiled form (the default: witness-only synthesis, a, b, c evaluated by the
+  # prover from the compiled circuit, recorded on first use and written beside the parameters), the
+  # generated C1's in prover mode (--prover-mode: a, b, c built during synthesis)
+  compiled=(--prover-mode)
+  [[ $kind == seal ]] && compiled=()
   check "c2 $kind ${compiled[*]}" 0 "$P" c2 --c1 $kind.json --out $kind.proof --snarkjs-dir sj-$kind --json "${compiled[@]}"
   cp out.txt c2-$kind.out; cp err.txt c2-$kind.err  # its --json and progress, read again below
   expect_in "c2 $kind verified" out.txt '"verified": true'
@@ -44,8 +45,8 @@ for kind in gen seal; do
   check "noble verifies the $kind proof" 0 "$NODE" "$ORACLE/noble_verify.mjs" sj-$kind/verification_key.json \
     sj-$kind/public.json sj-$kind/proof.json
 done
-if [[ -s "$params.compiled" ]]; then echo "ok: c2 --compiled wrote the compiled circuit beside the parameters"
-else echo "FAIL: no $params.compiled after c2 --compiled"; fails=$((fails + 1)); fi
+if [[ -s "$params.compiled" ]]; then echo "ok: c2 (compiled form) wrote the compiled circuit beside the parameters"
+else echo "FAIL: no $params.compiled after c2 in the compiled form"; fails=$((fails + 1)); fi
 # Issue 20: the Commit2In envelope that Curio sends and lotus-bench writes as c1.json
 # ({"SectorNum","Phase1Out":<base64 of the C1 JSON>,"SectorSize"}), made here with coreutils' base64:
 # c2 and verify --c1 take it as they take the bare C1; the proof is the same sector's. (c2 proves it

@@ -66,6 +66,11 @@ TEST(MemoryBudget, DerivedFromTheMachine) {
   EXPECT_NE(b.why.find("MemAvailable 124.0 GiB − SRS 44.0 GiB − margin 15.5 GiB"), std::string::npos) << b.why;
   EXPECT_NE(b.why.find("= 64.5 GiB"), std::string::npos) << b.why;
   EXPECT_EQ(derive_memory_budget(h, 0).bytes, 124 * GiB - 124 * GiB / 8);
+  // a compiled circuit held (5.9 GB for a 32 GiB PoRep partition's) is left room for, and named
+  b = derive_memory_budget(h, 44 * GiB, 6 * GiB);
+  EXPECT_EQ(b.bytes, 124 * GiB - 44 * GiB - 6 * GiB - 124 * GiB / 8);
+  EXPECT_NE(b.why.find("− SRS 44.0 GiB − compiled circuits 6.0 GiB − margin 15.5 GiB (max(4 GiB, 1/8)) = 58.5 GiB"), std::string::npos)
+      << b.why;
 
   // cgroup v2: 32 GiB limit, 2 GiB used → 30 GiB available; margin 4 GiB.
   write(d / "v2" / "memory.max", "34359738368\n");

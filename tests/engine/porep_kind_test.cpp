@@ -122,7 +122,7 @@ TEST(PoRepKind, ParsedInputIsTakenInsteadOfTheFile) {
 TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
   const auto& c1 = c1_2kib();
   const std::string c1_path = write_text("porep-ok.json", filecoin::to_json(c1));
-  const auto job = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}}));
+  const auto job = prepare(porep_request({{"c1", c1_path}, {"params", mul_params()}, {"compiled", "0"}}));
   ASSERT_EQ(job->num_partitions(), 1u);
   EXPECT_EQ(job->srs_key(), std::filesystem::weakly_canonical(mul_params()).string() + file_version(mul_params()));
   const r1cs::ProvingBuffers buf = synthesize0(*job);
@@ -137,7 +137,7 @@ TEST(PoRepKind, SynthesizesThePartitionAVerifierExpects) {
   EXPECT_EQ(groth16::public_inputs(buf), want);  // what synthesis inputized
 
   // The same C1 sent as the payload gives the same partition.
-  const auto job2 = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+  const auto job2 = prepare(porep_request({{"params", mul_params()}, {"compiled", "0"}}, bytes_of(filecoin::to_json(c1))));
   EXPECT_EQ(job2->public_inputs(0, buf), want);
 
   // Parameters of another circuit: check() names the file and the input counts.
@@ -171,10 +171,12 @@ TEST(PoRepKind, CompiledFormEvaluatesToTheProversRows) {
   const std::string params = (test_dir() / "porep-compiled.params").string();
   std::filesystem::copy_file(mul_params(), params, std::filesystem::copy_options::overwrite_existing);
   std::filesystem::remove(params + ".compiled");
-  const auto evaluated = synthesize0(*prepare(porep_request({{"c1", c1_path}, {"params", params}})));
+  const auto evaluated = synthesize0(*prepare(porep_request({{"c1", c1_path}, {"params", params}, {"compiled", "0"}})));
   const auto job = prepare(porep_request({{"c1", c1_path}, {"params", params}, {"compiled", "1"}}));
   const r1cs::ProvingBuffers buf = synthesize0(*job);  // check_constraints=1: evaluated for the check too
   ASSERT_NE(buf.compiled, nullptr);
+  // the compiled form is porep-c2's default: a request that does not say gets it
+  EXPECT_NE(synthesize0(*prepare(porep_request({{"c1", c1_path}, {"params", params}}))).compiled, nullptr);
   EXPECT_TRUE(buf.a.empty() && buf.b.empty() && buf.c.empty());
   EXPECT_EQ(buf.rows(), evaluated.a.size());
   EXPECT_EQ(buf.input_assignment, evaluated.input_assignment);
@@ -221,7 +223,7 @@ TEST(PoRepKind, CompiledFormEvaluatesToTheProversRows) {
 TEST(PoRepKind, FlippedLabelByteNamesTheChallenge) {
   SealCommitPhase1Output c1 = c1_2kib();
   c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows[1][0] ^= 1;
-  const auto job = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+  const auto job = prepare(porep_request({{"params", mul_params()}, {"compiled", "0"}}, bytes_of(filecoin::to_json(c1))));
   try {
     synthesize0(*job);
     ADD_FAILURE() << "a C1 with a flipped label byte was synthesized without error";
@@ -253,7 +255,7 @@ TEST(PoRepKind, CompiledFormNamesTheFaultWhenTheProofsFail) {
   c1.vanilla_proofs[0][1].replica_column_proofs.drg_parents[2].column.rows[1][0] ^= 1;
   std::string evaluated_error;
   try {
-    synthesize0(*prepare(porep_request({{"params", params}}, bytes_of(filecoin::to_json(c1)))));
+    synthesize0(*prepare(porep_request({{"params", params}, {"compiled", "0"}}, bytes_of(filecoin::to_json(c1)))));
   } catch (const ProoflineError& e) {
     evaluated_error = e.what();
   }
@@ -281,7 +283,7 @@ TEST(PoRepKind, FlippedCommROrCommDIsNamed) {
   for (const bool comm_r : {true, false}) {
     SealCommitPhase1Output c1 = c1_2kib();
     (comm_r ? c1.comm_r : c1.comm_d)[3] ^= 1;
-    const auto job = prepare(porep_request({{"params", mul_params()}}, bytes_of(filecoin::to_json(c1))));
+    const auto job = prepare(porep_request({{"params", mul_params()}, {"compiled", "0"}}, bytes_of(filecoin::to_json(c1))));
     try {
       synthesize0(*job);
       ADD_FAILURE() << "a C1 with a flipped " << (comm_r ? "comm_r" : "comm_d") << " was synthesized without error";
@@ -533,6 +535,11 @@ TEST(PoRepPreloadSlow, DISABLED_RequestWithoutParamsUsesThePreloadedSet) {
   // The preload counted the file's circuit (its sector size found by its counts): the first request
   // does not count it on its way in (this case runs alone in its process: nothing counted it before).
   EXPECT_TRUE(circuits::porep::porep_counts_known(circuits::porep::shape_for_sector_size(2048)));
+  // ... and compiled it (read from <params>.compiled or recorded from a blank partition): the first
+  // request in the compiled form (the default) does not record ~130 M rows (32 GiB) on its way in.
+  const auto cc = held_compiled_circuit(pre.key);
+  ASSERT_NE(cc, nullptr);
+  EXPECT_TRUE(std::filesystem::is_regular_file(params + ".compiled"));
   // Another kind's set preloaded after it is offered first and passed over (not the C1's circuit).
   ASSERT_EQ(e.preload_srs("porep-c2", {{"params", mul_params()}}).state, "loaded");
   const std::string c1_path = write_text("porep-preload-2kib.json", filecoin::to_json(c1_2kib()));
@@ -553,6 +560,7 @@ TEST(PoRepPreloadSlow, DISABLED_RequestWithoutParamsUsesThePreloadedSet) {
   EXPECT_EQ(a.result.partitions[0].srs_load, 0.0);
   EXPECT_EQ(a.result.proof_bytes.size(), 192u);
   EXPECT_EQ(e.status().srs.size(), 2u);  // nothing loaded beside the two preloaded sets
+  EXPECT_EQ(held_compiled_circuit(pre.key), cc);  // the job used the preload's compiled circuit
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // (groth16::load_parameters, HostQueries::LeaveInFile); an engine with a CPU backend as before.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -115,6 +117,110 @@ TEST(EngineSrsDevice, GpuOnlyEnginesKeepNoHostQueries) {
     EXPECT_EQ(groth16::load_parameters(path), whole);
     ASSERT_EQ(e.prove(bench_request("d2", 6, 1, 2), 60s).result.state, JobState::Done);
   }
+}
+
+/// A CPU backend that says whether it evaluates compiled-form partitions itself (as a GPU backend
+/// with or without room for the compiled circuit on its device), records the form each partition
+/// arrives in, and "holds" the compiled circuit preload_compiled gave it.
+class CompiledFormBackend final : public groth16::ProverBackend {
+ public:
+  explicit CompiledFormBackend(bool on_device) : on_device_(on_device) {}
+  std::string_view name() const override { return "compiled-form"; }
+  groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> parts,
+                              std::span<const groth16::Randomizers> rs, const std::atomic<bool>* cancel) override {
+    {
+      std::lock_guard lk(mu_);
+      for (const auto& p : parts) {
+        ++(p.compiled ? compiled_ : evaluated_);
+        if (!p.compiled) rows_ = p.a.size();
+      }
+    }
+    return cpu_.prove(params, parts, rs, cancel);
+  }
+  bool evaluates_compiled(const groth16::Parameters&, const r1cs::CompiledCircuit&) const override {
+    std::lock_guard lk(mu_);
+    ++asked_;
+    return on_device_;
+  }
+  double preload_compiled(const groth16::Parameters&, const std::shared_ptr<const r1cs::CompiledCircuit>& cc) override {
+    std::lock_guard lk(mu_);
+    held_ = cc.get();
+    return 1;
+  }
+  std::uint64_t compiled_device_bytes(const r1cs::CompiledCircuit& cc) const override {
+    std::lock_guard lk(mu_);
+    return held_ == &cc ? 4242 : 0;
+  }
+  std::size_t compiled() const { std::lock_guard lk(mu_); return compiled_; }
+  std::size_t evaluated() const { std::lock_guard lk(mu_); return evaluated_; }
+  std::size_t asked() const { std::lock_guard lk(mu_); return asked_; }
+  std::size_t rows() const { std::lock_guard lk(mu_); return rows_; }
+
+ private:
+  bool on_device_;
+  groth16::CpuBackend cpu_{groth16::CpuBackendConfig{1}};
+  mutable std::mutex mu_;
+  std::size_t compiled_ = 0, evaluated_ = 0, rows_ = 0;
+  mutable std::size_t asked_ = 0;
+  const r1cs::CompiledCircuit* held_ = nullptr;
+};
+
+// Issue 31: a backend that would evaluate the compiled form on the host inside its prove call (a GPU
+// without room for the compiled circuit) gets the partitions evaluated in the synthesis stage
+// instead, asked once per job; one that evaluates them itself gets the compiled form. Same proof
+// bytes either way. Status lists the compiled circuit (host, disk and device bytes), the derived
+// budget leaves room for it, and a preload of its parameter set hands it to the backend.
+TEST(EngineCompiledForm, EvaluatedAtSynthesisWhenTheBackendWouldIdleItsDevice) {
+  ProofRequest r = bench_request("host", 6, 3, 7);
+  r.args["compiled"] = "1";
+  r.randomizers.assign(3, groth16::Randomizers{Fr::from_u64(11), Fr::from_u64(12)});
+  std::vector<std::vector<std::uint8_t>> bytes;
+  for (const bool on_device : {false, true}) {
+    SCOPED_TRACE(on_device ? "on the device" : "on the host");
+    auto be = std::make_shared<CompiledFormBackend>(on_device);
+    EngineConfig cfg = test_config(be);
+    cfg.memory_budget_bytes = 0;  // derived from the machine: leaves room for the compiled circuit
+    Engine e(std::move(cfg));
+    r.request_id = on_device ? "device" : "host";
+    const AwaitResult a = e.prove(r, 60s);
+    ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+    EXPECT_TRUE(verify_each(bench_vk(6), a.result));
+    bytes.push_back(a.result.proof_bytes);
+    EXPECT_EQ(be->asked(), 1u);
+    EXPECT_EQ(be->compiled(), on_device ? 3u : 0u);
+    EXPECT_EQ(be->evaluated(), on_device ? 0u : 3u);
+    if (!on_device) EXPECT_EQ(be->rows(), std::size_t{1} << 6) << "a, b, c evaluated (padded to the domain)";
+
+    const EngineStatus st = e.status();
+    const std::string key = a.result.srs_key;
+    const auto it = std::find_if(st.compiled.begin(), st.compiled.end(), [&](const auto& c) { return c.key == key; });
+    ASSERT_NE(it, st.compiled.end()) << "status lists the compiled circuit of " << key;
+    EXPECT_GT(it->constraints, 0u);
+    EXPECT_GT(it->host_bytes, 0u);
+    EXPECT_EQ(it->file, r.args["params"] + ".compiled");
+    EXPECT_EQ(it->disk_bytes, std::filesystem::file_size(it->file));
+    EXPECT_EQ(it->device_bytes, 0u);  // not preloaded
+    EXPECT_GE(st.memory.compiled_bytes, it->host_bytes);
+    // the next admission re-derives the budget with the compiled circuit's bytes
+    EXPECT_TRUE(eventually([&] {
+      return e.status().memory.budget_derivation.find(" − compiled circuits ") != std::string::npos;
+    })) << e.status().memory.budget_derivation;
+
+    // a preload of the same set hands the compiled circuit to the backend, whose bytes status shows
+    e.preload_srs("bench", {{"params", r.args["params"]}});
+    const EngineStatus st2 = e.status();
+    const auto it2 = std::find_if(st2.compiled.begin(), st2.compiled.end(), [&](const auto& c) { return c.key == key; });
+    ASSERT_NE(it2, st2.compiled.end());
+    EXPECT_EQ(it2->device_bytes, 4242u);
+    const std::string m = e.metrics_text();
+    EXPECT_NE(m.find("proofline_engine_compiled_circuit_bytes{key=\"" + key + "\",where=\"device\"} 4242\n"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("proofline_engine_compiled_circuit_bytes{key=\"" + key + "\",where=\"disk\"} " +
+                     std::to_string(it2->disk_bytes) + "\n"),
+              std::string::npos);
+  }
+  EXPECT_EQ(bytes[0], bytes[1]);
 }
 
 }  // namespace

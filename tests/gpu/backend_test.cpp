@@ -364,6 +364,56 @@ TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
   }
 }
 
+// ProverBackend::evaluates_compiled / preload_compiled / compiled_device_bytes on a GPU (issue 31;
+// engine.hpp "The compiled form"): room for the compiled circuit beside the SRS and the working set
+// says yes, before any proof; a device limit with room for the SRS and the working set only, or
+// CompiledEvaluation::Host, says no (the engine then evaluates at synthesis) and uploads nothing;
+// preload_compiled uploads once, the partitions then evaluate on the device with the CPU's bytes.
+TEST(GpuBackend, CompiledCircuitAnsweredAndPreloadedBeforeAnyProof) {
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit bench(11, Fr::from_u64(71));
+  const Parameters params = setup_for(bench, 72);
+  r1cs::CircuitRecorder rec;
+  r1cs::synthesize(bench, rec);
+  const auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+  const std::vector<r1cs::ProvingBuffers> evaluated(2, groth16::synthesize_for_proving(bench));
+  std::vector<r1cs::ProvingBuffers> compiled = evaluated;
+  for (auto& w : compiled) {
+    w.a.clear();
+    w.b.clear();
+    w.c.clear();
+    w.compiled = cc;
+  }
+  const auto rs = randomizers(2, 73);
+  std::vector<r1cs::ProvingBuffers> for_cpu = evaluated;
+  const auto want = groth16::CpuBackend().prove(params, for_cpu, rs);
+  {
+    gpu::GpuBackend backend{gpu::GpuBackendConfig{}};
+    EXPECT_TRUE(backend.evaluates_compiled(params, *cc));
+    EXPECT_EQ(backend.compiled_device_bytes(*cc), 0u);
+    EXPECT_GT(backend.preload_compiled(params, cc), 0.0);
+    EXPECT_GE(backend.compiled_device_bytes(*cc), cc->bytes() / 2);
+    EXPECT_EQ(backend.preload_compiled(params, cc), 0.0) << "uploaded again";
+    std::vector<r1cs::ProvingBuffers> for_gpu = compiled;
+    const auto got = backend.prove(params, for_gpu, rs);
+    ASSERT_EQ(got.proofs.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << k;
+    EXPECT_EQ(backend.compiled_evaluations().device, 2u);
+    EXPECT_GT(backend.compiled_device_bytes(*cc), 0u);
+  }
+  const std::size_t srs = 96 * (params.h_len() + params.l_len() + params.a_len() + params.b_g1_len()) +
+                          192 * params.b_g2_len();
+  for (int c = 0; c < 2; ++c) {
+    gpu::GpuBackendConfig cfg;
+    if (c == 0) cfg.compiled_evaluation = gpu::CompiledEvaluation::Host;
+    else cfg.device_memory_limit = srs + gpu::GpuBackend::working_bytes(params);  // no room for cc
+    gpu::GpuBackend backend(cfg);
+    EXPECT_FALSE(backend.evaluates_compiled(params, *cc)) << c;
+    EXPECT_EQ(backend.preload_compiled(params, cc), 0.0) << c;
+    EXPECT_EQ(backend.compiled_device_bytes(*cc), 0u) << c;
+  }
+}
+
 // Warm buffers (issue 32; engine.hpp "Warm buffers"): warm_host_buffers page-locks a buffer set's
 // whole capacity before its first use, so the first proof from it already copies a, b, c and aux by
 // DMA (the engine's warmer does this at preload, before work arrives); the proofs stay the CPU's and

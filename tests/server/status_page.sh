@@ -66,6 +66,18 @@ expect("the lanes: 1 synthesis slot and the cpu backend's worker",
        s["timeline"]["lanes"] == ["synthesis 0", "backend 0 (cpu) worker 0"])
 expect("memory, queues, kinds, backends are reported",
        s["memory"]["rss_bytes"] > 0 and "porep-c2" in s["kinds"] and s["backends"][0]["name"] == "cpu")
+# porep-c2 proves in the compiled form by default: its compiled circuit (recorded at the first
+# partition, or read from <params>.compiled) is listed with its bytes (issue 31)
+for _ in range(1200):
+    with urllib.request.urlopen(url + "status") as r:
+        s = json.load(r)
+    if s.get("compiled"):
+        break
+    time.sleep(0.05)
+c = (s.get("compiled") or [{}])[0]
+expect("the compiled circuit is listed: constraints, host and disk bytes, its file",
+       c.get("constraints", 0) > 0 and c.get("host_bytes", 0) > 0 and c.get("disk_bytes", 0) > 0
+       and c.get("file", "").endswith(".params.compiled") and s["memory"]["compiled_bytes"] >= c["host_bytes"])
 try:
     urllib.request.urlopen(url + "nothing")
     expect("GET /nothing is 404", False)

@@ -76,6 +76,18 @@
 // MemoryStatus reports the state, the sets and bytes warmed, the locked bytes, the cold first
 // touches (pool_misses) and the page faults inside backend calls.
 //
+// ---- The compiled form ----------------------------------------------------------------------------
+// A kind that synthesizes in the compiled form (issue 31; kind.hpp "The compiled form"; porep-c2's
+// default) hands its partitions over with a, b, c empty and the compiled circuit named. At the job's
+// first such partition the engine asks every backend in service whether it evaluates them itself at
+// no cost to its device (ProverBackend::evaluates_compiled: the CPU backend yes, a GPU backend when
+// the compiled circuit is or fits on its device); if one says no, the job's partitions are evaluated
+// on the host in the synthesis stage (r1cs::evaluate_in_place, inside the synthesis time; logged
+// once per job), so that no device idles while the host evaluates. preload_srs hands a compiled
+// circuit the kind made at load (held_compiled_circuit) to the backends (preload_compiled). Status
+// lists the compiled circuits with their host, disk and device bytes (EngineStatus::compiled), and a
+// derived memory budget leaves room for their host bytes.
+//
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's
 // SRS load); srs_load = the job's SRS load (0 when it was already resident; the same value on each
@@ -304,6 +316,18 @@ struct SrsStatus {
   std::uint64_t device_bytes = 0;
 };
 
+/// A compiled circuit the process holds (issue 31; kind.hpp "The compiled form"), as status reports it.
+struct CompiledCircuitStatus {
+  std::string key;                  ///< the SRS key it belongs to (parameter path + file version)
+  std::string file;                 ///< `<params>.compiled` it was read from or written to ("": memory only)
+  std::uint64_t constraints = 0;    ///< rows, input constraints included
+  std::uint64_t coefficients = 0;   ///< distinct coefficients in its table
+  std::uint64_t host_bytes = 0;     ///< its arrays in host memory (mapped from `file` when `mapped`)
+  std::uint64_t disk_bytes = 0;     ///< the file's size (0: not written)
+  std::uint64_t device_bytes = 0;   ///< on the devices that hold it (ProverBackend::compiled_device_bytes), summed
+  bool mapped = false;              ///< read from `file` (memory-mapped), else recorded in this process
+};
+
 struct QueueStatus {
   std::string stage;          ///< "prepare", "synthesis" or "prove"
   Priority priority = Priority::Normal;
@@ -319,6 +343,9 @@ struct MemoryStatus {
   std::uint64_t reclaim_pending_bytes = 0;  ///< of which: handed to the reclaimer, not yet freed
   std::uint64_t srs_bytes = 0;          ///< SRS cache (its own budget, EngineConfig::srs_budget_bytes)
   std::uint64_t srs_budget_bytes = 0;
+  /// Compiled circuits held in host memory (EngineStatus::compiled, summed): outside the budget, like
+  /// the SRS; a derived budget leaves room for them.
+  std::uint64_t compiled_bytes = 0;
   bool reclaimer_enabled = true;
   std::uint64_t freed_bytes_total = 0;  ///< freed so far (reclaimer thread, or inline when it is off)
   double free_ms_total = 0;             ///< time spent freeing (destroying + malloc_trim), ms
@@ -362,6 +389,8 @@ struct JobProgress {
 struct EngineStatus {
   std::vector<BackendStatus> backends;
   std::vector<SrsStatus> srs;
+  /// The compiled circuits this process holds (every engine of the process sees the same ones).
+  std::vector<CompiledCircuitStatus> compiled;
   /// One entry per (stage, priority) — always all 12, zeros included.
   std::vector<QueueStatus> queues;
   MemoryStatus memory;

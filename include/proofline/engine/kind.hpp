@@ -406,6 +406,15 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
                                                               const r1cs::CircuitInterface& circuit,
                                                               const std::optional<r1cs::CircuitShape>& expected);
 
+/// The compiled circuit compiled_circuit made for SRS key `key` in this process, or null (none yet,
+/// or still being recorded). Never waits for a recording.
+std::shared_ptr<const r1cs::CompiledCircuit> held_compiled_circuit(const std::string& key);
+/// Every compiled circuit this process holds, with what status reports of it (device_bytes 0: the
+/// engine asks its backends). Never waits for a recording.
+std::vector<std::pair<CompiledCircuitStatus, std::shared_ptr<const r1cs::CompiledCircuit>>> compiled_circuits_held();
+/// Host bytes of those circuits (CompiledCircuitStatus::host_bytes summed).
+std::uint64_t compiled_host_bytes();
+
 /// Witness-only synthesis of `circuit` into `buf` (emptied first, capacity kept): the input
 /// assignment, the aux assignment packed (buf.packed_aux: the GPU backend expands it on the device,
 /// only the packed bytes cross PCIe; the CPU backend on the host), the densities and `cc`; a, b, c

@@ -64,10 +64,12 @@ struct DerivedBudget {
 
 /// The budget for partition buffers when none is configured: the memory available to the process
 /// (`available`: MemAvailable, or the cgroup's limit − usage when that is lower) minus the SRS host
-/// bytes the engine holds, minus a margin of max(4 GiB, available / 8) for everything else (the
+/// bytes the engine holds, minus the compiled circuits' host bytes (kind.hpp compiled_host_bytes;
+/// named in `why` when not 0), minus a margin of max(4 GiB, available / 8) for everything else (the
 /// backends' staging, the C1s, the allocator's slack); at least 1 GiB (min with `available`), so a
 /// small machine still admits small partitions.
-DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes);
+DerivedBudget derive_memory_budget(const HostMemory& host, std::uint64_t srs_host_bytes,
+                                   std::uint64_t compiled_host_bytes = 0);
 
 class MemoryBudget {
  public:

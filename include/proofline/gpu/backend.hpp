@@ -281,6 +281,15 @@ class GpuBackend final : public groth16::ProverBackend {
   /// How params' SRS is held now ("resident"/"streamed" and its bytes, see "Residency"); mode ""
   /// when not held. Never blocked by a running proof (status reads it).
   groth16::SrsHolding srs_holding(const groth16::Parameters& params) const override;
+  /// "Compiled form": true when cc is on the device, or fits the device budget beside params' SRS
+  /// (resident or planned resident) and its working set, or cfg.compiled_evaluation is Device;
+  /// false for Host, and when params' SRS is or would be streamed. The answer for the last cc asked
+  /// (or proved) is kept and given without waiting for a running proof.
+  bool evaluates_compiled(const groth16::Parameters& params, const r1cs::CompiledCircuit& cc) const override;
+  /// Uploads cc when evaluates_compiled(params, cc) (0: not uploaded, or there already).
+  double preload_compiled(const groth16::Parameters& params,
+                          const std::shared_ptr<const r1cs::CompiledCircuit>& cc) override;
+  std::uint64_t compiled_device_bytes(const r1cs::CompiledCircuit& cc) const override;
   /// The mode params' SRS would be given under the current budget, without loading it.
   SrsMode plan_mode(const groth16::Parameters& params) const;
   /// Device bytes one partition of params needs besides the SRS (an estimate: a, b, c, the
@@ -324,6 +333,16 @@ class GpuBackend final : public groth16::ProverBackend {
     std::size_t bytes;
   };
   std::vector<Holding> holdings_;
+  /// The compiled circuit on the device (refresh_holdings_locked) and the last evaluates_compiled
+  /// answer, under holdings_mu_.
+  const r1cs::CompiledCircuit* compiled_held_ = nullptr;
+  std::uint64_t compiled_held_bytes_ = 0;
+  struct CompiledAnswer {
+    const groth16::Parameters* params = nullptr;
+    const r1cs::CompiledCircuit* cc = nullptr;
+    bool on_device = false;
+  };
+  mutable CompiledAnswer compiled_answer_;
   unsigned generation_ = 0;        ///< the device generation (resets seen) impl_ was made in
 };
 

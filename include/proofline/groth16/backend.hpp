@@ -167,6 +167,34 @@ class ProverBackend {
     return {};
   }
 
+  // ---- the compiled form (r1cs::ProvingBuffers' compiled form, issue 31) ----------------------
+  /// Whether this backend evaluates compiled-form partitions of params with compiled circuit cc
+  /// itself at no cost to its device: the CPU backend (it evaluates on the CPU it proves on) and a
+  /// GPU backend that holds cc on the device or has room for it beside params' SRS and working
+  /// set. False: it would evaluate them on the host inside its prove() call, with the device idle
+  /// meanwhile, so the engine evaluates them in its synthesis stage instead (engine.hpp "The
+  /// compiled form"). May wait for a running prove() the first time it is asked about cc.
+  /// Default: true.
+  virtual bool evaluates_compiled(const Parameters& params, const r1cs::CompiledCircuit& cc) const {
+    (void)params;
+    (void)cc;
+    return true;
+  }
+  /// Readies cc for the partitions of params to come (a GPU backend: uploads it to the device when
+  /// evaluates_compiled says so; the engine calls it after preload()). Returns the milliseconds the
+  /// upload took (0: nothing done). Errors as preload(). Default: nothing, 0.
+  virtual double preload_compiled(const Parameters& params, const std::shared_ptr<const r1cs::CompiledCircuit>& cc) {
+    (void)params;
+    (void)cc;
+    return 0;
+  }
+  /// Device bytes this backend holds for cc (0: none; the CPU backend). Never blocked by a running
+  /// proof (status reads it).
+  virtual std::uint64_t compiled_device_bytes(const r1cs::CompiledCircuit& cc) const {
+    (void)cc;
+    return 0;
+  }
+
   // ---- host buffers ---------------------------------------------------------------------------
   /// Readies a partition buffer set before any work arrives (the engine's warmer, engine.hpp "Warm
   /// buffers"): the vectors' storage (a, b, c, input and aux assignment; their whole capacity) is

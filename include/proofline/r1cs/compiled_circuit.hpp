@@ -45,6 +45,7 @@
 namespace proofline::r1cs {
 
 class PackedWitness;
+struct ProvingBuffers;
 
 using ff::Fr;
 
@@ -148,6 +149,12 @@ class CompiledCircuit {
 /// length mismatch; nothing is written then.
 void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledCircuit& circuit,
               std::span<const Fr> inputs, std::span<const Fr> aux);
+
+/// Turns a partition in the compiled form (proving_buffers.hpp) into the evaluated form on the host:
+/// a packed aux assignment expanded into aux_assignment, a, b, c evaluated (evaluate(), every core
+/// of the calling thread's arena), `compiled` dropped. Buffers already in the evaluated form are left
+/// as they are. Errors as evaluate().
+void evaluate_in_place(ProvingBuffers& buf);
 
 /// Index of the first row i with ⟨A_i, z⟩·⟨B_i, z⟩ ≠ ⟨C_i, z⟩ for z = [inputs | aux], or nullopt if
 /// every row holds: the constraint check of the compiled form, evaluating each row as evaluate()
