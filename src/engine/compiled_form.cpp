@@ -4,9 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +41,7 @@ namespace {
 struct CompiledEntry {
   std::mutex mu;
   std::shared_ptr<const r1cs::CompiledCircuit> cc;
+  bool none = false;  ///< under mu: compiled_circuit_made's maker had no compiled form for it
   std::shared_ptr<const r1cs::CompiledCircuit> held;  ///< under Registry::mu
   CompiledCircuitStatus status;                       ///< under Registry::mu (device_bytes left 0)
 };
@@ -158,6 +161,29 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
   entry->cc = cc;
   publish(*entry, key, file, read_from_file, disk_bytes);
   return cc;
+}
+
+std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit_made(
+    const std::string& kind, const std::string& key, const std::function<std::optional<r1cs::CompiledCircuit>()>& make) {
+  const auto entry = compiled_entry(key);
+  const std::lock_guard<std::mutex> lock(entry->mu);
+  if (entry->cc || entry->none) return entry->cc;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<r1cs::CompiledCircuit> made = make();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!made) {
+    entry->none = true;
+    log()->info("{}: no compiled form for '{}' (more distinct coefficients than a compiled circuit holds): prover "
+                "mode",
+                kind, key);
+    return nullptr;
+  }
+  entry->cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(*made));
+  log()->info("{}: compiled circuit made in {:.2f} s ({} constraints, {} distinct coefficients, {:.2f} GB in memory)",
+              kind, s, entry->cc->shape().constraints, entry->cc->coefficients().size(),
+              double(entry->cc->bytes()) / 1e9);
+  publish(*entry, key, "", false, 0);
+  return entry->cc;
 }
 
 std::shared_ptr<const r1cs::CompiledCircuit> held_compiled_circuit(const std::string& key) {

@@ -328,10 +328,11 @@ std::shared_ptr<const Srs> load_zkey(const std::string& key, const std::string& 
 class SnarkjsJob final : public KindJob {
  public:
   /// `wtns_name`: the witness' source for messages (its path, or "request payload (.wtns)").
-  SnarkjsJob(std::string zkey, bool checked, sj::Witness w, std::string wtns_name)
+  SnarkjsJob(std::string zkey, bool checked, sj::Witness w, std::string wtns_name, bool compiled = true)
       : zkey_(std::move(zkey)),
         key_("snarkjs:" + zkey_ + file_version(zkey_) + (checked ? "#subgroup-checked" : "")),
         checked_(checked),
+        compiled_(compiled),
         w_(std::move(w)),
         wtns_name_(std::move(wtns_name)) {}
   std::size_t num_partitions() const override { return 1; }
@@ -344,6 +345,14 @@ class SnarkjsJob final : public KindJob {
   }
   std::uint64_t partition_bytes(const Srs& srs) const override { return partition_buffer_bytes(srs.params); }
   void synthesize(std::size_t, const Srs& srs, r1cs::ProvingBuffers& buf) const override {
+    // The compiled form (the zkey's A and B as sparse rows, c = a·b; evaluated in parallel over the
+    // rows, by the backend or at synthesis), or the zkey's entries added up here when there is none.
+    if (compiled_) {
+      if (auto cc = compiled_circuit_made("snarkjs", key_, [&] { return sj::compiled_circuit(circuit(srs)); })) {
+        sj::synthesize_compiled(circuit(srs), w_, std::move(cc), buf, "'" + zkey_ + "'", wtns_name_);
+        return;
+      }
+    }
     sj::synthesize(circuit(srs), w_, buf, "'" + zkey_ + "'", wtns_name_);
   }
 
@@ -351,6 +360,7 @@ class SnarkjsJob final : public KindJob {
   static const sj::ZkeyCircuit& circuit(const Srs& srs) { return *static_cast<const sj::ZkeyCircuit*>(srs.extra.get()); }
   std::string zkey_, key_;  // key_: "snarkjs:" + zkey_ + file_version(zkey_) [+ "#subgroup-checked"]
   bool checked_;
+  bool compiled_;  ///< argument `compiled`
   sj::Witness w_;
   std::string wtns_name_;
 };
@@ -371,7 +381,8 @@ class SnarkjsKind final : public ProofKind {
             ArgSpec("checked", ArgType::Bool,
                     "1: subgroup-check every zkey point on load (else on-curve only; the SRS key then ends in "
                     "#subgroup-checked)")
-                .defaults_to("0")};
+                .defaults_to("0"),
+            compiled_arg("1")};
   }
   std::string_view proof_format() const override { return "snarkjs"; }
   std::shared_ptr<const KindJob> prepare(const ProofRequest& r) const override {
@@ -388,7 +399,12 @@ class SnarkjsKind final : public ProofKind {
     } else {
       throw std::invalid_argument("kind 'snarkjs' needs the argument 'wtns' or the .wtns bytes as the payload");
     }
-    return std::make_shared<SnarkjsJob>(zkey, checked_arg(r), std::move(w), std::move(wtns_name));
+    const std::string compiled_v = arg_or(r, "compiled", "1");
+    if (compiled_v != "0" && compiled_v != "1") {
+      throw std::invalid_argument("argument 'compiled' = '" + compiled_v + "': expected 0 or 1");
+    }
+    const bool compiled = compiled_v == "1";
+    return std::make_shared<SnarkjsJob>(zkey, checked_arg(r), std::move(w), std::move(wtns_name), compiled);
   }
   std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // no witness needed
     return std::make_shared<SnarkjsJob>(existing_file("zkey file", require_arg(r, "zkey")), checked_arg(r),

@@ -786,6 +786,7 @@ struct GpuBackend::Impl {
   /// the configured choice, else yes when its compiled circuit is resident already or fits the
   /// budget beside what is held and the working set of res.
   bool evaluate_on_device(const Parameters& p, const Resident& res, const r1cs::ProvingBuffers& w) const {
+    if (w.compiled->shape().c_is_ab) return false;  // c = a·b (a zkey's circuit): no device kernel for it
     switch (cfg.compiled_evaluation) {
       case CompiledEvaluation::Device: return true;
       case CompiledEvaluation::Host: return false;
@@ -799,6 +800,7 @@ struct GpuBackend::Impl {
   /// evaluate_on_device before any partition of p is proved (GpuBackend::evaluates_compiled): with
   /// p's SRS as it is held, or as plan() would hold it (streamed: no room counted, host).
   bool would_evaluate_on_device(const Parameters& p, const r1cs::CompiledCircuit& cc) const {
+    if (cc.shape().c_is_ab) return false;
     switch (cfg.compiled_evaluation) {
       case CompiledEvaluation::Device: return true;
       case CompiledEvaluation::Host: return false;

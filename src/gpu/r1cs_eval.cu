@@ -83,6 +83,10 @@ struct DeviceCompiledCircuit::Arrays {
 DeviceCompiledCircuit::DeviceCompiledCircuit(const r1cs::CompiledCircuit& cc)
     : shape_(cc.shape()), d_(std::make_unique<Arrays>()) {
   static_assert(sizeof(ff::Fr) == sizeof(DevFr), "device Fr mirrors the host Fr");
+  if (shape_.c_is_ab) {
+    throw std::invalid_argument("DeviceCompiledCircuit: a circuit whose c is a·b (a snarkjs zkey's) is evaluated on "
+                                "the host (r1cs::evaluate)");
+  }
   for (int m = 0; m < 3; ++m) {
     const r1cs::SparseRows& rows = cc.matrix(m);
     upload(d_->offsets[m], rows.row_offsets);

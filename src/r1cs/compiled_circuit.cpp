@@ -20,7 +20,7 @@ namespace proofline::r1cs {
 
 CompiledCircuit::CompiledCircuit(std::uint64_t inputs, std::uint64_t aux, std::array<OwnedRows, 3> matrices,
                                  std::vector<Fr> coefficients, DensityTracker a_aux, DensityTracker b_input,
-                                 DensityTracker b_aux)
+                                 DensityTracker b_aux, bool c_is_ab)
     : owned_(std::move(matrices)),
       coefficients_(std::move(coefficients)),
       a_aux_(std::move(a_aux)),
@@ -31,6 +31,7 @@ CompiledCircuit::CompiledCircuit(std::uint64_t inputs, std::uint64_t aux, std::a
   shape_.aux = aux;
   for (int m = 0; m < 3; ++m) shape_.nnz[m] = owned_[m].cols.size();
   shape_.coefficients = coefficients_.size();
+  shape_.c_is_ab = c_is_ab;
   set_views();
 }
 
@@ -137,10 +138,13 @@ void evaluate(std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const CompiledC
   // Rows in blocks of 4096 (a few hundred µs of work each); each block writes its own range of a, b, c.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, s.constraints, 4096),
                     [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (int k = 0; k < 3; ++k) {
+                      for (int k = 0; k < (s.c_is_ab ? 2 : 3); ++k) {
                         for (std::size_t i = r.begin(); i < r.end(); ++i) {
                           out[k][i] = row_value(*m[k], i, table, inputs.data(), s.inputs, aux.data());
                         }
+                      }
+                      if (s.c_is_ab) {
+                        for (std::size_t i = r.begin(); i < r.end(); ++i) out[2][i] = out[0][i] * out[1][i];
                       }
                     });
 }
@@ -153,6 +157,7 @@ std::optional<std::size_t> first_unsatisfied_of(const CompiledCircuit& circuit, 
   const CompiledShape& s = circuit.shape();
   check_length("the input assignment", inputs.size(), s.inputs);
   check_length("the aux assignment", aux_len, s.aux);
+  if (s.c_is_ab) return std::nullopt;  // c = a·b by construction
   const Fr* table = circuit.coefficients().data();
   constexpr std::size_t kNone = SIZE_MAX;
   const std::size_t first = tbb::parallel_reduce(

@@ -187,6 +187,11 @@ class SectionWriter {
 
 std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCircuit& circuit) {
   CompiledShape s = circuit.shape();
+  if (s.c_is_ab) {
+    throw ProoflineError(Error::BadArgument, "compiled circuit '" + path +
+                                                 "': a circuit whose c is a·b (a snarkjs zkey's) is made from "
+                                                 "its zkey, not written to a file");
+  }
   const Layout layout = layout_of(s);
   std::array<std::uint8_t, kCompiledHeaderBytes> header{};
   std::memcpy(header.data(), kCompiledMagic, 8);

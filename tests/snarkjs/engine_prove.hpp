@@ -45,14 +45,16 @@ inline std::string write_temp_zkey(const Zkey& z) {
   return path;
 }
 
-/// Proves `w` with `z` through the engine; `rs`: fixed randomizers (else random). The job's final
-/// result (DONE with one verified proof, or FAILED with the engine's reason and Failure class).
+/// Proves `w` with `z` through the engine; `rs`: fixed randomizers (else random); `compiled`: the
+/// kind's argument (the compiled form, its default, or the zkey's entries added up at synthesis). The
+/// job's final result (DONE with one verified proof, or FAILED with the engine's reason and Failure
+/// class).
 inline engine::ProofResult engine_prove(const Zkey& z, const Witness& w, std::optional<Randomizers> rs = std::nullopt,
-                                        bool checked_points = false) {
+                                        bool checked_points = false, bool compiled = true) {
   const std::string zkey = write_temp_zkey(z);
   engine::ProofRequest r;
   r.kind = "snarkjs";
-  r.args = {{"zkey", zkey}, {"checked", checked_points ? "1" : "0"}};
+  r.args = {{"zkey", zkey}, {"checked", checked_points ? "1" : "0"}, {"compiled", compiled ? "1" : "0"}};
   r.payload = w.to_bytes();
   if (rs) r.randomizers = {*rs};
   engine::ProofResult res = test_engine().prove(std::move(r), std::chrono::minutes(5)).result;

@@ -10,6 +10,8 @@
 #include "proofline/groth16/snarkjs.hpp"
 #include "proofline/groth16/snarkjs/circuit.hpp"
 #include "proofline/groth16/verifier.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
+#include "proofline/r1cs/compiled_file.hpp"
 #include "toy_setup.hpp"
 
 namespace proofline::groth16::snarkjs {
@@ -101,6 +103,10 @@ TEST_F(ToyProof, MatchesScalarsFromToxicWaste) {
     ASSERT_EQ(res.state, engine::JobState::Done) << fail_text(res);
     ASSERT_EQ(res.proofs.size(), 1u);
     const Proof want = testing::expected_proof(key, w, fixed.r, fixed.s);
+    // the compiled form (the default) and the zkey's entries added up at synthesis (compiled=0)
+    const engine::ProofResult plain = testing::engine_prove(key.zkey, w, fixed, false, /*compiled=*/false);
+    ASSERT_EQ(plain.state, engine::JobState::Done) << fail_text(plain);
+    EXPECT_EQ(plain.proofs.at(0), want);
     EXPECT_EQ(res.proofs[0].a, want.a) << "r = " << rs.first << ", s = " << rs.second;
     EXPECT_EQ(res.proofs[0].b, want.b);
     EXPECT_EQ(res.proofs[0].c, want.c);
@@ -151,6 +157,71 @@ TEST_F(ToyProof, CpuBackendWithOddCosetParameters) {
     EXPECT_NE(std::string(e.what()).find("expected " + std::to_string(key.zkey.domain_size)), std::string::npos)
         << e.what();
   }
+}
+
+// The zkey's circuit in the compiled form (issue 31; circuit.hpp compiled_circuit): A and B as sparse
+// rows, c = a·b; evaluated, it gives synthesize()'s a, b, c, and the CPU backend proves the
+// toxic-waste reference proof from it. Entries of one (row, signal) are summed and a zero sum
+// dropped; such a circuit is never written to a file.
+TEST_F(ToyProof, CompiledFormEvaluatesToSynthesizesRows) {
+  const auto key = testing::toy_setup(testing::toy_r1cs(), toxic());
+  const ZkeyParameters zp = zkey_parameters(key.zkey);
+  auto made = compiled_circuit(zp.circuit);
+  ASSERT_TRUE(made.has_value());
+  const auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(*made));
+  EXPECT_TRUE(cc->shape().c_is_ab);
+  EXPECT_EQ(cc->shape().constraints, key.zkey.domain_size);
+  EXPECT_EQ(cc->shape().nnz[2], 0u);
+  EXPECT_EQ(cc->shape().inputs, std::uint64_t{key.zkey.n_public} + 1);
+  const Witness w = testing::toy_witness(3, 17);
+  r1cs::ProvingBuffers want, got;
+  synthesize(zp.circuit, w, want);
+  synthesize_compiled(zp.circuit, w, cc, got, "toy.zkey", "toy.wtns");
+  EXPECT_TRUE(got.a.empty() && got.b.empty() && got.c.empty());
+  EXPECT_EQ(got.input_assignment, want.input_assignment);
+  EXPECT_EQ(got.aux_assignment, want.aux_assignment);
+  EXPECT_EQ(got.a_aux_density, want.a_aux_density);
+  EXPECT_EQ(got.b_aux_density, want.b_aux_density);
+  EXPECT_FALSE(r1cs::first_unsatisfied(*cc, got.input_assignment, got.aux_assignment).has_value());
+  const Randomizers rs{Fr::from_u64(3), Fr::from_u64(4)};
+  std::vector<r1cs::ProvingBuffers> parts{got};
+  const ProverResult res = CpuBackend(CpuBackendConfig{2}).prove(zp.params, parts, std::span<const Randomizers>(&rs, 1));
+  EXPECT_EQ(res.proofs.at(0), testing::expected_proof(key, w, rs.r, rs.s));
+  r1cs::evaluate_in_place(got);
+  EXPECT_EQ(got.compiled, nullptr);
+  EXPECT_EQ(got.a, want.a);
+  EXPECT_EQ(got.b, want.b);
+  EXPECT_EQ(got.c, want.c);
+  EXPECT_THROW(r1cs::write_compiled_circuit((std::filesystem::temp_directory_path() / "pl-ab.compiled").string(), *cc),
+               ProoflineError);
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::temp_directory_path() / "pl-ab.compiled"));
+
+  // Hand-made: ONE, one public and one private signal, domain 4; A row 0 = 2·w2 + 3·w2 + w1 − w1
+  // (one entry 5·w2), B row 0 = w0; rows 1–3 empty.
+  ZkeyCircuit small;
+  small.n_vars = 3;
+  small.n_public = 1;
+  small.domain_size = 4;
+  const auto coeff = [](std::uint32_t m, std::uint32_t s, std::int64_t v) {
+    return ZkeyCoeff{m, 0, s, v < 0 ? -Fr::from_u64(static_cast<std::uint64_t>(-v)) : Fr::from_u64(static_cast<std::uint64_t>(v))};
+  };
+  small.coeffs = {coeff(0, 2, 2), coeff(0, 1, 1), coeff(0, 2, 3), coeff(0, 1, -1), coeff(1, 0, 1)};
+  for (bool b : {true, false}) small.b_input_density.push_back(b);
+  small.a_aux_density.push_back(true);
+  small.b_aux_density.push_back(false);
+  const auto sc = compiled_circuit(small);
+  ASSERT_TRUE(sc.has_value());
+  EXPECT_EQ(sc->shape().nnz[0], 1u);
+  EXPECT_EQ(sc->shape().nnz[1], 1u);
+  ASSERT_EQ(sc->a().cols.size(), 1u);
+  EXPECT_EQ(sc->a().cols[0], 2u);
+  EXPECT_EQ(sc->coefficients()[sc->a().coeff_index[0]], Fr::from_u64(5));
+  std::vector<Fr> a(4), b(4), c(4);
+  const std::vector<Fr> in = {Fr::one(), Fr::from_u64(7)}, aux = {Fr::from_u64(9)};
+  r1cs::evaluate(a, b, c, *sc, in, aux);
+  EXPECT_EQ(a, (std::vector<Fr>{Fr::from_u64(45), Fr::zero(), Fr::zero(), Fr::zero()}));
+  EXPECT_EQ(b, (std::vector<Fr>{Fr::one(), Fr::zero(), Fr::zero(), Fr::zero()}));
+  EXPECT_EQ(c, (std::vector<Fr>{Fr::from_u64(45), Fr::zero(), Fr::zero(), Fr::zero()}));
 }
 
 TEST_F(ToyProof, OddCosetParametersHaveNoParamsEncoding) {

@@ -406,6 +406,13 @@ std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit(const std::string&
                                                               const r1cs::CircuitInterface& circuit,
                                                               const std::optional<r1cs::CircuitShape>& expected);
 
+/// The compiled form of SRS key `key` made by `make` (a kind whose circuit comes in matrix form: the
+/// snarkjs zkey's), once per key in this process, kept in memory only (no file); null when `make`
+/// gives none (asked once: later calls return null at once). Listed and counted as compiled_circuit's.
+/// Thread-safe as compiled_circuit. `kind` names the log line.
+std::shared_ptr<const r1cs::CompiledCircuit> compiled_circuit_made(
+    const std::string& kind, const std::string& key, const std::function<std::optional<r1cs::CompiledCircuit>()>& make);
+
 /// The compiled circuit compiled_circuit made for SRS key `key` in this process, or null (none yet,
 /// or still being recorded). Never waits for a recording.
 std::shared_ptr<const r1cs::CompiledCircuit> held_compiled_circuit(const std::string& key);

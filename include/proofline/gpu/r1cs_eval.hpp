@@ -31,7 +31,8 @@ namespace proofline::gpu {
 
 class DeviceCompiledCircuit {
  public:
-  /// Uploads cc's matrices and coefficient table to the current device.
+  /// Uploads cc's matrices and coefficient table to the current device. std::invalid_argument for a
+  /// CompiledShape::c_is_ab circuit (evaluated on the host).
   explicit DeviceCompiledCircuit(const r1cs::CompiledCircuit& cc);
   ~DeviceCompiledCircuit();
   DeviceCompiledCircuit(const DeviceCompiledCircuit&) = delete;

@@ -63,6 +63,11 @@ struct CompiledShape {
   std::uint64_t aux = 0;           ///< X
   std::array<std::uint64_t, 3> nnz{};  ///< nonzero entries of A, B, C
   std::uint64_t coefficients = 2;  ///< K, the table's length (>= 2: +1 and −1)
+  /// C is not stored (nnz[2] = 0): c_i = a_i·b_i, every row. A snarkjs zkey's circuit (circom encodes
+  /// its constraints so that A·B = C row by row and the zkey keeps no C; groth16/snarkjs/circuit.hpp).
+  /// Such a circuit is made from a zkey when it is loaded, never written to a file (compiled_file.hpp
+  /// refuses it), and evaluated on the host (gpu/backend.hpp "Compiled form").
+  bool c_is_ab = false;
   friend bool operator==(const CompiledShape&, const CompiledShape&) = default;
 };
 
@@ -99,8 +104,10 @@ class CompiledCircuit {
 
   CompiledCircuit() = default;
   /// From owned arrays (the recorder). Shapes are taken from the arrays; no check.
+  /// `c_is_ab`: CompiledShape::c_is_ab (matrices[2] then has the rows and no entry).
   CompiledCircuit(std::uint64_t inputs, std::uint64_t aux, std::array<OwnedRows, 3> matrices,
-                  std::vector<Fr> coefficients, DensityTracker a_aux, DensityTracker b_input, DensityTracker b_aux);
+                  std::vector<Fr> coefficients, DensityTracker a_aux, DensityTracker b_input, DensityTracker b_aux,
+                  bool c_is_ab = false);
   /// From views into storage kept alive by parts.keep_alive (the file reader, after validation).
   explicit CompiledCircuit(Parts parts);
   CompiledCircuit(CompiledCircuit&&) noexcept = default;
@@ -139,7 +146,7 @@ class CompiledCircuit {
   std::shared_ptr<const void> keep_alive_;
 };
 
-/// a = A·z, b = B·z, c = C·z for z = [inputs | aux] (Montgomery form in and out), rows in parallel
+/// a = A·z, b = B·z, c = C·z (c_is_ab: c = a·b row by row) for z = [inputs | aux] (Montgomery form in and out), rows in parallel
 /// on oneTBB (the calling thread's arena). Bit for bit what ProvingAssignment computes for the same
 /// circuit and witness (field arithmetic is exact, so the order of the terms does not matter).
 /// Multiplications only where neither side is ±1 or 0/1: coefficient ±1 adds or subtracts the value,
@@ -159,6 +166,7 @@ void evaluate_in_place(ProvingBuffers& buf);
 /// Index of the first row i with ⟨A_i, z⟩·⟨B_i, z⟩ ≠ ⟨C_i, z⟩ for z = [inputs | aux], or nullopt if
 /// every row holds: the constraint check of the compiled form, evaluating each row as evaluate()
 /// does but keeping no a, b, c (rows in parallel blocks on oneTBB; the lowest failing row wins).
+/// A c_is_ab circuit holds by construction: nullopt (its C is not known).
 /// Throws ProoflineError(BadLength) as evaluate() on an inputs or aux length mismatch.
 std::optional<std::size_t> first_unsatisfied(const CompiledCircuit& circuit, std::span<const Fr> inputs,
                                              std::span<const Fr> aux);

@@ -67,7 +67,8 @@ struct CompiledReadOptions {
   std::uint64_t max_bytes = std::uint64_t{1} << 40;
 };
 
-/// Writes `circuit` to `path` (format above) atomically. Returns the file's size in bytes.
+/// Writes `circuit` to `path` (format above) atomically. Returns the file's size in bytes. A
+/// CompiledShape::c_is_ab circuit is refused (ProoflineError BadArgument): it is made from its zkey.
 std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCircuit& circuit);
 
 /// Maps and checks the file at `path` (steps above); the result's arrays point into the mapping,

@@ -3,8 +3,13 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "proofline/groth16/snarkjs/prover.hpp"
 #include "proofline/util/error.hpp"
@@ -110,11 +115,11 @@ ZkeyParameters zkey_shell(const std::string& path, const ZkeyReadOptions& opts) 
   return out;
 }
 
-void synthesize(const ZkeyCircuit& circuit, const Witness& witness, r1cs::ProvingBuffers& buf,
-                std::string_view zkey_name, std::string_view wtns_name) {
-  check_witness_matches(circuit.n_vars, witness, zkey_name, wtns_name);
-  const std::size_t n = circuit.domain_size, n_in = std::size_t{circuit.n_public} + 1, nv = circuit.n_vars;
-  // The assignments: the witness as Fr (Montgomery form), ONE and the public signals first.
+namespace {
+
+/// The assignments: the witness as Fr (Montgomery form), ONE and the public signals first.
+void assign_witness(const ZkeyCircuit& circuit, const Witness& witness, r1cs::ProvingBuffers& buf) {
+  const std::size_t n_in = std::size_t{circuit.n_public} + 1, nv = circuit.n_vars;
   buf.input_assignment.resize(n_in);
   buf.aux_assignment.resize(nv - n_in);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nv, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -122,6 +127,74 @@ void synthesize(const ZkeyCircuit& circuit, const Witness& witness, r1cs::Provin
       (i < n_in ? buf.input_assignment[i] : buf.aux_assignment[i - n_in]) = witness.fr(i);
     }
   });
+}
+
+}  // namespace
+
+std::optional<r1cs::CompiledCircuit> compiled_circuit(const ZkeyCircuit& circuit) {
+  using r1cs::CompiledCircuit;
+  const std::size_t n = circuit.domain_size, n_in = std::size_t{circuit.n_public} + 1;
+  std::vector<Fr> table = {Fr::one(), -Fr::one()};
+  std::map<std::array<std::uint64_t, 4>, r1cs::CoeffIndex> index;
+  const auto key_of = [](const Fr& v) {
+    std::array<std::uint64_t, 4> k;
+    static_assert(sizeof(k) == sizeof(Fr));
+    std::memcpy(k.data(), &v, sizeof(k));
+    return k;
+  };
+  index[key_of(table[0])] = CompiledCircuit::kPlusOne;
+  index[key_of(table[1])] = CompiledCircuit::kMinusOne;
+  std::array<CompiledCircuit::OwnedRows, 3> m;
+  for (int k = 0; k < 2; ++k) {
+    std::vector<const ZkeyCoeff*> e;
+    for (const ZkeyCoeff& c : circuit.coeffs) {
+      if (c.matrix == static_cast<std::uint32_t>(k)) e.push_back(&c);
+    }
+    std::stable_sort(e.begin(), e.end(), [](const ZkeyCoeff* x, const ZkeyCoeff* y) {
+      return x->constraint != y->constraint ? x->constraint < y->constraint : x->signal < y->signal;
+    });
+    CompiledCircuit::OwnedRows& rows = m[k];
+    rows.row_offsets.assign(n + 1, 0);
+    for (std::size_t i = 0; i < e.size();) {
+      std::size_t j = i;
+      Fr sum = Fr::zero();
+      for (; j < e.size() && e[j]->constraint == e[i]->constraint && e[j]->signal == e[i]->signal; ++j) sum += e[j]->value;
+      if (!sum.is_zero()) {
+        auto [it, fresh] = index.emplace(key_of(sum), static_cast<r1cs::CoeffIndex>(table.size()));
+        if (fresh) {
+          if (table.size() == CompiledCircuit::kMaxCoefficients) return std::nullopt;
+          table.push_back(sum);
+        }
+        rows.cols.push_back(e[i]->signal);
+        rows.coeff_index.push_back(it->second);
+        ++rows.row_offsets[e[i]->constraint + 1];
+      }
+      i = j;
+    }
+    for (std::size_t r = 0; r < n; ++r) rows.row_offsets[r + 1] += rows.row_offsets[r];
+  }
+  m[2].row_offsets.assign(n + 1, 0);
+  return CompiledCircuit(n_in, circuit.n_vars - n_in, std::move(m), std::move(table), circuit.a_aux_density,
+                         circuit.b_input_density, circuit.b_aux_density, /*c_is_ab=*/true);
+}
+
+void synthesize_compiled(const ZkeyCircuit& circuit, const Witness& witness,
+                         std::shared_ptr<const r1cs::CompiledCircuit> cc, r1cs::ProvingBuffers& buf,
+                         std::string_view zkey_name, std::string_view wtns_name) {
+  check_witness_matches(circuit.n_vars, witness, zkey_name, wtns_name);
+  buf.clear();
+  assign_witness(circuit, witness, buf);
+  buf.a_aux_density = circuit.a_aux_density;
+  buf.b_input_density = circuit.b_input_density;
+  buf.b_aux_density = circuit.b_aux_density;
+  buf.compiled = std::move(cc);
+}
+
+void synthesize(const ZkeyCircuit& circuit, const Witness& witness, r1cs::ProvingBuffers& buf,
+                std::string_view zkey_name, std::string_view wtns_name) {
+  check_witness_matches(circuit.n_vars, witness, zkey_name, wtns_name);
+  const std::size_t n = circuit.domain_size, n_in = std::size_t{circuit.n_public} + 1;
+  assign_witness(circuit, witness, buf);
   auto w = [&](std::uint32_t s) -> const Fr& { return s < n_in ? buf.input_assignment[s] : buf.aux_assignment[s - n_in]; };
   // a, b at rows J·c mod n (already in the coefficients), then c = a·b row by row.
   buf.a.assign(n, Fr::zero());

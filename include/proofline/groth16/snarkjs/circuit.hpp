@@ -3,8 +3,9 @@
 // into r1cs::ProvingBuffers. The engine's "snarkjs" kind is built on these (src/engine/kinds.cpp).
 //
 // Owns: `ZkeyCircuit` (what synthesis needs of a zkey besides its points), `ZkeyParameters`,
-// `zkey_parameters` (the conversion), `zkey_shell` (the same with the points left in the file) and
-// `synthesize` (witness → ProvingBuffers).
+// `zkey_parameters` (the conversion), `zkey_shell` (the same with the points left in the file),
+// `synthesize` (witness → ProvingBuffers) and `compiled_circuit` / `synthesize_compiled` (the same in
+// the compiled form, issue 31).
 //
 // Conversion (n = domainSize, J = snarkjs_root_exponent(), prover.hpp; no point is transformed):
 //   vk            the zkey's α1, β1, β2, γ2, δ1, δ2, IC (Zkey::verifying_key()).
@@ -32,12 +33,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "proofline/groth16/params.hpp"
 #include "proofline/groth16/snarkjs/files.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 #include "proofline/r1cs/density.hpp"
 #include "proofline/r1cs/proving_buffers.hpp"
 
@@ -74,6 +78,21 @@ ZkeyParameters zkey_parameters(Zkey zkey);
 /// verifying key, the coefficients and the selections. Errors: ZkeyFile's (the points of sections
 /// 5–9 are checked when a loader decodes them), and zkey_parameters'.
 ZkeyParameters zkey_shell(const std::string& path, const ZkeyReadOptions& opts = {});
+
+/// The circuit in the compiled form (r1cs/compiled_circuit.hpp) with CompiledShape::c_is_ab: A and B
+/// as sparse rows over z = [inputs | aux] (column = signal), domain_size rows at J·c mod n as in
+/// `coeffs` (the padding rows empty), the entries of one (row, signal) summed and zero sums dropped,
+/// the densities the zkey's. Evaluating it gives synthesize()'s a, b, c value for value, in parallel
+/// over the rows. nullopt when the coefficients take more than CompiledCircuit::kMaxCoefficients
+/// distinct values (synthesize() then). Cost: a sort of the coefficients.
+std::optional<r1cs::CompiledCircuit> compiled_circuit(const ZkeyCircuit& circuit);
+
+/// Partition buffers for `witness` in the compiled form: the assignments and densities as
+/// synthesize() makes them, a, b, c empty, `compiled` = cc (compiled_circuit(circuit)). Errors as
+/// synthesize().
+void synthesize_compiled(const ZkeyCircuit& circuit, const Witness& witness,
+                         std::shared_ptr<const r1cs::CompiledCircuit> cc, r1cs::ProvingBuffers& buf,
+                         std::string_view zkey_name = "zkey", std::string_view wtns_name = "witness");
 
 /// Partition buffers for `witness` (see the header comment). `buf`'s contents are replaced (its
 /// capacity is reused). `zkey_name` / `wtns_name` name the files in a Mismatch error.
