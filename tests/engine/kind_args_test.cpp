@@ -60,7 +60,7 @@ TEST(Kinds, EveryBuiltinKindIsRegisteredWithItsDeclarations) {
   EXPECT_EQ(names_of(r->get("bench")->arguments()),
             (std::vector<std::string>{"params", "size", "partitions", "input", "checked", "compiled"}));
   EXPECT_EQ(names_of(r->get("mul")->arguments()), (std::vector<std::string>{"params", "partitions", "input", "checked", "compiled"}));
-  EXPECT_EQ(names_of(r->get("snarkjs")->arguments()), (std::vector<std::string>{"zkey", "wtns", "checked"}));
+  EXPECT_EQ(names_of(r->get("snarkjs")->arguments()), (std::vector<std::string>{"zkey", "wtns", "checked", "compiled"}));
   EXPECT_EQ(names_of(r->get("porep-c2")->arguments()),
             (std::vector<std::string>{"c1", "params", "param_cache", "prover_id", "sector_id", "registered_proof",
                                       "sector_size", "check_constraints", "compiled", "partition"}));

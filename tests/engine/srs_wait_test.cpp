@@ -12,6 +12,7 @@
 
 #include "engine_test_util.hpp"
 #include "proofline/engine/engine.hpp"
+#include "proofline/r1cs/compiled_circuit.hpp"
 
 namespace proofline::engine {
 namespace {
@@ -272,10 +273,15 @@ TEST(EngineSrsWait, ZkeyLoadKeepsTheOddCosetH) {
     if (p > 0) throw std::runtime_error("stop");
   }),
                std::runtime_error);
-  // And the synthesis fills a, b, c over the domain with the witness' assignments.
+  // And the synthesis gives a, b, c over the domain with the witness' assignments.
   r1cs::ProvingBuffers buf;
   kj->check(*srs);
   kj->synthesize(0, *srs, buf);
+  // (the compiled form, the kind's default: a, b, c left to the backend, 256 rows in the circuit)
+  ASSERT_NE(buf.compiled, nullptr);
+  EXPECT_TRUE(buf.compiled->shape().c_is_ab);
+  EXPECT_EQ(buf.rows(), 256u);
+  r1cs::evaluate_in_place(buf);
   EXPECT_EQ(buf.a.size(), 256u);
   EXPECT_EQ(buf.input_assignment.size(), 3u);  // ONE, out, x
   EXPECT_EQ(buf.input_assignment[2], Fr::from_u64(7));

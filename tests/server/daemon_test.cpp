@@ -1094,10 +1094,12 @@ TEST(Daemon, ListKindsSendsEachKindsDeclarations) {
   EXPECT_EQ(bench.arguments(2).default_value(), "1");
   const pb::KindInfo& sj = resp.kinds(6);
   EXPECT_EQ(sj.proof_format(), "snarkjs");
-  ASSERT_EQ(sj.arguments_size(), 3);
+  ASSERT_EQ(sj.arguments_size(), 4);
   EXPECT_TRUE(sj.arguments(1).payload());
   EXPECT_EQ(sj.arguments(2).name(), "checked");
   EXPECT_EQ(sj.arguments(2).default_value(), "0");
+  EXPECT_EQ(sj.arguments(3).name(), "compiled");
+  EXPECT_EQ(sj.arguments(3).default_value(), "1");
   const pb::KindInfo& c2 = resp.kinds(3);
   const std::vector<engine::ArgSpec> args = arguments_of(c2);
   const auto registry = engine::testing::test_registry();
