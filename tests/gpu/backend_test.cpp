@@ -102,6 +102,26 @@ Parameters setup_for(const r1cs::CircuitInterface& c, std::uint64_t seed) {
   return groth16::generate_parameters(c, rng, opts);
 }
 
+/// The compiled form of `circuit` (r1cs::CircuitRecorder).
+std::shared_ptr<const r1cs::CompiledCircuit> record_compiled(const r1cs::CircuitInterface& circuit) {
+  r1cs::CircuitRecorder rec;
+  r1cs::synthesize(circuit, rec);
+  return std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+}
+
+/// `evaluated` in the compiled form of `cc`: a, b, c emptied, the compiled circuit named.
+std::vector<r1cs::ProvingBuffers> compiled_form(const std::vector<r1cs::ProvingBuffers>& evaluated,
+                                                const std::shared_ptr<const r1cs::CompiledCircuit>& cc) {
+  std::vector<r1cs::ProvingBuffers> out = evaluated;
+  for (auto& w : out) {
+    w.a.clear();
+    w.b.clear();
+    w.c.clear();
+    w.compiled = cc;
+  }
+  return out;
+}
+
 std::vector<Randomizers> randomizers(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<Randomizers> out;
@@ -293,16 +313,8 @@ TEST(GpuBackend, CompiledFormSameProofsAsCpu) {
     const circuits::bench::SizedCircuit bench(lg, Fr::from_u64(61 + lg));
     const Parameters params = setup_for(bench, 62 + lg);
     const std::vector<r1cs::ProvingBuffers> evaluated(3, groth16::synthesize_for_proving(bench));
-    r1cs::CircuitRecorder rec;
-    r1cs::synthesize(bench, rec);
-    const auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
-    std::vector<r1cs::ProvingBuffers> compiled = evaluated;
-    for (auto& w : compiled) {
-      w.a.clear();
-      w.b.clear();
-      w.c.clear();
-      w.compiled = cc;
-    }
+    const auto cc = record_compiled(bench);
+    std::vector<r1cs::ProvingBuffers> compiled = compiled_form(evaluated, cc);
     // the same with the aux assignment packed (ProvingBuffers::packed_aux): expanded on the device
     std::vector<r1cs::ProvingBuffers> packed = compiled;
     for (auto& w : packed) {
@@ -373,17 +385,9 @@ TEST(GpuBackend, CompiledCircuitAnsweredAndPreloadedBeforeAnyProof) {
   REQUIRE_CUDA_DEVICE();
   const circuits::bench::SizedCircuit bench(11, Fr::from_u64(71));
   const Parameters params = setup_for(bench, 72);
-  r1cs::CircuitRecorder rec;
-  r1cs::synthesize(bench, rec);
-  const auto cc = std::make_shared<const r1cs::CompiledCircuit>(std::move(rec).compile());
+  const auto cc = record_compiled(bench);
   const std::vector<r1cs::ProvingBuffers> evaluated(2, groth16::synthesize_for_proving(bench));
-  std::vector<r1cs::ProvingBuffers> compiled = evaluated;
-  for (auto& w : compiled) {
-    w.a.clear();
-    w.b.clear();
-    w.c.clear();
-    w.compiled = cc;
-  }
+  const std::vector<r1cs::ProvingBuffers> compiled = compiled_form(evaluated, cc);
   const auto rs = randomizers(2, 73);
   std::vector<r1cs::ProvingBuffers> for_cpu = evaluated;
   const auto want = groth16::CpuBackend().prove(params, for_cpu, rs);
