@@ -71,6 +71,9 @@ void publish(CompiledEntry& e, const std::string& key, const std::string& file, 
   Registry& r = registry();
   const std::lock_guard<std::mutex> lock(r.mu);
   if (e.held) return;
+  // released while it was being recorded (its SRS evicted meanwhile): the caller has it, nobody lists it
+  const auto it = r.entries.find(key);
+  if (it == r.entries.end() || it->second.get() != &e) return;
   e.held = e.cc;
   e.status.key = key;
   e.status.file = disk_bytes > 0 ? file : std::string();
@@ -204,6 +207,21 @@ std::vector<std::pair<CompiledCircuitStatus, std::shared_ptr<const r1cs::Compile
 }
 
 std::uint64_t compiled_host_bytes() { return registry().host_bytes.load(); }
+
+std::shared_ptr<const r1cs::CompiledCircuit> release_compiled_circuit(const std::string& key) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mu);
+  const auto it = r.entries.find(key);
+  if (it == r.entries.end()) return nullptr;
+  std::shared_ptr<const r1cs::CompiledCircuit> held = std::move(it->second->held);
+  if (held) {
+    r.host_bytes -= it->second->status.host_bytes;
+    log()->info("compiled circuit of '{}' let go with its SRS ({:.2f} GB in memory)", key,
+                double(it->second->status.host_bytes) / 1e9);
+  }
+  r.entries.erase(it);
+  return held;
+}
 
 void synthesize_witness(const r1cs::CircuitInterface& circuit, std::shared_ptr<const r1cs::CompiledCircuit> cc,
                         const groth16::Parameters& p, r1cs::ProvingBuffers& buf) {

@@ -192,6 +192,9 @@ struct Engine::Impl {
   /// machine's memory as it was when the engine started (what was available to it).
   const bool budget_derived;
   const HostMemory host;
+  /// compiled_host_bytes() when the budget was last derived (a compiled circuit made or let go since:
+  /// re-derive). Before `budget`: the first derivation counts the circuits held when the engine starts.
+  std::atomic<std::uint64_t> compiled_seen{0};
   MemoryBudget budget;
   Reclaimer reclaimer;
   BufferPool pool;
@@ -201,8 +204,6 @@ struct Engine::Impl {
   mutable std::mutex why_mu;
   std::string budget_why;                  ///< under why_mu
   std::atomic<bool> budget_stale{false};   ///< an SRS was evicted: re-derive the budget
-  /// compiled_host_bytes() when the budget was last derived (a compiled circuit made since: re-derive)
-  std::atomic<std::uint64_t> compiled_seen{0};
 
   mutable std::mutex mu;
   std::condition_variable cv;       ///< queues changed / budget released / stop
@@ -425,7 +426,8 @@ struct Engine::Impl {
         kinds(cfg.kinds ? cfg.kinds : KindRegistry::builtin()),
         budget_derived(cfg.memory_budget_bytes == 0),
         host(budget_derived ? host_memory_at_start() : HostMemory{}),
-        budget(budget_derived ? derive_memory_budget(host, 0).bytes : cfg.memory_budget_bytes),
+        compiled_seen(compiled_host_bytes()),
+        budget(budget_derived ? derive_memory_budget(host, 0, compiled_seen.load()).bytes : cfg.memory_budget_bytes),
         reclaimer(budget, cfg.reclaimer),
         pool(budget, reclaimer, cfg.pool_max_bytes),
         srs(cfg.srs_budget_bytes) {
@@ -444,12 +446,16 @@ struct Engine::Impl {
     budget.set_listener([this] { cv.notify_all(); });
     // A parameter set that leaves the SRS cache leaves every backend too (a GPU's device copy).
     if (budget_derived) {
-      budget_why = derive_memory_budget(host, 0).why;
+      budget_why = derive_memory_budget(host, 0, compiled_seen.load()).why;
     } else {
       budget_why = "configured: " + std::to_string(cfg.memory_budget_bytes) + " bytes";
     }
     srs.set_on_evict([this](const Srs& s) {
       for (const auto& b : cfg.backends) b->evict(s.params);
+      // its compiled circuit goes with it (kept, it would hold gigabytes of host memory for nothing)
+      if (const auto cc = release_compiled_circuit(s.key)) {
+        for (const auto& b : cfg.backends) b->release_compiled(*cc);
+      }
       if (cfg.on_srs_evict) cfg.on_srs_evict(s.params);
       budget_stale.store(true);  // re-derived by the next synthesis worker pass (the SRS lock is held here)
     });
@@ -1369,6 +1375,11 @@ CancelResult Engine::cancel(const std::string& request_id) {
 
 EngineStatus Engine::status() const {
   const Impl& m = *impl_;
+  // an SRS evicted or a compiled circuit made or let go since the last derivation: status shows the
+  // budget as the next synthesis pass will have it
+  if (m.budget_derived && (m.budget_stale.load() || compiled_host_bytes() != m.compiled_seen.load())) {
+    impl_->rederive_budget();
+  }
   EngineStatus s;
   s.srs = m.srs.status([&](const Srs& srs, SrsStatus& st) { describe_device_holding(m.cfg.backends, srs.params, st); });
   s.memory.budget_bytes = m.budget.total();

@@ -1510,6 +1510,20 @@ double GpuBackend::preload_compiled(const Parameters& params, const std::shared_
   return ms_since(t0);
 }
 
+void GpuBackend::release_compiled(const r1cs::CompiledCircuit& cc) {
+  std::lock_guard<std::mutex> lock(mu_);
+  impl_->select();
+  if (impl_->compiled_src.get() == &cc) {
+    impl_->compiled_dev.reset();
+    impl_->compiled_src.reset();
+  }
+  {
+    std::lock_guard<std::mutex> hl(holdings_mu_);
+    if (compiled_answer_.cc == &cc) compiled_answer_ = {};
+  }
+  refresh_holdings_locked();
+}
+
 std::uint64_t GpuBackend::compiled_device_bytes(const r1cs::CompiledCircuit& cc) const {
   std::lock_guard<std::mutex> lock(holdings_mu_);
   return compiled_held_ == &cc ? compiled_held_bytes_ : 0;

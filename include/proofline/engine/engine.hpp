@@ -86,7 +86,9 @@
 // once per job), so that no device idles while the host evaluates. preload_srs hands a compiled
 // circuit the kind made at load (held_compiled_circuit) to the backends (preload_compiled). Status
 // lists the compiled circuits with their host, disk and device bytes (EngineStatus::compiled), and a
-// derived memory budget leaves room for their host bytes.
+// derived memory budget leaves room for their host bytes (those held when the engine starts too). A
+// compiled circuit goes when its parameter set leaves the SRS cache (evict_srs, or evicted for room):
+// release_compiled_circuit, and every backend frees its copy (ProverBackend::release_compiled).
 //
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's

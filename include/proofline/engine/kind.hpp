@@ -393,7 +393,8 @@ std::shared_ptr<const KindJob> params_only_job(std::string kind, std::string par
 ArgSpec compiled_arg(const std::string& default_value = "0");
 
 /// The compiled form (r1cs::CompiledCircuit) of the circuit the parameter file `params` was made for,
-/// one per `key` (the SRS key: path + file_version) in this process, kept for the process's life.
+/// one per `key` (the SRS key: path + file_version) in this process, kept until that SRS is evicted
+/// (release_compiled_circuit).
 /// Read from `<params>.compiled` when that file is there and newer than `params` (a file of another
 /// circuit — counts other than `expected` where given, or than `p`'s public inputs and aux variables
 /// — is refused: ProoflineError(BadArgument) naming the file and the counts; remove it to have it
@@ -421,6 +422,13 @@ std::shared_ptr<const r1cs::CompiledCircuit> held_compiled_circuit(const std::st
 std::vector<std::pair<CompiledCircuitStatus, std::shared_ptr<const r1cs::CompiledCircuit>>> compiled_circuits_held();
 /// Host bytes of those circuits (CompiledCircuitStatus::host_bytes summed).
 std::uint64_t compiled_host_bytes();
+/// Lets go of the compiled circuit held for SRS key `key` (the engine calls it when that SRS leaves
+/// its cache: the circuit is of no use without it, and at 32 GiB holds gigabytes): no longer listed
+/// nor counted; a later compiled_circuit call for the key reads or records it again. Returns the
+/// circuit let go (null if none was held) so that the caller can have the backends free their
+/// copies; a job that still holds it keeps it until it is done. Never waits for a recording (one in
+/// progress for the key publishes nothing).
+std::shared_ptr<const r1cs::CompiledCircuit> release_compiled_circuit(const std::string& key);
 
 /// Witness-only synthesis of `circuit` into `buf` (emptied first, capacity kept): the input
 /// assignment, the aux assignment packed (buf.packed_aux: the GPU backend expands it on the device,

@@ -289,6 +289,9 @@ class GpuBackend final : public groth16::ProverBackend {
   /// Uploads cc when evaluates_compiled(params, cc) (0: not uploaded, or there already).
   double preload_compiled(const groth16::Parameters& params,
                           const std::shared_ptr<const r1cs::CompiledCircuit>& cc) override;
+  /// Frees the device copy of cc if it is the one held, and forgets the evaluates_compiled answer
+  /// for it.
+  void release_compiled(const r1cs::CompiledCircuit& cc) override;
   std::uint64_t compiled_device_bytes(const r1cs::CompiledCircuit& cc) const override;
   /// The mode params' SRS would be given under the current budget, without loading it.
   SrsMode plan_mode(const groth16::Parameters& params) const;

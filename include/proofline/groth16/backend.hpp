@@ -188,6 +188,10 @@ class ProverBackend {
     (void)cc;
     return 0;
   }
+  /// Frees this backend's copy of cc (no-op if it holds none; the engine calls it when cc's SRS
+  /// leaves its cache, engine::release_compiled_circuit). Waits for a prove() that is using it.
+  /// Default: nothing.
+  virtual void release_compiled(const r1cs::CompiledCircuit& cc) { (void)cc; }
   /// Device bytes this backend holds for cc (0: none; the CPU backend). Never blocked by a running
   /// proof (status reads it).
   virtual std::uint64_t compiled_device_bytes(const r1cs::CompiledCircuit& cc) const {
