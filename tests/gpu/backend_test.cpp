@@ -404,6 +404,15 @@ TEST(GpuBackend, CompiledCircuitAnsweredAndPreloadedBeforeAnyProof) {
     for (std::size_t k = 0; k < 2; ++k) EXPECT_EQ(got.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << k;
     EXPECT_EQ(backend.compiled_evaluations().device, 2u);
     EXPECT_GT(backend.compiled_device_bytes(*cc), 0u);
+    // let go (its SRS left the engine's cache): the device copy is freed, and the next proof uploads
+    // it again and gives the same bytes
+    backend.release_compiled(*cc);
+    EXPECT_EQ(backend.compiled_device_bytes(*cc), 0u);
+    std::vector<r1cs::ProvingBuffers> again = compiled;
+    const auto got2 = backend.prove(params, again, rs);
+    ASSERT_EQ(got2.proofs.size(), 2u);
+    for (std::size_t k = 0; k < 2; ++k) EXPECT_EQ(got2.proofs[k].to_bytes(), want.proofs[k].to_bytes()) << k;
+    EXPECT_EQ(backend.compiled_evaluations().device, 4u);
   }
   const std::size_t srs = 96 * (params.h_len() + params.l_len() + params.a_len() + params.b_g1_len()) +
                           192 * params.b_g2_len();
