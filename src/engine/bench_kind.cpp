@@ -29,6 +29,9 @@ class BuiltinJob final : public KindJob {
         checked_(checked), compiled_(compiled) {}
   std::size_t num_partitions() const override { return n_; }
   std::string srs_key() const override { return key_; }
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs&) const override {
+    return compiled_ ? held_compiled_circuit(key_) : nullptr;
+  }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
     // On-curve checks only unless asked (as Filecoin loads its parameter cache): every proof is verified anyway.
@@ -146,8 +149,11 @@ class BuiltinKind final : public ProofKind {
     return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1",
                                         compiled == "1");
   }
-  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {  // the file alone
-    return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1);
+  /// The file alone; 'compiled' = 1: the requests after the preload take the compiled form (the
+  /// engine warms buffers of that form).
+  std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
+    return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1,
+                                        false, arg_or(r, "compiled", "0") == "1");
   }
 
  private:

@@ -320,7 +320,9 @@ struct Engine::Impl {
   // ---- warm buffers (engine.hpp "Warm buffers"): its own lock and thread ----------------------------
   mutable std::mutex warm_mu;
   std::condition_variable warm_cv;
-  std::deque<std::shared_ptr<const Srs>> warm_q;  ///< preloaded sets whose buffers are to be warmed
+  /// Preloaded sets whose buffers are to be warmed, with the compiled circuit of the form their
+  /// requests take by default (KindJob::compiled_form of the preload's job; null: prover mode).
+  std::deque<std::pair<std::shared_ptr<const Srs>, std::shared_ptr<const r1cs::CompiledCircuit>>> warm_q;
   bool warm_stop = false;
   std::string warm_state;                          ///< MemoryStatus::warm_state (under warm_mu)
   std::atomic<std::uint64_t> warm_buffers{0}, warm_bytes{0}, warm_locked{0};
@@ -333,10 +335,10 @@ struct Engine::Impl {
   }
 
   /// No lock held: queues `srs` for the warmer (preload_srs).
-  void request_warm(std::shared_ptr<const Srs> s) {
+  void request_warm(std::shared_ptr<const Srs> s, std::shared_ptr<const r1cs::CompiledCircuit> cc) {
     if (warm_target() == 0 || pool.max_bytes() == 0) return;
     std::lock_guard lk(warm_mu);
-    warm_q.push_back(std::move(s));
+    warm_q.emplace_back(std::move(s), std::move(cc));
     warm_state = "warming";
     warm_cv.notify_all();
   }
@@ -368,10 +370,23 @@ struct Engine::Impl {
     for (;;) {
       warm_cv.wait(lk, [&] { return warm_stop || !warm_q.empty(); });
       if (warm_stop) return;
-      std::shared_ptr<const Srs> set = std::move(warm_q.front());
+      std::shared_ptr<const Srs> set = std::move(warm_q.front().first);
+      const std::shared_ptr<const r1cs::CompiledCircuit> cc = std::move(warm_q.front().second);
       warm_q.pop_front();
       lk.unlock();
       const groth16::Parameters& p = set->params;
+      if (cc && witness_only_partitions(p, *cc)) {
+        // Its partitions are witness-only (the compiled form, evaluated on the devices): their host
+        // buffers are the witness, a fraction of a set of a, b, c, and no device copies from them
+        // but the packed witness: nothing to warm (a, b, c sets would hold ~33 GB at 32 GiB unused).
+        log()->info("warm buffers key={}: none needed (the compiled form, evaluated on the devices: a partition's "
+                    "host buffers are its witness, at most {} bytes)",
+                    set->key, witness_buffer_bytes(p));
+        set.reset();
+        lk.lock();
+        if (warm_q.empty()) warm_state = "warm";
+        continue;
+      }
       const std::uint64_t est = partition_buffer_bytes(p);
       // A warmed set's capacity: a, b, c and the assignments (the density words are not pre-sized).
       const std::uint64_t set_bytes =
@@ -746,7 +761,14 @@ struct Engine::Impl {
       }
       if (job->parked) load_ms = ms_between(job->parked_at, Clock::now());  // waited for another job's load
       kj->check(lease->srs());
-      const std::uint64_t bytes = kj->partition_bytes(lease->srs());
+      std::uint64_t bytes = kj->partition_bytes(lease->srs());
+      // The compiled form evaluated on the devices: a partition's host buffers are its witness alone
+      // (engine.hpp "The compiled form"), and none of its partitions is evaluated at synthesis.
+      bool witness_only = false;
+      if (const auto cc = kj->compiled_form(lease->srs()); cc && witness_only_partitions(lease->srs().params, *cc)) {
+        bytes = std::min(bytes, witness_buffer_bytes(lease->srs().params));
+        witness_only = true;
+      }
       if (bytes > budget.total()) {
         throw std::invalid_argument("one partition needs " + std::to_string(bytes) +
                                     " bytes of buffers; the engine's memory budget is " +
@@ -760,6 +782,7 @@ struct Engine::Impl {
       job->srs_load_ms = load_ms;
       job->n = n;
       job->part_bytes = bytes;
+      if (witness_only) job->evaluate_at_synthesis.store(0);
       job->proofs.resize(n);
       job->inputs.resize(n);
       job->pt.resize(n);
@@ -800,6 +823,19 @@ struct Engine::Impl {
     pool.note_fresh();
     out.reserved = bytes;
     return true;
+  }
+
+  /// Whether compiled-form partitions of params (circuit cc) need no host a, b, c: some backend is in
+  /// service and none fills them (ProverBackend::compiled_needs_host_rows; a GPU evaluating on its
+  /// device). Then the engine reserves witness_buffer_bytes for such a partition and warms nothing.
+  bool witness_only_partitions(const groth16::Parameters& params, const r1cs::CompiledCircuit& cc) const {
+    bool any = false;
+    for (const auto& be : cfg.backends) {
+      if (!be->in_service()) continue;
+      if (be->compiled_needs_host_rows(params, cc)) return false;
+      any = true;
+    }
+    return any;
   }
 
   /// Whether `job`'s compiled-form partitions (circuit cc) are evaluated in the synthesis stage:
@@ -1530,7 +1566,7 @@ SrsStatus Engine::preload_srs(const ProofRequest& r) {
         }
       }
     }
-    m.request_warm(lease->shared());  // its partition buffers, in the background
+    m.request_warm(lease->shared(), kj->compiled_form(lease->srs()));  // its partition buffers, in the background
   }
   if (!named.empty()) m.note_preload(Impl::Preload{std::string(kind->name()), named, key});
   for (const auto& s : m.srs.status()) {

@@ -38,6 +38,13 @@ std::uint64_t partition_buffer_bytes(const groth16::Parameters& p) {
   return sizeof(Fr) * (3 * m + vars) + 8 * ((p.num_aux() + 63) / 64 * 2 + (p.num_inputs() + 63) / 64);
 }
 
+std::uint64_t witness_buffer_bytes(const groth16::Parameters& p) {
+  const std::uint64_t aux_words = (p.num_aux() + 63) / 64, in_words = (p.num_inputs() + 63) / 64;
+  // packed aux: is_bit and bits (2 words per 64 values), the u32 prefix counts, every value an other
+  const std::uint64_t packed = sizeof(Fr) * p.num_aux() + 16 * aux_words + 4 * aux_words;
+  return sizeof(Fr) * p.num_inputs() + packed + 8 * (aux_words * 2 + in_words);
+}
+
 std::vector<Fr> KindJob::public_inputs(std::size_t, const r1cs::ProvingBuffers& buf) const {
   return groth16::public_inputs(buf);
 }
@@ -337,6 +344,9 @@ class SnarkjsJob final : public KindJob {
         wtns_name_(std::move(wtns_name)) {}
   std::size_t num_partitions() const override { return 1; }
   std::string srs_key() const override { return key_; }
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs&) const override {
+    return compiled_ ? held_compiled_circuit(key_) : nullptr;
+  }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     return load_zkey(srs_key(), zkey_, checked_, progress);
   }

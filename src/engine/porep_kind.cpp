@@ -74,9 +74,15 @@ std::shared_ptr<const Srs> read_porep_params(const std::string& params, const st
 /// request after a preload finds it counted (at 32 GiB ~7 M constraints, ~1 s, off its path).
 class PoRepParamsOnlyJob final : public KindJob {
  public:
-  PoRepParamsOnlyJob(std::string params, std::string key) : params_(std::move(params)), key_(std::move(key)) {}
+  PoRepParamsOnlyJob(std::string params, std::string key, bool compiled)
+      : params_(std::move(params)), key_(std::move(key)), compiled_(compiled) {}
   std::size_t num_partitions() const override { return 1; }
   std::string srs_key() const override { return key_; }
+  /// The form the requests after the preload take by default (the compiled form unless the preload
+  /// said compiled=0): the engine warms buffers of that form.
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs&) const override {
+    return compiled_ ? held_compiled_circuit(key_) : nullptr;
+  }
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
     auto srs = read_porep_params(params_, key_, progress);
@@ -97,6 +103,7 @@ class PoRepParamsOnlyJob final : public KindJob {
 
  private:
   std::string params_, key_;
+  bool compiled_;
 };
 
 class PoRepC2Job final : public KindJob {
@@ -121,6 +128,9 @@ class PoRepC2Job final : public KindJob {
 
   std::size_t num_partitions() const override { return ks_.size(); }
   std::string srs_key() const override { return key_; }
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs&) const override {
+    return compiled_ ? held_compiled_circuit(key_) : nullptr;
+  }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     progress(0);
@@ -361,7 +371,8 @@ class PoRepC2Kind final : public ProofKind {
       throw std::invalid_argument("kind 'porep-c2': parameter file '" + params + "' not found (or not a regular file)");
     }
     const std::string canon = canonical_params(params);
-    return std::make_shared<PoRepParamsOnlyJob>(canon, canon + file_version(canon));
+    return std::make_shared<PoRepParamsOnlyJob>(canon, canon + file_version(canon),
+                                                yes_no_arg(r, "compiled", "1") == "1");
   }
 
  private:

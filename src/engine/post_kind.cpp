@@ -70,6 +70,9 @@ class PoStJob final : public KindJob {
 
   std::size_t num_partitions() const override { return 1; }
   std::string srs_key() const override { return key_; }
+  std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs&) const override {
+    return compiled_ ? held_compiled_circuit(key_) : nullptr;
+  }
 
   std::shared_ptr<const Srs> load_srs(const std::function<void(double)>& progress) const override {
     return load_circuit_params(

@@ -1487,6 +1487,10 @@ bool GpuBackend::evaluates_compiled(const Parameters& params, const r1cs::Compil
   return on_device;
 }
 
+bool GpuBackend::compiled_needs_host_rows(const Parameters& params, const r1cs::CompiledCircuit& cc) const {
+  return !evaluates_compiled(params, cc);
+}
+
 double GpuBackend::preload_compiled(const Parameters& params, const std::shared_ptr<const r1cs::CompiledCircuit>& cc) {
   if (!cc) return 0;
   std::lock_guard<std::mutex> lock(mu_);

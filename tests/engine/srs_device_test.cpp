@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine_test_util.hpp"
 #include "proofline/engine/engine.hpp"
@@ -124,7 +125,9 @@ TEST(EngineSrsDevice, GpuOnlyEnginesKeepNoHostQueries) {
 /// arrives in, and "holds" the compiled circuit preload_compiled gave it.
 class CompiledFormBackend final : public groth16::ProverBackend {
  public:
-  explicit CompiledFormBackend(bool on_device) : on_device_(on_device) {}
+  /// host_rows false: as a GPU that evaluates on its device, a, b, c never on the host
+  /// (compiled_needs_host_rows; the CPU backend it proves with fills them all the same).
+  explicit CompiledFormBackend(bool on_device, bool host_rows = true) : on_device_(on_device), host_rows_(host_rows) {}
   std::string_view name() const override { return "compiled-form"; }
   groth16::ProverResult prove(const groth16::Parameters& params, std::span<r1cs::ProvingBuffers> parts,
                               std::span<const groth16::Randomizers> rs, const std::atomic<bool>* cancel) override {
@@ -135,12 +138,19 @@ class CompiledFormBackend final : public groth16::ProverBackend {
         if (!p.compiled) rows_ = p.a.size();
       }
     }
+    if (!host_rows_) {  // as a GPU: the partitions' host buffers are read, never grown
+      std::vector<r1cs::ProvingBuffers> copies(parts.begin(), parts.end());
+      return cpu_.prove(params, copies, rs, cancel);
+    }
     return cpu_.prove(params, parts, rs, cancel);
   }
   bool evaluates_compiled(const groth16::Parameters&, const r1cs::CompiledCircuit&) const override {
     std::lock_guard lk(mu_);
     ++asked_;
     return on_device_;
+  }
+  bool compiled_needs_host_rows(const groth16::Parameters&, const r1cs::CompiledCircuit&) const override {
+    return host_rows_;
   }
   double preload_compiled(const groth16::Parameters&, const std::shared_ptr<const r1cs::CompiledCircuit>& cc) override {
     std::lock_guard lk(mu_);
@@ -157,7 +167,7 @@ class CompiledFormBackend final : public groth16::ProverBackend {
   std::size_t rows() const { std::lock_guard lk(mu_); return rows_; }
 
  private:
-  bool on_device_;
+  bool on_device_, host_rows_;
   groth16::CpuBackend cpu_{groth16::CpuBackendConfig{1}};
   mutable std::mutex mu_;
   std::size_t compiled_ = 0, evaluated_ = 0, rows_ = 0;
@@ -221,6 +231,48 @@ TEST(EngineCompiledForm, EvaluatedAtSynthesisWhenTheBackendWouldIdleItsDevice) {
               std::string::npos);
   }
   EXPECT_EQ(bytes[0], bytes[1]);
+}
+
+// Issue 31: the compiled form evaluated on the devices leaves a partition only its witness on the
+// host. With the compiled circuit held before the job (an earlier job made it), a partition reserves
+// witness_buffer_bytes, not partition_bytes: a budget of 2.5 witnesses, less than one whole
+// partition, proves a 3-partition compiled job (nothing evaluated at synthesis, nobody asked) and
+// refuses a prover-mode one; a preload of the set in the compiled form warms nothing.
+TEST(EngineCompiledForm, WitnessOnlyPartitionsReserveTheirWitness) {
+  const std::string params = bench_params(8);
+  const groth16::Parameters p = groth16::Parameters::read_file(params);
+  ProofRequest r = bench_request("made", 8, 1, 3);
+  r.args["compiled"] = "1";
+  {
+    Engine e0(test_config(std::make_shared<groth16::CpuBackend>(groth16::CpuBackendConfig{1})));
+    ASSERT_EQ(e0.prove(r, 60s).result.state, JobState::Done);  // the compiled circuit, held from here on
+  }
+  const std::uint64_t witness = witness_buffer_bytes(p);
+  ASSERT_LT(witness * 5 / 2, partition_buffer_bytes(p));
+  auto be = std::make_shared<CompiledFormBackend>(true, false);
+  EngineConfig cfg = test_config(be);
+  cfg.memory_budget_bytes = witness * 5 / 2;
+  Engine e(std::move(cfg));
+  e.preload_srs("bench", {{"params", params}, {"compiled", "1"}});
+  ASSERT_TRUE(eventually([&] { return e.status().memory.warm_state == "warm"; })) << e.status().memory.warm_state;
+  EXPECT_EQ(e.status().memory.warm_buffers, 0u);
+
+  r = bench_request("witness-only", 8, 3, 5);
+  r.args["compiled"] = "1";
+  const AwaitResult a = e.prove(r, 60s);
+  ASSERT_EQ(a.result.state, JobState::Done) << a.result.error;
+  EXPECT_TRUE(verify_each(bench_vk(8), a.result));
+  EXPECT_EQ(be->compiled(), 3u);
+  EXPECT_EQ(be->evaluated(), 0u);
+  EXPECT_EQ(be->asked(), 0u);  // decided at prepare: no partition evaluated at synthesis
+  EXPECT_LE(e.status().memory.used_bytes, e.status().memory.budget_bytes);
+
+  r = bench_request("prover-mode", 8, 1, 5);
+  const AwaitResult b = e.prove(r, 60s);
+  EXPECT_EQ(b.result.state, JobState::Failed);
+  EXPECT_NE(b.result.error.find("one partition needs " + std::to_string(partition_buffer_bytes(p)) + " bytes"),
+            std::string::npos)
+      << b.result.error;
 }
 
 }  // namespace

@@ -73,6 +73,9 @@
 // prover workers buffer sets of that set's shape (minus those already pooled), writes one element
 // per page of every vector, lets each backend lock them (ProverBackend::warm_host_buffers), and
 // gives them to the pool, each charged to the memory budget (it stops when the budget has no room).
+// A set whose requests take the compiled form by default with every backend evaluating it on its
+// device (porep-c2 on a GPU with room for the circuit) needs none: its partitions' host buffers are
+// their witness (see "The compiled form"), so nothing is warmed for it (it counts as warm).
 // MemoryStatus reports the state, the sets and bytes warmed, the locked bytes, the cold first
 // touches (pool_misses) and the page faults inside backend calls.
 //
@@ -86,9 +89,14 @@
 // once per job), so that no device idles while the host evaluates. preload_srs hands a compiled
 // circuit the kind made at load (held_compiled_circuit) to the backends (preload_compiled). Status
 // lists the compiled circuits with their host, disk and device bytes (EngineStatus::compiled), and a
-// derived memory budget leaves room for their host bytes (those held when the engine starts too). A
-// compiled circuit goes when its parameter set leaves the SRS cache (evict_srs, or evicted for room):
-// release_compiled_circuit, and every backend frees its copy (ProverBackend::release_compiled).
+// derived memory budget leaves room for their host bytes (those held when the engine starts too).
+// When the job's compiled circuit is held before its first partition (KindJob::compiled_form: made
+// at preload, or by an earlier job) and no backend in service fills host a, b, c for it
+// (ProverBackend::compiled_needs_host_rows: a GPU evaluating on its device), a partition reserves
+// witness_buffer_bytes instead of partition_bytes (at 32 GiB PoRep 4.3 GB, not 16.9) and none is
+// evaluated at synthesis. A compiled circuit goes when its parameter set leaves the SRS cache
+// (evict_srs, or evicted for room): release_compiled_circuit, and every backend frees its copy
+// (ProverBackend::release_compiled).
 //
 // ---- Timings (milliseconds, steady clock) -------------------------------------------------------
 // Per partition (PartitionTimings): queue_wait = submit → its synthesis starts (minus the job's

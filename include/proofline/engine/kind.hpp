@@ -15,7 +15,9 @@
 //   3. KindJob::load_srs()              only when the key is not resident: read the parameter file
 //                                       into an Srs (called once per key, on one thread).
 //   4. KindJob::check(srs)              shape checks against the loaded parameters (throws).
-//   5. KindJob::partition_bytes(srs)    the memory-budget estimate of one partition's buffers.
+//   5. KindJob::partition_bytes(srs)    the memory-budget estimate of one partition's buffers
+//                                       (compiled_form(srs) known and evaluated on the devices:
+//                                       witness_buffer_bytes instead, engine.hpp "The compiled form").
 //   6. KindJob::synthesize(k, srs, buf) partition k into `buf` (r1cs::ProvingBuffers, finalized:
 //                                       the shape of groth16/backend.hpp). `buf` comes from the
 //                                       buffer pool: its contents are stale; reuse its capacity.
@@ -93,6 +95,13 @@ std::uint64_t parameters_bytes(const groth16::Parameters& p);
 /// size m (3·m·32 B, the backend may grow them to m), input + aux assignments (32 B each), the
 /// three density bitmaps.
 std::uint64_t partition_buffer_bytes(const groth16::Parameters& p);
+/// Memory-budget estimate of one witness-only partition (the compiled form, its constraints
+/// evaluated on the devices: a, b, c never on the host): the input assignment (32 B each), the
+/// packed aux assignment at its largest (every value neither 0 nor 1: 32 B each, plus its 2.5 bits
+/// of bitmaps and prefix counts, r1cs/packed_witness.hpp) and the three density bitmaps. At 32 GiB
+/// PoRep 4.3 GB against partition_buffer_bytes' 16.9 GB (its witness, 1.3 % other values, packs
+/// into ≈ 0.1 GB).
+std::uint64_t witness_buffer_bytes(const groth16::Parameters& p);
 
 /// Runs body(cs) on a ProvingAssignment made from `buf`'s capacity and moves the buffers back into
 /// `buf` afterwards, also when body throws (e.g. SynthesisError Cancelled), so that the engine hands
@@ -132,6 +141,14 @@ class KindJob {
   /// Throws (ProoflineError BadLength, "got N, expected M") unless the request fits `srs`.
   virtual void check(const Srs& srs) const = 0;
   virtual std::uint64_t partition_bytes(const Srs& srs) const { return partition_buffer_bytes(srs.params); }
+  /// The compiled circuit this job's partitions are synthesized against (the compiled form), when it
+  /// is held before any of them is (made at load, or by an earlier job: held_compiled_circuit of the
+  /// SRS key), so that the engine can reserve and warm witness-only buffers for them. Null (the
+  /// default): prover mode, or not made yet (the engine reserves partition_bytes).
+  virtual std::shared_ptr<const r1cs::CompiledCircuit> compiled_form(const Srs& srs) const {
+    (void)srs;
+    return nullptr;
+  }
   virtual void synthesize(std::size_t k, const Srs& srs, r1cs::ProvingBuffers& buf) const = 0;
   virtual std::vector<ff::Fr> public_inputs(std::size_t k, const r1cs::ProvingBuffers& buf) const;
   /// True iff every proof verifies. Default: groth16::verify_proofs_batch(srs.pvk, …).

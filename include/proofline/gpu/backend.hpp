@@ -286,6 +286,8 @@ class GpuBackend final : public groth16::ProverBackend {
   /// false for Host, and when params' SRS is or would be streamed. The answer for the last cc asked
   /// (or proved) is kept and given without waiting for a running proof.
   bool evaluates_compiled(const groth16::Parameters& params, const r1cs::CompiledCircuit& cc) const override;
+  /// !evaluates_compiled(params, cc): on the device, a, b, c and the plain aux never exist on the host.
+  bool compiled_needs_host_rows(const groth16::Parameters& params, const r1cs::CompiledCircuit& cc) const override;
   /// Uploads cc when evaluates_compiled(params, cc) (0: not uploaded, or there already).
   double preload_compiled(const groth16::Parameters& params,
                           const std::shared_ptr<const r1cs::CompiledCircuit>& cc) override;

@@ -180,6 +180,17 @@ class ProverBackend {
     (void)cc;
     return true;
   }
+  /// Whether this backend's prove() of compiled-form partitions of params (circuit cc) fills host
+  /// a, b, c and a plain aux assignment from them (the partition's buffers: what the engine reserves
+  /// and warms for a partition). The CPU backend: yes (it evaluates into them). A GPU backend: only
+  /// when it would not evaluate them on the device (evaluates_compiled false); else a partition's
+  /// host buffers are its witness alone (engine.hpp "The compiled form"). Answered as
+  /// evaluates_compiled. Default: true.
+  virtual bool compiled_needs_host_rows(const Parameters& params, const r1cs::CompiledCircuit& cc) const {
+    (void)params;
+    (void)cc;
+    return true;
+  }
   /// Readies cc for the partitions of params to come (a GPU backend: uploads it to the device when
   /// evaluates_compiled says so; the engine calls it after preload()). Returns the milliseconds the
   /// upload took (0: nothing done). Errors as preload(). Default: nothing, 0.
