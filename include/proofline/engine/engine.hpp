@@ -93,7 +93,7 @@
 // When the job's compiled circuit is held before its first partition (KindJob::compiled_form: made
 // at preload, or by an earlier job) and no backend in service fills host a, b, c for it
 // (ProverBackend::compiled_needs_host_rows: a GPU evaluating on its device), a partition reserves
-// witness_buffer_bytes instead of partition_bytes (at 32 GiB PoRep 4.3 GB, not 16.9) and none is
+// witness_buffer_bytes instead of partition_bytes (at 32 GiB PoRep 4.2 GB, not 17.1) and none is
 // evaluated at synthesis. A compiled circuit goes when its parameter set leaves the SRS cache
 // (evict_srs, or evicted for room): release_compiled_circuit, and every backend frees its copy
 // (ProverBackend::release_compiled).

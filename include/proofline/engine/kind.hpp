@@ -99,7 +99,7 @@ std::uint64_t partition_buffer_bytes(const groth16::Parameters& p);
 /// evaluated on the devices: a, b, c never on the host): the input assignment (32 B each), the
 /// packed aux assignment at its largest (every value neither 0 nor 1: 32 B each, plus its 2.5 bits
 /// of bitmaps and prefix counts, r1cs/packed_witness.hpp) and the three density bitmaps. At 32 GiB
-/// PoRep 4.3 GB against partition_buffer_bytes' 16.9 GB (its witness, 1.3 % other values, packs
+/// PoRep 4.2 GB against partition_buffer_bytes' 17.1 GB (its witness, 1.3 % other values, packs
 /// into ≈ 0.1 GB).
 std::uint64_t witness_buffer_bytes(const groth16::Parameters& p);
 
