@@ -142,21 +142,26 @@ class BuiltinKind final : public ProofKind {
     if (checked != "0" && checked != "1") {
       throw std::invalid_argument("argument 'checked' = '" + checked + "': expected 0 or 1");
     }
-    const std::string compiled = arg_or(r, "compiled", "0");
-    if (compiled != "0" && compiled != "1") {
-      throw std::invalid_argument("argument 'compiled' = '" + compiled + "': expected 0 or 1");
-    }
     return std::make_shared<BuiltinJob>(circuit_, path, log, static_cast<std::size_t>(n), input, checked == "1",
-                                        compiled == "1");
+                                        compiled_arg_of(r));
   }
   /// The file alone; 'compiled' = 1: the requests after the preload take the compiled form (the
   /// engine warms buffers of that form).
   std::shared_ptr<const KindJob> prepare_srs(const ProofRequest& r) const override {
     return std::make_shared<BuiltinJob>(circuit_, existing_file("parameter file", require_arg(r, "params")), 0, 1, 1,
-                                        false, arg_or(r, "compiled", "0") == "1");
+                                        false, compiled_arg_of(r));
   }
 
  private:
+  /// Argument 'compiled' ("0" when absent); anything but 0 or 1 is refused by name.
+  static bool compiled_arg_of(const ProofRequest& r) {
+    const std::string compiled = arg_or(r, "compiled", "0");
+    if (compiled != "0" && compiled != "1") {
+      throw std::invalid_argument("argument 'compiled' = '" + compiled + "': expected 0 or 1");
+    }
+    return compiled == "1";
+  }
+
   std::string circuit_, description_;
 };
 

@@ -253,6 +253,7 @@ TEST(EngineCompiledForm, WitnessOnlyPartitionsReserveTheirWitness) {
   EngineConfig cfg = test_config(be);
   cfg.memory_budget_bytes = witness * 5 / 2;
   Engine e(std::move(cfg));
+  EXPECT_THROW(e.preload_srs("bench", {{"params", params}, {"compiled", "yes"}}), std::invalid_argument);
   e.preload_srs("bench", {{"params", params}, {"compiled", "1"}});
   ASSERT_TRUE(eventually([&] { return e.status().memory.warm_state == "warm"; })) << e.status().memory.warm_state;
   EXPECT_EQ(e.status().memory.warm_buffers, 0u);
