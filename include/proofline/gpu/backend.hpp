@@ -54,13 +54,16 @@
 //
 // ---- Timings (groth16::StageTimings, milliseconds) ------------------------------------------------
 // ntt: upload of a, b, c + H on the device (overlapped: from the first column's copy until the
-// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l
-// (incl. the assignment upload and the
-// density gathers), msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2
-// runs concurrently with ntt and the G1 MSMs, so the stages sum to more than `kernel`); assemble:
-// host assembly. h2d: the host → device copies of the assignments (with their density gathers)
-// and of a, b, c (inside msm_l and ntt respectively; overlapped, the host time spent queuing them,
-// which runs beside the transforms and the H MSM). kernel: the elapsed
+// transforms are done, so it includes the copies of b and c under the transforms); msm_h, msm_l,
+// msm_a, msm_b_g1, msm_b_g2: each MSM's wall time (with overlap_g2, msm_b_g2 runs concurrently with
+// ntt and the G1 MSMs, so the stages sum to more than `kernel`, and each MSM's wall time under that
+// overlap is its share of a busy device, not its own cost: to compare an MSM with gpu_msm_bench, run
+// with overlap_g2 off); assemble: host assembly. h2d: the host → device copies of the assignments
+// (with their density gathers) and of a, b, c (the latter inside ntt; overlapped, the host time
+// spent queuing them, which runs beside the transforms and the H MSM); the assignments' copies are
+// in h2d only, not in msm_l (they are made before the transforms, or in the lean schedule between
+// the H MSM and L). With overlap_g2 off the MSM and ntt stages are disjoint intervals of the call:
+// ntt + msm_h + msm_l + msm_a + msm_b_g1 + msm_b_g2 <= total. kernel: the elapsed
 // time between two CUDA events recorded after a device synchronisation at the start of the device
 // work and after the last MSM (the SRS upload, when this call makes it, is outside it). total: the
 // wall time of the call. For a batch, stage entries and kernel are summed over partitions.
