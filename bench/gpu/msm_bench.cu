@@ -4,7 +4,7 @@
 //   gpu_msm_bench [SPEC...]     SPEC = g1:LG[:C[,C...]] or g2:LG[:C...]   (default: g1:20 … g1:26
 //                               and g2:20 … g2:24, every power of two, with the automatic window)
 //   env REPS (default 5) timed repetitions after one warm-up; the table gives min and median.
-//   env G2_KERNELS=old,new,new-fold (any comma list): each G2 spec is timed once per listed G2
+//   env G2_KERNELS=old,new,new-fold,lean,lean-4 (any comma list): each G2 spec is timed once per listed G2
 //       kernel variant (GpuMsmConfig::g2_kernels, proofline/gpu/msm.hpp) in this one process;
 //       unset: one run per spec with PROOFLINE_G2_KERNELS's choice (column "g2 kernels": env).
 //   env BUCKET_ADD=xyzz,batch-affine (any comma list): each spec is timed once per listed bucket
@@ -149,7 +149,9 @@ std::vector<std::pair<std::string, gpu::G2Kernels>> g2_variants() {
     if (name == "old") out.emplace_back(name, gpu::G2Kernels::kOld);
     else if (name == "new") out.emplace_back(name, gpu::G2Kernels::kNew);
     else if (name == "new-fold") out.emplace_back(name, gpu::G2Kernels::kNewFold);
-    else throw std::invalid_argument("G2_KERNELS: '" + name + "' is not old, new or new-fold");
+    else if (name == "lean") out.emplace_back(name, gpu::G2Kernels::kLean);
+    else if (name == "lean-4") out.emplace_back(name, gpu::G2Kernels::kLean4);
+    else throw std::invalid_argument("G2_KERNELS: '" + name + "' is not old, new, new-fold, lean or lean-4");
   }
   if (out.empty()) out.emplace_back("env", gpu::G2Kernels::kFromEnv);
   return out;

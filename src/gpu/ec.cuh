@@ -20,11 +20,30 @@
 //   dbl-2008-s-1  2·XYZZ           6M + 3S (incl. W·Y)
 //   mdbl-2008-s-1 2·affine → XYZZ
 // Special cases are branches (rare in MSM: equal x only for P = ±Q).
+//
+// A field with kInPlace set (ff.cuh's DevFp2InPlace) runs +=, and dbl_assign() through the in-place
+// schedule of the same formulas (xyzz_in_place.cuh: fewer live values across its non-inlined
+// products), with the special cases out of line; + and dbl() stay the expressions below.
 #pragma once
 
 #include "ff.cuh"
+#include "xyzz_in_place.cuh"
 
 namespace proofline::gpu {
+
+/// Whether DevXyzz<F>'s += and dbl_assign() take the in-place formulas (F::kInPlace, ff.cuh).
+template <class F>
+constexpr bool kXyzzInPlace = [] {
+  if constexpr (requires { F::kInPlace; }) return F::kInPlace;
+  else return false;
+}();
+
+/// xyzz_in_place.cuh's Ops over a field with by-reference products (ff.cuh's mul_ref / square_ref).
+template <class F>
+struct RefProductOps {
+  __device__ __forceinline__ static void mul(F& r, const F& a, const F& b) { F::mul_ref(r, a, b); }
+  __device__ __forceinline__ static void sqr(F& r, const F& a) { F::square_ref(r, a); }
+};
 
 template <class F>
 struct DevAffine {
@@ -126,8 +145,54 @@ struct DevXyzz {
     r.zzz = p.zzz * ppp;
     return r;
   }
-  __device__ DevXyzz& operator+=(const DevXyzz& q) { return *this = *this + q; }
-  __device__ DevXyzz& operator+=(const DevAffine<F>& q) { return *this = *this + q; }
+  /// *this += q (q is not *this). In-place fields: add_in_place / madd_in_place on the
+  /// coordinates, the identities and P = ±Q handled here, the last out of line.
+  __device__ DevXyzz& operator+=(const DevXyzz& q) {
+    if constexpr (kXyzzInPlace<F>) {
+      if (q.is_identity()) return *this;
+      if (is_identity()) return *this = q;
+      const XyzzCase c = add_in_place<RefProductOps<F>>(x, y, zz, zzz, q.x, q.y, q.zz, q.zzz);
+      if (c != XyzzCase::kDone) settle(c);
+      return *this;
+    } else {
+      return *this = *this + q;
+    }
+  }
+  __device__ DevXyzz& operator+=(const DevAffine<F>& q) {
+    if constexpr (kXyzzInPlace<F>) {
+      if (q.is_identity()) return *this;
+      if (is_identity()) return *this = from_affine(q);
+      const XyzzCase c = madd_in_place<RefProductOps<F>>(x, y, zz, zzz, q.x, q.y);
+      if (c != XyzzCase::kDone) settle_affine(c, q);
+      return *this;
+    } else {
+      return *this = *this + q;
+    }
+  }
+  /// *this = 2·*this (in-place fields: dbl_in_place).
+  __device__ void dbl_assign() {
+    if constexpr (kXyzzInPlace<F>) dbl_in_place<RefProductOps<F>>(x, y, zz, zzz);
+    else *this = dbl();
+  }
+
+ private:
+  /// P = ±Q found by add_in_place (the point unchanged): 2P, or the identity. Out of line: rare,
+  /// and inlined it would add a doubling's registers to every caller.
+  __device__ __noinline__ void settle(XyzzCase c) {
+    if (c == XyzzCase::kDouble) dbl_in_place<RefProductOps<F>>(x, y, zz, zzz);
+    else *this = identity();
+  }
+  /// The same for madd_in_place: 2Q, or the identity. 2Q as dbl_in_place of Q with ZZ = ZZZ = 1:
+  /// mdbl-2008-s-1 is that formula with the products by 1 left out (V·1 = V, W·1 = W exactly), so
+  /// the same coordinates as dbl_affine, without its temporaries.
+  __device__ __noinline__ void settle_affine(XyzzCase c, const DevAffine<F>& q) {
+    if (c == XyzzCase::kDouble) {
+      *this = from_affine(q);
+      dbl_in_place<RefProductOps<F>>(x, y, zz, zzz);
+    } else {
+      *this = identity();
+    }
+  }
 };
 
 using DevG1Affine = DevAffine<DevFp>;

@@ -258,12 +258,23 @@ static_assert(sizeof(DevFr) == 32 && sizeof(DevFp) == 48, "device fields mirror 
 ///             and result go through the caller's stack frame (explicit local memory) instead of
 ///             ~72 argument/return registers, which removes almost all spilling in the G2 MSM
 ///             kernels (msm.cuh's "new" G2 kernels, PROOFLINE_G2_KERNELS).
-enum class Fp2Code { kByValue, kByRef };
+///   kInPlace  kByRef's products, as functions of their own (so that kernels bounded to fewer
+///             registers compile them without changing kByRef's code), for the XYZZ formulas that
+///             write every product into existing storage (xyzz_in_place.cuh; ec.cuh's DevXyzz takes
+///             them where kInPlace is set): msm.cuh's "lean" G2 kernels. kMinBlocks (DevFp2T's second
+///             argument) is the __launch_bounds__ minimum of blocks those kernels are compiled for.
+enum class Fp2Code { kByValue, kByRef, kInPlace };
 
 /// Fp2 = Fp[u]/(u^2 + 1) on the device (c0 + c1·u), same layout as the host ff::Fp2, whatever kCode.
-template <Fp2Code kCode>
+template <Fp2Code kCode, int kBlocks = 0>
 struct DevFp2T {
   DevFp c0, c1;
+  /// Whether DevXyzz over this field runs the in-place formulas (xyzz_in_place.cuh).
+  static constexpr bool kInPlace = kCode == Fp2Code::kInPlace;
+  /// Blocks of 128 threads per SM that msm.cuh's bucket kernels over this field are compiled for
+  /// (__launch_bounds__' minimum; 0: none, the PTX of a kernel without one). A type of its own per
+  /// bound, so that its non-inlined products are compiled once per bound.
+  static constexpr int kMinBlocks = kBlocks;
   __host__ __device__ static DevFp2T zero() { return {DevFp::zero(), DevFp::zero()}; }
   __host__ __device__ static DevFp2T one() { return {DevFp::one(), DevFp::zero()}; }
   __device__ bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
@@ -280,7 +291,7 @@ struct DevFp2T {
   __device__ __noinline__ static void mul_ref(DevFp2T& r, const DevFp2T& a, const DevFp2T& b) { r = mul_body(a, b); }
   __device__ __noinline__ static void square_ref(DevFp2T& r, const DevFp2T& x) { r = square_body(x); }
   __device__ friend DevFp2T operator*(const DevFp2T& a, const DevFp2T& b) {
-    if constexpr (kCode == Fp2Code::kByRef) {
+    if constexpr (kCode != Fp2Code::kByValue) {
       DevFp2T r;
       mul_ref(r, a, b);
       return r;
@@ -289,7 +300,7 @@ struct DevFp2T {
     }
   }
   __device__ DevFp2T sqr() const {
-    if constexpr (kCode == Fp2Code::kByRef) {
+    if constexpr (kCode != Fp2Code::kByValue) {
       DevFp2T r;
       square_ref(r, *this);
       return r;
@@ -317,6 +328,11 @@ struct DevFp2T {
 using DevFp2 = DevFp2T<Fp2Code::kByValue>;
 /// The Fp2 of msm.cuh's "new" G2 MSM kernels (PROOFLINE_G2_KERNELS=new, the default).
 using DevFp2ByRef = DevFp2T<Fp2Code::kByRef>;
-static_assert(sizeof(DevFp2) == 96 && sizeof(DevFp2ByRef) == 96, "device Fp2 mirrors host layout");
+/// The Fp2 of msm.cuh's "lean" G2 MSM kernels: PROOFLINE_G2_KERNELS=lean (3 blocks per SM, ≤ 168
+/// registers) and lean-4 (4 blocks, ≤ 128 registers).
+template <int kBlocks>
+using DevFp2InPlace = DevFp2T<Fp2Code::kInPlace, kBlocks>;
+static_assert(sizeof(DevFp2) == 96 && sizeof(DevFp2ByRef) == 96 && sizeof(DevFp2InPlace<3>) == 96,
+              "device Fp2 mirrors host layout");
 
 }  // namespace proofline::gpu

@@ -48,6 +48,31 @@ template <>
 struct NewKernelFieldOf<ec::G2Config> {
   using type = DevFp2ByRef;
 };
+/// The coordinate field of the "lean" bucket kernels bounded to kBlocks blocks per SM: again the
+/// same layout and values (G2: DevFp2InPlace<kBlocks>, whose XYZZ additions run the in-place
+/// formulas of xyzz_in_place.cuh).
+template <class Cfg, int kBlocks>
+struct LeanKernelFieldOf {
+  using type = typename DevFieldOf<Cfg>::type;
+};
+template <int kBlocks>
+struct LeanKernelFieldOf<ec::G2Config, kBlocks> {
+  using type = DevFp2InPlace<kBlocks>;
+};
+
+/// Minimum resident blocks of 128 threads per SM that the bucket kernels over F are compiled for
+/// (__launch_bounds__'s second argument): F::kMinBlocks where the field has one (ff.cuh), else 0:
+/// no minimum (the same PTX as __launch_bounds__(128) alone; 1 would add .minnctapersm 1 and move
+/// ptxas's register choices), which leaves ptxas the 255-register maximum. Only the lean G2 kernels
+/// are bounded: with the in-place formulas, what lives across a product call is the loop's state
+/// and a few addresses, so a bound costs (almost) no spills and buys occupancy — 3 blocks: ≤ 168
+/// registers, 12 warps per SM; 4 blocks: ≤ 128 registers, 16 warps; a 255-register kernel has 8
+/// (ptxas sm_90 figures in bench/RESULTS.md).
+template <class F>
+constexpr int kBucketKernelBlocks = [] {
+  if constexpr (requires { F::kMinBlocks; }) return F::kMinBlocks;
+  else return 0;
+}();
 
 /// The G2 bucket kernels G2Kernels (msm.hpp) chooses between, in two groups: the level-0
 /// accumulation of the gathered affine points (the hot one) and the rest (fold_short, the fold
@@ -55,8 +80,8 @@ struct NewKernelFieldOf<ec::G2Config> {
 enum class KernelGroup { kAccumulate, kFoldReduce };
 
 /// G2Kernels::kFromEnv resolved: PROOFLINE_G2_KERNELS, read once (proofline/gpu/msm.hpp): "new"
-/// (or unset) → kNew, "old" → kOld, "new-fold" → kNewFold; anything else throws
-/// std::invalid_argument. The values are the same whichever runs.
+/// (or unset) → kNew, "old" → kOld, "new-fold" → kNewFold, "lean" → kLean, "lean-4" → kLean4;
+/// anything else throws std::invalid_argument. The values are the same whichever runs.
 inline G2Kernels resolve_g2_kernels(G2Kernels k) {
   if (k != G2Kernels::kFromEnv) return k;
   static const G2Kernels from_env = [] {
@@ -64,13 +89,27 @@ inline G2Kernels resolve_g2_kernels(G2Kernels k) {
     if (e == nullptr || std::strcmp(e, "new") == 0) return G2Kernels::kNew;
     if (std::strcmp(e, "old") == 0) return G2Kernels::kOld;
     if (std::strcmp(e, "new-fold") == 0) return G2Kernels::kNewFold;
-    throw std::invalid_argument(std::string("PROOFLINE_G2_KERNELS=") + e + ": expected old, new or new-fold");
+    if (std::strcmp(e, "lean") == 0) return G2Kernels::kLean;
+    if (std::strcmp(e, "lean-4") == 0) return G2Kernels::kLean4;
+    throw std::invalid_argument(std::string("PROOFLINE_G2_KERNELS=") + e +
+                                ": expected old, new, new-fold, lean or lean-4");
   }();
   return from_env;
 }
-/// Whether `group` runs its new (DevFp2ByRef) kernels under the resolved choice k.
-inline bool g2_kernels_new(G2Kernels k, KernelGroup group) {
-  return k == G2Kernels::kNew || (k == G2Kernels::kNewFold && group == KernelGroup::kFoldReduce);
+/// The coordinate field a group of G2 kernels runs over.
+enum class KernelField {
+  kOld,   ///< DevFp2
+  kNew,   ///< DevFp2ByRef
+  kLean,   ///< DevFp2InPlace<3>
+  kLean4,  ///< DevFp2InPlace<4>
+};
+/// The field `group` runs its kernels over under the resolved choice k.
+inline KernelField g2_kernel_field(G2Kernels k, KernelGroup group) {
+  if (k == G2Kernels::kLean) return KernelField::kLean;
+  if (k == G2Kernels::kLean4) return KernelField::kLean4;
+  if (k == G2Kernels::kNew || (k == G2Kernels::kNewFold && group == KernelGroup::kFoldReduce))
+    return KernelField::kNew;
+  return KernelField::kOld;
 }
 
 constexpr uint32_t kSignBit = 0x80000000u;
@@ -190,11 +229,12 @@ struct XyzzSource {
 };
 
 template <class F, class Src, bool kPrefetch = false>
-__global__ void __launch_bounds__(128) accumulate_kernel(DevXyzz<F>* __restrict__ buckets,
-                                                         DevXyzz<F>* __restrict__ part,
-                                                         uint32_t* __restrict__ part_keys,
-                                                         const uint32_t* __restrict__ keys, Src src, uint32_t n,
-                                                         uint32_t L) {
+__global__ void __launch_bounds__(128, kBucketKernelBlocks<F>)
+    accumulate_kernel(DevXyzz<F>* __restrict__ buckets,
+                      DevXyzz<F>* __restrict__ part,
+                      uint32_t* __restrict__ part_keys,
+                      const uint32_t* __restrict__ keys, Src src, uint32_t n,
+                      uint32_t L) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t lo64 = (uint64_t)t * L;
   if (lo64 >= n) return;
@@ -263,10 +303,11 @@ __global__ void __launch_bounds__(128) accumulate_kernel(DevXyzz<F>* __restrict_
 /// zeroes the run's keys in keys_out (a copy of keys), so the fold levels see only the long runs.
 constexpr uint32_t kShortRun = 64;
 template <class F>
-__global__ void __launch_bounds__(128) fold_short_kernel(DevXyzz<F>* __restrict__ buckets,
-                                                         uint32_t* __restrict__ keys_out,
-                                                         const uint32_t* __restrict__ keys,
-                                                         const DevXyzz<F>* __restrict__ pts, uint32_t m) {
+__global__ void __launch_bounds__(128, kBucketKernelBlocks<F>)
+    fold_short_kernel(DevXyzz<F>* __restrict__ buckets,
+                      uint32_t* __restrict__ keys_out,
+                      const uint32_t* __restrict__ keys,
+                      const DevXyzz<F>* __restrict__ pts, uint32_t m) {
   const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j >= m) return;
   const uint32_t k = keys[j];
@@ -287,11 +328,12 @@ __global__ void __launch_bounds__(128) fold_short_kernel(DevXyzz<F>* __restrict_
 //   Σ_j j·q_j = Σ_k T_k + Σ_k k·(L·R_k),
 // so the next level has p'_k = Σ_i p_{kL+i} + T_k and q'_k = L·R_k (lg L doublings), m/L entries.
 template <class F, bool kFirst>
-__global__ void __launch_bounds__(128) reduce_level_kernel(DevXyzz<F>* __restrict__ p_out,
-                                                           DevXyzz<F>* __restrict__ q_out,
-                                                           const DevXyzz<F>* __restrict__ p_in,
-                                                           const DevXyzz<F>* __restrict__ q_in, uint32_t m,
-                                                           uint32_t total_out) {
+__global__ void __launch_bounds__(128, kBucketKernelBlocks<F>)
+    reduce_level_kernel(DevXyzz<F>* __restrict__ p_out,
+                        DevXyzz<F>* __restrict__ q_out,
+                        const DevXyzz<F>* __restrict__ p_in,
+                        const DevXyzz<F>* __restrict__ q_in, uint32_t m,
+                        uint32_t total_out) {
   const uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g >= total_out) return;
   const uint32_t per = m / kReduceSeg;
@@ -310,7 +352,7 @@ __global__ void __launch_bounds__(128) reduce_level_kernel(DevXyzz<F>* __restric
   }
   p_out[g] = tsum;
 #pragma unroll 1
-  for (int d = 0; d < kLgReduceSeg; ++d) run = run.dbl();
+  for (int d = 0; d < kLgReduceSeg; ++d) run.dbl_assign();
   q_out[g] = run;
 }
 
@@ -437,19 +479,41 @@ struct GpuMsm<Cfg>::Impl {
   using F = typename msm_detail::DevFieldOf<Cfg>::type;
   using DA = DevAffine<F>;
   using DX = DevXyzz<F>;
-  /// The bucket kernels run over F or, when PROOFLINE_G2_KERNELS selects them, FNew (same layout and
-  /// values, other code; msm_detail::NewKernelFieldOf): the buffers are typed DA/DX and cast.
+  /// The bucket kernels run over F or, when PROOFLINE_G2_KERNELS selects them, FNew, FLean or FLean4
+  /// (same layout and values, other code; msm_detail::NewKernelFieldOf, LeanKernelFieldOf): the
+  /// buffers are typed DA/DX and cast.
   using FNew = typename msm_detail::NewKernelFieldOf<Cfg>::type;
+  using FLean = typename msm_detail::LeanKernelFieldOf<Cfg, 3>::type;
+  using FLean4 = typename msm_detail::LeanKernelFieldOf<Cfg, 4>::type;
   static constexpr bool kHasNew = !std::is_same_v<F, FNew>;
   static_assert(sizeof(FNew) == sizeof(F) && sizeof(DevXyzz<FNew>) == sizeof(DX) &&
                     sizeof(DevAffine<FNew>) == sizeof(DA) && std::is_standard_layout_v<DevXyzz<FNew>> &&
                     std::is_standard_layout_v<DX>,
                 "the new kernels' field has the layout of the old");
+  static_assert(sizeof(FLean) == sizeof(F) && sizeof(DevXyzz<FLean>) == sizeof(DX) &&
+                    sizeof(DevAffine<FLean>) == sizeof(DA) && std::is_standard_layout_v<DevXyzz<FLean>>,
+                "the lean kernels' field has the layout of the old");
+  static_assert(sizeof(DevXyzz<FLean4>) == sizeof(DX) && sizeof(DevAffine<FLean4>) == sizeof(DA),
+                "the lean-4 kernels' field has the layout of the old");
   /// The G2 kernel choice of the current run() (resolved GpuMsmConfig::g2_kernels).
   G2Kernels g2_kernels = G2Kernels::kNew;
-  bool kernels_new(msm_detail::KernelGroup group) const {
-    if constexpr (kHasNew) return msm_detail::g2_kernels_new(g2_kernels, group);
-    else return false;
+  /// fn(G{}) with G the coordinate field `group` runs over in this run (F, FNew, FLean or FLean4; G1: F).
+  template <class Fn>
+  void with_kernel_field(msm_detail::KernelGroup group, Fn&& fn) const {
+    using msm_detail::KernelField;
+    if constexpr (kHasNew) {
+      switch (msm_detail::g2_kernel_field(g2_kernels, group)) {
+        case KernelField::kNew:
+          return fn(FNew{});
+        case KernelField::kLean:
+          return fn(FLean{});
+        case KernelField::kLean4:
+          return fn(FLean4{});
+        case KernelField::kOld:
+          break;
+      }
+    }
+    fn(F{});
   }
   /// Batch-affine accumulation exists for G1 (its inversion is Fp's; msm_batch_affine.cuh).
   static constexpr bool kHasBatchAffine = std::is_same_v<F, DevFp>;
@@ -632,19 +696,19 @@ struct GpuMsm<Cfg>::Impl {
                        const DA* d_bases, msm_detail::Profile& prof) {
     auto [L, nthreads] = accumulation_shape(count);
     CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)nb * sizeof(DX), stream));  // all-zero XYZZ = identity
-    if (kernels_new(msm_detail::KernelGroup::kAccumulate))
-      accumulate_affine<FNew>(reinterpret_cast<DevXyzz<FNew>*>(wb), s_keys, s_vals, count,
-                              reinterpret_cast<const DevAffine<FNew>*>(d_bases), L, nthreads);
-    else
-      accumulate_affine<F>(wb, s_keys, s_vals, count, d_bases, L, nthreads);
+    with_kernel_field(msm_detail::KernelGroup::kAccumulate, [&](auto g) {
+      using G = decltype(g);
+      accumulate_affine<G>(reinterpret_cast<DevXyzz<G>*>(wb), s_keys, s_vals, count,
+                           reinterpret_cast<const DevAffine<G>*>(d_bases), L, nthreads);
+    });
     prof.mark("accumulate");
-    if (kernels_new(msm_detail::KernelGroup::kFoldReduce))
-      fold_cut<FNew>(reinterpret_cast<DevXyzz<FNew>*>(wb), nthreads);
-    else
-      fold_cut<F>(wb, nthreads);
+    with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto g) {
+      using G = decltype(g);
+      fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb), nthreads);
+    });
     prof.mark("fold");
   }
-  /// The accumulation kernel of accumulate_runs over the coordinate field G (F or FNew).
+  /// The accumulation kernel of accumulate_runs over the coordinate field G (F, FNew, FLean or FLean4).
   template <class G>
   void accumulate_affine(DevXyzz<G>* wb, const uint32_t* s_keys, const uint32_t* s_vals, uint32_t count,
                          const DevAffine<G>* d_bases, uint32_t L, uint32_t nthreads) {
@@ -662,7 +726,8 @@ struct GpuMsm<Cfg>::Impl {
     check_launch();
   }
   /// The cut buckets of accumulate_runs (the partial sums of `nthreads` accumulation threads in
-  /// part[0]/part_keys[0]) added into wb, with the kernels over the coordinate field G (F or FNew).
+  /// part[0]/part_keys[0]) added into wb, with the kernels over the coordinate field G (F, FNew,
+  /// FLean or FLean4).
   template <class G>
   void fold_cut(DevXyzz<G>* wb, uint32_t nthreads) {
     using namespace msm_detail;
@@ -721,7 +786,8 @@ struct GpuMsm<Cfg>::Impl {
     return h.to_projective();
   }
 
-  /// One device reduction level (step 4) with the kernel over the coordinate field G (F or FNew).
+  /// One device reduction level (step 4) with the kernel over the coordinate field G (F, FNew, FLean
+  /// or FLean4).
   template <class G>
   void reduce_level(bool first, DX* po, DX* qo, const DX* p_src, const DX* q_src, uint32_t m, uint32_t total) {
     using namespace msm_detail;
@@ -930,10 +996,8 @@ struct GpuMsm<Cfg>::Impl {
       const uint32_t total = (uint32_t)W * (m / kReduceSeg);
       DX* po = red_p[level & 1].as<DX>();
       DX* qo = red_q[level & 1].as<DX>();
-      if (kernels_new(KernelGroup::kFoldReduce))
-        reduce_level<FNew>(first, po, qo, p_src, q_src, m, total);
-      else
-        reduce_level<F>(first, po, qo, p_src, q_src, m, total);
+      with_kernel_field(KernelGroup::kFoldReduce,
+                        [&](auto g) { reduce_level<decltype(g)>(first, po, qo, p_src, q_src, m, total); });
       check_launch();
       p_src = po;
       q_src = qo;

@@ -31,9 +31,11 @@ struct DevOf<ec::G2Config> {
 };
 
 // out[4i + 0] = A + B (madd), out[4i + 1] = 2A + (2B + A) (XYZZ + XYZZ with ZZ != 1),
-// out[4i + 2] = dbl(xyzz(A)), out[4i + 3] = mdbl(A)
+// out[4i + 2] = dbl(xyzz(A)), out[4i + 3] = mdbl(A); each through + and dbl() and, in out2, through
+// += and dbl_assign() (the in-place formulas where the field has kInPlace, ec.cuh).
 template <class F>
-__global__ void ec_ops_kernel(gpu::DevXyzz<F>* out, const gpu::DevAffine<F>* a, const gpu::DevAffine<F>* b, int n) {
+__global__ void ec_ops_kernel(gpu::DevXyzz<F>* out, gpu::DevXyzz<F>* out2, const gpu::DevAffine<F>* a,
+                              const gpu::DevAffine<F>* b, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   using X = gpu::DevXyzz<F>;
@@ -43,6 +45,22 @@ __global__ void ec_ops_kernel(gpu::DevXyzz<F>* out, const gpu::DevAffine<F>* a, 
   out[4 * i + 1] = xa.dbl() + (xb.dbl() + a[i]);
   out[4 * i + 2] = xa.dbl();
   out[4 * i + 3] = X::dbl_affine(a[i]);
+  X s = xa;
+  s += b[i];
+  out2[4 * i + 0] = s;
+  X d = xa, e = xb;
+  d.dbl_assign();
+  e.dbl_assign();
+  e += a[i];
+  d += e;
+  out2[4 * i + 1] = d;
+  d = xa;
+  d.dbl_assign();
+  out2[4 * i + 2] = d;
+  d = X::identity();
+  d += a[i];
+  d += a[i];  // P + P: the doubling of the affine point (madd's special case)
+  out2[4 * i + 3] = d;
 }
 
 template <class Cfg, class F = typename DevOf<Cfg>::F>
@@ -76,21 +94,24 @@ void check_ops(uint64_t seed, int n_random) {
   };
   auto ha = pack(a), hb = pack(b);
   gpu::DevAffine<F>*da, *db;
-  gpu::DevXyzz<F>* dout;
+  gpu::DevXyzz<F>*dout, *dout2;
   CUDA_CHECK(cudaMalloc(&da, n * sizeof(*da)));
   CUDA_CHECK(cudaMalloc(&db, n * sizeof(*db)));
   CUDA_CHECK(cudaMalloc(&dout, 4 * n * sizeof(*dout)));
+  CUDA_CHECK(cudaMalloc(&dout2, 4 * n * sizeof(*dout2)));
   CUDA_CHECK(cudaMemcpy(da, ha.data(), n * sizeof(*da), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(db, hb.data(), n * sizeof(*db), cudaMemcpyHostToDevice));
-  ec_ops_kernel<F><<<(n + 63) / 64, 64>>>(dout, da, db, n);
+  ec_ops_kernel<F><<<(n + 63) / 64, 64>>>(dout, dout2, da, db, n);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<X> out(4 * n);
+  std::vector<X> out(4 * n), out2(4 * n);
   static_assert(sizeof(X) == sizeof(gpu::DevXyzz<F>));
   CUDA_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(X), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(out2.data(), dout2, out2.size() * sizeof(X), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(da));
   CUDA_CHECK(cudaFree(db));
   CUDA_CHECK(cudaFree(dout));
+  CUDA_CHECK(cudaFree(dout2));
 
   for (int i = 0; i < n; ++i) {
     const J ja = a[i].to_projective(), jb = b[i].to_projective();
@@ -99,6 +120,17 @@ void check_ops(uint64_t seed, int n_random) {
     EXPECT_EQ(out[4 * i + 2].to_affine(), ja.dbl().to_affine()) << Cfg::kName << " dbl, case " << i;
     EXPECT_EQ(out[4 * i + 3].to_affine(), ja.dbl().to_affine()) << Cfg::kName << " mdbl, case " << i;
     EXPECT_TRUE(out[4 * i + 1].is_on_curve()) << Cfg::kName << " case " << i;
+    // += and dbl_assign(): the same coordinates as + and dbl() (the same formulas, whatever their
+    // schedule), the identity wherever the affine result is the identity
+    for (int k = 0; k < 4; ++k) {
+      const X &x1 = out[4 * i + k], &x2 = out2[4 * i + k];
+      if (x1.is_identity()) {
+        EXPECT_TRUE(x2.is_identity()) << Cfg::kName << " in place, op " << k << ", case " << i;
+      } else {
+        EXPECT_TRUE(x1.x == x2.x && x1.y == x2.y && x1.zz == x2.zz && x1.zzz == x2.zzz)
+            << Cfg::kName << " in place, op " << k << ", case " << i;
+      }
+    }
   }
 }
 
@@ -116,6 +148,14 @@ TEST(GpuEc, G2MatchesHost) {
 TEST(GpuEc, G2ByRefMatchesHost) {
   REQUIRE_CUDA_DEVICE();
   check_ops<ec::G2Config, gpu::DevFp2ByRef>(12, 100);
+}
+
+// The in-place XYZZ formulas (xyzz_in_place.cuh) over the lean kernels' Fp2 (msm.cuh's lean G2
+// kernels), both bounds.
+TEST(GpuEc, G2InPlaceMatchesHost) {
+  REQUIRE_CUDA_DEVICE();
+  check_ops<ec::G2Config, gpu::DevFp2InPlace<3>>(12, 100);
+  check_ops<ec::G2Config, gpu::DevFp2InPlace<4>>(13, 100);
 }
 
 }  // namespace

@@ -126,4 +126,10 @@ TEST(GpuFf, Fp2ByRefMatchesHost) {
   check_fp2<gpu::DevFp2ByRef>(3);
 }
 
+// So does the lean G2 kernels' compilation (the same products as functions of their own).
+TEST(GpuFf, Fp2InPlaceMatchesHost) {
+  REQUIRE_CUDA_DEVICE();
+  check_fp2<gpu::DevFp2InPlace<3>>(3);
+}
+
 }  // namespace

@@ -40,16 +40,21 @@
 //     Horner (c doublings per window) with the host ec layer.
 //
 // ---- G2 kernel variants (PROOFLINE_G2_KERNELS) ----------------------------------------------------
-// The G2 bucket kernels of steps 3–4 are compiled twice, over two Fp2 types with the same layout
+// The G2 bucket kernels of steps 3–4 are compiled four times, over Fp2 types with the same layout
 // and the same field operations in the same order (src/gpu/ff.cuh, Fp2Code), so every variant
 // computes the same values: "old" passes the operands of the non-inlined Fp2 product by value
 // (ptxas sm_90: 160–256 B of register saves per product in the accumulation kernel, 26 KB of spills
 // in a reduction kernel held to 32 registers), "new" through references into the caller's stack
-// frame (no spills in the accumulation and fold_short kernels, ~2.5 KB in the reduction kernels).
-// PROOFLINE_G2_KERNELS (read once per process): new (the default, also when unset), old, or
-// new-fold (old accumulation of step 3's affine points, new fold and reduction kernels); any
-// other value makes G2 run() throw std::invalid_argument. GpuMsmConfig::g2_kernels overrides it
-// per call. G1 has one variant and ignores both.
+// frame (no spills in the accumulation and fold_short kernels, ~2.5 KB in the reduction kernels;
+// all at 255 registers, 2 blocks of 128 threads per SM). "lean" and "lean-4" take new's products
+// under the XYZZ formulas rescheduled in place (src/gpu/xyzz_in_place.cuh: every product written
+// into the point's coordinates or one of four scratch values, so little is live across a product
+// call) with the kernels bounded by __launch_bounds__ to 3 blocks per SM (≤ 168 registers; 0–36 B
+// of spills) or 4 (≤ 128 registers; 26–164 B): 1.5× or 2× the resident warps of "new".
+// PROOFLINE_G2_KERNELS (read once per process): new (the default, also when unset), old,
+// new-fold (old accumulation of step 3's affine points, new fold and reduction kernels), lean or
+// lean-4; any other value makes G2 run() throw std::invalid_argument. GpuMsmConfig::g2_kernels
+// overrides it per call. G1 has one variant and ignores both.
 //
 // ---- Bucket additions (PROOFLINE_MSM_XYZZ, GpuMsmConfig::bucket_add) ------------------------------
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
@@ -93,6 +98,8 @@ enum class G2Kernels {
   kOld,      ///< by-value Fp2 products everywhere
   kNew,      ///< by-reference Fp2 products everywhere
   kNewFold,  ///< by-value in the accumulation of the affine points, by-reference in fold and reduction
+  kLean,     ///< by-reference products under in-place XYZZ formulas, kernels bounded to 3 blocks per SM
+  kLean4,    ///< the same bounded to 4 blocks per SM
 };
 
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
