@@ -27,7 +27,9 @@
 # a figure worth quoting; 0: skip it), SINGLE (1, default: also the cold single run, gen-c1 → c2 →
 # verify --c1 in separate processes; 0: only the sustained mode, whose c2 loads the parameters once),
 # C2_ARGS (more c2 arguments, split at spaces, for both c2 runs: e.g. "--compiled" for the compiled
-# form: witness-only synthesis, the constraints evaluated by the backend, the aux assignment packed).
+# form: witness-only synthesis, the constraints evaluated by the backend, the aux assignment packed),
+# PROOFLINE_COMMIT (the commit the header line names; default git's HEAD of this checkout: a device
+# machine's copy has no .git, so bench/device/run.sh passes the bundle's commit).
 #
 # Examples:  bench/porep.sh 2KiB cpu
 #            SUSTAINED=3 NO_BUILD=1 PROOFLINE=/tmp/devrun-bundle/bin/proofline bench/porep.sh 32GiB cuda
@@ -81,7 +83,7 @@ c0=0 c1=0
 cpu_since() { awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.2f", b - a }'; }
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -n), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
-  "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), PoRep C2 $SIZE, backend $BACKEND"
+  "commit ${PROOFLINE_COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')}, PoRep C2 $SIZE, backend $BACKEND"
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/# gpu /' || true
 fi

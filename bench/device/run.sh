@@ -674,6 +674,9 @@ unpack_bundle || exit 1
     "$(df -h --output=avail "$PARAMS_DIR" | tail -n1 | tr -d ' ')" "$(df -h --output=size "$PARAMS_DIR" | tail -n1 | tr -d ' ')" "$PARAMS_DIR"
   echo "bundle: $(sed -n 's/^tree: //p' "$B/MANIFEST"), old build: $(sed -n 's/^old build: //p' "$B/MANIFEST"); BACKEND=$BACKEND SECTOR=$SECTOR POST_SECTOR=$POST_SECTOR SNAP_SECTOR=$SNAP_SECTOR SUSTAINED=$SUSTAINED$([ "$DRY" = 1 ] && echo ' DRY=1')"
 } | tee -a "$OUT/summary.txt"
+# the bundle's commit for the scripts that name one (bench/porep.sh's header: no .git on this machine)
+PROOFLINE_COMMIT=$(sed -n 's/^tree: commit \([0-9a-f]*\).*/\1/p' "$B/MANIFEST")
+export PROOFLINE_COMMIT
 
 final=0
 for p in "$@"; do
