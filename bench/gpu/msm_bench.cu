@@ -228,7 +228,7 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       std::sort(ms.begin(), ms.end());
       const int c = row.cfg.window_bits;
       std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s | %s | %d |\n", curve == 1 ? "G1" : "G2", s.lg,
-                  c ? c : gpu::gpu_msm_window_bits(n), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
+                  c ? c : gpu::gpu_msm_window_bits(n, curve), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
                   g.device_bytes() / double(1 << 30), row.variant.c_str(), row.adds.c_str(), row.cfg.batch_affine_steps);
       std::fflush(stdout);
     }

@@ -208,7 +208,7 @@ void pack_points(const Affine* src, std::size_t n, unsigned char* dst) {
 /// Device scratch of one GPU MSM over n points (msm.hpp "Memory"), XYZZ points of `xyzz` bytes.
 std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   if (n == 0) return 0;
-  const int c = gpu_msm_window_bits(n);
+  const int c = gpu_msm_window_bits(n, xyzz > 192 ? 2 : 1);  // 192 B: a G1 XYZZ point, 384 B: G2
   const std::size_t w = (255 + c - 1) / c;
   const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
   const std::size_t threads = (n + per_thread - 1) / per_thread;

@@ -943,7 +943,7 @@ struct GpuMsm<Cfg>::Impl {
                        const GpuMsmConfig& cfg) {
     using namespace msm_detail;
     const size_t n = n32;
-    int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n);
+    int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n, std::is_same_v<Cfg, ec::G2Config> ? 2 : 1);
     const int W = (255 + c - 1) / c;
     const uint32_t nb = 1u << (c - 1);
     const uint32_t nthreads = accumulation_shape(n32).second;

@@ -8,7 +8,10 @@
 // Skipped (not failed) without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 #include <random>
 #include <utility>
 #include <vector>
@@ -99,7 +102,7 @@ TEST(GpuMsm, G1EveryWindowWidth) {
   gpu::GpuMsmG1 g;
   auto bases = random_bases<ec::G1Config>(3000, rng);
   auto scalars = random_scalars(3000, rng);
-  for (int c : {2, 3, 5, 7, 8, 11, 12, 13, 16, 17, 20, 21, 22})
+  for (int c : {2, 3, 5, 7, 8, 11, 12, 13, 16, 17, 19, 20, 21, 22})  // 13–22: every default width
     expect_same(g, bases, scalars, "window sweep", c);
 }
 
@@ -109,7 +112,35 @@ TEST(GpuMsm, G2WindowWidths) {
   gpu::GpuMsmG2 g;
   auto bases = random_bases<ec::G2Config>(500, rng);
   auto scalars = random_scalars(500, rng);
-  for (int c : {2, 9, 13, 18}) expect_same(g, bases, scalars, "window sweep", c);
+  for (int c : {2, 9, 13, 14, 16, 17, 18, 19, 20, 22})  // 13–22: every default width
+    expect_same(g, bases, scalars, "window sweep", c);
+}
+
+// The default window rule (proofline/gpu/msm.hpp gpu_msm_window_bits): the measured widths at the
+// nearest power of two, the two curves apart, the cost model outside the tables; no device needed.
+TEST(GpuMsmWindow, MeasuredWidthsAtTheNearestPowerOfTwo) {
+  const auto c1 = [](double n) { return gpu::gpu_msm_window_bits(static_cast<size_t>(n), 1); };
+  const auto c2 = [](double n) { return gpu::gpu_msm_window_bits(static_cast<size_t>(n), 2); };
+  EXPECT_EQ(c1(0x1p17), 16);          // the model's 13 took 2.2× as long (17.3 against 7.9 ms)
+  EXPECT_EQ(c1(0x1p26), 22);          // the model's 20: +7 % (548.8 against 510.0 ms)
+  EXPECT_EQ(c1(0x1p27 - 1), 22);      // a 32 GiB partition's H MSM (domain 2^27, n − 1 points)
+  EXPECT_EQ(c1(96e6), 22);            // log2 = 26.52: nearest 2^27
+  EXPECT_EQ(c1(1.4 * 0x1p25), 20);    // log2 = 25.49: nearest 2^25
+  EXPECT_EQ(c1(1.5 * 0x1p25), 22);    // log2 = 25.58: nearest 2^26
+  EXPECT_EQ(c1(0x1p13), 16);          // the curves differ where their measurements did
+  EXPECT_EQ(c2(0x1p13), 13);
+  EXPECT_EQ(c2(0x1p26), 22);
+  EXPECT_EQ(gpu::gpu_msm_window_bits(0x1p20), c1(0x1p20));  // group 1 by default
+  int last1 = 0, last2 = 0;
+  for (int lg = 0; lg <= 32; ++lg) {  // within 2..22 and non-decreasing in n, inside and outside the tables
+    const int w1 = c1(std::ldexp(1.0, lg)), w2 = c2(std::ldexp(1.0, lg));
+    EXPECT_GE(w1, std::max(2, last1)) << "G1 2^" << lg;
+    EXPECT_GE(w2, std::max(2, last2)) << "G2 2^" << lg;
+    EXPECT_LE(std::max(w1, w2), 22) << "2^" << lg;
+    last1 = w1;
+    last2 = w2;
+  }
+  EXPECT_THROW(gpu::gpu_msm_window_bits(1000, 3), std::invalid_argument);
 }
 
 template <class Cfg>

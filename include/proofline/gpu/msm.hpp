@@ -73,8 +73,9 @@
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
 // Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
-// W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 20: about 9.5 GiB. Batch-affine adds
-// its lanes' state, sized by the free memory (above): ≈ 350 B × ⌈n/L⌉ per window of a group.
+// W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 22 (its default since 2026-12-06): about
+// 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state, sized
+// by the free memory (above): ≈ 350 B × ⌈n/L⌉ per window of a group.
 // Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
 // with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and
 // the device) stay usable: free something or use smaller calls and retry.
@@ -121,8 +122,11 @@ struct GpuMsmConfig {
   int batch_affine_steps = 0;
 };
 
-/// The window width the GPU MSM uses for n scalars by default.
-int gpu_msm_window_bits(std::size_t n);
+/// The window width c the GPU MSM uses for n scalars by default, group 1 (G1) or 2 (G2): for n from
+/// about 2^11.5 to 2^27.5 (G2: 2^26.5) the width measured fastest at the nearest power of two
+/// (src/gpu/msm_g1.cu's tables; bench/RESULTS.md "MSM window per size"), elsewhere a cost model
+/// W·(n + 2.1·2^c + 140000) over c = 2..22. Throws std::invalid_argument for another group.
+int gpu_msm_window_bits(std::size_t n, int group = 1);
 
 /// A GPU MSM context for one curve (Cfg = ec::G1Config or ec::G2Config) on the current device.
 /// Owns device buffers (allocated on first use, grown when needed, reused) and one CUDA stream.
