@@ -2,7 +2,9 @@
 // (include/proofline/r1cs/compiled_file.hpp).
 #include "proofline/r1cs/compiled_file.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -16,6 +18,8 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +36,9 @@ namespace {
 
 constexpr std::uint64_t kDigestOffset = 80;
 constexpr std::uint64_t kDigestBytes = 32;
+constexpr std::uint64_t kChunkLog2Offset = 112;   // version 2: u32 L (compiled_file.hpp)
+constexpr unsigned kMinChunkLog2 = 6, kMaxChunkLog2 = 40;
+constexpr std::uint64_t kMaxDigestChunks = std::uint64_t{1} << 20;  // 32 MiB of chunk digests at most
 constexpr const char* kMatrixName[3] = {"A", "B", "C"};
 using Digest = std::array<std::uint8_t, kDigestBytes>;
 
@@ -92,6 +99,48 @@ class Sha256 {
  private:
   [[noreturn]] static void fail() { throw std::runtime_error("OpenSSL SHA-256 failed"); }
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
+};
+
+// Version 2's digest (compiled_file.hpp): SHA-256 over the header (digest field zero) and the SHA-256
+// of each 2^L-byte chunk of the bytes after it. The writer feeds the bytes in order (update); the
+// reader hashes the chunks on every core and calls top().
+class ChunkedDigest {
+ public:
+  explicit ChunkedDigest(unsigned log2) : chunk_(std::uint64_t{1} << log2) {}
+  void update(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    while (n > 0) {
+      if (!cur_) cur_ = std::make_unique<Sha256>();
+      const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, chunk_ - in_chunk_));
+      cur_->update(b, take);
+      b += take;
+      n -= take;
+      in_chunk_ += take;
+      if (in_chunk_ == chunk_) close_chunk();
+    }
+  }
+  /// `header`: the 128 header bytes with the digest field zero.
+  Digest final(const std::uint8_t* header) {
+    if (cur_) close_chunk();
+    return top(header, leaves_);
+  }
+  static Digest top(const std::uint8_t* header, const std::vector<Digest>& leaves) {
+    Sha256 h;
+    h.update(header, kCompiledHeaderBytes);
+    for (const Digest& d : leaves) h.update(d.data(), d.size());
+    return h.final();
+  }
+
+ private:
+  void close_chunk() {
+    leaves_.push_back(cur_->final());
+    cur_.reset();
+    in_chunk_ = 0;
+  }
+  std::uint64_t chunk_;
+  std::uint64_t in_chunk_ = 0;
+  std::unique_ptr<Sha256> cur_;
+  std::vector<Digest> leaves_;
 };
 
 // ---- header ----------------------------------------------------------------------------------
@@ -165,7 +214,7 @@ class TempFile {
 // Appends sections to the temporary file and hashes them.
 class SectionWriter {
  public:
-  SectionWriter(TempFile& f, Sha256& h) : f_(f), h_(h) {}
+  SectionWriter(TempFile& f, ChunkedDigest& h) : f_(f), h_(h) {}
   void put(const void* p, std::size_t n) {
     f_.write_at(at_, p, n);
     h_.update(p, n);
@@ -179,13 +228,18 @@ class SectionWriter {
 
  private:
   TempFile& f_;
-  Sha256& h_;
+  ChunkedDigest& h_;
   std::uint64_t at_ = kCompiledHeaderBytes;
 };
 
 }  // namespace
 
-std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCircuit& circuit) {
+std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCircuit& circuit,
+                                     unsigned digest_chunk_log2) {
+  if (digest_chunk_log2 < kMinChunkLog2 || digest_chunk_log2 > kMaxChunkLog2) {
+    throw std::invalid_argument("write_compiled_circuit: digest chunk log2 " + std::to_string(digest_chunk_log2) +
+                                ", expected " + std::to_string(kMinChunkLog2) + " to " + std::to_string(kMaxChunkLog2));
+  }
   CompiledShape s = circuit.shape();
   if (s.c_is_ab) {
     throw ProoflineError(Error::BadArgument, "compiled circuit '" + path +
@@ -201,10 +255,10 @@ std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCirc
   for (std::size_t f = 0; f < slots.size(); ++f)
     store<std::uint64_t>(header.data() + kShapeFields[f].offset, *slots[f]);
   store<std::uint64_t>(header.data() + 72, static_cast<std::uint64_t>(layout.total));
+  store<std::uint32_t>(header.data() + kChunkLog2Offset, digest_chunk_log2);
 
   TempFile file(path);
-  Sha256 hash;
-  hash.update(header.data(), header.size());  // digest field still zero
+  ChunkedDigest hash(digest_chunk_log2);
   SectionWriter out(file, hash);
   std::vector<std::uint8_t> coeffs(circuit.coefficients().size() * 32);
   for (std::size_t k = 0; k < circuit.coefficients().size(); ++k) {
@@ -225,7 +279,7 @@ std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCirc
     throw std::logic_error("write_compiled_circuit: wrote " + std::to_string(out.at()) + " bytes, the layout says " +
                            u128(layout.total));
   }
-  const Digest digest = hash.final();
+  const Digest digest = hash.final(header.data());  // the digest field still zero
   std::memcpy(header.data() + kDigestOffset, digest.data(), digest.size());
   file.write_at(0, header.data(), header.size());
   file.commit();
@@ -304,15 +358,25 @@ class Reader {
                 to_hex(std::span(reinterpret_cast<const std::uint8_t*>(kCompiledMagic), 8)) +
                 " (\"PLCCIRC\"): not a compiled circuit");
     }
-    if (const std::uint32_t v = load<std::uint32_t>(base_ + 8); v != kCompiledVersion) {
-      malformed("version " + std::to_string(v) + " at offset 8; this build reads version " +
+    version_ = load<std::uint32_t>(base_ + 8);
+    if (version_ != 1 && version_ != kCompiledVersion) {
+      malformed("version " + std::to_string(version_) + " at offset 8; this build reads versions 1 and " +
                 std::to_string(kCompiledVersion));
     }
     if (const std::uint32_t h = load<std::uint32_t>(base_ + 12); h != kCompiledHeaderBytes) {
       malformed("header bytes " + std::to_string(h) + " at offset 12, expected " +
                 std::to_string(kCompiledHeaderBytes));
     }
-    for (std::uint64_t o = 112; o < kCompiledHeaderBytes; ++o) {
+    std::uint64_t reserved = kChunkLog2Offset;
+    if (version_ >= 2) {
+      chunk_log2_ = load<std::uint32_t>(base_ + kChunkLog2Offset);
+      if (chunk_log2_ < kMinChunkLog2 || chunk_log2_ > kMaxChunkLog2) {
+        malformed("digest chunk log2 " + std::to_string(chunk_log2_) + " at offset 112, expected " +
+                  std::to_string(kMinChunkLog2) + " to " + std::to_string(kMaxChunkLog2));
+      }
+      reserved += 4;
+    }
+    for (std::uint64_t o = reserved; o < kCompiledHeaderBytes; ++o) {
       if (base_[o] != 0) malformed("reserved header byte at offset " + std::to_string(o) + " is not zero");
     }
     const auto slots = shape_slots(shape_);
@@ -349,17 +413,46 @@ class Reader {
   }
 
   void check_digest() {
-    static constexpr std::uint8_t zeros[kDigestBytes] = {};
-    Sha256 h;
-    h.update(base_, kDigestOffset);
-    h.update(zeros, kDigestBytes);
-    h.update(base_ + kDigestOffset + kDigestBytes, size_ - kDigestOffset - kDigestBytes);
-    const Digest got = h.final();
+    const Digest got = version_ == 1 ? digest_v1() : digest_v2();
     if (std::memcmp(got.data(), base_ + kDigestOffset, kDigestBytes) != 0) {
       malformed("digest mismatch: the SHA-256 at offset 80 is " +
                 to_hex(std::span(base_ + kDigestOffset, kDigestBytes)) + ", the content hashes to " + to_hex(got) +
                 ": the file is corrupt");
     }
+  }
+
+  // Version 1: SHA-256 of the whole file, the digest field read as zero (one core).
+  Digest digest_v1() const {
+    static constexpr std::uint8_t zeros[kDigestBytes] = {};
+    Sha256 h;
+    h.update(base_, kDigestOffset);
+    h.update(zeros, kDigestBytes);
+    h.update(base_ + kDigestOffset + kDigestBytes, size_ - kDigestOffset - kDigestBytes);
+    return h.final();
+  }
+
+  // Version 2: the chunks after the header hashed in parallel (their pages faulted in on every
+  // core too), then the top hash over the header and the chunk digests.
+  Digest digest_v2() const {
+    const std::uint64_t chunk = std::uint64_t{1} << chunk_log2_, body = size_ - kCompiledHeaderBytes;
+    const std::uint64_t chunks = (body >> chunk_log2_) + ((body & (chunk - 1)) != 0);
+    if (chunks > kMaxDigestChunks) {
+      malformed(std::to_string(chunks) + " digest chunks of 2^" + std::to_string(chunk_log2_) +
+                " bytes (log2 at offset 112), more than the " + std::to_string(kMaxDigestChunks) + " allowed");
+    }
+    std::vector<Digest> leaves(static_cast<std::size_t>(chunks));
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, leaves.size(), 1), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        const std::uint64_t at = kCompiledHeaderBytes + i * chunk;
+        Sha256 h;
+        h.update(base_ + at, static_cast<std::size_t>(std::min(chunk, size_ - at)));
+        leaves[i] = h.final();
+      }
+    });
+    std::array<std::uint8_t, kCompiledHeaderBytes> header{};
+    std::memcpy(header.data(), base_, header.size());
+    std::fill(header.begin() + kDigestOffset, header.begin() + kDigestOffset + kDigestBytes, 0);
+    return ChunkedDigest::top(header.data(), leaves);
   }
 
   void check_expected() {
@@ -413,7 +506,19 @@ class Reader {
       malformed("row offset " + std::to_string(n) + " is " + std::to_string(r.row_offsets[n]) + ", expected nnz " +
                 std::to_string(nnz) + where(layout_.rows[m], n, 4));
     }
-    for (std::uint64_t i = 0; i < n; ++i) {
+    // Row i: its end offset within [start, nnz], its columns < I + X and increasing, its coefficient
+    // indices < K. Every row is checked on its own, so the rows run in parallel; the first bad row
+    // in row order is the one named, with the first of its faults (the message of a one-core scan).
+    const auto row_ok = [&](std::uint64_t i) {
+      const std::uint64_t lo = r.row_offsets[i], hi = r.row_offsets[i + 1];
+      if (hi < lo || hi > nnz) return false;
+      for (std::uint64_t e = lo; e < hi; ++e) {
+        if (r.cols[e] >= cols_end || (e > lo && r.cols[e] <= r.cols[e - 1])) return false;
+        if (r.coeff_index[e] >= shape_.coefficients) return false;
+      }
+      return true;
+    };
+    const auto refuse_row = [&](std::uint64_t i) {
       const std::uint64_t lo = r.row_offsets[i], hi = r.row_offsets[i + 1];
       if (hi < lo || hi > nnz) {
         malformed("row offset " + std::to_string(i + 1) + " is " + std::to_string(hi) + ", expected within [" +
@@ -429,7 +534,20 @@ class Reader {
                     " is not below " + std::to_string(shape_.coefficients) + where(layout_.idx[m], e, 2));
         }
       }
-    }
+    };
+    std::atomic<std::uint64_t> first_bad{n};
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1u << 14), [&](const tbb::blocked_range<std::uint64_t>& b) {
+      for (std::uint64_t i = b.begin(); i != b.end(); ++i) {
+        if (i >= first_bad.load(std::memory_order_relaxed)) return;  // a row before this one is bad already
+        if (!row_ok(i)) {
+          std::uint64_t cur = first_bad.load(std::memory_order_relaxed);
+          while (i < cur && !first_bad.compare_exchange_weak(cur, i, std::memory_order_relaxed)) {
+          }
+          return;
+        }
+      }
+    });
+    if (const std::uint64_t bad = first_bad.load(); bad < n) refuse_row(bad);
     return r;
   }
 
@@ -467,6 +585,8 @@ class Reader {
   std::uint64_t size_ = 0;
   CompiledShape shape_;
   Layout layout_;
+  std::uint32_t version_ = 0;
+  unsigned chunk_log2_ = 0;  // version 2's L
 };
 
 }  // namespace

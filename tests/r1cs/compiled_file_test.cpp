@@ -70,11 +70,25 @@ class CompiledFile : public ::testing::Test {
   std::string path_;
 };
 
-// `b` with the SHA-256 at offset 80 recomputed, as the writer computes it.
+// `b` with the digest at offset 80 recomputed from the format's definition (compiled_file.hpp), by
+// OpenSSL's one-shot SHA256: version 1, the whole file; version 2, the header and the SHA-256 of each
+// 2^L-byte chunk after it (L at offset 112).
 std::vector<char> with_digest(std::vector<char> b) {
   std::fill(b.begin() + 80, b.begin() + 112, 0);
+  const auto* u = reinterpret_cast<const unsigned char*>(b.data());
   std::uint8_t d[32];
-  SHA256(reinterpret_cast<const unsigned char*>(b.data()), b.size(), d);
+  if (b[8] == 1) {
+    SHA256(u, b.size(), d);
+  } else {
+    const std::size_t chunk = std::size_t{1} << static_cast<unsigned char>(b[112]);
+    std::vector<unsigned char> top(u, u + 128);
+    for (std::size_t at = 128; at < b.size(); at += chunk) {
+      std::uint8_t leaf[32];
+      SHA256(u + at, std::min(chunk, b.size() - at), leaf);
+      top.insert(top.end(), leaf, leaf + 32);
+    }
+    SHA256(top.data(), top.size(), d);
+  }
   std::copy(d, d + 32, b.begin() + 80);
   return b;
 }
@@ -154,6 +168,51 @@ TEST_F(CompiledFile, BitFlipIsRefused) {
   EXPECT_TRUE(contains(refusal(Error::Malformed), "digest mismatch"));
 }
 
+// Version 2's digest over many chunks (L = 6: the awkward circuit's 440 bytes after the header in 7
+// chunks of 64 B): the writer's digest is the format's, and a flipped bit in any chunk, or a chunk
+// digest's order, is caught.
+TEST_F(CompiledFile, ChunkedDigestCatchesEveryChunk) {
+  write_compiled_circuit(path_, record_awkward(), 6);
+  const std::vector<char> good = bytes();
+  ASSERT_EQ(good.size(), 568u);
+  EXPECT_EQ(good[8], 2);
+  EXPECT_EQ(good[112], 6);
+  EXPECT_EQ(with_digest(good), good);  // the digest as the format defines it
+  (void)read_compiled_circuit(path_);
+  for (std::size_t at = 128; at < good.size(); at += 64) {  // one bit in each chunk
+    std::vector<char> b = good;
+    b[at + 17] ^= 0x04;  // the last chunk holds 56 bytes
+    put(b);
+    EXPECT_TRUE(contains(refusal(Error::Malformed), "digest mismatch")) << at;
+  }
+  std::vector<char> b = good;  // L changed: other chunks, another digest
+  b[112] = 7;
+  put(b);
+  EXPECT_TRUE(contains(refusal(Error::Malformed), "digest mismatch"));
+  EXPECT_THROW(write_compiled_circuit(path_, record_awkward(), 5), std::invalid_argument);
+  EXPECT_THROW(write_compiled_circuit(path_, record_awkward(), 41), std::invalid_argument);
+}
+
+// A file of version 1 (written before 2026-12-06: the whole-file SHA-256, offset 112 zero) is still
+// read, the same circuit.
+TEST_F(CompiledFile, VersionOneIsStillRead) {
+  const CompiledCircuit cc = record_awkward();
+  write_compiled_circuit(path_, cc);
+  std::vector<char> b = bytes();
+  b[8] = 1;
+  std::fill(b.begin() + 112, b.begin() + 116, 0);
+  put(with_digest(b));
+  const CompiledCircuit back = read_compiled_circuit(path_, {.expected = CircuitShape{7, 2, 4}});
+  EXPECT_EQ(back.shape(), cc.shape());
+  for (int m = 0; m < 3; ++m) EXPECT_TRUE(std::ranges::equal(back.matrix(m).cols, cc.matrix(m).cols)) << m;
+  ProvingAssignment pa;
+  synthesize(Awkward{}, pa);
+  expect_equals_prover(back, pa);
+  b[112] = 26;  // version 1 has no L: offset 112 is reserved
+  put(with_digest(b));
+  EXPECT_TRUE(contains(refusal(Error::Malformed), "reserved header byte at offset 112 is not zero"));
+}
+
 TEST_F(CompiledFile, HeaderDamageIsNamed) {
   write_compiled_circuit(path_, record_awkward());
   const std::vector<char> good = bytes();
@@ -162,9 +221,20 @@ TEST_F(CompiledFile, HeaderDamageIsNamed) {
   put(b);
   EXPECT_TRUE(contains(refusal(Error::Malformed), "bad magic at offset 0"));
   b = good;
-  b[8] = 2;
+  b[8] = 3;
   put(b);
-  EXPECT_TRUE(contains(refusal(Error::Malformed), "version 2 at offset 8; this build reads version 1"));
+  EXPECT_TRUE(contains(refusal(Error::Malformed), "version 3 at offset 8; this build reads versions 1 and 2"));
+  for (const char l : {char{5}, char{41}}) {  // the digest's chunk log2 L outside 6..40
+    b = good;
+    b[112] = l;
+    put(b);
+    const std::string e = refusal(Error::Malformed);
+    EXPECT_TRUE(contains(e, "digest chunk log2 " + std::to_string(int{l}) + " at offset 112, expected 6 to 40")) << e;
+  }
+  b = good;
+  b[116] = 1;  // reserved
+  put(b);
+  EXPECT_TRUE(contains(refusal(Error::Malformed), "reserved header byte at offset 116 is not zero"));
   b = good;
   b[16] ^= 1;  // constraints 7 → 6: the sizes no longer add up
   put(b);
