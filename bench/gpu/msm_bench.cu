@@ -6,7 +6,9 @@
 //   env REPS (default 5) timed repetitions after one warm-up; the table gives min and median.
 //   env G2_KERNELS=old,new,new-fold,lean,lean-4 (any comma list): each G2 spec is timed once per listed G2
 //       kernel variant (GpuMsmConfig::g2_kernels, proofline/gpu/msm.hpp) in this one process;
-//       unset: one run per spec with PROOFLINE_G2_KERNELS's choice (column "g2 kernels": env).
+//       unset: one run per spec with PROOFLINE_G2_KERNELS's choice (column "kernels": env).
+//   env G1_KERNELS=new,lean-4,lean-5 (any comma list): the same for each G1 spec and the G1 kernel
+//       variants (GpuMsmConfig::g1_kernels); unset: PROOFLINE_G1_KERNELS's choice (column "kernels": env).
 //   env BUCKET_ADD=xyzz,batch-affine (any comma list): each spec is timed once per listed bucket
 //       addition (GpuMsmConfig::bucket_add; G2 runs XYZZ whatever is asked); unset: one run per spec
 //       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": env).
@@ -157,6 +159,19 @@ std::vector<std::pair<std::string, gpu::G2Kernels>> g2_variants() {
   return out;
 }
 
+/// G1_KERNELS (see the top of the file) as (name, variant) pairs; one kFromEnv entry when unset.
+std::vector<std::pair<std::string, gpu::G1Kernels>> g1_variants() {
+  std::vector<std::pair<std::string, gpu::G1Kernels>> out;
+  for (const auto& name : env_list("G1_KERNELS")) {
+    if (name == "new") out.emplace_back(name, gpu::G1Kernels::kNew);
+    else if (name == "lean-4") out.emplace_back(name, gpu::G1Kernels::kLean4);
+    else if (name == "lean-5") out.emplace_back(name, gpu::G1Kernels::kLean5);
+    else throw std::invalid_argument("G1_KERNELS: '" + name + "' is not new, lean-4 or lean-5");
+  }
+  if (out.empty()) out.emplace_back("env", gpu::G1Kernels::kFromEnv);
+  return out;
+}
+
 /// BUCKET_ADD (see the top of the file) as (name, choice) pairs; one kFromEnv entry when unset.
 std::vector<std::pair<std::string, gpu::BucketAdd>> bucket_adds() {
   std::vector<std::pair<std::string, gpu::BucketAdd>> out;
@@ -196,21 +211,31 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     const size_t n = size_t{1} << s.lg;
     const auto want = reference<Cfg>(distinct, scalars, n);
     std::vector<int> ws = s.windows.empty() ? std::vector<int>{0} : s.windows;
-    auto variants = g2_variants();
-    if (curve == 1) variants = {{"-", gpu::G2Kernels::kFromEnv}};
-    // every (window, G2 variant, bucket addition, lane length) asked for, one row each
+    // the kernel variants of this curve (G1_KERNELS or G2_KERNELS), the other curve's left to the environment
+    struct Variant {
+      std::string name;
+      gpu::G1Kernels g1 = gpu::G1Kernels::kFromEnv;
+      gpu::G2Kernels g2 = gpu::G2Kernels::kFromEnv;
+    };
+    std::vector<Variant> variants;
+    if (curve == 1)
+      for (const auto& [vname, k] : g1_variants()) variants.push_back({vname, k, gpu::G2Kernels::kFromEnv});
+    else
+      for (const auto& [vname, k] : g2_variants()) variants.push_back({vname, gpu::G1Kernels::kFromEnv, k});
+    // every (window, kernel variant, bucket addition, lane length) asked for, one row each
     struct Row {
       gpu::GpuMsmConfig cfg;
       std::string variant, adds;
     };
     std::vector<Row> rows;
     for (int c : ws)
-      for (const auto& [vname, variant] : variants)
+      for (const auto& variant : variants)
         for (const auto& [aname, add] : bucket_adds())
           for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps()) {
-            Row row{{}, vname, aname};
+            Row row{{}, variant.name, aname};
             row.cfg.window_bits = c;
-            row.cfg.g2_kernels = variant;
+            row.cfg.g1_kernels = variant.g1;
+            row.cfg.g2_kernels = variant.g2;
             row.cfg.bucket_add = add;
             row.cfg.batch_affine_steps = steps;
             rows.push_back(row);
@@ -254,7 +279,7 @@ int main(int argc, char** argv) {
   std::printf("# gpu_msm_bench on %s, %d reps (+1 warm-up); ms = wall time of the synchronous call\n",
               gpu::device_name(0).c_str(), reps);
   std::printf(
-      "| curve | n | c | min ms | median ms | check | device mem | g2 kernels | adds | BA steps (0: default) |\n"
+      "| curve | n | c | min ms | median ms | check | device mem | kernels | adds | BA steps (0: default) |\n"
       "|---|---|---|---|---|---|---|---|---|---|\n");
   run_curve<ec::G1Config>(specs, 1, reps, scalars, d_scalars);
   run_curve<ec::G2Config>(specs, 2, reps, scalars, d_scalars);

@@ -157,6 +157,18 @@ template <class P>
 struct DevField {
   static constexpr int N = P::N;
   uint32_t v[N];
+  /// P::kInPlace where P has it (FpInPlaceParams32: DevFpInPlace, the "lean" G1 MSM kernels), else
+  /// false: products by reference (mul_ref, square_ref; operator* too), and DevXyzz over this field
+  /// runs the in-place formulas (xyzz_in_place.cuh).
+  static constexpr bool kInPlace = [] {
+    if constexpr (requires { P::kInPlace; }) return P::kInPlace;
+    else return false;
+  }();
+  /// P::kMinBlocks where P has it, else 0: msm.cuh's kBucketKernelBlocks (0: no minimum).
+  static constexpr int kMinBlocks = [] {
+    if constexpr (requires { P::kMinBlocks; }) return P::kMinBlocks;
+    else return 0;
+  }();
 
   __host__ __device__ static DevField zero() {
     DevField r;
@@ -210,14 +222,25 @@ struct DevField {
   /// Montgomery product a·b·R^{-1} mod m; inlined when P::kOutlineMul is false, else one shared
   /// non-inlined copy (mul_outlined): the G1 bucket kernels inline ~10 Fp products per point
   /// addition, and Nsight Compute on the H200 put 30 % of their stall cycles on instruction fetch.
+  /// kInPlace: one non-inlined product with operands and result by reference (mul_ref; what is
+  /// live across the call is what the caller holds, no argument registers).
   __device__ friend DevField operator*(const DevField& a, const DevField& b) {
-    if constexpr (P::kOutlineMul) {
+    if constexpr (kInPlace) {
+      DevField r;
+      mul_ref(r, a, b);
+      return r;
+    } else if constexpr (P::kOutlineMul) {
       return mul_outlined(a, b);
     } else {
       return mul_inline(a, b);
     }
   }
   __device__ __noinline__ static DevField mul_outlined(const DevField a, const DevField b) { return mul_inline(a, b); }
+  /// r = a·b and r = x^2 (the same Montgomery product), non-inlined, through references (r may alias
+  /// an operand): the products of the in-place XYZZ formulas (ec.cuh's RefProductOps) for a kInPlace
+  /// field. Compiled only where used (DevFpInPlace).
+  __device__ __noinline__ static void mul_ref(DevField& r, const DevField& a, const DevField& b) { r = mul_inline(a, b); }
+  __device__ __noinline__ static void square_ref(DevField& r, const DevField& x) { r = mul_inline(x, x); }
 
   /// Montgomery product a·b·R^{-1} mod m (mont_mul.cuh over DevChains), always inlined.
   __device__ __forceinline__ static DevField mul_inline(const DevField& a, const DevField& b) {
@@ -243,7 +266,16 @@ struct DevField {
 
 using DevFr = DevField<FrParams32>;
 using DevFp = DevField<FpParams32>;
-static_assert(sizeof(DevFr) == 32 && sizeof(DevFp) == 48, "device fields mirror host layout");
+/// The Fp of msm.cuh's "lean" G1 bucket kernels (PROOFLINE_G1_KERNELS=lean-4: 4 blocks of 128 per
+/// SM, ≤ 128 registers; lean-5: 5 blocks, ≤ 102 registers): DevFp's layout and values, products by
+/// reference, XYZZ additions in place (kInPlace), kMinBlocks = kBlocks.
+template <int kBlocks>
+using DevFpInPlace = DevField<FpInPlaceParams32<kBlocks>>;
+static_assert(sizeof(DevFr) == 32 && sizeof(DevFp) == 48 && sizeof(DevFpInPlace<4>) == 48,
+              "device fields mirror host layout");
+static_assert(!DevFp::kInPlace && DevFp::kMinBlocks == 0 && DevFpInPlace<5>::kInPlace &&
+                  DevFpInPlace<5>::kMinBlocks == 5,
+              "only DevFpInPlace runs the in-place formulas");
 
 /// How DevFp2T compiles its products; every variant performs the same Fp operations in the same order
 /// (Karatsuba: t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1), c0 = t0 − t1, c1 = t2 − t0 − t1;

@@ -49,4 +49,14 @@ struct FpParams32 {
   static constexpr bool kOutlineMul = true;
 };
 
+/// FpParams32 for msm.cuh's "lean" G1 bucket kernels (ff.cuh's DevFpInPlace, PROOFLINE_G1_KERNELS):
+/// the same field; kInPlace: products by reference (DevField::mul_ref / square_ref) under the in-place
+/// XYZZ formulas; kMinBlocks: the kernels' __launch_bounds__ minimum of blocks per SM. A type of its
+/// own per bound, so that the non-inlined products are compiled once per bound.
+template <int kBlocks>
+struct FpInPlaceParams32 : FpParams32 {
+  static constexpr bool kInPlace = true;
+  static constexpr int kMinBlocks = kBlocks;
+};
+
 }  // namespace proofline::gpu

@@ -59,12 +59,17 @@ template <int kBlocks>
 struct LeanKernelFieldOf<ec::G2Config, kBlocks> {
   using type = DevFp2InPlace<kBlocks>;
 };
+/// G1: DevFpInPlace<kBlocks> (PROOFLINE_G1_KERNELS=lean-4, lean-5).
+template <int kBlocks>
+struct LeanKernelFieldOf<ec::G1Config, kBlocks> {
+  using type = DevFpInPlace<kBlocks>;
+};
 
 /// Minimum resident blocks of 128 threads per SM that the bucket kernels over F are compiled for
 /// (__launch_bounds__'s second argument): F::kMinBlocks where the field has one (ff.cuh), else 0:
 /// no minimum (the same PTX as __launch_bounds__(128) alone; 1 would add .minnctapersm 1 and move
-/// ptxas's register choices), which leaves ptxas the 255-register maximum. Only the lean G2 kernels
-/// are bounded: with the in-place formulas, what lives across a product call is the loop's state
+/// ptxas's register choices), which leaves ptxas the 255-register maximum. Only the lean G2 and G1
+/// kernels are bounded (G1: 4 blocks ≤ 128 registers, 5 blocks ≤ 102): with the in-place formulas, what lives across a product call is the loop's state
 /// and a few addresses, so a bound costs (almost) no spills and buys occupancy — 3 blocks: ≤ 168
 /// registers, 12 warps per SM; 4 blocks: ≤ 128 registers, 16 warps; a 255-register kernel has 8
 /// (ptxas sm_90 figures in bench/RESULTS.md).
@@ -93,6 +98,20 @@ inline G2Kernels resolve_g2_kernels(G2Kernels k) {
     if (std::strcmp(e, "lean-4") == 0) return G2Kernels::kLean4;
     throw std::invalid_argument(std::string("PROOFLINE_G2_KERNELS=") + e +
                                 ": expected old, new, new-fold, lean or lean-4");
+  }();
+  return from_env;
+}
+/// G1Kernels::kFromEnv resolved: PROOFLINE_G1_KERNELS, read once (proofline/gpu/msm.hpp): "new"
+/// (or unset) → kNew, "lean-4" → kLean4, "lean-5" → kLean5; anything else throws
+/// std::invalid_argument. The values are the same whichever runs.
+inline G1Kernels resolve_g1_kernels(G1Kernels k) {
+  if (k != G1Kernels::kFromEnv) return k;
+  static const G1Kernels from_env = [] {
+    const char* e = std::getenv("PROOFLINE_G1_KERNELS");
+    if (e == nullptr || std::strcmp(e, "new") == 0) return G1Kernels::kNew;
+    if (std::strcmp(e, "lean-4") == 0) return G1Kernels::kLean4;
+    if (std::strcmp(e, "lean-5") == 0) return G1Kernels::kLean5;
+    throw std::invalid_argument(std::string("PROOFLINE_G1_KERNELS=") + e + ": expected new, lean-4 or lean-5");
   }();
   return from_env;
 }
@@ -495,9 +514,19 @@ struct GpuMsm<Cfg>::Impl {
                 "the lean kernels' field has the layout of the old");
   static_assert(sizeof(DevXyzz<FLean4>) == sizeof(DX) && sizeof(DevAffine<FLean4>) == sizeof(DA),
                 "the lean-4 kernels' field has the layout of the old");
+  /// G1's bucket kernels run over F or, when PROOFLINE_G1_KERNELS selects them, FLean4 or FLean5
+  /// (DevFpInPlace<4>, <5>: DevFp's layout and values).
+  static constexpr bool kIsG1 = std::is_same_v<Cfg, ec::G1Config>;
+  using FLean5 = typename msm_detail::LeanKernelFieldOf<Cfg, 5>::type;
+  static_assert(!kIsG1 || (sizeof(DevXyzz<FLean5>) == sizeof(DX) && sizeof(DevAffine<FLean5>) == sizeof(DA) &&
+                           std::is_standard_layout_v<DevXyzz<FLean4>> && std::is_standard_layout_v<DevXyzz<FLean5>>),
+                "the lean G1 kernels' field has the layout of the old");
   /// The G2 kernel choice of the current run() (resolved GpuMsmConfig::g2_kernels).
   G2Kernels g2_kernels = G2Kernels::kNew;
-  /// fn(G{}) with G the coordinate field `group` runs over in this run (F, FNew, FLean or FLean4; G1: F).
+  /// The G1 kernel choice of the current run() (resolved GpuMsmConfig::g1_kernels).
+  G1Kernels g1_kernels = G1Kernels::kNew;
+  /// fn(G{}) with G the coordinate field `group` runs over in this run (G2: F, FNew, FLean or
+  /// FLean4; G1: F, FLean4 or FLean5, the same for both groups).
   template <class Fn>
   void with_kernel_field(msm_detail::KernelGroup group, Fn&& fn) const {
     using msm_detail::KernelField;
@@ -510,6 +539,16 @@ struct GpuMsm<Cfg>::Impl {
         case KernelField::kLean4:
           return fn(FLean4{});
         case KernelField::kOld:
+          break;
+      }
+    } else if constexpr (kIsG1) {
+      switch (g1_kernels) {
+        case G1Kernels::kLean4:
+          return fn(FLean4{});
+        case G1Kernels::kLean5:
+          return fn(FLean5{});
+        case G1Kernels::kFromEnv:
+        case G1Kernels::kNew:
           break;
       }
     }
@@ -646,6 +685,7 @@ struct GpuMsm<Cfg>::Impl {
       throw std::invalid_argument("GpuMsm::run: window_bits " + std::to_string(cfg.window_bits) +
                                   " outside [2, 24]");
     if constexpr (kHasNew) g2_kernels = msm_detail::resolve_g2_kernels(cfg.g2_kernels);
+    if constexpr (kIsG1) g1_kernels = msm_detail::resolve_g1_kernels(cfg.g1_kernels);
     ensure_stream();
     const DA* d_bases = bases + offset;
     const uint32_t n32 = (uint32_t)n;
@@ -708,7 +748,8 @@ struct GpuMsm<Cfg>::Impl {
     });
     prof.mark("fold");
   }
-  /// The accumulation kernel of accumulate_runs over the coordinate field G (F, FNew, FLean or FLean4).
+  /// The accumulation kernel of accumulate_runs over the coordinate field G (F or a variant's,
+  /// with_kernel_field).
   template <class G>
   void accumulate_affine(DevXyzz<G>* wb, const uint32_t* s_keys, const uint32_t* s_vals, uint32_t count,
                          const DevAffine<G>* d_bases, uint32_t L, uint32_t nthreads) {
@@ -726,8 +767,8 @@ struct GpuMsm<Cfg>::Impl {
     check_launch();
   }
   /// The cut buckets of accumulate_runs (the partial sums of `nthreads` accumulation threads in
-  /// part[0]/part_keys[0]) added into wb, with the kernels over the coordinate field G (F, FNew,
-  /// FLean or FLean4).
+  /// part[0]/part_keys[0]) added into wb, with the kernels over the coordinate field G (F or a
+  /// variant's, with_kernel_field).
   template <class G>
   void fold_cut(DevXyzz<G>* wb, uint32_t nthreads) {
     using namespace msm_detail;
@@ -786,8 +827,8 @@ struct GpuMsm<Cfg>::Impl {
     return h.to_projective();
   }
 
-  /// One device reduction level (step 4) with the kernel over the coordinate field G (F, FNew, FLean
-  /// or FLean4).
+  /// One device reduction level (step 4) with the kernel over the coordinate field G (F or a
+  /// variant's, with_kernel_field).
   template <class G>
   void reduce_level(bool first, DX* po, DX* qo, const DX* p_src, const DX* q_src, uint32_t m, uint32_t total) {
     using namespace msm_detail;

@@ -150,6 +150,14 @@ TEST(GpuEc, G2ByRefMatchesHost) {
   check_ops<ec::G2Config, gpu::DevFp2ByRef>(12, 100);
 }
 
+// The in-place XYZZ formulas (xyzz_in_place.cuh) over the lean G1 kernels' Fp (DevFpInPlace: products
+// by reference; msm.cuh's PROOFLINE_G1_KERNELS=lean-4, lean-5), both bounds.
+TEST(GpuEc, G1InPlaceMatchesHost) {
+  REQUIRE_CUDA_DEVICE();
+  check_ops<ec::G1Config, gpu::DevFpInPlace<4>>(14, 200);
+  check_ops<ec::G1Config, gpu::DevFpInPlace<5>>(15, 200);
+}
+
 // The in-place XYZZ formulas (xyzz_in_place.cuh) over the lean kernels' Fp2 (msm.cuh's lean G2
 // kernels), both bounds.
 TEST(GpuEc, G2InPlaceMatchesHost) {

@@ -126,6 +126,13 @@ TEST(GpuFf, Fp2ByRefMatchesHost) {
   check_fp2<gpu::DevFp2ByRef>(3);
 }
 
+// The lean G1 kernels' Fp (DevFpInPlace: the same Montgomery product behind mul_ref / square_ref).
+TEST(GpuFf, FpInPlaceMatchesHost) {
+  REQUIRE_CUDA_DEVICE();
+  check_field<gpu::DevFpInPlace<4>, ff::Fp>(2);
+  check_field<gpu::DevFpInPlace<5>, ff::Fp>(4);
+}
+
 // So does the lean G2 kernels' compilation (the same products as functions of their own).
 TEST(GpuFf, Fp2InPlaceMatchesHost) {
   REQUIRE_CUDA_DEVICE();

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <random>
 #include <utility>
 #include <vector>
@@ -230,6 +231,22 @@ TEST(GpuMsm, G2BitsSplit) {
   bits_split<ec::G2Config>(12, 3000);
 }
 
+// The scalars of the kernel-variant tests, named: random, 75 % bits (the ones' sum and the split),
+// one scalar everywhere (long cut runs, so the fold levels), all ones (all through the ones' sum: one
+// bucket, long cut runs).
+std::vector<std::pair<std::string, std::vector<ff::Fr>>> kernel_variant_inputs(size_t n, std::mt19937_64& rng) {
+  auto random = random_scalars(n, rng);
+  auto bits = random;
+  for (size_t i = 0; i < n; ++i)
+    if (i % 4 != 0) bits[i] = (rng() & 1) ? ff::Fr::one() : ff::Fr::zero();
+  std::vector<std::pair<std::string, std::vector<ff::Fr>>> out;
+  out.emplace_back("random", random);
+  out.emplace_back("75% bits", std::move(bits));
+  out.emplace_back("one scalar everywhere", std::vector<ff::Fr>(n, random[0]));
+  out.emplace_back("all ones", std::vector<ff::Fr>(n, ff::Fr::one()));
+  return out;
+}
+
 // The G2 kernel variants (msm.hpp, PROOFLINE_G2_KERNELS / GpuMsmConfig::g2_kernels) compute the same
 // values: the Jacobian result of every variant is bit-identical to the old one (same coordinates,
 // not only the same point), and new, lean and lean-4 equal the CPU. Window widths with 0 to 3 device
@@ -242,31 +259,67 @@ TEST(GpuMsm, G2KernelVariantsAgree) {
   gpu::GpuMsmG2 g;
   auto bases = random_bases<ec::G2Config>(n, rng);
   g.set_bases(bases);
-  auto random = random_scalars(n, rng);
-  auto bits = random;
-  for (size_t i = 0; i < n; ++i)
-    if (i % 4 != 0) bits[i] = (rng() & 1) ? ff::Fr::one() : ff::Fr::zero();
-  const std::vector<ff::Fr> same(n, random[0]);
-  const std::vector<ff::Fr> ones(n, ff::Fr::one());  // all through the ones' sum: one bucket, long cut runs
-  const std::pair<const char*, const std::vector<ff::Fr>*> inputs[] = {
-      {"random", &random}, {"75% bits", &bits}, {"one scalar everywhere", &same}, {"all ones", &ones}};
-  for (const auto& [what, scalars] : inputs) {
-    const auto want = msm::msm_g2(bases, msm::Scalars(*scalars)).to_affine();
+  for (const auto& [what, scalars] : kernel_variant_inputs(n, rng)) {
+    const auto want = msm::msm_g2(bases, msm::Scalars(scalars)).to_affine();
     for (int c : {0, 4, 9, 13, 16}) {
       gpu::GpuMsmConfig cfg;
       cfg.window_bits = c;
       cfg.g2_kernels = gpu::G2Kernels::kOld;
-      const auto old_result = g.run(*scalars, 0, cfg);
+      const auto old_result = g.run(scalars, 0, cfg);
       for (auto k :
            {gpu::G2Kernels::kNew, gpu::G2Kernels::kNewFold, gpu::G2Kernels::kLean, gpu::G2Kernels::kLean4}) {
         cfg.g2_kernels = k;
-        const auto got = g.run(*scalars, 0, cfg);
+        const auto got = g.run(scalars, 0, cfg);
         EXPECT_TRUE(got.x == old_result.x && got.y == old_result.y && got.z == old_result.z)
             << "variant " << int(k) << " c=" << c << " scalars: " << what;
         if (k != gpu::G2Kernels::kNewFold)
           EXPECT_EQ(got.to_affine(), want) << "variant " << int(k) << " c=" << c << " scalars: " << what;
       }
     }
+  }
+}
+
+// The G1 kernel variants (msm.hpp, PROOFLINE_G1_KERNELS / GpuMsmConfig::g1_kernels) compute the same
+// values: the Jacobian result of lean-4 and lean-5 is bit-identical to new's (same coordinates), and
+// every variant equals the CPU. Window widths with 0 to 3 device reduction levels; random scalars,
+// 75 % bits (the ones' sum and the split), one scalar everywhere (long cut runs, so the fold levels),
+// all ones (the ones' sum alone); XYZZ bucket additions (batch-affine has no variants). Then 2^16
+// random scalars over repeated bases (many threads, cut runs in every window) at the default width.
+TEST(GpuMsm, G1KernelVariantsAgree) {
+  REQUIRE_CUDA_DEVICE();
+  std::mt19937_64 rng(17);
+  const size_t n = 3000;
+  gpu::GpuMsmG1 g;
+  auto bases = random_bases<ec::G1Config>(n, rng);
+  g.set_bases(bases);
+  for (const auto& [what, scalars] : kernel_variant_inputs(n, rng)) {
+    const auto want = msm::msm_g1(bases, msm::Scalars(scalars)).to_affine();
+    for (int c : {0, 4, 9, 13, 16}) {
+      gpu::GpuMsmConfig cfg;
+      cfg.window_bits = c;
+      cfg.bucket_add = gpu::BucketAdd::kXyzz;
+      cfg.g1_kernels = gpu::G1Kernels::kNew;
+      const auto new_result = g.run(scalars, 0, cfg);
+      EXPECT_EQ(new_result.to_affine(), want) << "new c=" << c << " scalars: " << what;
+      for (auto k : {gpu::G1Kernels::kLean4, gpu::G1Kernels::kLean5}) {
+        cfg.g1_kernels = k;
+        const auto got = g.run(scalars, 0, cfg);
+        EXPECT_TRUE(got.x == new_result.x && got.y == new_result.y && got.z == new_result.z)
+            << "variant " << int(k) << " c=" << c << " scalars: " << what;
+        EXPECT_EQ(got.to_affine(), want) << "variant " << int(k) << " c=" << c << " scalars: " << what;
+      }
+    }
+  }
+  const size_t big = size_t{1} << 16;
+  auto distinct = random_bases<ec::G1Config>(1024, rng);
+  std::vector<ec::G1Affine> rep(big);
+  for (size_t i = 0; i < big; ++i) rep[i] = distinct[i % distinct.size()];
+  auto scalars = random_scalars(big, rng);
+  for (auto k : {gpu::G1Kernels::kNew, gpu::G1Kernels::kLean4, gpu::G1Kernels::kLean5}) {
+    gpu::GpuMsmConfig cfg;
+    cfg.bucket_add = gpu::BucketAdd::kXyzz;
+    cfg.g1_kernels = k;
+    expect_same_cfg(g, rep, scalars, "2^16 random, G1 variant " + std::to_string(int(k)), cfg);
   }
 }
 

@@ -54,7 +54,24 @@
 // PROOFLINE_G2_KERNELS (read once per process): new (the default, also when unset), old,
 // new-fold (old accumulation of step 3's affine points, new fold and reduction kernels), lean or
 // lean-4; any other value makes G2 run() throw std::invalid_argument. GpuMsmConfig::g2_kernels
-// overrides it per call. G1 has one variant and ignores both.
+// overrides it per call. G1 ignores both.
+//
+// ---- G1 kernel variants (PROOFLINE_G1_KERNELS) ----------------------------------------------------
+// The G1 bucket kernels of steps 3–4 (accumulation, fold_short, the fold and reduction levels) are
+// compiled three times over Fp types with DevFp's layout and the same field operations (src/gpu/
+// ff.cuh: DevFp, DevFpInPlace), so every variant computes the same values: "new" (the default) with
+// a non-inlined by-value Fp product and no register bound (ptxas sm_90: 162 registers in the
+// accumulation kernel, 3 blocks of 128 threads per SM); "lean-4" and "lean-5" with by-reference Fp
+// products under the in-place XYZZ formulas (src/gpu/xyzz_in_place.cuh, as G2's lean kernels) and
+// the kernels bounded by __launch_bounds__ to 4 blocks per SM (≤ 128 registers; ptxas sm_90: 96–122,
+// no spills) or 5 (≤ 102, in practice 94–96 registers; no kernel spills, but 56 B of register
+// saves inside every Fp product of the accumulation kernel). The point being summed then lives in
+// the thread's stack frame (528–720 B of local memory) instead of registers. bench/RESULTS.md ("G1
+// MSM: lean bucket kernels") has the figures; not yet timed on a device. The variant covers the
+// sum of the scalar-1 bases (step 0) too; batch-affine accumulation (below) and its fold keep their
+// kernels, and the reduction levels after it take the chosen variant. PROOFLINE_G1_KERNELS (read
+// once per process): new (also when unset), lean-4 or lean-5; any other value makes G1 run() throw
+// std::invalid_argument. GpuMsmConfig::g1_kernels overrides it per call. G2 ignores both.
 //
 // ---- Bucket additions (PROOFLINE_MSM_XYZZ, GpuMsmConfig::bucket_add) ------------------------------
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
@@ -103,6 +120,15 @@ enum class G2Kernels {
   kLean4,    ///< the same bounded to 4 blocks per SM
 };
 
+/// Which compilation of the G1 bucket kernels a call runs ("G1 kernel variants" above); every
+/// choice computes the same values. G2 ignores it.
+enum class G1Kernels {
+  kFromEnv,  ///< PROOFLINE_G1_KERNELS (unset: kNew)
+  kNew,      ///< by-value Fp products, no register bound (the default)
+  kLean4,    ///< by-reference Fp products under in-place XYZZ formulas, bounded to 4 blocks per SM
+  kLean5,    ///< the same bounded to 5 blocks per SM
+};
+
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
 enum class BucketAdd {
   kFromEnv,      ///< PROOFLINE_MSM_XYZZ / PROOFLINE_MSM_BA_MIN (G1: batch-affine only from BA_MIN tail points)
@@ -116,6 +142,8 @@ struct GpuMsmConfig {
   int window_bits = 0;
   /// The G2 kernel variant; kFromEnv defers to PROOFLINE_G2_KERNELS (tests set it to compare).
   G2Kernels g2_kernels = G2Kernels::kFromEnv;
+  /// The G1 kernel variant; kFromEnv defers to PROOFLINE_G1_KERNELS (tests set it to compare).
+  G1Kernels g1_kernels = G1Kernels::kFromEnv;
   /// Step 3's additions; kFromEnv defers to PROOFLINE_MSM_XYZZ and PROOFLINE_MSM_BA_MIN.
   BucketAdd bucket_add = BucketAdd::kFromEnv;
   /// Batch-affine entries per lane (= steps); 0: PROOFLINE_MSM_BA_STEPS or 32. At most 1024.
