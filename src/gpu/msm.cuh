@@ -69,8 +69,8 @@ struct LeanKernelFieldOf<ec::G1Config, kBlocks> {
 /// (__launch_bounds__'s second argument): F::kMinBlocks where the field has one (ff.cuh), else 0:
 /// no minimum (the same PTX as __launch_bounds__(128) alone; 1 would add .minnctapersm 1 and move
 /// ptxas's register choices), which leaves ptxas the 255-register maximum. Only the lean G2 and G1
-/// kernels are bounded (G1: 4 blocks ≤ 128 registers, 5 blocks ≤ 102): with the in-place formulas, what lives across a product call is the loop's state
-/// and a few addresses, so a bound costs (almost) no spills and buys occupancy — 3 blocks: ≤ 168
+/// kernels are bounded (G1: 4 blocks ≤ 128 registers, 5 blocks ≤ 102): with the in-place formulas,
+/// what lives across a product call is the loop's state and a few addresses, so a bound costs (almost) no spills and buys occupancy — 3 blocks: ≤ 168
 /// registers, 12 warps per SM; 4 blocks: ≤ 128 registers, 16 warps; a 255-register kernel has 8
 /// (ptxas sm_90 figures in bench/RESULTS.md).
 template <class F>
