@@ -247,6 +247,13 @@ std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCirc
                                                  "its zkey, not written to a file");
   }
   const Layout layout = layout_of(s);
+  // The reader refuses more than kMaxDigestChunks chunks: never write a file it would refuse.
+  const unsigned __int128 body = layout.total - kCompiledHeaderBytes, chunk = std::uint64_t{1} << digest_chunk_log2;
+  if ((body + chunk - 1) / chunk > kMaxDigestChunks) {
+    throw std::invalid_argument("write_compiled_circuit: " + u128(layout.total) + " bytes in chunks of 2^" +
+                                std::to_string(digest_chunk_log2) + " bytes are more than the " +
+                                std::to_string(kMaxDigestChunks) + " digest chunks a reader takes");
+  }
   std::array<std::uint8_t, kCompiledHeaderBytes> header{};
   std::memcpy(header.data(), kCompiledMagic, 8);
   store<std::uint32_t>(header.data() + 8, kCompiledVersion);

@@ -79,7 +79,8 @@ struct CompiledReadOptions {
 
 /// Writes `circuit` to `path` (format above) atomically. Returns the file's size in bytes. A
 /// CompiledShape::c_is_ab circuit is refused (ProoflineError BadArgument): it is made from its zkey.
-/// `digest_chunk_log2` (6..40, else std::invalid_argument) sets L: tests use small chunks.
+/// `digest_chunk_log2` sets L (6..40, and at most 2^20 chunks after the header, which is what a
+/// reader takes; else std::invalid_argument): tests use small chunks.
 std::uint64_t write_compiled_circuit(const std::string& path, const CompiledCircuit& circuit,
                                      unsigned digest_chunk_log2 = kCompiledDigestChunkLog2);
 
