@@ -19,10 +19,17 @@ function row(what, size, ms, note, tkey,   key) {
                       (key in target) ? target[key] : "", note)
 }
 /^# gpu_msm_bench/ { section = "msm" }
-/^\| size \| forward NN/ { section = "ntt"; next }
+/^\| size \| forward NN/ { section = "ntt"; twcol = 0; next }
+# gpu_ntt_bench since the wide table: | size | twiddles | tables MB | forward NN | … | compute_h |
+/^\| size \| twiddles/ { section = "ntt"; twcol = 1; next }
 /^Groth16 prove on/ { section = "groth16" }
 /^\|---/ { next }
-section == "ntt" && /^\| 2\^/ { row("NTT forward NN", trim($2), trim($3), "compute_h " trim($7) " ms") }
+section == "ntt" && /^\| 2\^/ && !twcol { row("NTT forward NN", trim($2), trim($3), "compute_h " trim($7) " ms") }
+# the compact tables keep the old row's name (so old and new join); the wide table's rows are named apart
+section == "ntt" && /^\| 2\^/ && twcol {
+  row(trim($3) == "wide" ? "NTT forward NN (wide table)" : "NTT forward NN", trim($2), trim($5),
+      "compute_h " trim($9) " ms; tables " trim($4) " MB", "NTT forward NN " trim($2))
+}
 section == "msm" && /^\| G[12] \|/ { row(trim($2) " MSM", trim($3), trim($6), "median, c=" trim($4) ", check " trim($7)) }
 # the first row of each size is the backend's default configuration (the target applies to it)
 section == "groth16" && /^\| 2\^/ {

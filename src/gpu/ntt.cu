@@ -188,6 +188,14 @@ __global__ void __launch_bounds__(kRevThreads) bitrev_tiled_kernel(DevFr* __rest
   }
 }
 
+/// out[i] = lo[i & mask]·hi[i >> lo_bits] for i < n (the wide table from two levels of powers).
+__global__ void two_level_powers_kernel(DevFr* __restrict__ out, const DevFr* __restrict__ lo,
+                                        const DevFr* __restrict__ hi, unsigned lo_bits, uint64_t n) {
+  const uint64_t mask = (uint64_t{1} << lo_bits) - 1;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    out[i] = lo[i & mask] * hi[i >> lo_bits];
+}
+
 /// x[p] *= lo[e & mask]·hi[e >> lo_bits]·scale, e = p or bitrev(p).
 __global__ void scale_powers_kernel(DevFr* x, const DevFr* lo, const DevFr* hi, DevFr scale,
                                     unsigned lg, unsigned lo_bits, bool bitrev_positions, uint64_t n) {
@@ -294,15 +302,18 @@ struct NttDomain::Tables {
   DeviceBuffer gpow{"NTT coset powers"};        // [g^lo (2^14) | g^(hi·2^14) | g^-lo | g^-(hi·2^14)]
   DeviceBuffer spow{"NTT odd-coset powers"};    // [σ^lo (2^14) | σ^(hi·2^14)]
   DeviceBuffer low{"NTT folded variants"};      // kFoldedTables LowTables (ntt_group::build_low_table)
+  DeviceBuffer wide{"NTT wide twiddles"};       // ntt_group::build_wide_table (n elements), or empty
   std::array<ff::Fr, kFoldedTables> lambda{};   // each one's λ, for the empty plan of 2^0
 };
 
-NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
+NttDomain::NttDomain(unsigned lg_n, bool wide_twiddles) : lg_n_(lg_n) {
   if (lg_n > 31) throw std::invalid_argument("gpu::NttDomain: 2^" + std::to_string(lg_n) + " exceeds the supported 2^31");
   const uint64_t n = size();
   n_inv_ = ff::Fr::from_u64(n).inverse();
   const ff::Fr g = ff::Fr::from_u64(ff::Fr::kGenerator);
   z_inv_on_coset_ = (g.pow(std::array<ff::u64, 1>{n}) - ff::Fr::one()).inverse();
+  tau_ = ff::Fr::root_of_unity();  // ω_{2n} = root^(2^(31−k))
+  for (unsigned s = 0; s + 1 + lg_n < 32; ++s) tau_ = tau_ * tau_;
   n_lo_ = uint64_t{1} << kPowLoBits;
   n_hi_ = (n >> kPowLoBits) + 1;
   odd_coset_j_ = groth16::snarkjs::snarkjs_root_exponent() & (n - 1);
@@ -337,6 +348,7 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
   {
     const ff::Fr w = root, wi = root.inverse(), one = ff::Fr::one();
     const ff::Fr lam_z = z_inv_on_coset_ * n_inv_;
+    const ff::Fr lam_z_tau = (tau_.pow(std::array<ff::u64, 1>{n}) - one).inverse() * n_inv_;  // τ^n − 1 = −2
     const struct {
       ff::Fr root, gamma, lambda;
     } spec[kFoldedTables] = {
@@ -345,6 +357,8 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
         {w, sigma, one},       // CosetSigma: γ = σ
         {wi, g_inv, n_inv_},   // CosetGenInv: γ = g^{-1}, 1/n
         {wi, g_inv, lam_z},    // CosetGenInvZ: γ = g^{-1}, Z^{-1}/n
+        {w, tau_, one},                  // CosetTau: γ = τ
+        {wi, tau_.inverse(), lam_z_tau},  // CosetTauInvZ: γ = τ^{-1}, Z_τ^{-1}/n
     };
     std::vector<ff::Fr> all;
     all.reserve(kFoldedTables * ntt_group::kLowCount);
@@ -355,6 +369,18 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
     }
     t_->low.ensure(all.size() * sizeof(ff::Fr));
     CUDA_CHECK(cudaMemcpy(t_->low.get(), all.data(), all.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice));
+  }
+  if (wide_twiddles) {  // W[e] = τ^e, e < n: lo[e mod 2^14]·hi[e >> 14], both made by powers_kernel
+    DeviceBuffer two(sizeof(DevFr) * (n_lo_ + n_hi_), "NTT wide twiddles (two levels)");
+    t_->wide.ensure(n * sizeof(ff::Fr));
+    DevFr* lo = two.as<DevFr>();
+    powers_kernel<<<grid_for(n_lo_), kThreads>>>(lo, to_dev(tau_), n_lo_);
+    CUDA_CHECK(cudaGetLastError());
+    powers_kernel<<<grid_for(n_hi_), kThreads>>>(lo + n_lo_, to_dev(tau_.pow(std::array<ff::u64, 1>{n_lo_})), n_hi_);
+    CUDA_CHECK(cudaGetLastError());
+    two_level_powers_kernel<<<grid_for(n), kThreads>>>(t_->wide.as<DevFr>(), lo, lo + n_lo_, kPowLoBits, n);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());  // before `two` is freed
   }
   CUDA_CHECK(cudaDeviceSynchronize());
   for (auto kernel :
@@ -372,7 +398,11 @@ NttDomain::NttDomain(unsigned lg_n) : lg_n_(lg_n) {
 NttDomain::~NttDomain() = default;
 
 std::uint64_t NttDomain::table_bytes() const {
-  return t_->tw_fwd.bytes() + t_->tw_inv.bytes() + t_->gpow.bytes() + t_->spow.bytes() + t_->low.bytes();
+  return t_->tw_fwd.bytes() + t_->tw_inv.bytes() + t_->gpow.bytes() + t_->spow.bytes() + t_->low.bytes() +
+         t_->wide.bytes();
+}
+
+bool NttDomain::wide_twiddles() const { return t_->wide.bytes() != 0;
 }
 
 void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded) const {
@@ -389,6 +419,14 @@ void NttDomain::run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded) co
     var.coset = coset ? low + ntt_group::kLowCoset : nullptr;
     var.unit_bottom = false;
     var.scaled = !(t_->lambda[i] == ff::Fr::one());
+  }
+  // The wide table serves the plain twiddles of both directions and the coset τ^{±1}, not g or σ.
+  if (t_->wide.bytes() != 0 &&
+      (folded == Folded::None || folded == Folded::Inverse || folded == Folded::CosetTau ||
+       folded == Folded::CosetTauInvZ)) {
+    var.wide = t_->wide.as<const DevFr>();
+    var.wide_inverse = !fwd;
+    var.wide_coset = folded == Folded::CosetTau || folded == Folded::CosetTauInvZ;
   }
   const unsigned rlog = ntt_radix_log();
   const std::vector<ntt_group::GroupSpec> plan = ntt_group::plan(lg_n_, dif, ntt_col_bits());
@@ -501,7 +539,8 @@ void NttDomain::coset_inverse(ff::Fr* d_x, void* stream) const {
 void NttDomain::h_column(ff::Fr* d_x, bool odd_coset, void* stream) const {
   if (!ntt_legacy()) {  // iNTT (DIF, 1/n folded) → bit-reversed coefficients; DIT with g or σ folded
     run_pass(d_x, Pass::DifInverse, stream, Folded::Inverse);
-    run_pass(d_x, Pass::DitForward, stream, odd_coset ? Folded::CosetSigma : Folded::CosetGen);
+    run_pass(d_x, Pass::DitForward, stream,
+             odd_coset ? Folded::CosetSigma : wide_twiddles() ? Folded::CosetTau : Folded::CosetGen);
     return;
   }
   // iNTT (DIF, natural → bit-reversed coefficients), coefficient i ·= base^i/n in place (bit-reversed
@@ -518,7 +557,7 @@ void NttDomain::h_combine(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, bool odd_coset,
     ab_minus_c_into_a_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_a), dev(d_b), dev(d_c),
                                                                                     size());
     CUDA_CHECK(cudaGetLastError());
-    run_pass(d_a, Pass::DifInverse, stream, Folded::CosetGenInvZ);
+    run_pass(d_a, Pass::DifInverse, stream, wide_twiddles() ? Folded::CosetTauInvZ : Folded::CosetGenInvZ);
     bit_reverse(d_a, stream);
     return;
   }
@@ -549,7 +588,7 @@ void NttDomain::h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream
   if (!odd_coset && !ntt_legacy()) {  // as h_combine: ab − c, then the folded coset iNTT
     sub_kernel<<<grid_for(size()), kThreads, 0, as_stream(stream)>>>(dev(d_ab), dev(d_c), size());
     CUDA_CHECK(cudaGetLastError());
-    run_pass(d_ab, Pass::DifInverse, stream, Folded::CosetGenInvZ);
+    run_pass(d_ab, Pass::DifInverse, stream, wide_twiddles() ? Folded::CosetTauInvZ : Folded::CosetGenInvZ);
     bit_reverse(d_ab, stream);
     return;
   }
@@ -568,13 +607,14 @@ void NttDomain::h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream
   CUDA_CHECK(cudaGetLastError());
 }
 
-std::uint64_t NttDomain::table_bytes_for(std::uint64_t m) {
+std::uint64_t NttDomain::table_bytes_for(std::uint64_t m, bool wide_twiddles) {
   unsigned lg = 0;
   while ((std::uint64_t{1} << lg) < m) ++lg;
   const std::uint64_t n = std::uint64_t{1} << lg;
   const std::uint64_t tw = ntt_group::TableLayout::for_log(lg).count();  // per direction
   const std::uint64_t lo = std::uint64_t{1} << kPowLoBits, hi = (n >> kPowLoBits) + 1;
-  return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi) + std::uint64_t{kFoldedTables} * ntt_group::kLowCount);
+  return sizeof(ff::Fr) * (2 * tw + 3 * (lo + hi) + std::uint64_t{kFoldedTables} * ntt_group::kLowCount +
+                           (wide_twiddles ? n : 0));
 }
 
 void NttDomain::compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream) const {

@@ -113,6 +113,27 @@ std::vector<F> build_low_table(unsigned k, const F& root, const F& gamma, const 
   return tab;
 }
 
+/// The wide table of a domain of n = 2^k points (k <= 31): W[e] = τ^e for e < n, with τ = ω_{2n}
+/// = root^(2^(31−k)) (so τ² = ω_n: the same ω_n as build_table's). Since τ^n = −1, every twiddle of the
+/// groups above the lowest is ±W[e] for one e, in both directions and with the coset τ^{±1} folded:
+///   stage b, plain:   ω_{2^(b+1)}^{±j}             = τ^{±(j·2^(k−b))}
+///   stage b, coset τ: G_b·ω_{2^(b+1)}^j, G_b = τ^(2^(k−1−b)), = τ^{(2j+1)·2^(k−1−b)} (τ^{-1}: the negated exponent)
+/// and τ^E = W[E] for E < n, −W[E − n] for n <= E < 2n (E taken mod 2n). So those groups multiply
+/// no twiddle out (GroupBlock::wide_twiddle): ≈ one product per element less per group, for n
+/// elements of table (4 GiB at 2^27). `root` is a primitive 2^32-th root of unity.
+template <class F>
+std::vector<F> build_wide_table(unsigned k, const F& root) {
+  F tau = root;
+  for (unsigned s = 0; s + 1 + k < 32; ++s) tau = tau * tau;  // root^(2^(31−k))
+  std::vector<F> tab(uint64_t{1} << k);
+  F p = F::one();
+  for (auto& w : tab) {
+    w = p;
+    p = p * tau;
+  }
+  return tab;
+}
+
 /// How a launch reads its twiddles beyond the direction's table: the plain transform (low = the
 /// direction's table, bottom-stage twiddle 1, no λ), or a LowTable variant.
 template <class F>
@@ -121,6 +142,12 @@ struct Variant {
   const F* coset = nullptr; // G_b for b < k (upper groups multiply it into C), or null: no coset
   bool unit_bottom = true;  // R'[0] == 1: the bottom stage multiplies nothing
   bool scaled = false;      // λ != 1: the bottom stage multiplies u by low[kLowLambda]
+  /// The groups above the lowest: twiddles read from the wide table (build_wide_table of this k) instead
+  /// of multiplied out as R·C, or null. wide_inverse: the inverse direction's (τ^{-E}); wide_coset:
+  /// the coset τ^{±1} folded into every stage (then `coset` is not read; the lowest group's is in low).
+  const F* wide = nullptr;
+  bool wide_inverse = false;
+  bool wide_coset = false;
 };
 
 /// One kernel launch: stages on bits [lo, lo + t) of 2^k elements, 2^c columns per block.
@@ -228,6 +255,8 @@ struct GroupBlock {
   const F* low;    // the R of the lowest group's rounds (Variant::low), tw in the upper groups
   const F* coset;  // Variant::coset (upper groups only)
   bool unit_bottom, scaled;
+  const F* wide;   // Variant::wide in the upper groups (null in the lowest): twiddles ±W[E], no products
+  bool winv, wcoset;
 
   /// The plain transform (Variant{} with low = tw).
   PROOFLINE_HD GroupBlock(F* x_, const F* tw_, F* sm_, GroupSpec s_, uint64_t blk)
@@ -235,7 +264,8 @@ struct GroupBlock {
   PROOFLINE_HD GroupBlock(F* x_, const F* tw_, F* sm_, GroupSpec s_, uint64_t blk, const Variant<F>& v)
       : x(x_), tw(tw_), sm(sm_), s(s_), cmask((1u << s_.c) - 1), twist(s_.lo > 0),
         low(!kFolded || s_.lo > 0 || v.low == nullptr ? tw_ : v.low), coset(kFolded ? v.coset : nullptr),
-        unit_bottom(!kFolded || s_.lo > 0 || v.unit_bottom), scaled(kFolded && s_.lo == 0 && v.scaled) {
+        unit_bottom(!kFolded || s_.lo > 0 || v.unit_bottom), scaled(kFolded && s_.lo == 0 && v.scaled),
+        wide(s_.lo > 0 ? v.wide : nullptr), winv(v.wide_inverse), wcoset(kFolded && v.wide_coset) {
     low_fixed = blk & ((uint64_t{1} << (s.lo - s.c)) - 1);
     const uint64_t high_fixed = blk >> (s.lo - s.c);
     base = (high_fixed << (s.lo + s.t)) | (low_fixed << s.c);
@@ -267,7 +297,7 @@ struct GroupBlock {
   /// Data to shared memory; C[b'][col] = ω_{2^(lo+b'+1)}^jlow = ω_n^(jlow·2^(k−lo−b'−1)).
   PROOFLINE_HD void load(unsigned tid, unsigned nthr) {
     for (unsigned e = tid; e < elems(); e += nthr) st_elem(sm + slot(e), ld_elem(x + addr(e)));
-    if (!twist) return;
+    if (!twist || wide) return;
     const TableLayout lay = TableLayout::for_log(s.k);
     const F* p_lo = tw + kRoots;
     const F* p_hi = p_lo + lay.lo_count();
@@ -281,20 +311,42 @@ struct GroupBlock {
     }
   }
 
-  /// The twiddles of stages b' <= t − 2: sm_tw[(2^b' − 1 + j') << c | col] = R[2^b' − 1 + j']·C[b'][col].
+  /// The twiddles of stages b' <= t − 2: sm_tw[(2^b' − 1 + j') << c | col] = R[2^b' − 1 + j']·C[b'][col]
+  /// (with the wide table: read from it).
   PROOFLINE_HD void stage_twiddles(unsigned tid, unsigned nthr) {
     const F* col_roots = sm_col();
     F* out = sm_tw();
+    if (wide) {
+      for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
+        const unsigned idx = i >> s.c, col = i & cmask, brel = log2_floor(idx + 1);
+        out[i] = wide_twiddle(brel, idx + 1 - (1u << brel), col);
+      }
+      return;
+    }
     for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
       const unsigned idx = i >> s.c, col = i & cmask;
       out[i] = tw[idx] * col_roots[(log2_floor(idx + 1) << s.c) | col];
     }
   }
 
+  /// With the wide table (upper groups): the twiddle of stage b' for the row part j' and column col,
+  /// τ^E = ±W[E mod n] (build_wide_table), E = j·2^(k−b) (plain) or (2j + 1)·2^(k−1−b) (coset τ),
+  /// negated mod 2n for the inverse direction; b = lo + b', j = j'·2^lo + jlow.
+  PROOFLINE_HD F wide_twiddle(unsigned brel, unsigned jr, unsigned col) const {
+    const unsigned b = s.lo + brel;
+    const uint64_t n = uint64_t{1} << s.k;
+    const uint64_t j = (uint64_t(jr) << s.lo) | (low_fixed << s.c) | col;
+    const uint64_t e0 = wcoset ? (2 * j + 1) << (s.k - 1 - b) : j << (s.k - b);
+    const uint64_t e = winv ? (2 * n - e0) & (2 * n - 1) : e0;
+    const F w = ld_elem(wide + (e & (n - 1)));
+    return (e & n) ? -w : w;
+  }
+
   /// The twiddle of stage b' for the row part j' and column col: ω_{2^(lo+b'+1)}^(j'·2^lo + jlow).
   PROOFLINE_HD F twiddle(unsigned brel, unsigned jr, unsigned col) const {
     const unsigned idx = (1u << brel) - 1 + jr;
     if (!twist) return low[idx];  // the lowest group: R or R' (LowTable) as is
+    if (wide && brel + 1 == s.t) return wide_twiddle(brel, jr, col);  // top stage: from the wide table
     if (brel + 1 == s.t) return tw[idx] * sm_col()[(brel << s.c) | col];  // top stage: R·C here (all distinct)
     return sm_tw()[(idx << s.c) | col];
   }

@@ -228,6 +228,87 @@ TEST(GpuNtt, ComputeHMatchesCpuAtGroupBoundaries) {
   }
 }
 
+TEST(GpuNtt, WideTableMatchesCpu) {
+  // NttDomain(lg, true): every order of both directions, the g cosets, the odd coset, and
+  // bellperson's H (now on the coset τ) on a satisfied system (c = a·b row by row: A·B − C vanishes on
+  // the domain), against the CPU, at sizes of one, two and three groups; the two-column H as well.
+  // And the contract: on an unsatisfied system the wide domain's H differs from bellperson's.
+  REQUIRE_CUDA_DEVICE();
+  for (unsigned lg : {0u, 1u, 5u, 9u, 10u, 13u, 18u, 19u, 21u}) {
+    const std::size_t n = std::size_t{1} << lg;
+    const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
+    const NttDomain gpu(lg, /*wide_twiddles=*/true);
+    ASSERT_TRUE(gpu.wide_twiddles());
+    EXPECT_EQ(gpu.table_bytes(), NttDomain::table_bytes_for(n, true));
+    EXPECT_EQ(gpu.table_bytes(), NttDomain(lg).table_bytes() + n * sizeof(Fr));
+    const auto x = random_vec(n, 700 + lg);
+    auto want = x, want_i = x, want_c = x, want_ci = x;
+    cpu.ntt(want);
+    cpu.intt(want_i);
+    cpu.coset_ntt(want_c);
+    cpu.coset_intt(want_ci);
+    for (NttOrder o : {NttOrder::NN, NttOrder::NR, NttOrder::RN, NttOrder::RR}) {
+      const bool rin = o == NttOrder::RN || o == NttOrder::RR, rout = o == NttOrder::NR || o == NttOrder::RR;
+      auto in = x, wf = want, wi = want_i;
+      if (rin) cpu.bit_reverse(in);
+      if (rout) cpu.bit_reverse(wf), cpu.bit_reverse(wi);
+      auto f = in, i = in;
+      gpu.forward_host(f, o);
+      gpu.inverse_host(i, o);
+      expect_same(f, wf, "wide forward", lg);
+      expect_same(i, wi, "wide inverse", lg);
+    }
+    auto c1 = x, c2 = x;
+    gpu.coset_forward_host(c1);
+    gpu.coset_inverse_host(c2);
+    expect_same(c1, want_c, "wide domain, coset forward", lg);
+    expect_same(c2, want_ci, "wide domain, coset inverse", lg);
+    if (lg == 0) continue;
+    auto a = random_vec(n, 800 + lg), b = random_vec(n, 900 + lg), c = random_vec(n, 1000 + lg);
+    {
+      auto ga = a, ca = a, cb = b, cc = c;
+      gpu.compute_h_odd_coset_host(ga, b, c);
+      expect_same(ga, proofline::groth16::snarkjs::OddCosetH(lg).compute(ca, cb, cc), "wide domain, odd coset H", lg);
+    }
+    if (lg >= 5) {  // unsatisfied: not bellperson's H (the contract of ntt.hpp)
+      auto ga = a, ca = a, cb = b, cc = c;
+      gpu.compute_h_host(ga, b, c);
+      proofline::poly::compute_h(ca, cb, cc, cpu);
+      ga.resize(n - 1), ca.resize(n - 1);
+      EXPECT_NE(ga, ca) << "2^" << lg;
+    }
+    for (std::size_t r = 0; r < n; ++r) c[r] = a[r] * b[r];
+    auto want_h = a;
+    {
+      auto cb = b, cc = c;
+      proofline::poly::compute_h(want_h, cb, cc, cpu);
+      want_h.resize(n - 1);
+    }
+    auto ga = a;
+    gpu.compute_h_host(ga, b, c);
+    ga.resize(n - 1);
+    expect_same(ga, want_h, "wide compute_h (satisfied)", lg);
+    // the two-column H of the lean working set
+    proofline::gpu::DeviceBuffer d(2 * n * sizeof(Fr), "two columns");
+    Fr* d0 = d.as<Fr>();
+    Fr* d1 = d0 + n;
+    CUDA_CHECK(cudaMemcpy(d0, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d1, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+    gpu.h_column(d0, false);
+    gpu.h_column(d1, false);
+    gpu.h_mul(d0, d1);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(d1, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+    gpu.h_column(d1, false);
+    gpu.h_finish(d0, d1, false);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<Fr> got(n);
+    CUDA_CHECK(cudaMemcpy(got.data(), d0, n * sizeof(Fr), cudaMemcpyDeviceToHost));
+    got.resize(n - 1);
+    expect_same(got, want_h, "wide two-column H (satisfied)", lg);
+  }
+}
+
 TEST(GpuNtt, RejectsMisalignedPointer) {
   REQUIRE_CUDA_DEVICE();
   NttDomain gpu(4);

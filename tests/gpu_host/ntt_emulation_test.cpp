@@ -43,10 +43,13 @@ class EmulatedNtt {
   /// (PROOFLINE_NTT_RADIX=8 / 2).
   /// cols: the plan's column bits (PROOFLINE_NTT_COLS; 2 is the default).
   /// legacy: PROOFLINE_NTT_LEGACY=1's composition instead of the folded one.
+  /// wide: NttDomain(k, /*wide_twiddles=*/true): the upper groups read the wide table, and
+  /// bellperson's H runs on the coset τ = ω_{2n} (the same H wherever a·b − c vanishes on the domain).
   explicit EmulatedNtt(unsigned k, unsigned rlog = ng::kDefaultRadixLog, unsigned cols = ng::kMaxColBits,
-                       bool legacy = false)
+                       bool legacy = false, bool wide = false)
       : rlog_(rlog), cols_(cols), legacy_(legacy), k_(k), n_(std::size_t{1} << k),
         tw_fwd_(ng::build_table(k, Fr::root_of_unity())), tw_inv_(ng::build_table(k, Fr::root_of_unity().inverse())) {
+    if (wide && !legacy) wide_ = ng::build_wide_table(k, Fr::root_of_unity());
     n_inv_ = Fr::from_u64(n_).inverse();
     g_ = Fr::from_u64(Fr::kGenerator);
     z_inv_ = (g_.pow(std::array<proofline::ff::u64, 1>{n_}) - Fr::one()).inverse();
@@ -54,8 +57,11 @@ class EmulatedNtt {
     j_ = proofline::groth16::snarkjs::snarkjs_root_exponent() & (n_ - 1);
     // NttDomain's folded tables, in the order of its Folded enum (Inverse … CosetGenInvZ).
     const Fr w = Fr::root_of_unity(), wi = w.inverse(), one = Fr::one();
-    const Fr spec[5][3] = {{wi, one, n_inv_}, {w, g_, one}, {w, sigma_, one}, {wi, g_.inverse(), n_inv_},
-                           {wi, g_.inverse(), z_inv_ * n_inv_}};
+    Fr tau = w;  // ω_{2n} = root^(2^(31−k))
+    for (unsigned s = 0; s + 1 + k < 32; ++s) tau = tau * tau;
+    const Fr z_tau_inv = (tau.pow(std::array<proofline::ff::u64, 1>{n_}) - one).inverse();  // (τ^n − 1)^{-1} = (−2)^{-1}
+    const Fr spec[7][3] = {{wi, one, n_inv_}, {w, g_, one}, {w, sigma_, one}, {wi, g_.inverse(), n_inv_},
+                           {wi, g_.inverse(), z_inv_ * n_inv_}, {w, tau, one}, {wi, tau.inverse(), z_tau_inv * n_inv_}};
     for (const auto& sp : spec) {
       low_.push_back(ng::build_low_table(k, sp[0], sp[1], sp[2]));
       lambda_.push_back(sp[2]);
@@ -64,6 +70,8 @@ class EmulatedNtt {
   std::size_t size() const { return n_; }
   /// Negative control: changes one forward twiddle-table entry.
   void corrupt_forward_table(std::size_t index) { tw_fwd_[index] = tw_fwd_[index] + Fr::one(); }
+  /// Negative control: changes one wide-table entry.
+  void corrupt_wide_table(std::size_t index) { wide_.at(index) = wide_.at(index) + Fr::one(); }
 
   void forward(std::vector<Fr>& x, Order o) const { transform(x, o, true); }
   void inverse(std::vector<Fr>& x, Order o) const {
@@ -91,7 +99,7 @@ class EmulatedNtt {
   void h_column(std::vector<Fr>& x, bool odd) const {
     if (!legacy_) {
       run_pass(x, true, false, kInverse);
-      return run_pass(x, false, true, odd ? kCosetSigma : kCosetGen);
+      return run_pass(x, false, true, odd ? kCosetSigma : wide_.empty() ? kCosetGen : kCosetTau);
     }
     run_pass(x, true, false);
     scale_powers(x, odd ? sigma_ : g_, true, n_inv_);
@@ -100,7 +108,7 @@ class EmulatedNtt {
   void h_combine(std::vector<Fr>& a, const std::vector<Fr>& b, std::vector<Fr>& c, bool odd) const {
     if (!odd && !legacy_) {
       for (std::size_t i = 0; i < n_; ++i) a[i] = a[i] * b[i] - c[i];
-      run_pass(a, true, false, kCosetGenInvZ);
+      run_pass(a, true, false, wide_.empty() ? kCosetGenInvZ : kCosetTauInvZ);
       return bit_reverse(a);
     }
     if (!odd) {
@@ -114,7 +122,8 @@ class EmulatedNtt {
 
  private:
   // NttDomain's Folded values (kNone: the plain transform).
-  static constexpr int kNone = -1, kInverse = 0, kCosetGen = 1, kCosetSigma = 2, kCosetGenInv = 3, kCosetGenInvZ = 4;
+  static constexpr int kNone = -1, kInverse = 0, kCosetGen = 1, kCosetSigma = 2, kCosetGenInv = 3, kCosetGenInvZ = 4,
+                       kCosetTau = 5, kCosetTauInvZ = 6;
 
   void transform(std::vector<Fr>& x, Order o, bool fwd, int folded = kNone) const {
     switch (o) {
@@ -155,6 +164,11 @@ class EmulatedNtt {
       var.unit_bottom = false;
       var.scaled = !(lambda_[folded] == Fr::one());
     }
+    if (!wide_.empty() && (folded == kNone || folded == kInverse || folded == kCosetTau || folded == kCosetTauInvZ)) {
+      var.wide = wide_.data();  // NttDomain::run_pass: the passes whose upper-group twiddles are ±W[E]
+      var.wide_inverse = !fwd;
+      var.wide_coset = folded == kCosetTau || folded == kCosetTauInvZ;
+    }
     const auto plan = ng::plan(k_, dif, cols_);
     for (const ng::GroupSpec& spec : plan) {
       if (dif)
@@ -191,6 +205,7 @@ class EmulatedNtt {
   unsigned k_;
   std::size_t n_;
   std::vector<Fr> tw_fwd_, tw_inv_;
+  std::vector<Fr> wide_;  // ng::build_wide_table, or empty
   std::vector<std::vector<Fr>> low_;  // the folded tables (ng::build_low_table), by Folded value
   std::vector<Fr> lambda_;
   Fr n_inv_, g_, z_inv_, sigma_;
@@ -202,10 +217,11 @@ using proofline::test::random_vec;
 
 /// rlog: stages per round (3: radix 8; 2: radix 4, the default; 1: radix 2); cols: the plan's
 /// column bits.
-void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits, bool legacy = false) {
+/// wide: the wide table (NttDomain(lg, true)); bellperson's H then on inputs with c = a·b on the domain.
+void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits, bool legacy = false, bool wide = false) {
   const std::size_t n = std::size_t{1} << lg;
   const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
-  const EmulatedNtt emu(lg, rlog, cols, legacy);
+  const EmulatedNtt emu(lg, rlog, cols, legacy, wide);
   const auto x = random_vec(n, 100 + lg);
 
   for (bool fwd : {true, false}) {  // natural-order results of the CPU, then each order of the emulation
@@ -249,6 +265,9 @@ void check_all(unsigned lg, unsigned rlog, unsigned cols = ng::kMaxColBits, bool
   if (lg == 0) return;  // H needs n >= 2 (poly::compute_h)
   for (bool odd : {false, true}) {
     auto a = random_vec(n, 7 + lg), b = random_vec(n, 8 + lg), c = random_vec(n, 9 + lg);
+    if (wide && !odd) {  // a satisfied system: c = a·b row by row, so A·B − C vanishes on the domain
+      for (std::size_t i = 0; i < n; ++i) c[i] = a[i] * b[i];
+    }
     std::vector<Fr> h_want;
     if (odd) {
       auto ca = a, cb = b, cc = c;
@@ -337,10 +356,78 @@ TEST(GpuNttEmulation, FoldedTableIsRead) {
   EXPECT_EQ(tab[ng::kLowCoset + lg], Fr::one());                   // above k: 1
 }
 
+TEST(GpuNttEmulation, WidePathMatchesCpuSmallSizes) {  // NttDomain(lg, /*wide_twiddles=*/true)
+  for (unsigned rlog : {2u, 3u, 1u})
+    for (unsigned lg = 0; lg <= 14; ++lg) check_all(lg, rlog, ng::kMaxColBits, false, /*wide=*/true);
+  for (unsigned lg = 10; lg <= 14; ++lg) check_all(lg, 2, 1, false, /*wide=*/true);
+}
+
+TEST(GpuNttEmulation, WideTableIsReadBothWays) {
+  // 2^10: groups (lo 5, t 5) and (lo 0, t 5). W[1] = τ is read by the upper group's top stage in the
+  // coset-τ passes only (odd exponents), W[32] = ω_{2^5}·… by the plain ones, W[n − 32] by the
+  // inverse (τ^{-32} = −W[n − 32]); each corruption must show.
+  const unsigned lg = 10;
+  const std::size_t n = std::size_t{1} << lg;
+  const auto x = random_vec(n, 12);
+  auto want_f = x, want_i = x;
+  EvaluationDomain::with_log_size(lg).ntt(want_f);
+  EvaluationDomain::with_log_size(lg).intt(want_i);
+  for (std::size_t idx : {std::size_t{32}, n - 32}) {
+    EmulatedNtt bad(lg, ng::kDefaultRadixLog, ng::kMaxColBits, false, /*wide=*/true);
+    auto f = x, i = x;
+    bad.forward(f, Order::NN);
+    bad.inverse(i, Order::NN);
+    EXPECT_TRUE(f == want_f && i == want_i) << "clean table, entry " << idx;
+    bad.corrupt_wide_table(idx);
+    f = x, i = x;
+    bad.forward(f, Order::NN);
+    bad.inverse(i, Order::NN);
+    EXPECT_NE(idx == 32 ? f : i, idx == 32 ? want_f : want_i) << "wide entry " << idx;
+  }
+  // The coset τ reads odd entries: H of a satisfied system changes with W[1] corrupted.
+  auto a = random_vec(n, 13), b = random_vec(n, 14), c = a;
+  for (std::size_t r = 0; r < n; ++r) c[r] = a[r] * b[r];
+  auto h = [&](EmulatedNtt& e) {
+    auto ha = a, hb = b, hc = c;
+    for (auto* col : {&ha, &hb, &hc}) e.h_column(*col, false);
+    e.h_combine(ha, hb, hc, false);
+    return ha;
+  };
+  EmulatedNtt clean(lg, ng::kDefaultRadixLog, ng::kMaxColBits, false, true), bad(lg, ng::kDefaultRadixLog,
+                                                                                  ng::kMaxColBits, false, true);
+  bad.corrupt_wide_table(1);
+  EXPECT_NE(h(bad), h(clean));
+}
+
+TEST(GpuNttEmulation, WideHIsBellpersonsOnlyForSatisfiedSystems) {
+  // The contract NttDomain(lg, true)'s compute_h documents: the quotient is the same polynomial on
+  // any coset when A·B − C vanishes on the domain (a satisfied R1CS), and not otherwise.
+  const unsigned lg = 8;
+  const std::size_t n = std::size_t{1} << lg;
+  const EvaluationDomain cpu = EvaluationDomain::with_log_size(lg);
+  const EmulatedNtt wide(lg, ng::kDefaultRadixLog, ng::kMaxColBits, false, true), plain(lg);
+  auto a = random_vec(n, 15), b = random_vec(n, 16), c = random_vec(n, 17);
+  auto run = [&](const EmulatedNtt& e, std::vector<Fr> ca, std::vector<Fr> cb, std::vector<Fr> cc) {
+    for (auto* col : {&ca, &cb, &cc}) e.h_column(*col, false);
+    e.h_combine(ca, cb, cc, false);
+    ca.resize(n - 1);
+    return ca;
+  };
+  EXPECT_NE(run(wide, a, b, c), run(plain, a, b, c));  // unsatisfied: different cosets, different values
+  for (std::size_t r = 0; r < n; ++r) c[r] = a[r] * b[r];
+  auto want = a;
+  auto cb = b, cc = c;
+  proofline::poly::compute_h(want, cb, cc, cpu);
+  want.resize(n - 1);
+  EXPECT_EQ(run(wide, a, b, c), want);
+  EXPECT_EQ(run(plain, a, b, c), want);
+}
+
 TEST(GpuNttEmulation, MatchesCpuThreeGroups) { check_all(19, 2); }  // ~9 s
 
 // ~35 s (2^19 radix 2, 2^20 radix 4): ctest's gpu_ntt_emulation_slow (CMakeLists.txt) runs it.
 TEST(GpuNttEmulation, DISABLED_MatchesCpuThreeGroups2e20) {
+  check_all(19, 2, ng::kMaxColBits, false, /*wide=*/true);
   check_all(19, 1);
   check_all(19, 2, 1);
   check_all(20, 3);

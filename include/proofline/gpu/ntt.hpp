@@ -34,9 +34,21 @@
 // PROOFLINE_NTT_LEGACY=1 in the environment runs the previous path instead (element-wise passes of
 // coset powers read as hi[i >> 14]·lo[i & (2^14 − 1)], 1/n and Z^{-1}), for comparing on a device.
 //
+// Wide twiddles (NttDomain(lg_n, true); issue 30 item 3): one table of n elements W[e] = τ^e, τ = ω_{2n}
+// (τ² = ω_n; 4 GiB at 2^27), from which the groups above the lowest read every twiddle as ±W[E]
+// (τ^n = −1) instead of multiplying R·C out (≈ one product per element less per such group; the
+// algebra is in src/gpu/ntt_group.cuh, build_wide_table). It serves both directions and the coset
+// τ^{±1}, not g or σ: so such a domain computes bellperson's H (compute_h, h_column, h_combine,
+// h_finish) on the coset τ instead of g. The quotient (A·B − C)/Z is the same polynomial whichever
+// coset it is evaluated on when A·B − C vanishes on the domain — for every witness that satisfies
+// its constraints, i.e. every proof that verifies —, so the H coefficients (and the proof) are the
+// same bytes; for a·b − c that does not vanish on the domain (an unsatisfied witness, random test
+// vectors) the two forms differ. forward, inverse and the odd coset are the same bytes either way;
+// coset_forward / coset_inverse stay on g (the wide table does not serve them).
+//
 // Memory owned by an NttDomain: per direction 511 + 2^L + 2^(lg_n − L) twiddles (0.8 MB at
-// lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27) and
-// the folded path's 5 tables of 544 elements (87 KB),
+// lg_n = 27) plus ~3·(2^14 + n/2^14)·32 bytes of coset powers (g, g^{-1}, σ; 2.4 MB at 2^27),
+// the folded path's 7 tables of 544 elements (122 KB) and, with wide twiddles, n·32 bytes,
 // allocated once in the constructor on the current device and freed by the destructor
 // (table_bytes()). A transform needs no other device memory than its data.
 // Errors: CudaError (device.hpp) for any failed CUDA call, including out of memory (the sticky
@@ -56,8 +68,9 @@ enum class NttOrder { NN, NR, RN, RR };
 
 class NttDomain {
  public:
-  /// Builds the twiddle and coset-power tables for n = 2^lg_n on the current device (a few MB).
-  explicit NttDomain(unsigned lg_n);
+  /// Builds the twiddle and coset-power tables for n = 2^lg_n on the current device (a few MB;
+  /// wide_twiddles: plus the wide table of n·32 bytes, see the file comment).
+  explicit NttDomain(unsigned lg_n, bool wide_twiddles = false);
   ~NttDomain();
   NttDomain(const NttDomain&) = delete;
   NttDomain& operator=(const NttDomain&) = delete;
@@ -66,6 +79,8 @@ class NttDomain {
   std::uint64_t size() const { return std::uint64_t{1} << lg_n_; }
   /// Device bytes held by the tables.
   std::uint64_t table_bytes() const;
+  /// Whether this domain holds the wide table (then bellperson's H runs on the coset τ).
+  bool wide_twiddles() const;
 
   // ---- device-pointer API (d_x: n elements on the device; `stream` is a cudaStream_t or null) ----
   void forward(ff::Fr* d_x, NttOrder order = NttOrder::NN, void* stream = nullptr) const;
@@ -75,7 +90,8 @@ class NttDomain {
   void coset_inverse(ff::Fr* d_x, void* stream = nullptr) const;
   /// bellperson's H on the device: d_a, d_b, d_c hold the n evaluations of A·w, B·w, C·w
   /// (natural order, zero padded). On return d_a[0..n−2] hold the coefficients of
-  /// H = (A·B − C)/Z, natural order; d_b and d_c are clobbered. No host round trip.
+  /// H = (A·B − C)/Z, natural order; d_b and d_c are clobbered. No host round trip. With wide
+  /// twiddles: the same bytes where a·b − c vanishes on the domain (see the file comment).
   void compute_h(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, void* stream = nullptr) const;
   /// snarkjs' H on the device (groth16::snarkjs::OddCosetH::compute, bit for bit): d_a, d_b, d_c
   /// hold the n evaluations of A·w, B·w, C·w on the ω7 domain, natural order, each row at the
@@ -101,8 +117,8 @@ class NttDomain {
   void h_mul(ff::Fr* d_a, const ff::Fr* d_b, void* stream = nullptr) const;
   void h_finish(ff::Fr* d_ab, ff::Fr* d_c, bool odd_coset, void* stream = nullptr) const;
   /// Device bytes the tables of a domain of at least m points take (what table_bytes() of
-  /// NttDomain(ceil(log2 m)) returns), without making one.
-  static std::uint64_t table_bytes_for(std::uint64_t m);
+  /// NttDomain(ceil(log2 m), wide_twiddles) returns), without making one.
+  static std::uint64_t table_bytes_for(std::uint64_t m, bool wide_twiddles = false);
 
   // ---- host convenience (copies in, transforms, copies out; synchronous) --------------------------
   void forward_host(std::span<ff::Fr> x, NttOrder order = NttOrder::NN) const;
@@ -118,9 +134,10 @@ class NttDomain {
  private:
   enum class Pass { DifForward, DifInverse, DitForward, DitInverse };
   /// What the folded path (see the file comment) multiplies into a pass's twiddles: nothing, 1/n,
-  /// the coset g, the odd coset σ, g^{-1} with 1/n, g^{-1} with Z^{-1}/n (H's last transform).
-  enum class Folded { None, Inverse, CosetGen, CosetSigma, CosetGenInv, CosetGenInvZ };
-  static constexpr unsigned kFoldedTables = 5;  // the Folded values but None, one small table each
+  /// the coset g, the odd coset σ, g^{-1} with 1/n, g^{-1} with Z^{-1}/n (H's last transform), and
+  /// with wide twiddles H's τ, τ^{-1} with Z_τ^{-1}/n (Z_τ = τ^n − 1 = −2).
+  enum class Folded { None, Inverse, CosetGen, CosetSigma, CosetGenInv, CosetGenInvZ, CosetTau, CosetTauInvZ };
+  static constexpr unsigned kFoldedTables = 7;  // the Folded values but None, one small table each
   void run_pass(ff::Fr* d_x, Pass pass, void* stream, Folded folded = Folded::None) const;
   void bit_reverse(ff::Fr* d_x, void* stream) const;
   enum class Powers { Gen, GenInv, Sigma };  // g = 7, g^{-1}, σ = ffjavascript's ω_{2n}
@@ -138,6 +155,7 @@ class NttDomain {
   std::uint64_t n_lo_ = 0, n_hi_ = 0;
   ff::Fr n_inv_;
   ff::Fr z_inv_on_coset_;        // (g^n − 1)^{-1}
+  ff::Fr tau_;                   // ω_{2n}: the coset of H with wide twiddles
   std::uint64_t odd_coset_j_ = 0;  // snarkjs_root_exponent() mod n
 };
 
