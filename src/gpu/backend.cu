@@ -14,6 +14,8 @@
 #include <future>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -169,6 +171,7 @@ struct Resident {
   SrsMode mode = SrsMode::Resident;
   std::size_t msm_chunk = 0;  ///< resident: bases per MSM slice (0: whole MSMs)
   bool lean = false;          ///< its partitions run with the lean working set (backend.hpp "Working set")
+  bool wide = false;          ///< its partitions' NTT domain holds the wide twiddle table (ntt.hpp; full set only)
   DeviceBuffer dev[5];
   PinnedBytes host[5];
   std::size_t len[5] = {};
@@ -410,6 +413,18 @@ struct GpuBackend::Impl {
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     return std::min<std::size_t>(total_b, free_b + budget.live.load());
   }
+  /// cfg.ntt_wide_twiddles, unless PROOFLINE_NTT_WIDE=0 (read once; "1" or unset: the config's choice;
+  /// anything else throws std::invalid_argument).
+  bool wide_wanted() const {
+    static const bool env_off = [] {
+      const char* e = std::getenv("PROOFLINE_NTT_WIDE");
+      const std::string v = e ? e : "";
+      if (v.empty() || v == "1") return false;
+      if (v == "0") return true;
+      throw std::invalid_argument("PROOFLINE_NTT_WIDE=" + v + ": expected 0 or 1");
+    }();
+    return cfg.ntt_wide_twiddles && !env_off;
+  }
   std::size_t held_device_bytes(const Parameters* except) const {
     std::size_t b = 0;
     for (const auto& r : residents)
@@ -431,9 +446,11 @@ struct GpuBackend::Impl {
   /// Resident when the SRS fits beside one partition's working space — full, else lean (a resident
   /// SRS with the lean working set costs less than a streamed one with the full set) — with whole
   /// MSMs or, if only those do not fit, slices of a power of two (2^26 … 2^20); else streamed.
-  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr, bool* lean = nullptr) const {
+  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr, bool* lean = nullptr,
+               bool* wide = nullptr) const {
     const std::size_t budget = device_budget(), held = held_device_bytes(&p);
     const std::size_t srs = srs_device_bytes(p);
+    if (wide) *wide = false;
     for (const bool l : lean_choices()) {
       std::size_t chunk = cfg.resident_msm_chunk_points;
       bool fits = held + srs + GpuBackend::working_bytes(p, chunk, l) <= budget;
@@ -446,6 +463,8 @@ struct GpuBackend::Impl {
       if (fits) {
         if (msm_chunk) *msm_chunk = chunk;
         if (lean) *lean = l;
+        // the wide NTT table (ntt.hpp) where it fits beside the full set as planned
+        if (wide && !l && wide_wanted()) *wide = held + srs + GpuBackend::working_bytes(p, chunk, l, true) <= budget;
         return SrsMode::Resident;
       }
     }
@@ -535,7 +554,7 @@ struct GpuBackend::Impl {
     r->key = &p;
     r->fp = fp;
     for (int k = 0; k < 5; ++k) r->len[k] = fp.len[k];
-    r->mode = plan(p, &r->msm_chunk, &r->lean);
+    r->mode = plan(p, &r->msm_chunk, &r->lean, &r->wide);
     if (r->mode == SrsMode::Resident) {
       try {
         translating_oom("loading the SRS into device memory (h, l, a, b_g1, b_g2 bases)", [&] {
@@ -793,7 +812,7 @@ struct GpuBackend::Impl {
       case CompiledEvaluation::Auto: break;
     }
     if (compiled_dev && compiled_src == w.compiled) return true;
-    const std::size_t need = held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, res.lean) +
+    const std::size_t need = held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, res.lean, res.wide) +
                              w.compiled->bytes();
     return need <= device_budget();
   }
@@ -808,18 +827,19 @@ struct GpuBackend::Impl {
     }
     if (compiled_dev && compiled_src.get() == &cc) return true;
     std::size_t chunk = 0;
-    bool lean = false;
+    bool lean = false, wide = false;
     std::size_t held = held_device_bytes(&p);
     if (const Resident* r = find(p)) {
       if (r->mode != SrsMode::Resident) return false;
       chunk = r->msm_chunk;
       lean = r->lean;
+      wide = r->wide;
       held += r->device_bytes();
     } else {
-      if (plan(p, &chunk, &lean) != SrsMode::Resident) return false;
+      if (plan(p, &chunk, &lean, &wide) != SrsMode::Resident) return false;
       held += srs_device_bytes(p);
     }
-    return held + GpuBackend::working_bytes(p, chunk, lean) + cc.bytes() <= device_budget();
+    return held + GpuBackend::working_bytes(p, chunk, lean, wide) + cc.bytes() <= device_budget();
   }
 
   /// Compiled-form partition w evaluated on the host and turned into the evaluated form (backend.hpp
@@ -866,7 +886,7 @@ struct GpuBackend::Impl {
   void warm_working_set(const Parameters& p, const Resident& r) {
     if (r.mode != SrsMode::Resident || r.lean) return;
     try {
-      ensure_h_buffers(p.domain_size());
+      ensure_h_buffers(p.domain_size(), 3, r.wide);
       translating_oom("warming the assignment buffers", [&] {
         aux.ensure(std::max<std::size_t>(p.l_len(), 1) * sizeof(ff::Fr));
         sa.ensure(std::max<std::size_t>(p.a_len(), 1) * sizeof(ff::Fr));
@@ -879,14 +899,15 @@ struct GpuBackend::Impl {
   }
 
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
-  /// set), made or grown on first use.
-  void ensure_h_buffers(std::size_t m, std::size_t columns = 3) {
+  /// set), made or grown on first use; wide: the domain with the wide twiddle table (Resident::wide),
+  /// remade when it differs.
+  void ensure_h_buffers(std::size_t m, std::size_t columns, bool wide) {
     unsigned lg = 0;
     while ((std::size_t{1} << lg) < m) ++lg;
-    if (!domain || domain->lg_size() != lg) {
+    if (!domain || domain->lg_size() != lg || domain->wide_twiddles() != wide) {
       domain.reset();
-      translating_oom("NTT tables", [&] {
-        domain = std::make_unique<NttDomain>(lg);
+      translating_oom(wide ? "NTT tables (wide)" : "NTT tables", [&] {
+        domain = std::make_unique<NttDomain>(lg, wide);
         return 0;
       });
     }
@@ -931,7 +952,7 @@ struct GpuBackend::Impl {
     const auto t_h = Clock::now();
     double h2d_abc = 0;
     if (h_terms > 0 && compiled) {
-      ensure_h_buffers(m);
+      ensure_h_buffers(m, 3, res.wide);
       ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
       CUDA_CHECK(cudaEventRecord(ev_eval[0], stream));
       for (int col = 0; col < 3; ++col) evaluate_column(w, col, d[col], m, stream);
@@ -939,7 +960,7 @@ struct GpuBackend::Impl {
       for (int col = 0; col < 3; ++col) domain->h_column(d[col], odd_coset, stream);
       domain->h_combine(d[0], d[1], d[2], odd_coset, stream);
     } else if (h_terms > 0) {
-      ensure_h_buffers(m);
+      ensure_h_buffers(m, 3, res.wide);
       ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
       const r1cs::FrVector* h[3] = {&w.a, &w.b, &w.c};
       for (int col = 0; col < 3; ++col) {
@@ -1036,7 +1057,7 @@ struct GpuBackend::Impl {
     groth16::check_prove_cancel(cancel, k, "the H computation");
     const auto t_h = Clock::now();
     if (h_terms > 0) {
-      ensure_h_buffers(m, 2);
+      ensure_h_buffers(m, 2, false);
       ff::Fr* d0 = abc.as<ff::Fr>();
       ff::Fr* d1 = d0 + m;
       // column x → d on the copy stream, then `stream` waits for it (ev: that column's event); the
@@ -1154,7 +1175,7 @@ struct GpuBackend::Impl {
     // ---- H ----
     t0 = Clock::now();
     if (h_terms > 0) {
-      ensure_h_buffers(m);
+      ensure_h_buffers(m, 3, res.wide);
       ff::Fr* d_a = abc.as<ff::Fr>();
       ff::Fr* d_b = d_a + m;
       ff::Fr* d_c = d_b + m;
@@ -1555,7 +1576,7 @@ SrsMode GpuBackend::plan_mode(const Parameters& params) const {
   return impl_->plan(params);
 }
 
-std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_points, bool lean) {
+std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_points, bool lean, bool wide_twiddles) {
   const std::size_t m = p.domain_size(), n_aux = p.l_len(), a = p.a_len(), b = p.b_g1_len();
   const std::size_t longest = std::max({p.h_len(), n_aux, a, b});
   const std::size_t n = msm_points != 0 ? std::min(msm_points, longest) : longest;
@@ -1564,7 +1585,10 @@ std::size_t GpuBackend::working_bytes(const Parameters& p, std::size_t msm_point
   const std::size_t msm = msm_scratch_bytes(n, 192) + msm_scratch_bytes(std::min(n, b), 384);
   const std::size_t tables = NttDomain::table_bytes_for(m);
   const std::size_t margin = std::size_t{256} << 20;
-  if (!lean) return fr * (3 * m + n_aux + a + b) + bitmaps + tables + msm + margin;
+  if (!lean) {
+    const std::size_t t = wide_twiddles ? NttDomain::table_bytes_for(m, true) : tables;
+    return fr * (3 * m + n_aux + a + b) + bitmaps + t + msm + margin;
+  }
   // Lean ("Working set"): the transforms hold two columns beside the tables, then the H MSM one
   // column, then the L/A/B MSMs the assignments and the A/B scalars (large tables freed first);
   // the MSM scratch stays allocated throughout.

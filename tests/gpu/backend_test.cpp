@@ -191,6 +191,31 @@ TEST_F(GpuBackendTest, SameProofsAsCpuAcrossSizes) {
   }
 }
 
+// The NTT domain's wide twiddle table (GpuBackendConfig::ntt_wide_twiddles, on by default where it
+// fits): the same proof bytes as the CPU with it and without it, for the evaluated and the compiled
+// form (H on the coset τ instead of g: the same quotient for a satisfied witness), and the working
+// set it is planned with counts n·32 bytes more.
+TEST(GpuBackend, WideNttTwiddlesSameProofs) {
+  REQUIRE_CUDA_DEVICE();
+  const circuits::bench::SizedCircuit circuit(13, Fr::from_u64(9));
+  const Parameters params = setup_for(circuit, 21);
+  const std::size_t m = params.domain_size();
+  EXPECT_EQ(gpu::GpuBackend::working_bytes(params, 0, false, true) - gpu::GpuBackend::working_bytes(params, 0, false),
+            m * sizeof(Fr));
+  EXPECT_EQ(gpu::GpuBackend::working_bytes(params, 0, true, true), gpu::GpuBackend::working_bytes(params, 0, true));
+  const std::vector<r1cs::ProvingBuffers> parts(2, groth16::synthesize_for_proving(circuit));
+  const auto cc = record_compiled(circuit);
+  for (bool wide : {true, false}) {
+    gpu::GpuBackendConfig cfg;
+    cfg.ntt_wide_twiddles = wide;
+    auto all = gpu::make_gpu_backends(cfg);
+    ASSERT_FALSE(all.empty());
+    const std::string what = wide ? "wide twiddles" : "compact twiddles";
+    expect_same_proofs(*all.front(), params, parts, randomizers(2, 5), what);
+    expect_same_proofs(*all.front(), params, compiled_form(parts, cc), randomizers(2, 6), what + ", compiled form");
+  }
+}
+
 // Identity points in every query (setup never makes them for a circuit whose variables are all
 // constrained, so they are put in by hand): the proofs no longer verify, but both backends must
 // still give the same bytes.

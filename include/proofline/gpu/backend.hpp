@@ -217,6 +217,12 @@ struct GpuBackendConfig {
   /// when the compiled circuit is resident or fits the device budget beside what is held, else on
   /// the host; Device or Host to force one (tests, and a card whose budget is known to be short).
   CompiledEvaluation compiled_evaluation = CompiledEvaluation::Auto;
+  /// The NTT domain with the wide twiddle table (NttDomain(lg, true), ntt.hpp: n·32 bytes, 4 GiB at
+  /// 2^27; bellperson's H then on the coset τ, the same bytes for every satisfied witness) when it
+  /// fits the budget beside a resident SRS and the full working set (planned with the SRS,
+  /// "Residency"); never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=0 in the
+  /// environment turns it off (for comparing on a device); false: never.
+  bool ntt_wide_twiddles = true;
 };
 
 /// How a GpuBackend holds one SRS (backend.hpp "Residency").
@@ -302,9 +308,10 @@ class GpuBackend final : public groth16::ProverBackend {
   SrsMode plan_mode(const groth16::Parameters& params) const;
   /// Device bytes one partition of params needs besides the SRS (an estimate: a, b, c, the
   /// assignments and scalar vectors, the NTT tables, the G1 and G2 MSM scratch for `msm_points`
-  /// points — 0: the longest query — and a 256 MiB margin), with the full or the lean working set.
+  /// points — 0: the longest query — and a 256 MiB margin), with the full or the lean working set;
+  /// wide_twiddles (full set only): with the NTT domain's wide table (ntt.hpp: n·32 bytes more).
   static std::size_t working_bytes(const groth16::Parameters& params, std::size_t msm_points = 0,
-                                   bool lean = false);
+                                   bool lean = false, bool wide_twiddles = false);
   /// Whether params' SRS, as held now, runs its partitions with the lean working set (false when
   /// not held).
   bool lean_working_set(const groth16::Parameters& params) const;
