@@ -294,10 +294,19 @@ struct GroupBlock {
     store(tid, nthr);
   }
 
-  /// Data to shared memory; C[b'][col] = ω_{2^(lo+b'+1)}^jlow = ω_n^(jlow·2^(k−lo−b'−1)).
+  /// Data to shared memory; C[b'][col] = ω_{2^(lo+b'+1)}^jlow = ω_n^(jlow·2^(k−lo−b'−1)), or with the wide table
+  /// the stage twiddles (stage_twiddles' table) read from it.
   PROOFLINE_HD void load(unsigned tid, unsigned nthr) {
     for (unsigned e = tid; e < elems(); e += nthr) st_elem(sm + slot(e), ld_elem(x + addr(e)));
-    if (!twist || wide) return;
+    if (!twist) return;
+    if (wide) {  // the stage twiddles straight from the wide table, their loads beside the data's
+      F* out = sm_tw();
+      for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
+        const unsigned idx = i >> s.c, col = i & cmask, brel = log2_floor(idx + 1);
+        out[i] = wide_twiddle(brel, idx + 1 - (1u << brel), col);
+      }
+      return;
+    }
     const TableLayout lay = TableLayout::for_log(s.k);
     const F* p_lo = tw + kRoots;
     const F* p_hi = p_lo + lay.lo_count();
@@ -312,17 +321,11 @@ struct GroupBlock {
   }
 
   /// The twiddles of stages b' <= t − 2: sm_tw[(2^b' − 1 + j') << c | col] = R[2^b' − 1 + j']·C[b'][col]
-  /// (with the wide table: read from it).
+  /// (with the wide table: read in load(), nothing to do here).
   PROOFLINE_HD void stage_twiddles(unsigned tid, unsigned nthr) {
+    if (wide) return;
     const F* col_roots = sm_col();
     F* out = sm_tw();
-    if (wide) {
-      for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
-        const unsigned idx = i >> s.c, col = i & cmask, brel = log2_floor(idx + 1);
-        out[i] = wide_twiddle(brel, idx + 1 - (1u << brel), col);
-      }
-      return;
-    }
     for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
       const unsigned idx = i >> s.c, col = i & cmask;
       out[i] = tw[idx] * col_roots[(log2_floor(idx + 1) << s.c) | col];
