@@ -171,7 +171,6 @@ struct Resident {
   SrsMode mode = SrsMode::Resident;
   std::size_t msm_chunk = 0;  ///< resident: bases per MSM slice (0: whole MSMs)
   bool lean = false;          ///< its partitions run with the lean working set (backend.hpp "Working set")
-  bool wide = false;          ///< its partitions' NTT domain holds the wide twiddle table (ntt.hpp; full set only)
   DeviceBuffer dev[5];
   PinnedBytes host[5];
   std::size_t len[5] = {};
@@ -425,6 +424,21 @@ struct GpuBackend::Impl {
     }();
     return cfg.ntt_wide_twiddles && !env_off;
   }
+  /// Whether p's NTT domain gets the wide twiddle table now: wide_wanted(), p's SRS resident with the
+  /// full working set, and room in the budget for the table beside what is held, that working set
+  /// and a compiled circuit — the one on the device, else room for one of p's shape (kCompiledReserve
+  /// bytes per row; a 32 GiB PoRep partition's is 45.5 bytes per row): the device evaluation of
+  /// the constraints (issue 31) comes first, the table only in the room left (ensure_compiled drops
+  /// a wide table that would stand in its way).
+  bool want_wide(const Parameters& p, const Resident& res) const {
+    if (!wide_wanted() || res.mode != SrsMode::Resident || res.lean) return false;
+    const std::size_t m = p.domain_size();
+    const std::size_t extra = NttDomain::table_bytes_for(m, true) - NttDomain::table_bytes_for(m);
+    const std::size_t cc = compiled_dev ? compiled_dev->device_bytes() : kCompiledReserve * m;
+    return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, false) + cc + extra <=
+           device_budget();
+  }
+  static constexpr std::size_t kCompiledReserve = 64;
   std::size_t held_device_bytes(const Parameters* except) const {
     std::size_t b = 0;
     for (const auto& r : residents)
@@ -446,11 +460,9 @@ struct GpuBackend::Impl {
   /// Resident when the SRS fits beside one partition's working space — full, else lean (a resident
   /// SRS with the lean working set costs less than a streamed one with the full set) — with whole
   /// MSMs or, if only those do not fit, slices of a power of two (2^26 … 2^20); else streamed.
-  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr, bool* lean = nullptr,
-               bool* wide = nullptr) const {
+  SrsMode plan(const Parameters& p, std::size_t* msm_chunk = nullptr, bool* lean = nullptr) const {
     const std::size_t budget = device_budget(), held = held_device_bytes(&p);
     const std::size_t srs = srs_device_bytes(p);
-    if (wide) *wide = false;
     for (const bool l : lean_choices()) {
       std::size_t chunk = cfg.resident_msm_chunk_points;
       bool fits = held + srs + GpuBackend::working_bytes(p, chunk, l) <= budget;
@@ -463,8 +475,6 @@ struct GpuBackend::Impl {
       if (fits) {
         if (msm_chunk) *msm_chunk = chunk;
         if (lean) *lean = l;
-        // the wide NTT table (ntt.hpp) where it fits beside the full set as planned
-        if (wide && !l && wide_wanted()) *wide = held + srs + GpuBackend::working_bytes(p, chunk, l, true) <= budget;
         return SrsMode::Resident;
       }
     }
@@ -554,7 +564,7 @@ struct GpuBackend::Impl {
     r->key = &p;
     r->fp = fp;
     for (int k = 0; k < 5; ++k) r->len[k] = fp.len[k];
-    r->mode = plan(p, &r->msm_chunk, &r->lean, &r->wide);
+    r->mode = plan(p, &r->msm_chunk, &r->lean);
     if (r->mode == SrsMode::Resident) {
       try {
         translating_oom("loading the SRS into device memory (h, l, a, b_g1, b_g2 bases)", [&] {
@@ -812,7 +822,7 @@ struct GpuBackend::Impl {
       case CompiledEvaluation::Auto: break;
     }
     if (compiled_dev && compiled_src == w.compiled) return true;
-    const std::size_t need = held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, res.lean, res.wide) +
+    const std::size_t need = held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, res.lean) +
                              w.compiled->bytes();
     return need <= device_budget();
   }
@@ -827,19 +837,18 @@ struct GpuBackend::Impl {
     }
     if (compiled_dev && compiled_src.get() == &cc) return true;
     std::size_t chunk = 0;
-    bool lean = false, wide = false;
+    bool lean = false;
     std::size_t held = held_device_bytes(&p);
     if (const Resident* r = find(p)) {
       if (r->mode != SrsMode::Resident) return false;
       chunk = r->msm_chunk;
       lean = r->lean;
-      wide = r->wide;
       held += r->device_bytes();
     } else {
-      if (plan(p, &chunk, &lean, &wide) != SrsMode::Resident) return false;
+      if (plan(p, &chunk, &lean) != SrsMode::Resident) return false;
       held += srs_device_bytes(p);
     }
-    return held + GpuBackend::working_bytes(p, chunk, lean, wide) + cc.bytes() <= device_budget();
+    return held + GpuBackend::working_bytes(p, chunk, lean) + cc.bytes() <= device_budget();
   }
 
   /// Compiled-form partition w evaluated on the host and turned into the evaluated form (backend.hpp
@@ -858,6 +867,11 @@ struct GpuBackend::Impl {
     if (!compiled_dev || compiled_src != cc) {
       compiled_dev.reset();
       compiled_src.reset();
+      if (domain && domain->wide_twiddles()) {  // the compiled circuit before the wide table (want_wide)
+        size_t free_b = 0, total_b = 0;
+        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (free_b < cc->bytes() + (std::size_t{512} << 20)) domain.reset();  // remade as fits, at its next use
+      }
       translating_oom("the compiled circuit", [&] {
         compiled_dev = std::make_unique<DeviceCompiledCircuit>(*cc);
         return 0;
@@ -886,7 +900,7 @@ struct GpuBackend::Impl {
   void warm_working_set(const Parameters& p, const Resident& r) {
     if (r.mode != SrsMode::Resident || r.lean) return;
     try {
-      ensure_h_buffers(p.domain_size(), 3, r.wide);
+      ensure_h_buffers(p.domain_size(), 3, want_wide(p, r));
       translating_oom("warming the assignment buffers", [&] {
         aux.ensure(std::max<std::size_t>(p.l_len(), 1) * sizeof(ff::Fr));
         sa.ensure(std::max<std::size_t>(p.a_len(), 1) * sizeof(ff::Fr));
@@ -899,7 +913,7 @@ struct GpuBackend::Impl {
   }
 
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
-  /// set), made or grown on first use; wide: the domain with the wide twiddle table (Resident::wide),
+  /// set), made or grown on first use; wide: the domain with the wide twiddle table (want_wide),
   /// remade when it differs.
   void ensure_h_buffers(std::size_t m, std::size_t columns, bool wide) {
     unsigned lg = 0;
@@ -952,7 +966,8 @@ struct GpuBackend::Impl {
     const auto t_h = Clock::now();
     double h2d_abc = 0;
     if (h_terms > 0 && compiled) {
-      ensure_h_buffers(m, 3, res.wide);
+      ensure_compiled(w);  // first: it may drop a wide NTT table that stands in its way
+      ensure_h_buffers(m, 3, want_wide(p, res));
       ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
       CUDA_CHECK(cudaEventRecord(ev_eval[0], stream));
       for (int col = 0; col < 3; ++col) evaluate_column(w, col, d[col], m, stream);
@@ -960,7 +975,7 @@ struct GpuBackend::Impl {
       for (int col = 0; col < 3; ++col) domain->h_column(d[col], odd_coset, stream);
       domain->h_combine(d[0], d[1], d[2], odd_coset, stream);
     } else if (h_terms > 0) {
-      ensure_h_buffers(m, 3, res.wide);
+      ensure_h_buffers(m, 3, want_wide(p, res));
       ff::Fr* d[3] = {abc.as<ff::Fr>(), abc.as<ff::Fr>() + m, abc.as<ff::Fr>() + 2 * m};
       const r1cs::FrVector* h[3] = {&w.a, &w.b, &w.c};
       for (int col = 0; col < 3; ++col) {
@@ -1175,7 +1190,8 @@ struct GpuBackend::Impl {
     // ---- H ----
     t0 = Clock::now();
     if (h_terms > 0) {
-      ensure_h_buffers(m, 3, res.wide);
+      if (w.compiled) ensure_compiled(w);  // first: it may drop a wide NTT table that stands in its way
+      ensure_h_buffers(m, 3, want_wide(p, res));
       ff::Fr* d_a = abc.as<ff::Fr>();
       ff::Fr* d_b = d_a + m;
       ff::Fr* d_c = d_b + m;

@@ -219,8 +219,9 @@ struct GpuBackendConfig {
   CompiledEvaluation compiled_evaluation = CompiledEvaluation::Auto;
   /// The NTT domain with the wide twiddle table (NttDomain(lg, true), ntt.hpp: n·32 bytes, 4 GiB at
   /// 2^27; bellperson's H then on the coset τ, the same bytes for every satisfied witness) when it
-  /// fits the budget beside a resident SRS and the full working set (planned with the SRS,
-  /// "Residency"); never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=0 in the
+  /// fits the budget beside a resident SRS, the full working set and a compiled circuit (the one
+  /// held, else room for 64 bytes per row): decided at each partition, after the compiled circuit,
+  /// which comes first; never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=0 in the
   /// environment turns it off (for comparing on a device); false: never.
   bool ntt_wide_twiddles = true;
 };
