@@ -412,17 +412,17 @@ struct GpuBackend::Impl {
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     return std::min<std::size_t>(total_b, free_b + budget.live.load());
   }
-  /// cfg.ntt_wide_twiddles, unless PROOFLINE_NTT_WIDE=0 (read once; "1" or unset: the config's choice;
-  /// anything else throws std::invalid_argument).
+  /// PROOFLINE_NTT_WIDE (read once): "1" → yes, "0" → no, unset or "" → cfg.ntt_wide_twiddles; anything
+  /// else throws std::invalid_argument.
   bool wide_wanted() const {
-    static const bool env_off = [] {
+    static const int env = [] {
       const char* e = std::getenv("PROOFLINE_NTT_WIDE");
       const std::string v = e ? e : "";
-      if (v.empty() || v == "1") return false;
-      if (v == "0") return true;
+      if (v.empty()) return -1;
+      if (v == "0" || v == "1") return v == "1" ? 1 : 0;
       throw std::invalid_argument("PROOFLINE_NTT_WIDE=" + v + ": expected 0 or 1");
     }();
-    return cfg.ntt_wide_twiddles && !env_off;
+    return env < 0 ? cfg.ntt_wide_twiddles : env == 1;
   }
   /// Whether p's NTT domain gets the wide twiddle table now: wide_wanted(), p's SRS resident with the
   /// full working set, and room in the budget for the table beside what is held, that working set

@@ -221,9 +221,10 @@ struct GpuBackendConfig {
   /// 2^27; bellperson's H then on the coset τ, the same bytes for every satisfied witness) when it
   /// fits the budget beside a resident SRS, the full working set and a compiled circuit (the one
   /// held, else room for 64 bytes per row): decided at each partition, after the compiled circuit,
-  /// which comes first; never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=0 in the
-  /// environment turns it off (for comparing on a device); false: never.
-  bool ntt_wide_twiddles = true;
+  /// which comes first; never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=1 or 0 in the
+  /// environment overrides this field (for comparing on a device). Off by default until the table
+  /// has been timed in whole proofs on the device (issue 30; gpu_ntt_bench times it alone).
+  bool ntt_wide_twiddles = false;
 };
 
 /// How a GpuBackend holds one SRS (backend.hpp "Residency").
