@@ -867,11 +867,10 @@ struct GpuBackend::Impl {
     if (!compiled_dev || compiled_src != cc) {
       compiled_dev.reset();
       compiled_src.reset();
-      if (domain && domain->wide_twiddles()) {  // the compiled circuit before the wide table (want_wide)
-        size_t free_b = 0, total_b = 0;
-        CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (free_b < cc->bytes() + (std::size_t{512} << 20)) domain.reset();  // remade as fits, at its next use
-      }
+      // The compiled circuit before the wide table (want_wide): a wide domain is dropped before a new
+      // compiled circuit goes up, and remade at its next use only if want_wide, which then counts
+      // this circuit's own bytes, still finds room (a new circuit is rare: once per shape).
+      if (domain && domain->wide_twiddles()) domain.reset();
       translating_oom("the compiled circuit", [&] {
         compiled_dev = std::make_unique<DeviceCompiledCircuit>(*cc);
         return 0;
@@ -913,17 +912,30 @@ struct GpuBackend::Impl {
   }
 
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
-  /// set), made or grown on first use; wide: the domain with the wide twiddle table (want_wide),
-  /// remade when it differs.
+  /// set), made or grown on first use; wide: a new domain gets the wide twiddle table (want_wide).
   void ensure_h_buffers(std::size_t m, std::size_t columns, bool wide) {
     unsigned lg = 0;
     while ((std::size_t{1} << lg) < m) ++lg;
-    if (!domain || domain->lg_size() != lg || domain->wide_twiddles() != wide) {
+    // A domain made compact stays compact until it is remade for another reason (no flip-flop of
+    // n·32 bytes between partitions when the budget wavers); a wide one is remade compact when not wanted.
+    if (!domain || domain->lg_size() != lg || (domain->wide_twiddles() && !wide)) {
       domain.reset();
-      translating_oom(wide ? "NTT tables (wide)" : "NTT tables", [&] {
-        domain = std::make_unique<NttDomain>(lg, wide);
-        return 0;
-      });
+      if (wide) {
+        try {  // the table is an optimisation: short of memory, the compact domain instead
+          domain = std::make_unique<NttDomain>(lg, true);
+        } catch (const CudaError& e) {
+          if (e.code() != static_cast<int>(cudaErrorMemoryAllocation)) throw;
+          (void)cudaGetLastError();
+        } catch (const ProoflineError& e) {
+          if (e.code() != Error::OutOfMemory) throw;
+        }
+      }
+      if (!domain) {
+        translating_oom("NTT tables", [&] {
+          domain = std::make_unique<NttDomain>(lg);
+          return 0;
+        });
+      }
     }
     translating_oom(columns == 3 ? "a, b, c evaluations" : "a, b, c evaluations (two columns, lean)", [&] {
       abc.ensure(columns * m * sizeof(ff::Fr));
