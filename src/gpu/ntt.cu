@@ -57,12 +57,15 @@ __device__ __forceinline__ uint64_t bitrev(uint64_t i, unsigned lg) {
 /// 32–88 bytes, radix 2 nothing), radix 8 always with 2.
 /// kFolded: any ntt_group::Variant (the folded path's inverse, coset and H passes); false: the plain
 /// transform, var ignored (no λ or coset code, so the forward kernels keep their registers).
-template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks, bool kFolded>
+/// kUpper false: a kernel that only ever runs the lowest group (radix 4's own launch bounds), compiled
+/// without the wide table's code (dead there: the lowest group reads no wide twiddle), so that its
+/// registers stay as before the wide table.
+template <bool kDif, unsigned kRadixLog, unsigned kMinBlocks, bool kFolded, bool kUpper = true>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     ntt_group_kernel(DevFr* __restrict__ x, const DevFr* __restrict__ tw, ntt_group::GroupSpec spec,
                      ntt_group::Variant<DevFr> var) {
   extern __shared__ __align__(16) DevFr sm[];  // 16-byte words (ntt_group::ld_elem)
-  ntt_group::GroupBlock<DevFr, kDif, kRadixLog, kFolded> g(x, tw, sm, spec, blockIdx.x, var);
+  ntt_group::GroupBlock<DevFr, kDif, kRadixLog, kFolded, kUpper> g(x, tw, sm, spec, blockIdx.x, var);
   const unsigned phases = g.num_phases();
   for (unsigned p = 0; p < phases; ++p) {
     g.phase(p, threadIdx.x, blockDim.x);
@@ -118,7 +121,7 @@ bool ntt_legacy() {
 template <bool kDif, bool kFolded>
 auto group_kernel(unsigned rlog, bool lowest) {
   if (rlog == 3) return ntt_group_kernel<kDif, 3, 2, kFolded>;
-  if (rlog == 2) return lowest ? ntt_group_kernel<kDif, 2, 3, kFolded> : ntt_group_kernel<kDif, 2, 2, kFolded>;
+  if (rlog == 2) return lowest ? ntt_group_kernel<kDif, 2, 3, kFolded, false> : ntt_group_kernel<kDif, 2, 2, kFolded>;
   return ntt_group_kernel<kDif, 1, 3, kFolded>;
 }
 template <bool kFolded>
@@ -385,10 +388,10 @@ NttDomain::NttDomain(unsigned lg_n, bool wide_twiddles) : lg_n_(lg_n) {
   CUDA_CHECK(cudaDeviceSynchronize());
   for (auto kernel :
        {ntt_group_kernel<true, 3, 2, false>, ntt_group_kernel<false, 3, 2, false>, ntt_group_kernel<true, 2, 2, false>,
-        ntt_group_kernel<false, 2, 2, false>, ntt_group_kernel<true, 2, 3, false>, ntt_group_kernel<false, 2, 3, false>,
+        ntt_group_kernel<false, 2, 2, false>, ntt_group_kernel<true, 2, 3, false, false>, ntt_group_kernel<false, 2, 3, false, false>,
         ntt_group_kernel<true, 1, 3, false>, ntt_group_kernel<false, 1, 3, false>, ntt_group_kernel<true, 3, 2, true>,
         ntt_group_kernel<false, 3, 2, true>, ntt_group_kernel<true, 2, 2, true>, ntt_group_kernel<false, 2, 2, true>,
-        ntt_group_kernel<true, 2, 3, true>, ntt_group_kernel<false, 2, 3, true>, ntt_group_kernel<true, 1, 3, true>,
+        ntt_group_kernel<true, 2, 3, true, false>, ntt_group_kernel<false, 2, 3, true, false>, ntt_group_kernel<true, 1, 3, true>,
         ntt_group_kernel<false, 1, 3, true>}) {
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     int(sizeof(DevFr) * ntt_group::kMaxSmemElems)));

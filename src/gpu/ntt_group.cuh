@@ -242,7 +242,9 @@ constexpr unsigned kDefaultRadixLog = 2;
 /// all 32 threads of the lowest group's bottom round read the same four banks).
 /// kFolded false: the plain transform only (Variant ignored, the bottom stage's twiddle 1 known at
 /// compile time), so that its kernels keep their registers; true: any Variant.
-template <class F, bool kDif, unsigned kRadixLog = kDefaultRadixLog, bool kFolded = true>
+/// kWideCode false: the wide table is never read (Variant::wide ignored; for kernels that only run
+/// the lowest group, which reads none), so its code is not compiled in.
+template <class F, bool kDif, unsigned kRadixLog = kDefaultRadixLog, bool kFolded = true, bool kWideCode = true>
 struct GroupBlock {
   static_assert(kRadixLog >= 1 && kRadixLog <= 3, "rounds of 1, 2 or 3 stages");
   F* x;         // the 2^k elements (global memory)
@@ -265,7 +267,7 @@ struct GroupBlock {
       : x(x_), tw(tw_), sm(sm_), s(s_), cmask((1u << s_.c) - 1), twist(s_.lo > 0),
         low(!kFolded || s_.lo > 0 || v.low == nullptr ? tw_ : v.low), coset(kFolded ? v.coset : nullptr),
         unit_bottom(!kFolded || s_.lo > 0 || v.unit_bottom), scaled(kFolded && s_.lo == 0 && v.scaled),
-        wide(s_.lo > 0 ? v.wide : nullptr), winv(v.wide_inverse), wcoset(kFolded && v.wide_coset) {
+        wide(kWideCode && s_.lo > 0 ? v.wide : nullptr), winv(v.wide_inverse), wcoset(kFolded && v.wide_coset) {
     low_fixed = blk & ((uint64_t{1} << (s.lo - s.c)) - 1);
     const uint64_t high_fixed = blk >> (s.lo - s.c);
     base = (high_fixed << (s.lo + s.t)) | (low_fixed << s.c);
@@ -299,7 +301,7 @@ struct GroupBlock {
   PROOFLINE_HD void load(unsigned tid, unsigned nthr) {
     for (unsigned e = tid; e < elems(); e += nthr) st_elem(sm + slot(e), ld_elem(x + addr(e)));
     if (!twist) return;
-    if (wide) {  // the stage twiddles straight from the wide table, their loads beside the data's
+    if (kWideCode && wide) {  // the stage twiddles straight from the wide table, their loads beside the data's
       F* out = sm_tw();
       for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
         const unsigned idx = i >> s.c, col = i & cmask, brel = log2_floor(idx + 1);
@@ -323,7 +325,7 @@ struct GroupBlock {
   /// The twiddles of stages b' <= t − 2: sm_tw[(2^b' − 1 + j') << c | col] = R[2^b' − 1 + j']·C[b'][col]
   /// (with the wide table: read in load(), nothing to do here).
   PROOFLINE_HD void stage_twiddles(unsigned tid, unsigned nthr) {
-    if (wide) return;
+    if (kWideCode && wide) return;
     const F* col_roots = sm_col();
     F* out = sm_tw();
     for (unsigned i = tid; i < (((1u << (s.t - 1)) - 1) << s.c); i += nthr) {
@@ -349,7 +351,7 @@ struct GroupBlock {
   PROOFLINE_HD F twiddle(unsigned brel, unsigned jr, unsigned col) const {
     const unsigned idx = (1u << brel) - 1 + jr;
     if (!twist) return low[idx];  // the lowest group: R or R' (LowTable) as is
-    if (wide && brel + 1 == s.t) return wide_twiddle(brel, jr, col);  // top stage: from the wide table
+    if (kWideCode && wide && brel + 1 == s.t) return wide_twiddle(brel, jr, col);  // top stage: from the wide table
     if (brel + 1 == s.t) return tw[idx] * sm_col()[(brel << s.c) | col];  // top stage: R·C here (all distinct)
     return sm_tw()[(idx << s.c) | col];
   }
