@@ -1489,6 +1489,10 @@ bool GpuBackend::lean_working_set(const Parameters& params) const {
   const Resident* r = impl_->find(params);
   return r != nullptr && r->lean;
 }
+std::uint64_t GpuBackend::ntt_table_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->domain ? impl_->domain->table_bytes() : 0;
+}
 std::size_t GpuBackend::device_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   return impl_->budget.live.load();

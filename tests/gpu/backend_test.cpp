@@ -7,12 +7,15 @@
 // OutOfMemory), then normal proving. Skipped without a device.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "proofline/circuits/bench/bench.hpp"
 #include "proofline/gpu/backend.hpp"
 #include "proofline/gpu/device.hpp"
+#include "proofline/gpu/ntt.hpp"
 #include "gpu/device_buffer.cuh"
 #include "proofline/groth16/groth16.hpp"
 #include "proofline/r1cs/circuit_recorder.hpp"
@@ -213,6 +216,9 @@ TEST(GpuBackend, WideNttTwiddlesSameProofs) {
     const std::string what = wide ? "wide twiddles" : "compact twiddles";
     expect_same_proofs(*all.front(), params, parts, randomizers(2, 5), what);
     expect_same_proofs(*all.front(), params, compiled_form(parts, cc), randomizers(2, 6), what + ", compiled form");
+    const char* env = std::getenv("PROOFLINE_NTT_WIDE");  // overrides the config when set
+    const bool want = env && *env ? std::string(env) == "1" : wide;
+    EXPECT_EQ(all.front()->ntt_table_bytes(), gpu::NttDomain::table_bytes_for(m, want)) << what;
   }
 }
 

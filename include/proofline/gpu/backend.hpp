@@ -317,6 +317,10 @@ class GpuBackend final : public groth16::ProverBackend {
   /// Whether params' SRS, as held now, runs its partitions with the lean working set (false when
   /// not held).
   bool lean_working_set(const groth16::Parameters& params) const;
+  /// Device bytes of the NTT domain's tables held now (0 when none): NttDomain::table_bytes_for(m,
+  /// true) after a partition of domain size m that got the wide table (ntt_wide_twiddles), else the
+  /// compact tables' (until release_scratch).
+  std::uint64_t ntt_table_bytes() const;
   /// Device bytes this backend holds now (SRS copies and scratch), and the most it held at once
   /// since construction or reset_device_peak() ("Working set").
   std::size_t device_bytes() const;
