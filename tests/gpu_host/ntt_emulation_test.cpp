@@ -27,6 +27,24 @@
 #include "proofline/poly/domain.hpp"
 #include "proofline/poly/quotient.hpp"
 
+// An "element" that is only an exponent of τ = ω_{2n} (mod 2n): products add exponents, negation adds
+// n (τ^n = −1), and an element read from the wide table at index e is τ^e. It lets the wide table's
+// index and sign arithmetic (GroupBlock::wide_twiddle) run at every k up to 31 without a 2^31-entry
+// table (WideTwiddleExponentsUpTo2e31).
+namespace {
+struct TauPower {
+  std::uint64_t e = 0, two_n = 1;
+  TauPower operator-() const { return {(e + two_n / 2) % two_n, two_n}; }
+  bool operator==(const TauPower&) const = default;
+};
+const TauPower* const kTauTable = reinterpret_cast<const TauPower*>(std::uintptr_t{1} << 40);  // never read
+std::uint64_t g_two_n = 2;
+}  // namespace
+template <>
+TauPower proofline::gpu::ntt_group::ld_elem<TauPower>(const TauPower* p) {
+  return {std::uint64_t(p - kTauTable), g_two_n};
+}
+
 namespace {
 
 using proofline::ff::Fr;
@@ -421,6 +439,54 @@ TEST(GpuNttEmulation, WideHIsBellpersonsOnlyForSatisfiedSystems) {
   want.resize(n - 1);
   EXPECT_EQ(run(wide, a, b, c), want);
   EXPECT_EQ(run(plain, a, b, c), want);
+}
+
+TEST(GpuNttEmulation, WideTwiddleExponentsUpTo2e31) {
+  // Every group above the lowest of every k in [10, 31], both directions, plain and coset τ, DIF and
+  // DIT: the twiddle read for (block, stage b', row part j', column) is τ^E with E the exponent of
+  // ω_{2^(b+1)}^{±j} (= ±j·2n/2^(b+1)) or of the coset factor G_b = τ^{±n/2^(b+1)} times it
+  // (±(2j + 1)·n/2^(b+1)), mod 2n,
+  // b = lo + b' and j = j'·2^lo + the block's column index — computed here with 128-bit integers
+  // from those definitions, not from the kernel's shifts. The first and last block, stage, row part
+  // and column of each group, and random ones.
+  std::mt19937_64 rng(31);
+  for (unsigned k = 10; k <= 31; ++k) {
+    g_two_n = std::uint64_t{2} << k;
+    for (bool dif : {true, false})
+      for (bool inv : {false, true})
+        for (bool coset : {false, true}) {
+          ng::Variant<TauPower> v;
+          v.low = kTauTable;
+          v.wide = kTauTable;
+          v.wide_inverse = inv;
+          v.wide_coset = coset;
+          for (const ng::GroupSpec& s : ng::plan(k, dif)) {
+            if (s.lo == 0) continue;
+            for (int trial = 0; trial < 300; ++trial) {
+              const bool edge = trial < 16;  // corners first
+              const std::uint64_t blk = edge ? (trial & 1 ? s.blocks() - 1 : 0) : rng() % s.blocks();
+              const unsigned brel = edge ? (trial & 2 ? s.t - 1 : 0) : unsigned(rng() % s.t);
+              const unsigned jr = edge ? (trial & 4 ? (1u << brel) - 1 : 0) : unsigned(rng() % (1u << brel));
+              const unsigned col = edge ? (trial & 8 ? (1u << s.c) - 1 : 0) : unsigned(rng() % (1u << s.c));
+              const TauPower got = dif ? ng::GroupBlock<TauPower, true>(nullptr, kTauTable, nullptr, s, blk, v)
+                                             .wide_twiddle(brel, jr, col)
+                                       : ng::GroupBlock<TauPower, false>(nullptr, kTauTable, nullptr, s, blk, v)
+                                             .wide_twiddle(brel, jr, col);
+              // the block's column index: its low bits (below lo) are blk's low part and col
+              const std::uint64_t jlow = ((blk % (std::uint64_t{1} << (s.lo - s.c))) << s.c) + col;
+              const unsigned __int128 j = (unsigned __int128)jr * (std::uint64_t{1} << s.lo) + jlow;
+              const unsigned b = s.lo + brel;
+              const unsigned __int128 two_n = g_two_n, n = two_n / 2;
+              unsigned __int128 e = coset ? (2 * j + 1) * (n >> (b + 1)) : j * (two_n >> (b + 1));
+              e %= two_n;
+              if (inv) e = (two_n - e) % two_n;
+              ASSERT_EQ(got.e, std::uint64_t(e)) << "k " << k << (dif ? " DIF" : " DIT") << (inv ? " inverse" : "")
+                                                 << (coset ? " coset" : "") << " lo " << s.lo << " b' " << brel
+                                                 << " j' " << jr << " col " << col << " block " << blk;
+            }
+          }
+        }
+  }
 }
 
 TEST(GpuNttEmulation, MatchesCpuThreeGroups) {  // ~9 s each: the smallest size with three groups
