@@ -315,8 +315,7 @@ NttDomain::NttDomain(unsigned lg_n, bool wide_twiddles) : lg_n_(lg_n) {
   n_inv_ = ff::Fr::from_u64(n).inverse();
   const ff::Fr g = ff::Fr::from_u64(ff::Fr::kGenerator);
   z_inv_on_coset_ = (g.pow(std::array<ff::u64, 1>{n}) - ff::Fr::one()).inverse();
-  tau_ = ff::Fr::root_of_unity();  // ω_{2n} = root^(2^(31−k))
-  for (unsigned s = 0; s + 1 + lg_n < 32; ++s) tau_ = tau_ * tau_;
+  tau_ = ntt_group::wide_root(lg_n, ff::Fr::root_of_unity());  // ω_{2n}
   n_lo_ = uint64_t{1} << kPowLoBits;
   n_hi_ = (n >> kPowLoBits) + 1;
   odd_coset_j_ = groth16::snarkjs::snarkjs_root_exponent() & (n - 1);
@@ -373,8 +372,9 @@ NttDomain::NttDomain(unsigned lg_n, bool wide_twiddles) : lg_n_(lg_n) {
     t_->low.ensure(all.size() * sizeof(ff::Fr));
     CUDA_CHECK(cudaMemcpy(t_->low.get(), all.data(), all.size() * sizeof(ff::Fr), cudaMemcpyHostToDevice));
   }
+  DeviceBuffer two("NTT wide twiddles (two levels)");  // freed after the synchronization below
   if (wide_twiddles) {  // W[e] = τ^e, e < n: lo[e mod 2^14]·hi[e >> 14], both made by powers_kernel
-    DeviceBuffer two(sizeof(DevFr) * (n_lo_ + n_hi_), "NTT wide twiddles (two levels)");
+    two.ensure(sizeof(DevFr) * (n_lo_ + n_hi_));
     t_->wide.ensure(n * sizeof(ff::Fr));
     DevFr* lo = two.as<DevFr>();
     powers_kernel<<<grid_for(n_lo_), kThreads>>>(lo, to_dev(tau_), n_lo_);
@@ -383,7 +383,6 @@ NttDomain::NttDomain(unsigned lg_n, bool wide_twiddles) : lg_n_(lg_n) {
     CUDA_CHECK(cudaGetLastError());
     two_level_powers_kernel<<<grid_for(n), kThreads>>>(t_->wide.as<DevFr>(), lo, lo + n_lo_, kPowLoBits, n);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());  // before `two` is freed
   }
   CUDA_CHECK(cudaDeviceSynchronize());
   for (auto kernel :

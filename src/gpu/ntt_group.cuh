@@ -120,11 +120,16 @@ std::vector<F> build_low_table(unsigned k, const F& root, const F& gamma, const 
 ///   stage b, coset τ: G_b·ω_{2^(b+1)}^j, G_b = τ^(2^(k−1−b)), = τ^{(2j+1)·2^(k−1−b)} (τ^{-1}: the negated exponent)
 /// and τ^E = W[E] for E < n, −W[E − n] for n <= E < 2n (E taken mod 2n). So those groups multiply
 /// no twiddle out (GroupBlock::wide_twiddle): ≈ one product per element less per group, for n
-/// elements of table (4 GiB at 2^27). `root` is a primitive 2^32-th root of unity.
+/// elements of table (4 GiB at 2^27). `root` is a primitive 2^32-th root of unity; wide_root gives τ.
+template <class F>
+F wide_root(unsigned k, const F& root) {  // τ = ω_{2n} = root^(2^(31−k)), k <= 31
+  F tau = root;
+  for (unsigned s = 0; s + 1 + k < 32; ++s) tau = tau * tau;
+  return tau;
+}
 template <class F>
 std::vector<F> build_wide_table(unsigned k, const F& root) {
-  F tau = root;
-  for (unsigned s = 0; s + 1 + k < 32; ++s) tau = tau * tau;  // root^(2^(31−k))
+  const F tau = wide_root(k, root);
   std::vector<F> tab(uint64_t{1} << k);
   F p = F::one();
   for (auto& w : tab) {

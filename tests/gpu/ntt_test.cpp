@@ -114,6 +114,29 @@ TEST(GpuNtt, ComputeHOddCosetMatchesOddCosetH) {
   expect_same(odd, proofline::groth16::snarkjs::OddCosetH(6).compute(ca, cb, cc), "odd coset after bellperson", 6);
 }
 
+/// The lean working set's H with two device columns (h_column a, b; h_mul; h_column c in b's place;
+/// h_finish), returned from the device: n values.
+std::vector<Fr> two_column_h(const NttDomain& gpu, const std::vector<Fr>& a, const std::vector<Fr>& b,
+                             const std::vector<Fr>& c, bool odd) {
+  const std::size_t n = a.size();
+  proofline::gpu::DeviceBuffer d(2 * n * sizeof(Fr), "two columns");
+  Fr* d0 = d.as<Fr>();
+  Fr* d1 = d0 + n;
+  CUDA_CHECK(cudaMemcpy(d0, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(d1, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+  gpu.h_column(d0, odd);
+  gpu.h_column(d1, odd);
+  gpu.h_mul(d0, d1);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaMemcpy(d1, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
+  gpu.h_column(d1, odd);
+  gpu.h_finish(d0, d1, odd);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<Fr> got(n);
+  CUDA_CHECK(cudaMemcpy(got.data(), d0, n * sizeof(Fr), cudaMemcpyDeviceToHost));
+  return got;
+}
+
 TEST(GpuNtt, TwoColumnHEqualsComputeH) {
   // The lean working set's H (h_column a, b; h_mul; h_column c in b's place; h_finish) leaves the
   // bytes compute_h / compute_h_odd_coset leave, in both forms.
@@ -129,22 +152,7 @@ TEST(GpuNtt, TwoColumnHEqualsComputeH) {
       } else {
         gpu.compute_h_host(want, b, c);
       }
-      proofline::gpu::DeviceBuffer d(2 * n * sizeof(Fr), "two columns");
-      Fr* d0 = d.as<Fr>();
-      Fr* d1 = d0 + n;
-      CUDA_CHECK(cudaMemcpy(d0, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-      CUDA_CHECK(cudaMemcpy(d1, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-      gpu.h_column(d0, odd);
-      gpu.h_column(d1, odd);
-      gpu.h_mul(d0, d1);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      CUDA_CHECK(cudaMemcpy(d1, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-      gpu.h_column(d1, odd);
-      gpu.h_finish(d0, d1, odd);
-      CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<Fr> got(n);
-      CUDA_CHECK(cudaMemcpy(got.data(), d0, n * sizeof(Fr), cudaMemcpyDeviceToHost));
-      expect_same(got, want, odd ? "two-column odd-coset H" : "two-column H", lg);
+      expect_same(two_column_h(gpu, a, b, c, odd), want, odd ? "two-column odd-coset H" : "two-column H", lg);
     }
   }
   EXPECT_EQ(NttDomain::table_bytes_for(1000), NttDomain(10).table_bytes());
@@ -290,22 +298,7 @@ TEST(GpuNtt, WideTableMatchesCpu) {
     gpu.compute_h_host(ga, b, c);
     ga.resize(n - 1);
     expect_same(ga, want_h, "wide compute_h (satisfied)", lg);
-    // the two-column H of the lean working set
-    proofline::gpu::DeviceBuffer d(2 * n * sizeof(Fr), "two columns");
-    Fr* d0 = d.as<Fr>();
-    Fr* d1 = d0 + n;
-    CUDA_CHECK(cudaMemcpy(d0, a.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d1, b.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-    gpu.h_column(d0, false);
-    gpu.h_column(d1, false);
-    gpu.h_mul(d0, d1);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaMemcpy(d1, c.data(), n * sizeof(Fr), cudaMemcpyHostToDevice));
-    gpu.h_column(d1, false);
-    gpu.h_finish(d0, d1, false);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<Fr> got(n);
-    CUDA_CHECK(cudaMemcpy(got.data(), d0, n * sizeof(Fr), cudaMemcpyDeviceToHost));
+    auto got = two_column_h(gpu, a, b, c, false);  // the lean working set's H
     got.resize(n - 1);
     expect_same(got, want_h, "wide two-column H (satisfied)", lg);
   }

@@ -75,8 +75,7 @@ class EmulatedNtt {
     j_ = proofline::groth16::snarkjs::snarkjs_root_exponent() & (n_ - 1);
     // NttDomain's folded tables, in the order of its Folded enum (Inverse … CosetGenInvZ).
     const Fr w = Fr::root_of_unity(), wi = w.inverse(), one = Fr::one();
-    Fr tau = w;  // ω_{2n} = root^(2^(31−k))
-    for (unsigned s = 0; s + 1 + k < 32; ++s) tau = tau * tau;
+    const Fr tau = ng::wide_root(k, w);  // ω_{2n}
     const Fr z_tau_inv = (tau.pow(std::array<proofline::ff::u64, 1>{n_}) - one).inverse();  // (τ^n − 1)^{-1} = (−2)^{-1}
     const Fr spec[7][3] = {{wi, one, n_inv_}, {w, g_, one}, {w, sigma_, one}, {wi, g_.inverse(), n_inv_},
                            {wi, g_.inverse(), z_inv_ * n_inv_}, {w, tau, one}, {wi, tau.inverse(), z_tau_inv * n_inv_}};

@@ -39,8 +39,9 @@
 // (τ^n = −1) instead of multiplying R·C out (≈ one product per element less per such group; the
 // algebra is in src/gpu/ntt_group.cuh, build_wide_table). It serves both directions and the coset
 // τ^{±1}, not g or σ: so such a domain computes bellperson's H (compute_h, h_column, h_combine,
-// h_finish) on the coset τ instead of g (on the folded path; PROOFLINE_NTT_LEGACY=1 keeps g). The quotient (A·B − C)/Z is the same polynomial whichever
-// coset it is evaluated on when A·B − C vanishes on the domain — for every witness that satisfies
+// h_finish) on the coset τ instead of g (on the folded path; PROOFLINE_NTT_LEGACY=1 keeps g). The
+// quotient (A·B − C)/Z is the same polynomial whichever coset it is evaluated on when A·B − C
+// vanishes on the domain — for every witness that satisfies
 // its constraints, i.e. every proof that verifies —, so the H coefficients (and the proof) are the
 // same bytes; for a·b − c that does not vanish on the domain (an unsatisfied witness, random test
 // vectors) the two forms differ. forward, inverse and the odd coset are the same bytes either way;
