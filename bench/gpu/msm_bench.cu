@@ -14,6 +14,8 @@
 //       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": env).
 //   env BA_STEPS=16,32,64 (any comma list): batch-affine runs once per listed L
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
+//   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
+//       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 16.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -192,6 +194,14 @@ std::vector<int> ba_steps() {
   return out;
 }
 
+/// BA_LANES as a list of K values (lanes per thread); {0} (the default rule) when unset.
+std::vector<int> ba_lanes() {
+  std::vector<int> out;
+  for (const auto& item : env_list("BA_LANES")) out.push_back(std::stoi(item));
+  if (out.empty()) out.push_back(0);
+  return out;
+}
+
 template <class Cfg>
 void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::vector<ff::Fr>& scalars,
                const void* d_scalars) {
@@ -231,15 +241,17 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (int c : ws)
       for (const auto& variant : variants)
         for (const auto& [aname, add] : bucket_adds())
-          for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps()) {
-            Row row{{}, variant.name, aname};
-            row.cfg.window_bits = c;
-            row.cfg.g1_kernels = variant.g1;
-            row.cfg.g2_kernels = variant.g2;
-            row.cfg.bucket_add = add;
-            row.cfg.batch_affine_steps = steps;
-            rows.push_back(row);
-          }
+          for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps())
+            for (int lanes : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_lanes()) {
+              Row row{{}, variant.name, lanes ? aname + " K=" + std::to_string(lanes) : aname};
+              row.cfg.window_bits = c;
+              row.cfg.g1_kernels = variant.g1;
+              row.cfg.g2_kernels = variant.g2;
+              row.cfg.bucket_add = add;
+              row.cfg.batch_affine_steps = steps;
+              row.cfg.batch_affine_lanes = lanes;
+              rows.push_back(row);
+            }
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;

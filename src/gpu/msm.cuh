@@ -577,6 +577,15 @@ struct GpuMsm<Cfg>::Impl {
       throw std::invalid_argument("GpuMsm::run: batch-affine steps " + std::to_string(l) + " outside [1, 1024]");
     return (uint32_t)l;
   }
+  /// K, the batch-affine lanes per thread (msm.hpp "Bucket additions").
+  static uint32_t batch_affine_lanes(const GpuMsmConfig& cfg) {
+    const uint64_t k = cfg.batch_affine_lanes > 0 ? (uint64_t)cfg.batch_affine_lanes
+                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_LANES", 16);
+    if (k < 1 || k > 256)
+      throw std::invalid_argument("GpuMsm::run: batch-affine lanes per thread " + std::to_string(k) +
+                                  " outside [1, 256]");
+    return (uint32_t)k;
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -592,8 +601,9 @@ struct GpuMsm<Cfg>::Impl {
       flags{"GPU MSM 0/1 flags"}, idx_tail{"GPU MSM tail indices"}, idx_ones{"GPU MSM one indices"},
       counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"},
       ba_acc{"GPU MSM batch-affine sums"}, ba_cur{"GPU MSM batch-affine keys"},
-      ba_den{"GPU MSM batch-affine denominators"}, ba_slot{"GPU MSM batch-affine partial sums"},
-      ba_slot_key{"GPU MSM batch-affine partial keys"}, ba_inv{"GPU MSM batch inversion"};
+      ba_den{"GPU MSM batch-affine prefix products"}, ba_slot{"GPU MSM batch-affine partial sums"},
+      ba_slot_key{"GPU MSM batch-affine partial keys"}, ba_inv{"GPU MSM batch inversion"},
+      ba_u{"GPU MSM batch-affine thread products"};
 
   Impl() {
     for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->set_what("GPU MSM reduction");
@@ -609,7 +619,7 @@ struct GpuMsm<Cfg>::Impl {
     for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
                     &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
                     &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den, &ba_slot,
-                    &ba_slot_key, &ba_inv})
+                    &ba_slot_key, &ba_inv, &ba_u})
       b->release();
   }
   size_t device_bytes() const {
@@ -617,7 +627,7 @@ struct GpuMsm<Cfg>::Impl {
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
                     &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den,
-                    &ba_slot, &ba_slot_key, &ba_inv})
+                    &ba_slot, &ba_slot_key, &ba_inv, &ba_u})
       s += b->bytes();
     return s;
   }
@@ -879,11 +889,13 @@ struct GpuMsm<Cfg>::Impl {
     }
   }
 
-  /// Step 3 for all W windows by batch-affine lanes of L entries (msm_batch_affine.cuh): every
-  /// window's digits sorted in place (keys/vals), then the windows in groups as large as the free
-  /// memory allows, each group in L steps, its cut runs folded per window by fold_cut. Returns false,
+  /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
+  /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
+  /// groups as large as the free memory allows, each group in L + 1 launches of ba_step_kernel with
+  /// a batch inversion of the thread products between them, its cut runs folded per window by
+  /// fold_cut. Returns false,
   /// having done nothing, if not even one window's lanes fit (the caller then runs XYZZ).
-  bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, const DA* d_bases,
+  bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, uint32_t K, const DA* d_bases,
                                msm_detail::Profile& prof) {
     using namespace msm_detail;
     if constexpr (!kHasBatchAffine) {
@@ -898,14 +910,15 @@ struct GpuMsm<Cfg>::Impl {
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
       cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-      // lanes per group: acc, cur, den, two slots with keys per lane, plus the inversion levels
+      // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products
+      // (one per K lanes) and their inversion levels
       const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
       const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_den.bytes() + ba_slot.bytes() +
-                          ba_slot_key.bytes() + ba_inv.bytes();
+                          ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes();
       const size_t avail = device_bytes_available() + held;
       const size_t margin = size_t{256} << 20;
       const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-      const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / 8 + 64) * sizeof(F);
+      const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F);
       size_t gw = std::min<size_t>((size_t)W, usable / per_window);
       gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
       if (gw == 0) return false;
@@ -915,7 +928,9 @@ struct GpuMsm<Cfg>::Impl {
       ba_den.ensure(lanes_max * sizeof(F));
       ba_slot.ensure(2 * lanes_max * sizeof(DA));
       ba_slot_key.ensure(2 * lanes_max * 4);
-      ba_inv.ensure(batch_invert_scratch(lanes_max) * sizeof(F));
+      const size_t threads_max = (lanes_max + K - 1) / K;
+      ba_u.ensure(threads_max * sizeof(F));
+      ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
 
       // every window sorted in place (the result lands in either buffer of the pair; copied back)
       for (int w = 0; w < W; ++w) {
@@ -942,7 +957,6 @@ struct GpuMsm<Cfg>::Impl {
                      wb,
                      ba_acc.as<DA>(),
                      ba_cur.as<uint32_t>(),
-                     ba_den.as<F>(),
                      ba_slot.as<DA>(),
                      ba_slot_key.as<uint32_t>(),
                      n32,
@@ -954,17 +968,17 @@ struct GpuMsm<Cfg>::Impl {
         const uint32_t blocks = (lanes + 255) / 256;
         ba_init_kernel<F><<<blocks, 256, 0, stream>>>(g);
         check_launch();
-        for (uint32_t s = 0; s < L; ++s) {
-          if (s > 0) {  // step 0 only starts runs: nothing to add
-            ba_denominator_kernel<F><<<blocks, 256, 0, stream>>>(g, s);
-            check_launch();
-            batch_invert(g.den, lanes);
-          }
-          ba_apply_kernel<F><<<blocks, 256, 0, stream>>>(g, s);
+        const uint32_t threads = (lanes + K - 1) / K;
+        const uint32_t tblocks = (threads + 127) / 128;
+        const bool bounded = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0) == 4;
+        for (uint32_t s = 0; s <= L; ++s) {
+          if (bounded)
+            ba_step_kernel<F, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<F>(), ba_u.as<F>(), threads, K, s);
+          else
+            ba_step_kernel<F, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<F>(), ba_u.as<F>(), threads, K, s);
           check_launch();
+          if (s < L) batch_invert(ba_u.as<F>(), threads);
         }
-        ba_finish_kernel<F><<<blocks, 256, 0, stream>>>(g);
-        check_launch();
         prof.mark("accumulate");
         for (uint32_t wl = 0; wl < gcount; ++wl) {
           const uint32_t m = 2 * lanes_w;
@@ -1016,7 +1030,8 @@ struct GpuMsm<Cfg>::Impl {
 
     prof.mark("digits");
     const bool batch_affine =
-        batch_affine_selected(cfg, n32) && accumulate_batch_affine(W, c, nb, n32, batch_affine_steps(cfg), d_bases, prof);
+        batch_affine_selected(cfg, n32) &&
+        accumulate_batch_affine(W, c, nb, n32, batch_affine_steps(cfg), batch_affine_lanes(cfg), d_bases, prof);
     for (int w = 0; w < W && !batch_affine; ++w) {
       size_t tb = cub_temp.bytes();
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, keys.as<uint32_t>() + (size_t)w * n,

@@ -1,10 +1,10 @@
 // src/gpu/msm_batch_affine.cuh — batch-affine bucket accumulation of the GPU MSM (step 3 of
-// proofline/gpu/msm.hpp's algorithm, the default for G1): the kernels and the batch inversion.
-// Included by msm.cuh only, after its constants (kSignBit, kIndexMask); msm.cuh's
-// Impl::accumulate_batch_affine drives the kernels.
+// proofline/gpu/msm.hpp's algorithm, G1, opt-in): the kernels and the batch inversion. Included by
+// msm.cuh only, after its constants (kSignBit, kIndexMask); msm.cuh's Impl::accumulate_batch_affine
+// drives the kernels.
 //
 // Lanes. As in accumulate_kernel (msm.cuh), each window's n sorted (key, value) entries are cut into
-// ranges of L entries, one per lane: lane t of window w owns entries [tL, min(tL + L, n)) and keeps
+// ranges of L entries, one per lane: lane g of window w owns entries [gL, min(gL + L, n)) and keeps
 // one affine accumulator `acc` and the key `cur` of the run it is summing (bit 31: the run began
 // before the range). The lanes of a group of windows advance together in L steps; step s handles
 // entry lo + s of every lane:
@@ -13,12 +13,22 @@
 //                            cur = key (no addition);
 //   key == cur               acc = acc + point, an affine addition.
 // Every affine addition of one step shares one field inversion (Montgomery's trick over the whole
-// group, batch_invert below): 3 products per element for the trick, then λ, λ², λ·(x1 − x3), so
-// ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition. A lane's state lives
-// in device memory between the three launches of a step (denominators, inversion, apply).
+// group), so ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition.
+//
+// Steps (ba_step_kernel). Thread t of a group holds K lanes (t, t + T, t + 2T, …; T threads) and
+// visits them once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step
+// s's: for a lane whose step s − 1 is an addition it recomputes the denominator and applies the
+// inverse (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
+// pending, multiplying its denominator into the thread's running product (the trick forwards; the
+// exclusive prefix is kept per lane, 48 B). Between launches batch_invert inverts the T thread
+// products (levels of 16 and one Fermat inversion), so per addition: 3 products of the trick
+// (prefix, inverse, running inverse), λ, λ², λ·(x1 − x3), and 3/K of the levels. The backward pass
+// must visit the lanes in the reverse of the forward order, so launches alternate ascending and
+// descending k. One launch and the inversion levels per step; a lane's state (acc, cur, prefix)
+// lives in device memory between launches.
 // Flush, the same rule as accumulate_kernel: a run wholly inside the range becomes its bucket
 // (buckets[key − 1] = the run's sum as XYZZ); a run cut by a range end leaves its sum in the lane's
-// slots 2t (began before the range) / 2t + 1 (continues past it), which the XYZZ fold of msm.cuh
+// slots 2g (began before the range) / 2g + 1 (continues past it), which the XYZZ fold of msm.cuh
 // (fold_cut) then adds into the buckets, exactly as for the XYZZ path's partial sums.
 //
 // Affine addition a + p (a = acc, p = the entry's point; (0, 0) = identity, ec.cuh):
@@ -40,6 +50,8 @@ namespace proofline::gpu {
 namespace msm_detail {
 
 constexpr uint32_t kRunBeganBefore = 0x80000000u;  ///< bit of a lane's `cur`
+constexpr uint32_t kBaPending = 0x40000000u;       ///< bit of a lane's `cur`: an addition waits for its inverse
+constexpr uint32_t kBaKeyMask = 0x3fffffffu;       ///< the run's key in `cur` (keys < 2^(c−1) ≤ 2^23)
 constexpr uint32_t kBatchInvertFanIn = 16;          ///< elements per thread of each batch_invert level
 
 /// a^(p − 2) = a^(−1) in Fp (Fermat; a != 0), Montgomery form in and out: a 4-bit fixed window over
@@ -126,8 +138,7 @@ struct BaGroup {
   const DevAffine<F>* bases;
   DevXyzz<F>* buckets;    ///< nb per window
   DevAffine<F>* acc;      ///< per lane
-  uint32_t* cur;          ///< per lane: key | kRunBeganBefore
-  F* den;                 ///< per lane: the step's denominator, then its inverse
+  uint32_t* cur;          ///< per lane: key | kRunBeganBefore | kBaPending (0: no run yet)
   DevAffine<F>* slot;     ///< 2 per lane
   uint32_t* slot_key;     ///< 2 per lane (0: empty)
   uint32_t n, L, lanes_per_window, lanes, nb;
@@ -193,11 +204,11 @@ __device__ DevAffine<F> ba_sum(const DevAffine<F>& a, const DevAffine<F>& p, con
   return r;
 }
 
-/// The lane's run (key cur & ~kRunBeganBefore, sum acc) leaves: its bucket or a slot (file comment).
+/// The lane's run (key cur & kBaKeyMask, sum acc) leaves: its bucket or a slot (file comment).
 template <class F>
 __device__ void ba_flush(const BaGroup<F>& g, const BaLaneView<F>& lv, uint32_t lane, uint32_t cur,
                          const DevAffine<F>& acc, bool continues) {
-  const uint32_t key = cur & ~kRunBeganBefore;
+  const uint32_t key = cur & kBaKeyMask;
   if (cur & kRunBeganBefore) {
     g.slot[2 * (size_t)lane] = acc;
     g.slot_key[2 * (size_t)lane] = key;
@@ -222,51 +233,80 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
   g.slot_key[2 * (size_t)lane + 1] = 0;
 }
 
-/// Step s, part 1: den[lane] = the denominator of the lane's addition (1 if it adds nothing).
-template <class F>
-__global__ void __launch_bounds__(256) ba_denominator_kernel(BaGroup<F> g, uint32_t s) {
-  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
-  if (lane >= g.lanes) return;
-  const BaLaneView<F> lv(g, lane);
-  uint32_t k = 0;
-  F d = F::one();
-  if (lv.op(s, g.cur[lane] & ~kRunBeganBefore, k) == kBaAdd)
-    d = ba_denominator(g.acc[lane], lv.point(g.bases, lv.lo + s));
-  g.den[lane] = d;
-}
-
-/// Step s, part 2 (after batch_invert of den): the lane's addition, or its run's flush and start.
-template <class F>
-__global__ void __launch_bounds__(256) ba_apply_kernel(BaGroup<F> g, uint32_t s) {
-  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
-  if (lane >= g.lanes) return;
-  const BaLaneView<F> lv(g, lane);
-  const uint32_t cur = g.cur[lane];
-  uint32_t k = 0;
-  const uint32_t op = lv.op(s, cur & ~kRunBeganBefore, k);
-  if (op == kBaNone) return;
-  const uint32_t j = lv.lo + s;
-  const DevAffine<F> p = lv.point(g.bases, j);
-  if (op == kBaAdd) {
-    g.acc[lane] = ba_sum(g.acc[lane], p, g.den[lane]);
-    return;
+/// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes t + k·threads, in
+/// the order ascending in k for even s, descending for odd s (the reverse of launch s − 1's):
+///   1. the addition step s − 1 left pending (kBaPending in cur) is done: its denominator d is
+///      recomputed from the same acc and point, the lane's inverse is inv·pre[lane] where inv, starting
+///      from u[t] (the inverse of launch s − 1's product, by batch_invert), is (Π of the denominators
+///      of this lane and those before it in launch s − 1's order)^(−1); then inv ← inv·d;
+///   2. s < L: entry lo + s — a new run starts (the finished one flushed, as accumulate_kernel), or an
+///      addition is left pending: pre[lane] = the product of the denominators before it in this
+///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending);
+///      s = L: the run each lane holds is flushed.
+/// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (0: none,
+/// 170 registers on sm_90, no spills; 4: ≤ 128 registers, ~330 B spilled).
+template <class F, int kMinBlocks>
+__global__ void __launch_bounds__(128, kMinBlocks) ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u,
+                                                      uint32_t threads, uint32_t K, uint32_t s) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  F inv = s > 0 ? u[t] : F::one();
+  F prod = F::one();
+  const bool ascending = (s & 1) == 0;
+#pragma unroll 1
+  for (uint32_t i = 0; i < K; ++i) {
+    const uint32_t k = ascending ? i : K - 1 - i;
+    const uint64_t lane64 = (uint64_t)t + (uint64_t)k * threads;
+    if (lane64 >= g.lanes) continue;
+    const uint32_t lane = (uint32_t)lane64;
+    const BaLaneView<F> lv(g, lane);
+    uint32_t cur = g.cur[lane];
+    const uint32_t cur0 = cur;
+    DevAffine<F> acc;
+    bool have_acc = false, acc_changed = false;
+    if (cur & kBaPending) {  // 1.
+      acc = g.acc[lane];
+      have_acc = true;
+      const DevAffine<F> p = lv.point(g.bases, lv.lo + s - 1);
+      const F d = ba_denominator(acc, p);
+      const F inv_lane = inv * pre[lane];
+      inv = inv * d;
+      acc = ba_sum(acc, p, inv_lane);
+      acc_changed = true;
+      cur &= ~kBaPending;
+    }
+    if (s < g.L) {  // 2.
+      uint32_t key = 0;
+      const uint32_t op = lv.op(s, cur & kBaKeyMask, key);
+      if (op == kBaAdd) {
+        if (!have_acc) {
+          acc = g.acc[lane];
+          have_acc = true;
+        }
+        const F d = ba_denominator(acc, lv.point(g.bases, lv.lo + s));
+        pre[lane] = prod;
+        prod = prod * d;
+        cur |= kBaPending;
+      } else if (op == kBaStart) {
+        if (cur != 0) {
+          if (!have_acc) acc = g.acc[lane];
+          ba_flush(g, lv, lane, cur, acc, false);
+        }
+        const uint32_t j = lv.lo + s;
+        const bool before = j == lv.lo && lv.lo > 0 && lv.keys[lv.lo - 1] == key;
+        cur = key | (before ? kRunBeganBefore : 0u);
+        acc = lv.point(g.bases, j);
+        have_acc = acc_changed = true;
+      }
+    } else if (cur != 0) {
+      if (!have_acc) acc = g.acc[lane];
+      const uint32_t key = cur & kBaKeyMask;
+      ba_flush(g, lv, lane, cur, acc, lv.hi < g.n && lv.keys[lv.hi] == key);
+    }
+    if (acc_changed) g.acc[lane] = acc;
+    if (cur != cur0) g.cur[lane] = cur;
   }
-  if (cur != 0) ba_flush(g, lv, lane, cur, g.acc[lane], false);
-  const bool before = j == lv.lo && lv.lo > 0 && lv.keys[lv.lo - 1] == k;
-  g.cur[lane] = k | (before ? kRunBeganBefore : 0u);
-  g.acc[lane] = p;
-}
-
-/// After the last step: the run each lane still holds is flushed.
-template <class F>
-__global__ void __launch_bounds__(256) ba_finish_kernel(BaGroup<F> g) {
-  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
-  if (lane >= g.lanes) return;
-  const uint32_t cur = g.cur[lane];
-  if (cur == 0) return;
-  const BaLaneView<F> lv(g, lane);
-  const uint32_t key = cur & ~kRunBeganBefore;
-  ba_flush(g, lv, lane, cur, g.acc[lane], lv.hi < g.n && lv.keys[lv.hi] == key);
+  if (s < g.L) u[t] = prod;
 }
 
 /// One window's 2·lanes_per_window slots as msm.cuh's partial sums (XYZZ points, keys) for fold_cut.

@@ -68,11 +68,12 @@ void expect_same(gpu::GpuMsm<Cfg>& g, const std::vector<ec::AffinePoint<Cfg>>& b
 }
 
 /// The config of a forced bucket addition (msm.hpp "Bucket additions") with L = steps (0: default).
-gpu::GpuMsmConfig adds_cfg(gpu::BucketAdd add, int steps = 0, int window_bits = 0) {
+gpu::GpuMsmConfig adds_cfg(gpu::BucketAdd add, int steps = 0, int window_bits = 0, int lanes = 0) {
   gpu::GpuMsmConfig cfg;
   cfg.bucket_add = add;
   cfg.batch_affine_steps = steps;
   cfg.window_bits = window_bits;
+  cfg.batch_affine_lanes = lanes;
   return cfg;
 }
 
@@ -338,6 +339,11 @@ TEST(GpuMsm, G1BatchAffineSizes) {
     expect_same_cfg(g, bases, scalars, "random, xyzz", adds_cfg(BucketAdd::kXyzz));
     for (int steps : {0, 1, 2, 3, 64})
       expect_same_cfg(g, bases, scalars, "random, batch-affine", adds_cfg(BucketAdd::kBatchAffine, steps));
+    // lanes per thread: one (no running product), two, three (a thread's last lanes past the group's
+    // end), the default, and more lanes than the whole call has
+    for (int lanes : {1, 2, 3, 16, 256})
+      expect_same_cfg(g, bases, scalars, "random, batch-affine, K=" + std::to_string(lanes),
+                      adds_cfg(BucketAdd::kBatchAffine, 5, 0, lanes));
   }
   const size_t n = size_t{1} << 20;
   auto distinct = random_bases<ec::G1Config>(4096, rng);
@@ -348,6 +354,8 @@ TEST(GpuMsm, G1BatchAffineSizes) {
   expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine", adds_cfg(BucketAdd::kBatchAffine));
   expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine, L=8, c=12",
                   adds_cfg(BucketAdd::kBatchAffine, 8, 12));
+  expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine, L=7, c=13, K=5",
+                  adds_cfg(BucketAdd::kBatchAffine, 7, 13, 5));
   expect_same_cfg(g, bases, scalars, "2^20 random, environment's choice", gpu::GpuMsmConfig{});
 }
 
@@ -362,6 +370,8 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   edge_cases<ec::G1Config>(24, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 5));
   edge_cases<ec::G1Config>(25, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine));
   edge_cases<ec::G1Config>(26, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 128, 16));
+  edge_cases<ec::G1Config>(31, 1000, adds_cfg(BucketAdd::kBatchAffine, 6, 0, 3));
+  edge_cases<ec::G1Config>(32, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 33, 0, 1));
   edge_cases<ec::G1Config>(27, 1000, adds_cfg(BucketAdd::kXyzz));
   bits_split<ec::G1Config>(28, 5000, adds_cfg(BucketAdd::kBatchAffine));
   bits_split<ec::G1Config>(29, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
@@ -370,7 +380,7 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// under the default config.
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4) under the default config.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
   std::mt19937_64 rng(31);
@@ -382,6 +392,11 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::setenv("PROOFLINE_MSM_BA_MIN", "0", 1);
   ::setenv("PROOFLINE_MSM_BA_STEPS", "5", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_MIN=0, PROOFLINE_MSM_BA_STEPS=5");
+  ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
+  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the step kernel bounded to 4 blocks per SM
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_BLOCKS=4");
+  ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
+  ::unsetenv("PROOFLINE_MSM_BA_LANES");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
   ::unsetenv("PROOFLINE_MSM_XYZZ");

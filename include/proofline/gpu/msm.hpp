@@ -29,7 +29,7 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 default: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
+//     G1 on request: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
 //     each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
 //     the cut runs then go through the same XYZZ fold;
@@ -81,8 +81,13 @@
 // PROOFLINE_MSM_BA_MIN points (unset: never; measured on the H200 on 2026-12-04 this path is 1.38–1.69×
 // slower than XYZZ at 2^24–2^27, bench/RESULTS.md) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
-// PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group.
-// GpuMsmConfig::bucket_add / batch_affine_steps override the environment per call. The lanes' state
+// PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
+// PROOFLINE_MSM_BA_LANES (default 16) is K, the lanes one thread carries through a step (its
+// denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
+// PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
+// some spilled) instead of unbounded (170 registers, 3 blocks), for comparison.
+// GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
+// call. The lanes' state
 // (≈ 350 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
 // per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
 // the call runs XYZZ. The sum of the scalar-1 bases (step 0) and G2 always use XYZZ.
@@ -148,6 +153,9 @@ struct GpuMsmConfig {
   BucketAdd bucket_add = BucketAdd::kFromEnv;
   /// Batch-affine entries per lane (= steps); 0: PROOFLINE_MSM_BA_STEPS or 32. At most 1024.
   int batch_affine_steps = 0;
+  /// Batch-affine lanes per thread (K: one running product per K lanes in Montgomery's trick);
+  /// 0: PROOFLINE_MSM_BA_LANES or 16. At most 256.
+  int batch_affine_lanes = 0;
 };
 
 /// The window width c the GPU MSM uses for n scalars by default, group 1 (G1) or 2 (G2): for n from
