@@ -10,7 +10,7 @@
 //   env G1_KERNELS=new,lean-4,lean-5 (any comma list): the same for each G1 spec and the G1 kernel
 //       variants (GpuMsmConfig::g1_kernels); unset: PROOFLINE_G1_KERNELS's choice (column "kernels": env).
 //   env BUCKET_ADD=xyzz,batch-affine (any comma list): each spec is timed once per listed bucket
-//       addition (GpuMsmConfig::bucket_add; G2 runs XYZZ whatever is asked); unset: one run per spec
+//       addition (GpuMsmConfig::bucket_add); unset: one run per spec
 //       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": env).
 //   env BA_STEPS=16,32,64 (any comma list): batch-affine runs once per listed L
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.

@@ -554,20 +554,17 @@ struct GpuMsm<Cfg>::Impl {
     }
     fn(F{});
   }
-  /// Batch-affine accumulation exists for G1 (its inversion is Fp's; msm_batch_affine.cuh).
-  static constexpr bool kHasBatchAffine = std::is_same_v<F, DevFp>;
+  /// The field of the batch-affine kernels (msm_batch_affine.cuh): G1 DevFp, G2 the by-reference
+  /// Fp2 of the "new" kernels (same layout as F).
+  using BaField = std::conditional_t<kIsG1, F, FNew>;
   /// Whether step 3 of a call over n tail points runs batch-affine (msm.hpp "Bucket additions").
   static bool batch_affine_selected(const GpuMsmConfig& cfg, uint32_t n) {
-    if constexpr (!kHasBatchAffine) {
-      return false;
-    } else {
-      if (cfg.bucket_add == BucketAdd::kXyzz) return false;
-      if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
-      if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-      // Off unless asked: measured on the H200 (bench/RESULTS.md, 2026-12-04) it is 1.38–1.69× slower
-      // than XYZZ at 2^24–2^27 (the lanes' state goes through global memory between a step's launches).
-      return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", ~uint64_t{0});
-    }
+    if (cfg.bucket_add == BucketAdd::kXyzz) return false;
+    if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
+    if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
+    // Off unless asked: the earlier form (three launches per step) measured 1.38–1.69× slower than XYZZ
+    // at 2^24–2^27 on the H200 (bench/RESULTS.md, 2026-12-04); the fused one is not yet measured.
+    return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", ~uint64_t{0});
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").
   static uint32_t batch_affine_steps(const GpuMsmConfig& cfg) {
@@ -866,24 +863,25 @@ struct GpuMsm<Cfg>::Impl {
   }
   /// v[0..m) (nonzero Fp, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh), with ba_inv
   /// holding batch_invert_scratch(m) values.
-  void batch_invert(DevFp* v, uint32_t m) {
+  template <class FB>
+  void batch_invert(FB* v, uint32_t m) {
     using namespace msm_detail;
-    std::vector<std::pair<DevFp*, uint32_t>> lv{{v, m}};
-    DevFp* next = ba_inv.as<DevFp>();
+    std::vector<std::pair<FB*, uint32_t>> lv{{v, m}};
+    FB* next = ba_inv.as<FB>();
     while (lv.back().second > kBatchInvertFanIn) {
       const uint32_t mm = (lv.back().second + kBatchInvertFanIn - 1) / kBatchInvertFanIn;
       lv.emplace_back(next, mm);
       next += mm;
     }
     for (size_t i = 0; i + 1 < lv.size(); ++i) {
-      batch_invert_up_kernel<<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first, lv[i].first,
+      batch_invert_up_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first, lv[i].first,
                                                                                  lv[i].second);
       check_launch();
     }
-    batch_invert_top_kernel<<<1, 1, 0, stream>>>(lv.back().first, next, lv.back().second);
+    batch_invert_top_kernel<FB><<<1, 1, 0, stream>>>(lv.back().first, next, lv.back().second);
     check_launch();
     for (size_t i = lv.size() - 1; i-- > 0;) {
-      batch_invert_down_kernel<<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first, lv[i + 1].first,
+      batch_invert_down_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first, lv[i + 1].first,
                                                                                    lv[i].second);
       check_launch();
     }
@@ -898,9 +896,10 @@ struct GpuMsm<Cfg>::Impl {
   bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, uint32_t K, const DA* d_bases,
                                msm_detail::Profile& prof) {
     using namespace msm_detail;
-    if constexpr (!kHasBatchAffine) {
-      return false;
-    } else {
+    {
+      using FB = BaField;
+      using DAB = DevAffine<FB>;
+      using DXB = DevXyzz<FB>;
       const size_t n = n32;
       const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
       ensure_parts(lanes_w);
@@ -951,41 +950,44 @@ struct GpuMsm<Cfg>::Impl {
         const uint32_t gcount = (uint32_t)std::min<size_t>(gw, (size_t)W - w0);
         const uint32_t lanes = gcount * lanes_w;
         DX* wb = buckets.as<DX>() + w0 * nb;
-        BaGroup<F> g{keys.as<uint32_t>() + w0 * n,
-                     vals.as<uint32_t>() + w0 * n,
-                     d_bases,
-                     wb,
-                     ba_acc.as<DA>(),
-                     ba_cur.as<uint32_t>(),
-                     ba_slot.as<DA>(),
-                     ba_slot_key.as<uint32_t>(),
-                     n32,
-                     L,
-                     lanes_w,
-                     lanes,
-                     nb};
+        BaGroup<FB> g{keys.as<uint32_t>() + w0 * n,
+                      vals.as<uint32_t>() + w0 * n,
+                      reinterpret_cast<const DAB*>(d_bases),
+                      reinterpret_cast<DXB*>(wb),
+                      ba_acc.as<DAB>(),
+                      ba_cur.as<uint32_t>(),
+                      ba_slot.as<DAB>(),
+                      ba_slot_key.as<uint32_t>(),
+                      n32,
+                      L,
+                      lanes_w,
+                      lanes,
+                      nb};
         CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
         const uint32_t blocks = (lanes + 255) / 256;
-        ba_init_kernel<F><<<blocks, 256, 0, stream>>>(g);
+        ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
         check_launch();
         const uint32_t threads = (lanes + K - 1) / K;
         const uint32_t tblocks = (threads + 127) / 128;
         const bool bounded = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0) == 4;
         for (uint32_t s = 0; s <= L; ++s) {
           if (bounded)
-            ba_step_kernel<F, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<F>(), ba_u.as<F>(), threads, K, s);
+            ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
           else
-            ba_step_kernel<F, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<F>(), ba_u.as<F>(), threads, K, s);
+            ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
           check_launch();
-          if (s < L) batch_invert(ba_u.as<F>(), threads);
+          if (s < L) batch_invert(ba_u.as<FB>(), threads);
         }
         prof.mark("accumulate");
         for (uint32_t wl = 0; wl < gcount; ++wl) {
           const uint32_t m = 2 * lanes_w;
-          ba_slots_to_parts_kernel<F><<<(m + 255) / 256, 256, 0, stream>>>(
-              part[0].as<DX>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
+          ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
+              part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
           check_launch();
-          fold_cut<F>(wb + (size_t)wl * nb, lanes_w);
+          with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
+            using G = decltype(f);
+            fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), lanes_w);
+          });
         }
         prof.mark("fold");
       }

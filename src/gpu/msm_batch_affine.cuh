@@ -1,5 +1,6 @@
 // src/gpu/msm_batch_affine.cuh — batch-affine bucket accumulation of the GPU MSM (step 3 of
-// proofline/gpu/msm.hpp's algorithm, G1, opt-in): the kernels and the batch inversion. Included by
+// proofline/gpu/msm.hpp's algorithm, G1 and G2, opt-in): the kernels and the batch inversion, over
+// Fp (G1) or Fp2 (G2). Included by
 // msm.cuh only, after its constants (kSignBit, kIndexMask); msm.cuh's Impl::accumulate_batch_affine
 // drives the kernels.
 //
@@ -78,36 +79,45 @@ __device__ inline DevFp fp_inverse(const DevFp& a) {
   return r;
 }
 
-// ---- batch inversion of m nonzero Fp values in place (Montgomery's trick, in levels) ------------
+/// a^(−1) for a != 0 in the batch-affine field: Fp (fp_inverse), or Fp2 = Fp[u]/(u^2 + 1) by its
+/// norm: (a0 + a1·u)^(−1) = (a0 − a1·u)/(a0^2 + a1^2), one Fp inversion.
+__device__ inline DevFp field_inverse(const DevFp& a) { return fp_inverse(a); }
+template <Fp2Code kCode, int kBlocks>
+__device__ inline DevFp2T<kCode, kBlocks> field_inverse(const DevFp2T<kCode, kBlocks>& a) {
+  const DevFp i = fp_inverse(a.c0 * a.c0 + a.c1 * a.c1);
+  return {a.c0 * i, -(a.c1 * i)};
+}
+
+// ---- batch inversion of m nonzero values in place (Montgomery's trick, in levels) ---------------
 // up:   u[i] = Π v[iK .. min(iK + K, m))                       (K = kBatchInvertFanIn)
-// top:  one thread: the values of the last level (≤ K) inverted by prefix products and one Fermat
-//       inversion
+// top:  one thread: the values of the last level (≤ K) inverted by prefix products and one
+//       field_inverse
 // down: with u[i] now inverted: prefix products of v[iK ..] recomputed, then backwards
 //       v[j] ← (Π_{<j} v)·u, u ← u·v[j]
-static __global__ void __launch_bounds__(256) batch_invert_up_kernel(DevFp* __restrict__ u, const DevFp* __restrict__ v,
-                                                              uint32_t m) {
+template <class F>
+__global__ void __launch_bounds__(256) batch_invert_up_kernel(F* __restrict__ u, const F* __restrict__ v, uint32_t m) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t b = (uint64_t)i * kBatchInvertFanIn;
   if (b >= m) return;
   const uint32_t e = b + kBatchInvertFanIn < m ? (uint32_t)(b + kBatchInvertFanIn) : m;
-  DevFp prod = v[b];
+  F prod = v[b];
   for (uint32_t j = (uint32_t)b + 1; j < e; ++j) prod = prod * v[j];
   u[i] = prod;
 }
 
-static __global__ void __launch_bounds__(256) batch_invert_down_kernel(DevFp* __restrict__ v, const DevFp* __restrict__ u,
-                                                                uint32_t m) {
+template <class F>
+__global__ void __launch_bounds__(256) batch_invert_down_kernel(F* __restrict__ v, const F* __restrict__ u, uint32_t m) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t b64 = (uint64_t)i * kBatchInvertFanIn;
   if (b64 >= m) return;
   const uint32_t b = (uint32_t)b64;
   const uint32_t len = m - b < kBatchInvertFanIn ? m - b : kBatchInvertFanIn;
-  DevFp pre[kBatchInvertFanIn];  // pre[k] = v[b]·…·v[b + k]
+  F pre[kBatchInvertFanIn];  // pre[k] = v[b]·…·v[b + k]
   pre[0] = v[b];
   for (uint32_t k = 1; k < len; ++k) pre[k] = pre[k - 1] * v[b + k];
-  DevFp inv = u[i];  // (v[b]·…·v[b + len − 1])^(−1)
+  F inv = u[i];  // (v[b]·…·v[b + len − 1])^(−1)
   for (uint32_t k = len - 1; k >= 1; --k) {
-    const DevFp vk = v[b + k];
+    const F vk = v[b + k];
     v[b + k] = inv * pre[k - 1];
     inv = inv * vk;
   }
@@ -115,13 +125,14 @@ static __global__ void __launch_bounds__(256) batch_invert_down_kernel(DevFp* __
 }
 
 /// One thread: v[0..m) inverted in place (m ≥ 1, ≤ kBatchInvertFanIn), pre = m scratch values.
-static __global__ void batch_invert_top_kernel(DevFp* __restrict__ v, DevFp* __restrict__ pre, uint32_t m) {
+template <class F>
+__global__ void batch_invert_top_kernel(F* __restrict__ v, F* __restrict__ pre, uint32_t m) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   pre[0] = v[0];
   for (uint32_t k = 1; k < m; ++k) pre[k] = pre[k - 1] * v[k];
-  DevFp inv = fp_inverse(pre[m - 1]);
+  F inv = field_inverse(pre[m - 1]);
   for (uint32_t k = m - 1; k >= 1; --k) {
-    const DevFp vk = v[k];
+    const F vk = v[k];
     v[k] = inv * pre[k - 1];
     inv = inv * vk;
   }

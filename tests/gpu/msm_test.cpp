@@ -378,6 +378,29 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   bits_split<ec::G1Config>(30, 5000, adds_cfg(BucketAdd::kXyzz));
 }
 
+// G2 batch-affine lanes (Fp2; the inversion by the norm): random sizes, lane lengths and lanes per
+// thread, the G2 kernel variants of the fold beside it, and the edge inputs, all equal to the CPU.
+TEST(GpuMsm, G2BatchAffine) {
+  REQUIRE_CUDA_DEVICE();
+  using gpu::BucketAdd;
+  std::mt19937_64 rng(41);
+  gpu::GpuMsmG2 g;
+  for (size_t n : {size_t{1}, size_t{3}, size_t{31}, size_t{1000}, size_t{1} << 13}) {
+    auto bases = random_bases<ec::G2Config>(n, rng);
+    auto scalars = random_scalars(n, rng);
+    for (int steps : {0, 1, 3})
+      for (int lanes : {1, 16})
+        expect_same_cfg(g, bases, scalars, "G2 random, batch-affine L=" + std::to_string(steps) + " K=" +
+                                               std::to_string(lanes),
+                        adds_cfg(BucketAdd::kBatchAffine, steps, 0, lanes));
+    auto cfg = adds_cfg(BucketAdd::kBatchAffine, 5, 0, 3);
+    cfg.g2_kernels = gpu::G2Kernels::kLean;
+    expect_same_cfg(g, bases, scalars, "G2 random, batch-affine, lean fold", cfg);
+  }
+  edge_cases<ec::G2Config>(42, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
+  bits_split<ec::G2Config>(43, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
+}
+
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
 // (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4) under the default config.

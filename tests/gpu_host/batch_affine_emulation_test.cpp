@@ -1,10 +1,10 @@
 // tests/gpu_host/batch_affine_emulation_test.cpp — the batch-affine bucket accumulation of the GPU MSM
 // (src/gpu/msm_batch_affine.cuh: ba_init_kernel, ba_step_kernel, the lanes' flush) run on the host:
-// the very kernel templates, compiled by the host compiler over a host field (ff::Fp behind DevField's
-// interface), every thread of every launch run in turn, the batch inversion between launches done by
-// ff::Fp::inverse. For each window and key the bucket the lanes wrote plus the partial sums they left
+// the very kernel templates, compiled by the host compiler over a host field (ff::Fp or ff::Fp2 behind
+// DevField's interface), every thread of every launch run in turn, the batch inversion between launches done by
+// ff::Fp::inverse (G2: ff::Fp2). For each window and key the bucket the lanes wrote plus the partial sums they left
 // in their slots (what fold_cut adds on the device) must equal the key's points summed directly with
-// ec::G1Projective — on random keys, long runs, P and −P in one run, P + P, identity bases, for lane
+// ec::G1Projective (G2Projective) — on random keys, long runs, P and −P in one run, P + P, identity bases, for lane
 // lengths L, lanes per thread K (1 … more than the group has) and a group of several windows. So the
 // order of Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
 // pending-addition bookkeeping are checked without a device; test_gpu checks the kernels themselves.
@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "proofline/ec/g1.hpp"
+#include "proofline/ec/g2.hpp"
 #include "proofline/ff/fp.hpp"
+#include "proofline/ff/fp2.hpp"
 #include "proofline/ff/fr.hpp"
 
 // The CUDA keywords and built-ins the kernel templates use, for the host compiler (this file only).
@@ -50,23 +52,23 @@ namespace md = proofline::gpu::msm_detail;
 namespace ec = proofline::ec;
 namespace ff = proofline::ff;
 
-/// ff::Fp with DevField's interface (what ba_denominator, ba_sum, DevAffine and DevXyzz call).
-struct HostFp {
-  ff::Fp f;
-  static HostFp zero() { return {ff::Fp::zero()}; }
-  static HostFp one() { return {ff::Fp::one()}; }
+/// A host field (ff::Fp for G1, ff::Fp2 for G2) with DevField's interface (what ba_denominator,
+/// ba_sum, DevAffine and DevXyzz call).
+template <class HF>
+struct HostField {
+  HF f;
+  static HostField zero() { return {HF::zero()}; }
+  static HostField one() { return {HF::one()}; }
   bool is_zero() const { return f.is_zero(); }
-  friend bool operator==(const HostFp& a, const HostFp& b) { return a.f == b.f; }
-  friend bool operator!=(const HostFp& a, const HostFp& b) { return !(a == b); }
-  friend HostFp operator+(const HostFp& a, const HostFp& b) { return {a.f + b.f}; }
-  friend HostFp operator-(const HostFp& a, const HostFp& b) { return {a.f - b.f}; }
-  HostFp operator-() const { return {-f}; }
-  friend HostFp operator*(const HostFp& a, const HostFp& b) { return {a.f * b.f}; }
-  HostFp sqr() const { return {f.square()}; }
-  HostFp dbl() const { return {f.dbl()}; }
+  friend bool operator==(const HostField& a, const HostField& b) { return a.f == b.f; }
+  friend bool operator!=(const HostField& a, const HostField& b) { return !(a == b); }
+  friend HostField operator+(const HostField& a, const HostField& b) { return {a.f + b.f}; }
+  friend HostField operator-(const HostField& a, const HostField& b) { return {a.f - b.f}; }
+  HostField operator-() const { return {-f}; }
+  friend HostField operator*(const HostField& a, const HostField& b) { return {a.f * b.f}; }
+  HostField sqr() const { return {f.square()}; }
+  HostField dbl() const { return {f.dbl()}; }
 };
-using Affine = g::DevAffine<HostFp>;
-using Xyzz = g::DevXyzz<HostFp>;
 
 /// One "launch": every thread of ⌈count/128⌉ blocks of 128 runs fn().
 template <class Fn>
@@ -80,13 +82,22 @@ void launch(uint32_t count, Fn fn) {
     }
 }
 
-ec::G1Projective to_host(const Affine& a) {
-  if (a.x.is_zero() && a.y.is_zero()) return ec::G1Projective::identity();
-  return ec::G1Projective::from_affine(ec::G1Affine{a.x.f, a.y.f, false});
+template <class Cfg>
+using HF = HostField<typename Cfg::Field>;
+template <class Cfg>
+using Affine = g::DevAffine<HF<Cfg>>;
+template <class Cfg>
+using Xyzz = g::DevXyzz<HF<Cfg>>;
+
+template <class Cfg>
+ec::JacobianPoint<Cfg> to_host(const Affine<Cfg>& a) {
+  if (a.x.is_zero() && a.y.is_zero()) return ec::JacobianPoint<Cfg>::identity();
+  return ec::JacobianPoint<Cfg>::from_affine(ec::AffinePoint<Cfg>{a.x.f, a.y.f, false});
 }
-ec::G1Projective to_host(const Xyzz& p) {
-  if (p.zz.is_zero()) return ec::G1Projective::identity();
-  return ec::G1Xyzz{p.x.f, p.y.f, p.zz.f, p.zzz.f}.to_projective();
+template <class Cfg>
+ec::JacobianPoint<Cfg> to_host(const Xyzz<Cfg>& p) {
+  if (p.zz.is_zero()) return ec::JacobianPoint<Cfg>::identity();
+  return ec::XyzzPoint<Cfg>{p.x.f, p.y.f, p.zz.f, p.zzz.f}.to_projective();
 }
 
 struct Case {
@@ -111,23 +122,28 @@ void make_entries(std::mt19937_64& rng, const Case& c, uint32_t npoints, std::ve
   }
 }
 
+template <class Cfg>
 void run_case(uint64_t seed, const Case& c) {
+  using F = HF<Cfg>;
+  using A = Affine<Cfg>;
+  using X = Xyzz<Cfg>;
+  using P = ec::JacobianPoint<Cfg>;
   SCOPED_TRACE(::testing::Message() << "n=" << c.n << " windows=" << c.windows << " nb=" << c.nb << " L=" << c.L
                                     << " K=" << c.K);
   std::mt19937_64 rng(seed);
   // bases: random multiples of the generator, with the identity, a repeated point (P + P in a run) and
   // a point next to its negative (P − P) among them
   const uint32_t npoints = 64;
-  std::vector<Affine> bases(npoints);
-  std::vector<ec::G1Projective> host_bases(npoints);
+  std::vector<A> bases(npoints);
+  std::vector<P> host_bases(npoints);
   for (uint32_t i = 0; i < npoints; ++i) {
-    ec::G1Projective p = ec::G1Projective::generator() * ff::Fr::random(rng);
-    if (i == 0) p = ec::G1Projective::identity();
+    P p = P::generator() * ff::Fr::random(rng);
+    if (i == 0) p = P::identity();
     if (i == 2) p = host_bases[1];
     if (i == 3) p = -host_bases[1];
     host_bases[i] = p;
-    const ec::G1Affine a = p.to_affine();
-    bases[i] = a.infinity ? Affine::identity() : Affine{HostFp{a.x}, HostFp{a.y}};
+    const ec::AffinePoint<Cfg> a = p.to_affine();
+    bases[i] = a.infinity ? A::identity() : A{F{a.x}, F{a.y}};
   }
   std::vector<uint32_t> keys, vals;
   make_entries(rng, c, npoints, keys, vals);
@@ -136,54 +152,60 @@ void run_case(uint64_t seed, const Case& c) {
     if (keys[i] == 1) vals[i] = (i % 3 == 0) ? 1u : (i % 3 == 1) ? 2u : (3u | (i % 2 ? md::kSignBit : 0u));
 
   const uint32_t lanes_w = (c.n + c.L - 1) / c.L, lanes = lanes_w * c.windows;
-  std::vector<Xyzz> buckets((size_t)c.windows * c.nb, Xyzz::identity());
-  std::vector<Affine> acc(lanes), slot(2 * (size_t)lanes);
+  std::vector<X> buckets((size_t)c.windows * c.nb, X::identity());
+  std::vector<A> acc(lanes), slot(2 * (size_t)lanes);
   std::vector<uint32_t> cur(lanes), slot_key(2 * (size_t)lanes);
   const uint32_t threads = (lanes + c.K - 1) / c.K;
-  std::vector<HostFp> pre(lanes, HostFp::one()), u(threads, HostFp::one());
-  md::BaGroup<HostFp> grp{keys.data(), vals.data(), bases.data(), buckets.data(), acc.data(), cur.data(),
+  std::vector<F> pre(lanes, F::one()), u(threads, F::one());
+  md::BaGroup<F> grp{keys.data(), vals.data(), bases.data(), buckets.data(), acc.data(), cur.data(),
                           slot.data(), slot_key.data(), c.n, c.L, lanes_w, lanes, c.nb};
-  launch(lanes, [&] { md::ba_init_kernel<HostFp>(grp); });
+  launch(lanes, [&] { md::ba_init_kernel<F>(grp); });
   for (uint32_t s = 0; s <= c.L; ++s) {
-    launch(threads, [&] { md::ba_step_kernel<HostFp, 0>(grp, pre.data(), u.data(), threads, c.K, s); });
+    launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s); });
     if (s < c.L)
       for (auto& x : u) {
         ASSERT_FALSE(x.is_zero()) << "a zero denominator product at step " << s;
-        x = HostFp{x.f.inverse()};
+        x = F{x.f.inverse()};
       }
   }
 
   // per window and key: the bucket plus the slots of that window's lanes, against the direct sum
   for (uint32_t w = 0; w < c.windows; ++w) {
-    std::map<uint32_t, ec::G1Projective> want, got;
+    std::map<uint32_t, P> want, got;
     for (uint32_t i = 0; i < c.n; ++i) {
       const uint32_t k = keys[(size_t)w * c.n + i];
       if (k == 0) continue;
       const uint32_t v = vals[(size_t)w * c.n + i];
-      const ec::G1Projective p = host_bases[v & md::kIndexMask];
+      const P p = host_bases[v & md::kIndexMask];
       want[k] += (v & md::kSignBit) ? -p : p;
     }
-    for (uint32_t k = 1; k <= c.nb; ++k) got[k] = to_host(buckets[(size_t)w * c.nb + k - 1]);
+    for (uint32_t k = 1; k <= c.nb; ++k) got[k] = to_host<Cfg>(buckets[(size_t)w * c.nb + k - 1]);
     for (uint32_t l = 0; l < 2 * lanes_w; ++l) {
       const size_t at = (size_t)w * 2 * lanes_w + l;
-      if (slot_key[at] != 0) got[slot_key[at]] += to_host(slot[at]);
+      if (slot_key[at] != 0) got[slot_key[at]] += to_host<Cfg>(slot[at]);
     }
     for (uint32_t k = 1; k <= c.nb; ++k) {
-      const ec::G1Projective wk = want.count(k) ? want[k] : ec::G1Projective::identity();
+      const P wk = want.count(k) ? want[k] : P::identity();
       ASSERT_TRUE(got[k] == wk) << "window " << w << " key " << k;
     }
   }
 }
 
-TEST(GpuBatchAffineEmulation, BucketsEqualDirectSums) {
-  // (n, windows, nb, L, K)
-  const Case cases[] = {
-      {1, 1, 4, 1, 1},      {3, 1, 2, 1, 1},       {40, 1, 4, 3, 1},      {40, 1, 4, 3, 2},
-      {200, 2, 8, 5, 3},    {200, 3, 8, 8, 16},    {513, 2, 16, 32, 16},  {513, 2, 16, 32, 5},
-      {1000, 3, 32, 7, 4},  {1000, 1, 1, 64, 16},  {777, 2, 64, 16, 256}, {2048, 2, 128, 32, 16},
-  };
+// (n, windows, nb, L, K)
+const Case kCases[] = {
+    {1, 1, 4, 1, 1},     {3, 1, 2, 1, 1},      {40, 1, 4, 3, 1},      {40, 1, 4, 3, 2},
+    {200, 2, 8, 5, 3},   {200, 3, 8, 8, 16},   {513, 2, 16, 32, 16},  {513, 2, 16, 32, 5},
+    {1000, 3, 32, 7, 4}, {1000, 1, 1, 64, 16}, {777, 2, 64, 16, 256}, {2048, 2, 128, 32, 16},
+};
+
+TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {
   uint64_t seed = 1;
-  for (const Case& c : cases) run_case(seed++, c);
+  for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c);
+}
+
+TEST(GpuBatchAffineEmulation, G2BucketsEqualDirectSums) {
+  uint64_t seed = 100;
+  for (const Case& c : kCases) run_case<ec::G2Config>(seed++, c);
 }
 
 }  // namespace

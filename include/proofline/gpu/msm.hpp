@@ -77,20 +77,21 @@
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
-// same group element. G1 runs batch-affine only when asked: for a tail of at least
-// PROOFLINE_MSM_BA_MIN points (unset: never; measured on the H200 on 2026-12-04 this path is 1.38–1.69×
-// slower than XYZZ at 2^24–2^27, bench/RESULTS.md) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
+// same group element. G1 and G2 run batch-affine only when asked: for a tail of at least
+// PROOFLINE_MSM_BA_MIN points (unset: never; on the H200 on 2026-12-04 its earlier form, three launches
+// per step, was 1.38–1.69× slower than XYZZ at 2^24–2^27, bench/RESULTS.md; the present one-launch
+// form is not yet measured) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
 // PROOFLINE_MSM_BA_LANES (default 16) is K, the lanes one thread carries through a step (its
 // denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
 // PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
-// some spilled) instead of unbounded (170 registers, 3 blocks), for comparison.
+// some spilled) instead of unbounded (G1: 168 registers, 3 blocks), for comparison.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state
-// (≈ 350 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
+// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 650 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
 // per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
-// the call runs XYZZ. The sum of the scalar-1 bases (step 0) and G2 always use XYZZ.
+// the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
+// (its inversion by the norm: one Fp inversion per step).
 //
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
