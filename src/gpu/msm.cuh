@@ -896,103 +896,101 @@ struct GpuMsm<Cfg>::Impl {
   bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, uint32_t K, const DA* d_bases,
                                msm_detail::Profile& prof) {
     using namespace msm_detail;
-    {
-      using FB = BaField;
-      using DAB = DevAffine<FB>;
-      using DXB = DevXyzz<FB>;
-      const size_t n = n32;
-      const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
-      ensure_parts(lanes_w);
-      cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
-      cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
-      size_t sort_bytes = 0;
-      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
-      cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
+    using FB = BaField;
+    using DAB = DevAffine<FB>;
+    using DXB = DevXyzz<FB>;
+    const size_t n = n32;
+    const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
+    ensure_parts(lanes_w);
+    cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
+    cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
+    size_t sort_bytes = 0;
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
+    cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-      // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products
-      // (one per K lanes) and their inversion levels
-      const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
-      const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_den.bytes() + ba_slot.bytes() +
-                          ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes();
-      const size_t avail = device_bytes_available() + held;
-      const size_t margin = size_t{256} << 20;
-      const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-      const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F);
-      size_t gw = std::min<size_t>((size_t)W, usable / per_window);
-      gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
-      if (gw == 0) return false;
-      const size_t lanes_max = gw * lanes_w;
-      ba_acc.ensure(lanes_max * sizeof(DA));
-      ba_cur.ensure(lanes_max * 4);
-      ba_den.ensure(lanes_max * sizeof(F));
-      ba_slot.ensure(2 * lanes_max * sizeof(DA));
-      ba_slot_key.ensure(2 * lanes_max * 4);
-      const size_t threads_max = (lanes_max + K - 1) / K;
-      ba_u.ensure(threads_max * sizeof(F));
-      ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
+    // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products
+    // (one per K lanes) and their inversion levels
+    const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
+    const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_den.bytes() + ba_slot.bytes() +
+                        ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes();
+    const size_t avail = device_bytes_available() + held;
+    const size_t margin = size_t{256} << 20;
+    const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
+    const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F);
+    size_t gw = std::min<size_t>((size_t)W, usable / per_window);
+    gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
+    if (gw == 0) return false;
+    const size_t lanes_max = gw * lanes_w;
+    ba_acc.ensure(lanes_max * sizeof(DA));
+    ba_cur.ensure(lanes_max * 4);
+    ba_den.ensure(lanes_max * sizeof(F));
+    ba_slot.ensure(2 * lanes_max * sizeof(DA));
+    ba_slot_key.ensure(2 * lanes_max * 4);
+    const size_t threads_max = (lanes_max + K - 1) / K;
+    ba_u.ensure(threads_max * sizeof(F));
+    ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
 
-      // every window sorted in place (the result lands in either buffer of the pair; copied back)
-      for (int w = 0; w < W; ++w) {
-        uint32_t* kw = keys.as<uint32_t>() + (size_t)w * n;
-        uint32_t* vw = vals.as<uint32_t>() + (size_t)w * n;
-        cub::DoubleBuffer<uint32_t> sk(kw, keys_alt.as<uint32_t>());
-        cub::DoubleBuffer<uint32_t> sv(vw, vals_alt.as<uint32_t>());
-        size_t tb = cub_temp.bytes();
-        CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, sk, sv, n32, 0, c, stream));
-        if (sk.Current() != kw)
-          CUDA_CHECK(cudaMemcpyAsync(kw, sk.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
-        if (sv.Current() != vw)
-          CUDA_CHECK(cudaMemcpyAsync(vw, sv.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
-      }
-      prof.mark("sort");
-
-      for (size_t w0 = 0; w0 < (size_t)W; w0 += gw) {
-        const uint32_t gcount = (uint32_t)std::min<size_t>(gw, (size_t)W - w0);
-        const uint32_t lanes = gcount * lanes_w;
-        DX* wb = buckets.as<DX>() + w0 * nb;
-        BaGroup<FB> g{keys.as<uint32_t>() + w0 * n,
-                      vals.as<uint32_t>() + w0 * n,
-                      reinterpret_cast<const DAB*>(d_bases),
-                      reinterpret_cast<DXB*>(wb),
-                      ba_acc.as<DAB>(),
-                      ba_cur.as<uint32_t>(),
-                      ba_slot.as<DAB>(),
-                      ba_slot_key.as<uint32_t>(),
-                      n32,
-                      L,
-                      lanes_w,
-                      lanes,
-                      nb};
-        CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
-        const uint32_t blocks = (lanes + 255) / 256;
-        ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
-        check_launch();
-        const uint32_t threads = (lanes + K - 1) / K;
-        const uint32_t tblocks = (threads + 127) / 128;
-        const bool bounded = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0) == 4;
-        for (uint32_t s = 0; s <= L; ++s) {
-          if (bounded)
-            ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
-          else
-            ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
-          check_launch();
-          if (s < L) batch_invert(ba_u.as<FB>(), threads);
-        }
-        prof.mark("accumulate");
-        for (uint32_t wl = 0; wl < gcount; ++wl) {
-          const uint32_t m = 2 * lanes_w;
-          ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
-              part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
-          check_launch();
-          with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
-            using G = decltype(f);
-            fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), lanes_w);
-          });
-        }
-        prof.mark("fold");
-      }
-      return true;
+    // every window sorted in place (the result lands in either buffer of the pair; copied back)
+    for (int w = 0; w < W; ++w) {
+      uint32_t* kw = keys.as<uint32_t>() + (size_t)w * n;
+      uint32_t* vw = vals.as<uint32_t>() + (size_t)w * n;
+      cub::DoubleBuffer<uint32_t> sk(kw, keys_alt.as<uint32_t>());
+      cub::DoubleBuffer<uint32_t> sv(vw, vals_alt.as<uint32_t>());
+      size_t tb = cub_temp.bytes();
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, sk, sv, n32, 0, c, stream));
+      if (sk.Current() != kw)
+        CUDA_CHECK(cudaMemcpyAsync(kw, sk.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
+      if (sv.Current() != vw)
+        CUDA_CHECK(cudaMemcpyAsync(vw, sv.Current(), n * 4, cudaMemcpyDeviceToDevice, stream));
     }
+    prof.mark("sort");
+
+    for (size_t w0 = 0; w0 < (size_t)W; w0 += gw) {
+      const uint32_t gcount = (uint32_t)std::min<size_t>(gw, (size_t)W - w0);
+      const uint32_t lanes = gcount * lanes_w;
+      DX* wb = buckets.as<DX>() + w0 * nb;
+      BaGroup<FB> g{keys.as<uint32_t>() + w0 * n,
+                    vals.as<uint32_t>() + w0 * n,
+                    reinterpret_cast<const DAB*>(d_bases),
+                    reinterpret_cast<DXB*>(wb),
+                    ba_acc.as<DAB>(),
+                    ba_cur.as<uint32_t>(),
+                    ba_slot.as<DAB>(),
+                    ba_slot_key.as<uint32_t>(),
+                    n32,
+                    L,
+                    lanes_w,
+                    lanes,
+                    nb};
+      CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
+      const uint32_t blocks = (lanes + 255) / 256;
+      ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
+      check_launch();
+      const uint32_t threads = (lanes + K - 1) / K;
+      const uint32_t tblocks = (threads + 127) / 128;
+      const bool bounded = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0) == 4;
+      for (uint32_t s = 0; s <= L; ++s) {
+        if (bounded)
+          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
+        else
+          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
+        check_launch();
+        if (s < L) batch_invert(ba_u.as<FB>(), threads);
+      }
+      prof.mark("accumulate");
+      for (uint32_t wl = 0; wl < gcount; ++wl) {
+        const uint32_t m = 2 * lanes_w;
+        ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
+            part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
+        check_launch();
+        with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
+          using G = decltype(f);
+          fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), lanes_w);
+        });
+      }
+      prof.mark("fold");
+    }
+    return true;
   }
 
   /// Steps 1–5 over n scalars: scalar k is d_scalars[p], point bases[p], p = idx[k] (idx null: p = k).
