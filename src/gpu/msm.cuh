@@ -861,7 +861,7 @@ struct GpuMsm<Cfg>::Impl {
     }
     return total;
   }
-  /// v[0..m) (nonzero Fp, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh), with ba_inv
+  /// v[0..m) (nonzero Fp or Fp2, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh), with ba_inv
   /// holding batch_invert_scratch(m) values.
   template <class FB>
   void batch_invert(FB* v, uint32_t m) {
@@ -899,6 +899,10 @@ struct GpuMsm<Cfg>::Impl {
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
+    const uint64_t bound = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0);  // checked before anything is done
+    if (bound != 0 && bound != 4)
+      throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=" + std::to_string(bound) + ": expected 0 or 4");
+    const bool bounded = bound == 4;
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -968,7 +972,6 @@ struct GpuMsm<Cfg>::Impl {
       check_launch();
       const uint32_t threads = (lanes + K - 1) / K;
       const uint32_t tblocks = (threads + 127) / 128;
-      const bool bounded = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0) == 4;
       for (uint32_t s = 0; s <= L; ++s) {
         if (bounded)
           ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);

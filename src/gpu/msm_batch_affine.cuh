@@ -21,7 +21,7 @@
 // s's: for a lane whose step s − 1 is an addition it recomputes the denominator and applies the
 // inverse (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
 // pending, multiplying its denominator into the thread's running product (the trick forwards; the
-// exclusive prefix is kept per lane, 48 B). Between launches batch_invert inverts the T thread
+// exclusive prefix is kept per lane, one field element). Between launches batch_invert inverts the T thread
 // products (levels of 16 and one Fermat inversion), so per addition: 3 products of the trick
 // (prefix, inverse, running inverse), λ, λ², λ·(x1 − x3), and 3/K of the levels. The backward pass
 // must visit the lanes in the reverse of the forward order, so launches alternate ascending and
@@ -52,7 +52,7 @@ namespace msm_detail {
 
 constexpr uint32_t kRunBeganBefore = 0x80000000u;  ///< bit of a lane's `cur`
 constexpr uint32_t kBaPending = 0x40000000u;       ///< bit of a lane's `cur`: an addition waits for its inverse
-constexpr uint32_t kBaKeyMask = 0x3fffffffu;       ///< the run's key in `cur` (keys < 2^(c−1) ≤ 2^23)
+constexpr uint32_t kBaKeyMask = 0x3fffffffu;       ///< the run's key in `cur` (keys ≤ 2^(c−1) ≤ 2^23)
 constexpr uint32_t kBatchInvertFanIn = 16;          ///< elements per thread of each batch_invert level
 
 /// a^(p − 2) = a^(−1) in Fp (Fermat; a != 0), Montgomery form in and out: a 4-bit fixed window over
@@ -255,7 +255,7 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
 ///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending);
 ///      s = L: the run each lane holds is flushed.
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (0: none,
-/// 170 registers on sm_90, no spills; 4: ≤ 128 registers, ~330 B spilled).
+/// G1: 168 registers on sm_90, no spills; G2: 255; 4: ≤ 128 registers, ~330 B spilled).
 template <class F, int kMinBlocks>
 __global__ void __launch_bounds__(128, kMinBlocks) ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u,
                                                       uint32_t threads, uint32_t K, uint32_t s) {

@@ -356,6 +356,11 @@ TEST(GpuMsm, G1BatchAffineSizes) {
                   adds_cfg(BucketAdd::kBatchAffine, 8, 12));
   expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine, L=7, c=13, K=5",
                   adds_cfg(BucketAdd::kBatchAffine, 7, 13, 5));
+  for (auto k : {gpu::G1Kernels::kLean4, gpu::G1Kernels::kLean5}) {  // the cut runs folded by the lean kernels
+    auto cfg = adds_cfg(BucketAdd::kBatchAffine, 3, 0, 4);
+    cfg.g1_kernels = k;
+    expect_same_cfg(g, bases, scalars, "2^20 random, batch-affine, lean fold " + std::to_string(int(k)), cfg);
+  }
   expect_same_cfg(g, bases, scalars, "2^20 random, environment's choice", gpu::GpuMsmConfig{});
 }
 
@@ -418,7 +423,13 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
   ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the step kernel bounded to 4 blocks per SM
   expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_BLOCKS=4");
+  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "3", 1);  // only 0 and 4 are compiled
+  {
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
+  }
   ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
+  expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_BLOCKS=3 threw");
   ::unsetenv("PROOFLINE_MSM_BA_LANES");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");

@@ -1,12 +1,16 @@
 // tests/gpu_host/batch_affine_emulation_test.cpp — the batch-affine bucket accumulation of the GPU MSM
-// (src/gpu/msm_batch_affine.cuh: ba_init_kernel, ba_step_kernel, the lanes' flush) run on the host:
-// the very kernel templates, compiled by the host compiler over a host field (ff::Fp or ff::Fp2 behind
-// DevField's interface), every thread of every launch run in turn, the batch inversion between launches done by
-// ff::Fp::inverse (G2: ff::Fp2). For each window and key the bucket the lanes wrote plus the partial sums they left
-// in their slots (what fold_cut adds on the device) must equal the key's points summed directly with
-// ec::G1Projective (G2Projective) — on random keys, long runs, P and −P in one run, P + P, identity bases, for lane
-// lengths L, lanes per thread K (1 … more than the group has) and a group of several windows. So the
-// order of Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
+// (src/gpu/msm_batch_affine.cuh: ba_init_kernel, ba_step_kernel, the lanes' flush, and the level
+// kernels of the batch inversion between launches) run on the host: the very kernel templates,
+// compiled by the host compiler over a host field (ff::Fp or ff::Fp2 behind DevField's interface),
+// every thread of every launch run in turn; the top level's inverse is the host field's, and each
+// batch inversion is checked against ff::Fp(2)::inverse value by value. For each window and key the
+// bucket the lanes wrote plus the partial sums they left in their slots must equal the key's points
+// summed directly with ec::G1Projective (G2Projective); a key whose run was cut (its sums in slots,
+// which fold_cut *assigns* to the bucket on the device) must have no bucket written, and the slot
+// keys must ascend (fold_cut's input is a sorted list). Cases: random keys, long runs, P and −P in
+// one run, P + P, identity bases, lane lengths L, lanes per thread K (1 … more than the group has),
+// several windows per group, 16 blocks of threads with two inversion levels. So the order of
+// Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
 // pending-addition bookkeeping are checked without a device; test_gpu checks the kernels themselves.
 #include <gtest/gtest.h>
 
@@ -80,6 +84,33 @@ void launch(uint32_t count, Fn fn) {
       threadIdx.x = t;
       fn();
     }
+}
+
+/// The batch-affine field's inverse (msm_batch_affine.cuh's field_inverse, found by argument-dependent
+/// lookup from batch_invert_top_kernel): the host field's.
+template <class HF>
+HostField<HF> field_inverse(const HostField<HF>& a) {
+  return {a.f.inverse()};
+}
+
+/// Impl::batch_invert of msm.cuh: v[0..m) inverted in place by the level kernels (up, top, down).
+template <class F>
+void batch_invert(std::vector<F>& v) {
+  const uint32_t m = (uint32_t)v.size();
+  std::vector<std::vector<F>> lv;  // levels above v
+  uint32_t cur = m;
+  while (cur > md::kBatchInvertFanIn) {
+    cur = (cur + md::kBatchInvertFanIn - 1) / md::kBatchInvertFanIn;
+    lv.emplace_back(cur);
+  }
+  auto level = [&](size_t i) -> F* { return i == 0 ? v.data() : lv[i - 1].data(); };
+  auto size = [&](size_t i) { return i == 0 ? m : (uint32_t)lv[i - 1].size(); };
+  for (size_t i = 0; i < lv.size(); ++i)
+    launch(size(i + 1), [&] { md::batch_invert_up_kernel<F>(level(i + 1), level(i), size(i)); });
+  std::vector<F> pre(md::kBatchInvertFanIn);
+  launch(1, [&] { md::batch_invert_top_kernel<F>(level(lv.size()), pre.data(), size(lv.size())); });
+  for (size_t i = lv.size(); i-- > 0;)
+    launch(size(i + 1), [&] { md::batch_invert_down_kernel<F>(level(i), level(i + 1), size(i)); });
 }
 
 template <class Cfg>
@@ -162,11 +193,13 @@ void run_case(uint64_t seed, const Case& c) {
   launch(lanes, [&] { md::ba_init_kernel<F>(grp); });
   for (uint32_t s = 0; s <= c.L; ++s) {
     launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s); });
-    if (s < c.L)
-      for (auto& x : u) {
-        ASSERT_FALSE(x.is_zero()) << "a zero denominator product at step " << s;
-        x = F{x.f.inverse()};
-      }
+    if (s < c.L) {
+      for (const auto& x : u) ASSERT_FALSE(x.is_zero()) << "a zero denominator product at step " << s;
+      std::vector<F> want(u.size());
+      for (size_t i = 0; i < u.size(); ++i) want[i] = F{u[i].f.inverse()};
+      batch_invert(u);  // the level kernels, as between the device's launches
+      for (size_t i = 0; i < u.size(); ++i) ASSERT_TRUE(u[i] == want[i]) << "batch_invert, step " << s << " value " << i;
+    }
   }
 
   // per window and key: the bucket plus the slots of that window's lanes, against the direct sum
@@ -179,10 +212,23 @@ void run_case(uint64_t seed, const Case& c) {
       const P p = host_bases[v & md::kIndexMask];
       want[k] += (v & md::kSignBit) ? -p : p;
     }
-    for (uint32_t k = 1; k <= c.nb; ++k) got[k] = to_host<Cfg>(buckets[(size_t)w * c.nb + k - 1]);
+    std::map<uint32_t, int> in_slots;
+    uint32_t last = 0;
     for (uint32_t l = 0; l < 2 * lanes_w; ++l) {
       const size_t at = (size_t)w * 2 * lanes_w + l;
-      if (slot_key[at] != 0) got[slot_key[at]] += to_host<Cfg>(slot[at]);
+      if (slot_key[at] != 0) {
+        EXPECT_GE(slot_key[at], last) << "slot keys not ascending";
+        last = slot_key[at];
+        got[slot_key[at]] += to_host<Cfg>(slot[at]);
+        in_slots[slot_key[at]]++;
+      }
+    }
+    for (uint32_t k = 1; k <= c.nb; ++k) {
+      const P b = to_host<Cfg>(buckets[(size_t)w * c.nb + k - 1]);
+      // fold_cut assigns a cut key's bucket (fold_short_kernel, the fold levels): a lane must not
+      // have written it
+      if (in_slots.count(k)) EXPECT_TRUE(b == P::identity()) << "cut key " << k << " also written to its bucket";
+      got[k] += b;
     }
     for (uint32_t k = 1; k <= c.nb; ++k) {
       const P wk = want.count(k) ? want[k] : P::identity();
@@ -196,6 +242,7 @@ const Case kCases[] = {
     {1, 1, 4, 1, 1},     {3, 1, 2, 1, 1},      {40, 1, 4, 3, 1},      {40, 1, 4, 3, 2},
     {200, 2, 8, 5, 3},   {200, 3, 8, 8, 16},   {513, 2, 16, 32, 16},  {513, 2, 16, 32, 5},
     {1000, 3, 32, 7, 4}, {1000, 1, 1, 64, 16}, {777, 2, 64, 16, 256}, {2048, 2, 128, 32, 16},
+    {6000, 2, 64, 3, 2},  // 2,000 threads in 16 blocks; two inversion levels below the top
 };
 
 TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {

@@ -29,7 +29,7 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 on request: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
+//     G1 and G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
 //     each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
 //     the cut runs then go through the same XYZZ fold;
@@ -86,9 +86,10 @@
 // PROOFLINE_MSM_BA_LANES (default 16) is K, the lanes one thread carries through a step (its
 // denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
 // PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
-// some spilled) instead of unbounded (G1: 168 registers, 3 blocks), for comparison.
+// some spilled) instead of unbounded (0 or unset; G1: 168 registers, 3 blocks), for comparison; any
+// other value makes run() throw std::invalid_argument.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 650 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
+// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
 // per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
 // the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
