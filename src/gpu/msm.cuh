@@ -562,7 +562,7 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.bucket_add == BucketAdd::kXyzz) return false;
     if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
     if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-    // Off unless asked: the earlier form (three launches per step) measured 1.38–1.69× slower than XYZZ
+    // Off unless asked: the earlier form (several launches per step) measured 1.38–1.69× slower than XYZZ
     // at 2^24–2^27 on the H200 (bench/RESULTS.md, 2026-12-04); the fused one is not yet measured.
     return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", ~uint64_t{0});
   }
@@ -598,7 +598,7 @@ struct GpuMsm<Cfg>::Impl {
       flags{"GPU MSM 0/1 flags"}, idx_tail{"GPU MSM tail indices"}, idx_ones{"GPU MSM one indices"},
       counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"},
       ba_acc{"GPU MSM batch-affine sums"}, ba_cur{"GPU MSM batch-affine keys"},
-      ba_den{"GPU MSM batch-affine prefix products"}, ba_slot{"GPU MSM batch-affine partial sums"},
+      ba_pre{"GPU MSM batch-affine prefix products"}, ba_slot{"GPU MSM batch-affine partial sums"},
       ba_slot_key{"GPU MSM batch-affine partial keys"}, ba_inv{"GPU MSM batch inversion"},
       ba_u{"GPU MSM batch-affine thread products"};
 
@@ -615,7 +615,7 @@ struct GpuMsm<Cfg>::Impl {
   void release_scratch() {
     for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
                     &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
-                    &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den, &ba_slot,
+                    &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre, &ba_slot,
                     &ba_slot_key, &ba_inv, &ba_u})
       b->release();
   }
@@ -623,7 +623,7 @@ struct GpuMsm<Cfg>::Impl {
     size_t s = 0;
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
-                    &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_den,
+                    &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre,
                     &ba_slot, &ba_slot_key, &ba_inv, &ba_u})
       s += b->bytes();
     return s;
@@ -874,15 +874,15 @@ struct GpuMsm<Cfg>::Impl {
       next += mm;
     }
     for (size_t i = 0; i + 1 < lv.size(); ++i) {
-      batch_invert_up_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first, lv[i].first,
-                                                                                 lv[i].second);
+      batch_invert_up_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first,
+                                                                                     lv[i].first, lv[i].second);
       check_launch();
     }
     batch_invert_top_kernel<FB><<<1, 1, 0, stream>>>(lv.back().first, next, lv.back().second);
     check_launch();
     for (size_t i = lv.size() - 1; i-- > 0;) {
-      batch_invert_down_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first, lv[i + 1].first,
-                                                                                   lv[i].second);
+      batch_invert_down_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first,
+                                                                                       lv[i + 1].first, lv[i].second);
       check_launch();
     }
   }
@@ -891,8 +891,8 @@ struct GpuMsm<Cfg>::Impl {
   /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
   /// groups as large as the free memory allows, each group in L + 1 launches of ba_step_kernel with
   /// a batch inversion of the thread products between them, its cut runs folded per window by
-  /// fold_cut. Returns false,
-  /// having done nothing, if not even one window's lanes fit (the caller then runs XYZZ).
+  /// fold_cut. Returns false, having done nothing, if not even one window's lanes fit (the caller
+  /// then runs XYZZ).
   bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, uint32_t K, const DA* d_bases,
                                msm_detail::Profile& prof) {
     using namespace msm_detail;
@@ -915,7 +915,7 @@ struct GpuMsm<Cfg>::Impl {
     // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products
     // (one per K lanes) and their inversion levels
     const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
-    const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_den.bytes() + ba_slot.bytes() +
+    const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_pre.bytes() + ba_slot.bytes() +
                         ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes();
     const size_t avail = device_bytes_available() + held;
     const size_t margin = size_t{256} << 20;
@@ -927,7 +927,7 @@ struct GpuMsm<Cfg>::Impl {
     const size_t lanes_max = gw * lanes_w;
     ba_acc.ensure(lanes_max * sizeof(DA));
     ba_cur.ensure(lanes_max * 4);
-    ba_den.ensure(lanes_max * sizeof(F));
+    ba_pre.ensure(lanes_max * sizeof(F));
     ba_slot.ensure(2 * lanes_max * sizeof(DA));
     ba_slot_key.ensure(2 * lanes_max * 4);
     const size_t threads_max = (lanes_max + K - 1) / K;
@@ -974,9 +974,9 @@ struct GpuMsm<Cfg>::Impl {
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
         if (bounded)
-          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
+          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s);
         else
-          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_den.as<FB>(), ba_u.as<FB>(), threads, K, s);
+          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s);
         check_launch();
         if (s < L) batch_invert(ba_u.as<FB>(), threads);
       }

@@ -1,8 +1,7 @@
 // src/gpu/msm_batch_affine.cuh — batch-affine bucket accumulation of the GPU MSM (step 3 of
 // proofline/gpu/msm.hpp's algorithm, G1 and G2, opt-in): the kernels and the batch inversion, over
-// Fp (G1) or Fp2 (G2). Included by
-// msm.cuh only, after its constants (kSignBit, kIndexMask); msm.cuh's Impl::accumulate_batch_affine
-// drives the kernels.
+// Fp (G1) or Fp2 (G2). Included by msm.cuh only, after its constants (kSignBit, kIndexMask);
+// msm.cuh's Impl::accumulate_batch_affine drives the kernels.
 //
 // Lanes. As in accumulate_kernel (msm.cuh), each window's n sorted (key, value) entries are cut into
 // ranges of L entries, one per lane: lane g of window w owns entries [gL, min(gL + L, n)) and keeps
@@ -21,8 +20,8 @@
 // s's: for a lane whose step s − 1 is an addition it recomputes the denominator and applies the
 // inverse (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
 // pending, multiplying its denominator into the thread's running product (the trick forwards; the
-// exclusive prefix is kept per lane, one field element). Between launches batch_invert inverts the T thread
-// products (levels of 16 and one Fermat inversion), so per addition: 3 products of the trick
+// exclusive prefix is kept per lane, one field element). Between launches batch_invert inverts the T
+// thread products (levels of 16 and one Fermat inversion), so per addition: 3 products of the trick
 // (prefix, inverse, running inverse), λ, λ², λ·(x1 − x3), and 3/K of the levels. The backward pass
 // must visit the lanes in the reverse of the forward order, so launches alternate ascending and
 // descending k. One launch and the inversion levels per step; a lane's state (acc, cur, prefix)
@@ -106,7 +105,8 @@ __global__ void __launch_bounds__(256) batch_invert_up_kernel(F* __restrict__ u,
 }
 
 template <class F>
-__global__ void __launch_bounds__(256) batch_invert_down_kernel(F* __restrict__ v, const F* __restrict__ u, uint32_t m) {
+__global__ void __launch_bounds__(256) batch_invert_down_kernel(F* __restrict__ v, const F* __restrict__ u,
+                                                               uint32_t m) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t b64 = (uint64_t)i * kBatchInvertFanIn;
   if (b64 >= m) return;
@@ -257,8 +257,8 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (0: none,
 /// G1: 168 registers on sm_90, no spills; G2: 255; 4: ≤ 128 registers, ~330 B spilled).
 template <class F, int kMinBlocks>
-__global__ void __launch_bounds__(128, kMinBlocks) ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u,
-                                                      uint32_t threads, uint32_t K, uint32_t s) {
+__global__ void __launch_bounds__(128, kMinBlocks)
+    ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   F inv = s > 0 ? u[t] : F::one();

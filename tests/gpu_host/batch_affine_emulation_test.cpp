@@ -198,7 +198,8 @@ void run_case(uint64_t seed, const Case& c) {
       std::vector<F> want(u.size());
       for (size_t i = 0; i < u.size(); ++i) want[i] = F{u[i].f.inverse()};
       batch_invert(u);  // the level kernels, as between the device's launches
-      for (size_t i = 0; i < u.size(); ++i) ASSERT_TRUE(u[i] == want[i]) << "batch_invert, step " << s << " value " << i;
+      for (size_t i = 0; i < u.size(); ++i)
+        ASSERT_TRUE(u[i] == want[i]) << "batch_invert, step " << s << " value " << i;
     }
   }
 

@@ -29,8 +29,8 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 and G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges ("lanes"), but
-//     each lane's running sum is affine and the additions of all lanes of a group of windows are
+//     G1 and G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
+//     ("lanes"), but each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
 //     the cut runs then go through the same XYZZ fold;
 //  4. reduction of Σ_j (j+1)·B_j per window on the device in levels of segments of 16
@@ -78,8 +78,8 @@
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
 // same group element. G1 and G2 run batch-affine only when asked: for a tail of at least
-// PROOFLINE_MSM_BA_MIN points (unset: never; on the H200 on 2026-12-04 its earlier form, three launches
-// per step, was 1.38–1.69× slower than XYZZ at 2^24–2^27, bench/RESULTS.md; the present one-launch
+// PROOFLINE_MSM_BA_MIN points (unset: never; on the H200 on 2026-12-04 its earlier form, several
+// launches per step over every lane, was 1.38–1.69× slower than XYZZ at 2^24–2^27, bench/RESULTS.md; the present one-launch
 // form is not yet measured) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
@@ -89,8 +89,8 @@
 // some spilled) instead of unbounded (0 or unset; G1: 168 registers, 3 blocks), for comparison; any
 // other value makes run() throw std::invalid_argument.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window) is sized by what is free on the device: as many windows
-// per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
+// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window) is sized by what
+// is free on the device: as many windows per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
 // the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
 //
