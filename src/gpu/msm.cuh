@@ -583,6 +583,15 @@ struct GpuMsm<Cfg>::Impl {
                                   " outside [1, 256]");
     return (uint32_t)k;
   }
+  /// PROOFLINE_MSM_BA_PREFETCH: "1" → the step kernel prefetches (msm_batch_affine.cuh), "0" or unset → not;
+  /// anything else throws std::invalid_argument.
+  static bool ba_prefetch() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_PREFETCH");
+    const std::string v = e ? e : "";
+    if (v.empty() || v == "0") return false;
+    if (v == "1") return true;
+    throw std::invalid_argument("PROOFLINE_MSM_BA_PREFETCH=" + v + ": expected 0 or 1");
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -903,6 +912,7 @@ struct GpuMsm<Cfg>::Impl {
     if (bound != 0 && bound != 4)
       throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=" + std::to_string(bound) + ": expected 0 or 4");
     const bool bounded = bound == 4;
+    const bool prefetch = ba_prefetch();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -974,9 +984,11 @@ struct GpuMsm<Cfg>::Impl {
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
         if (bounded)
-          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s);
+          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s,
+                                                             prefetch);
         else
-          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s);
+          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s,
+                                                             prefetch);
         check_launch();
         if (s < L) batch_invert(ba_u.as<FB>(), threads);
       }

@@ -194,8 +194,8 @@ TEST_F(GpuBackendTest, SameProofsAsCpuAcrossSizes) {
   }
 }
 
-// The NTT domain's wide twiddle table (GpuBackendConfig::ntt_wide_twiddles, where it fits; off by
-// default for now): the same proof bytes as the CPU with it and without it, for the evaluated and the compiled
+// The NTT domain's wide twiddle table (GpuBackendConfig::ntt_wide_twiddles, where it fits; on by
+// default): the same proof bytes as the CPU with it and without it, for the evaluated and the compiled
 // form (H on the coset τ instead of g: the same quotient for a satisfied witness), and the working
 // set it is planned with counts n·32 bytes more.
 TEST(GpuBackend, WideNttTwiddlesSameProofs) {

@@ -404,6 +404,10 @@ TEST(GpuMsm, G2BatchAffine) {
   }
   edge_cases<ec::G2Config>(42, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(43, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
+  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "1", 1);  // the step kernel asks L2 for the lanes ahead
+  edge_cases<ec::G2Config>(44, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
+  bits_split<ec::G2Config>(45, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
+  ::unsetenv("PROOFLINE_MSM_BA_PREFETCH");
 }
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
@@ -430,6 +434,17 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   }
   ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
   expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_BLOCKS=3 threw");
+  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "1", 1);  // the step kernel asks L2 for the lanes ahead
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_PREFETCH=1");
+  for (int c : {3, 13, 22})
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, prefetch",
+                    adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "yes", 1);  // only 0 and 1
+  {
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
+  }
+  ::unsetenv("PROOFLINE_MSM_BA_PREFETCH");
   ::unsetenv("PROOFLINE_MSM_BA_LANES");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");

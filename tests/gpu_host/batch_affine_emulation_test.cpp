@@ -154,13 +154,13 @@ void make_entries(std::mt19937_64& rng, const Case& c, uint32_t npoints, std::ve
 }
 
 template <class Cfg>
-void run_case(uint64_t seed, const Case& c) {
+void run_case(uint64_t seed, const Case& c, bool prefetch) {
   using F = HF<Cfg>;
   using A = Affine<Cfg>;
   using X = Xyzz<Cfg>;
   using P = ec::JacobianPoint<Cfg>;
   SCOPED_TRACE(::testing::Message() << "n=" << c.n << " windows=" << c.windows << " nb=" << c.nb << " L=" << c.L
-                                    << " K=" << c.K);
+                                    << " K=" << c.K << " prefetch=" << prefetch);
   std::mt19937_64 rng(seed);
   // bases: random multiples of the generator, with the identity, a repeated point (P + P in a run) and
   // a point next to its negative (P − P) among them
@@ -192,7 +192,7 @@ void run_case(uint64_t seed, const Case& c) {
                           slot.data(), slot_key.data(), c.n, c.L, lanes_w, lanes, c.nb};
   launch(lanes, [&] { md::ba_init_kernel<F>(grp); });
   for (uint32_t s = 0; s <= c.L; ++s) {
-    launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s); });
+    launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s, prefetch); });
     if (s < c.L) {
       for (const auto& x : u) ASSERT_FALSE(x.is_zero()) << "a zero denominator product at step " << s;
       std::vector<F> want(u.size());
@@ -248,12 +248,16 @@ const Case kCases[] = {
 
 TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {
   uint64_t seed = 1;
-  for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c);
+  for (bool prefetch : {false, true})  // the prefetch's value loads run here too (its prefetches are no-ops)
+    for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c, prefetch);
 }
 
 TEST(GpuBatchAffineEmulation, G2BucketsEqualDirectSums) {
   uint64_t seed = 100;
-  for (const Case& c : kCases) run_case<ec::G2Config>(seed++, c);
+  for (const Case& c : kCases) {
+    run_case<ec::G2Config>(seed, c, seed % 2 == 1);
+    ++seed;
+  }
 }
 
 }  // namespace

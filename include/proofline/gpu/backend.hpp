@@ -222,9 +222,10 @@ struct GpuBackendConfig {
   /// fits the budget beside a resident SRS, the full working set and a compiled circuit (the one
   /// held, else room for 64 bytes per row): decided at each partition, after the compiled circuit,
   /// which comes first; never with the lean set or a streamed SRS. PROOFLINE_NTT_WIDE=1 or 0 in the
-  /// environment overrides this field (for comparing on a device). Off by default until the table
-  /// has been timed in whole proofs on the device (issue 30; gpu_ntt_bench times it alone).
-  bool ntt_wide_twiddles = false;
+  /// environment overrides this field (for comparing on a device). On by default: on an H100 (2026-12-07,
+  /// bench/RESULTS.md) it takes the forward NTT at 2^27 from 53.65 to 48.98 ms and compute_h from 374.6
+  /// to 342.6 ms, the same proof bytes (test_gpu on the device).
+  bool ntt_wide_twiddles = true;
 };
 
 /// How a GpuBackend holds one SRS (backend.hpp "Residency").
