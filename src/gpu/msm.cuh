@@ -592,6 +592,15 @@ struct GpuMsm<Cfg>::Impl {
     if (v == "1") return true;
     throw std::invalid_argument("PROOFLINE_MSM_BA_PREFETCH=" + v + ": expected 0 or 1");
   }
+  /// PROOFLINE_MSM_BA_CONTIGUOUS: "1" → the contiguous lane layout (msm_batch_affine.cuh, BaGroup), "0" or
+  /// unset → the strided one; anything else throws std::invalid_argument.
+  static bool ba_contiguous() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+    const std::string v = e ? e : "";
+    if (v.empty() || v == "0") return false;
+    if (v == "1") return true;
+    throw std::invalid_argument("PROOFLINE_MSM_BA_CONTIGUOUS=" + v + ": expected 0 or 1");
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -609,7 +618,8 @@ struct GpuMsm<Cfg>::Impl {
       ba_acc{"GPU MSM batch-affine sums"}, ba_cur{"GPU MSM batch-affine keys"},
       ba_pre{"GPU MSM batch-affine prefix products"}, ba_slot{"GPU MSM batch-affine partial sums"},
       ba_slot_key{"GPU MSM batch-affine partial keys"}, ba_inv{"GPU MSM batch inversion"},
-      ba_u{"GPU MSM batch-affine thread products"};
+      ba_u{"GPU MSM batch-affine thread products"}, ba_tpart{"GPU MSM batch-affine thread parts"},
+      ba_tpart_key{"GPU MSM batch-affine thread part keys"};
 
   Impl() {
     for (auto* b : {&red_p[0], &red_p[1], &red_q[0], &red_q[1]}) b->set_what("GPU MSM reduction");
@@ -625,7 +635,7 @@ struct GpuMsm<Cfg>::Impl {
     for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
                     &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
                     &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre, &ba_slot,
-                    &ba_slot_key, &ba_inv, &ba_u})
+                    &ba_slot_key, &ba_inv, &ba_u, &ba_tpart, &ba_tpart_key})
       b->release();
   }
   size_t device_bytes() const {
@@ -633,7 +643,7 @@ struct GpuMsm<Cfg>::Impl {
     for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
                     &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre,
-                    &ba_slot, &ba_slot_key, &ba_inv, &ba_u})
+                    &ba_slot, &ba_slot_key, &ba_inv, &ba_u, &ba_tpart, &ba_tpart_key})
       s += b->bytes();
     return s;
   }
@@ -913,6 +923,7 @@ struct GpuMsm<Cfg>::Impl {
       throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=" + std::to_string(bound) + ": expected 0 or 4");
     const bool bounded = bound == 4;
     const bool prefetch = ba_prefetch();
+    const bool contiguous = ba_contiguous();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -922,11 +933,15 @@ struct GpuMsm<Cfg>::Impl {
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-    // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products
-    // (one per K lanes) and their inversion levels
-    const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
+    // lanes per group: acc, cur, prefix, two slots with keys per lane (the contiguous layout: two XYZZ
+    // parts with keys per K lanes instead), plus the thread products (one per K lanes) and their
+    // inversion levels
+    const uint32_t tpw = contiguous ? (lanes_w + K - 1) / K : 0;  // threads per window (contiguous)
+    const size_t per_lane =
+        sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4) + (contiguous ? (2 * (sizeof(DXB) + 4) + K - 1) / K : 0);
     const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_pre.bytes() + ba_slot.bytes() +
-                        ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes();
+                        ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes() + ba_tpart.bytes() +
+                        ba_tpart_key.bytes();
     const size_t avail = device_bytes_available() + held;
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
@@ -938,9 +953,13 @@ struct GpuMsm<Cfg>::Impl {
     ba_acc.ensure(lanes_max * sizeof(DA));
     ba_cur.ensure(lanes_max * 4);
     ba_pre.ensure(lanes_max * sizeof(F));
+    const size_t threads_max = contiguous ? gw * tpw : (lanes_max + K - 1) / K;
     ba_slot.ensure(2 * lanes_max * sizeof(DA));
     ba_slot_key.ensure(2 * lanes_max * 4);
-    const size_t threads_max = (lanes_max + K - 1) / K;
+    if (contiguous) {
+      ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
+      ba_tpart_key.ensure(2 * threads_max * 4);
+    }
     ba_u.ensure(threads_max * sizeof(F));
     ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
 
@@ -975,12 +994,15 @@ struct GpuMsm<Cfg>::Impl {
                     L,
                     lanes_w,
                     lanes,
-                    nb};
+                    nb,
+                    tpw,
+                    contiguous ? ba_tpart.as<DXB>() : nullptr,
+                    contiguous ? ba_tpart_key.as<uint32_t>() : nullptr};
       CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
       const uint32_t blocks = (lanes + 255) / 256;
       ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
       check_launch();
-      const uint32_t threads = (lanes + K - 1) / K;
+      const uint32_t threads = contiguous ? gcount * tpw : (lanes + K - 1) / K;
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
         if (bounded)
@@ -994,13 +1016,22 @@ struct GpuMsm<Cfg>::Impl {
       }
       prof.mark("accumulate");
       for (uint32_t wl = 0; wl < gcount; ++wl) {
-        const uint32_t m = 2 * lanes_w;
-        ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
-            part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m, m);
-        check_launch();
+        if (contiguous) {  // the window's threads' parts, already XYZZ
+          const uint32_t m = 2 * tpw;
+          CUDA_CHECK(cudaMemcpyAsync(part[0].get(), g.tpart + (size_t)wl * m, (size_t)m * sizeof(DXB),
+                                     cudaMemcpyDeviceToDevice, stream));
+          CUDA_CHECK(cudaMemcpyAsync(part_keys[0].get(), g.tpart_key + (size_t)wl * m, (size_t)m * 4,
+                                     cudaMemcpyDeviceToDevice, stream));
+        } else {
+          const uint32_t m = 2 * lanes_w;
+          ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
+              part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m,
+              m);
+          check_launch();
+        }
         with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
           using G = decltype(f);
-          fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), lanes_w);
+          fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), contiguous ? tpw : lanes_w);
         });
       }
       prof.mark("fold");

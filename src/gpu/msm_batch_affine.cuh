@@ -29,7 +29,9 @@
 // Flush, the same rule as accumulate_kernel: a run wholly inside the range becomes its bucket
 // (buckets[key − 1] = the run's sum as XYZZ); a run cut by a range end leaves its sum in the lane's
 // slots 2g (began before the range) / 2g + 1 (continues past it), which the XYZZ fold of msm.cuh
-// (fold_cut) then adds into the buckets, exactly as for the XYZZ path's partial sums.
+// (fold_cut) then adds into the buckets, exactly as for the XYZZ path's partial sums. With the
+// contiguous layout (BaGroup::threads_per_window) a thread's K lanes are consecutive, and its runs are
+// summed across them after the last step (ba_flush_thread): 2 parts per thread instead of 2 per lane.
 //
 // Affine addition a + p (a = acc, p = the entry's point; (0, 0) = identity, ec.cuh):
 //   a or p identity            the other; no inversion needed (denominator 1)
@@ -150,9 +152,16 @@ struct BaGroup {
   DevXyzz<F>* buckets;    ///< nb per window
   DevAffine<F>* acc;      ///< per lane
   uint32_t* cur;          ///< per lane: key | kRunBeganBefore | kBaPending (0: no run yet)
-  DevAffine<F>* slot;     ///< 2 per lane
+  DevAffine<F>* slot;     ///< 2 per lane (the contiguous layout uses 2g only: a run that began before
+                          ///< lane g and ended inside it, for ba_flush_thread)
   uint32_t* slot_key;     ///< 2 per lane (0: empty)
   uint32_t n, L, lanes_per_window, lanes, nb;
+  /// 0: the strided layout (thread t's lanes t + k·T). Else the contiguous one: this many threads per
+  /// window, thread t holding lanes tw·K … tw·K + K − 1 of window t / threads_per_window (tw = t mod
+  /// threads_per_window), its runs merged across its lanes at the end (ba_flush_thread) into 2 parts.
+  uint32_t threads_per_window = 0;
+  DevXyzz<F>* tpart = nullptr;   ///< contiguous: 2 per thread, window by window (fold_cut's part form)
+  uint32_t* tpart_key = nullptr;  ///< contiguous: 2 per thread (0: empty)
 };
 
 enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
@@ -235,6 +244,69 @@ __device__ void ba_flush(const BaGroup<F>& g, const BaLaneView<F>& lv, uint32_t 
   }
 }
 
+/// Contiguous layout, after the last step: thread t's lanes in ascending order, a run that continues
+/// into the thread's next lane summed across them in XYZZ — the next lane holds its part either in slot
+/// 2g (the run ended inside that lane: ba_flush wrote it there) or as its last run (cur, flagged "began
+/// before") — and each run leaving as accumulate_kernel's do: its bucket when it begins and ends inside
+/// the thread's lanes, else tpart[2t] (began before them; with the identity in tpart[2t + 1] under the
+/// same key when it also continues past them) or tpart[2t + 1] (continues past them). So fold_cut sees
+/// 2 parts per thread, not 2 per lane.
+template <class F>
+__device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K) {
+  const uint32_t wl = t / g.threads_per_window, first = (t % g.threads_per_window) * K;
+  const uint32_t end = first + K < g.lanes_per_window ? first + K : g.lanes_per_window;
+  DevXyzz<F>* tp = g.tpart + 2 * (size_t)t;
+  uint32_t* tk = g.tpart_key + 2 * (size_t)t;
+  tk[0] = 0;
+  tk[1] = 0;
+  bool open = false, before = false;
+  uint32_t key = 0;
+  DevXyzz<F> sum = DevXyzz<F>::identity();
+  // one part of a run: joins the open run (same key: it continued into this lane) or opens one
+  auto take = [&](const DevAffine<F>& a, uint32_t k, bool began_before) {
+    if (open && began_before && k == key) {
+      sum += a;
+    } else {
+      sum = DevXyzz<F>::from_affine(a);
+      key = k;
+      before = began_before;  // only in the thread's first lane: else the run was open
+      open = true;
+    }
+  };
+  auto leave = [&](const BaLaneView<F>& lv, bool continues) {
+    if (before) {
+      tp[0] = sum;
+      tk[0] = key;
+      if (continues) {
+        tp[1] = DevXyzz<F>::identity();
+        tk[1] = key;
+      }
+    } else if (continues) {
+      tp[1] = sum;
+      tk[1] = key;
+    } else {
+      lv.buckets[key - 1] = sum;
+    }
+    open = false;
+  };
+#pragma unroll 1
+  for (uint32_t l = first; l < end; ++l) {
+    const uint32_t lane = wl * g.lanes_per_window + l;
+    const BaLaneView<F> lv(g, lane);
+    const uint32_t head = g.slot_key[2 * (size_t)lane];
+    if (head != 0) {  // a run that began before this lane and ended inside it
+      take(g.slot[2 * (size_t)lane], head, true);
+      leave(lv, false);
+    }
+    const uint32_t cur = g.cur[lane];
+    if (cur == 0) continue;  // no run (an open run always continues into a lane that holds it)
+    take(g.acc[lane], cur & kBaKeyMask, (cur & kRunBeganBefore) != 0);
+    const bool continues = lv.hi < g.n && lv.keys[lv.hi] == key;
+    if (continues && l + 1 < end) continue;  // the thread's next lane carries it on
+    leave(lv, continues);
+  }
+}
+
 template <class F>
 __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
   const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
@@ -303,11 +375,15 @@ __global__ void __launch_bounds__(128, kMinBlocks)
   F inv = s > 0 ? u[t] : F::one();
   F prod = F::one();
   const bool ascending = (s & 1) == 0;
+  const uint32_t tpw = g.threads_per_window;
+  const uint32_t cwin = tpw ? t / tpw : 0, cfirst = tpw ? (t % tpw) * K : 0;  // contiguous: window, first lane
   // the lane of visit i (≥ g.lanes: none)
   auto lane_at = [&](uint32_t i) -> uint64_t {
     if (i >= K) return ~uint64_t{0};
     const uint32_t k = ascending ? i : K - 1 - i;
-    return (uint64_t)t + (uint64_t)k * threads;
+    if (tpw == 0) return (uint64_t)t + (uint64_t)k * threads;
+    const uint32_t l = cfirst + k;
+    return l < g.lanes_per_window ? (uint64_t)cwin * g.lanes_per_window + l : ~uint64_t{0};
   };
   uint32_t nv0 = kBaNoVal, nv1 = kBaNoVal;  // the entry values of visit i + 1's lane (prefetch)
   if (prefetch) {
@@ -365,7 +441,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
         acc = lv.point(g.bases, j);
         have_acc = acc_changed = true;
       }
-    } else if (cur != 0) {
+    } else if (cur != 0 && tpw == 0) {  // (contiguous: ba_flush_thread below)
       if (!have_acc) acc = g.acc[lane];
       const uint32_t key = cur & kBaKeyMask;
       ba_flush(g, lv, lane, cur, acc, lv.hi < g.n && lv.keys[lv.hi] == key);
@@ -374,6 +450,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
     if (cur != cur0) g.cur[lane] = cur;
   }
   if (s < g.L) u[t] = prod;
+  else if (tpw != 0) ba_flush_thread(g, t, K);
 }
 
 /// One window's 2·lanes_per_window slots as msm.cuh's partial sums (XYZZ points, keys) for fold_cut.

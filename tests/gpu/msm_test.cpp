@@ -381,6 +381,12 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   bits_split<ec::G1Config>(28, 5000, adds_cfg(BucketAdd::kBatchAffine));
   bits_split<ec::G1Config>(29, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
   bits_split<ec::G1Config>(30, 5000, adds_cfg(BucketAdd::kXyzz));
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // the same through the contiguous lane layout
+  edge_cases<ec::G1Config>(33, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 5));
+  edge_cases<ec::G1Config>(34, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 128, 16));
+  edge_cases<ec::G1Config>(35, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 33, 0, 1));
+  bits_split<ec::G1Config>(36, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
+  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
 }
 
 // G2 batch-affine lanes (Fp2; the inversion by the norm): random sizes, lane lengths and lanes per
@@ -407,12 +413,17 @@ TEST(GpuMsm, G2BatchAffine) {
   ::setenv("PROOFLINE_MSM_BA_PREFETCH", "1", 1);  // the step kernel asks L2 for the lanes ahead
   edge_cases<ec::G2Config>(44, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(45, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
+  edge_cases<ec::G2Config>(46, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
+  bits_split<ec::G2Config>(47, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
+  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
   ::unsetenv("PROOFLINE_MSM_BA_PREFETCH");
 }
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4) under the default config.
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4 / PROOFLINE_MSM_BA_PREFETCH=1 /
+// PROOFLINE_MSM_BA_CONTIGUOUS=1) under the default config.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
   std::mt19937_64 rng(31);
@@ -439,6 +450,24 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   for (int c : {3, 13, 22})
     expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, prefetch",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_PREFETCH=1, contiguous lanes");
+  for (int c : {3, 13, 22})
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, contiguous lanes",
+                    adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  ::unsetenv("PROOFLINE_MSM_BA_LANES");
+  for (int steps : {1, 2, 64})
+    for (int lanes : {1, 5, 32, 256})
+      expect_same_cfg(g, bases, scalars,
+                      "contiguous lanes, L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
+                      adds_cfg(gpu::BucketAdd::kBatchAffine, steps, 0, lanes));
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "2", 1);  // only 0 and 1
+  {
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
+  }
+  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+  ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
   ::setenv("PROOFLINE_MSM_BA_PREFETCH", "yes", 1);  // only 0 and 1
   {
     g.set_bases(bases);

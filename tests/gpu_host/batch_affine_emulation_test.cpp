@@ -154,13 +154,14 @@ void make_entries(std::mt19937_64& rng, const Case& c, uint32_t npoints, std::ve
 }
 
 template <class Cfg>
-void run_case(uint64_t seed, const Case& c, bool prefetch) {
+void run_case(uint64_t seed, const Case& c, bool prefetch, bool contiguous = false) {
   using F = HF<Cfg>;
   using A = Affine<Cfg>;
   using X = Xyzz<Cfg>;
   using P = ec::JacobianPoint<Cfg>;
   SCOPED_TRACE(::testing::Message() << "n=" << c.n << " windows=" << c.windows << " nb=" << c.nb << " L=" << c.L
-                                    << " K=" << c.K << " prefetch=" << prefetch);
+                                    << " K=" << c.K << " prefetch=" << prefetch
+                                    << " contiguous=" << contiguous);
   std::mt19937_64 rng(seed);
   // bases: random multiples of the generator, with the identity, a repeated point (P + P in a run) and
   // a point next to its negative (P − P) among them
@@ -186,10 +187,17 @@ void run_case(uint64_t seed, const Case& c, bool prefetch) {
   std::vector<X> buckets((size_t)c.windows * c.nb, X::identity());
   std::vector<A> acc(lanes), slot(2 * (size_t)lanes);
   std::vector<uint32_t> cur(lanes), slot_key(2 * (size_t)lanes);
-  const uint32_t threads = (lanes + c.K - 1) / c.K;
+  // the contiguous layout: tpw threads per window, 2 XYZZ parts per thread (poisoned keys: each
+  // thread must set both)
+  const uint32_t tpw = contiguous ? (lanes_w + c.K - 1) / c.K : 0;
+  const uint32_t threads = contiguous ? c.windows * tpw : (lanes + c.K - 1) / c.K;
+  std::vector<X> tpart(2 * (size_t)threads, X::identity());
+  std::vector<uint32_t> tpart_key(2 * (size_t)threads, 0xdeadu);
   std::vector<F> pre(lanes, F::one()), u(threads, F::one());
   md::BaGroup<F> grp{keys.data(), vals.data(), bases.data(), buckets.data(), acc.data(), cur.data(),
-                          slot.data(), slot_key.data(), c.n, c.L, lanes_w, lanes, c.nb};
+                          slot.data(), slot_key.data(),
+                          c.n, c.L, lanes_w, lanes, c.nb, tpw,
+                          contiguous ? tpart.data() : nullptr, contiguous ? tpart_key.data() : nullptr};
   launch(lanes, [&] { md::ba_init_kernel<F>(grp); });
   for (uint32_t s = 0; s <= c.L; ++s) {
     launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s, prefetch); });
@@ -215,13 +223,16 @@ void run_case(uint64_t seed, const Case& c, bool prefetch) {
     }
     std::map<uint32_t, int> in_slots;
     uint32_t last = 0;
-    for (uint32_t l = 0; l < 2 * lanes_w; ++l) {
-      const size_t at = (size_t)w * 2 * lanes_w + l;
-      if (slot_key[at] != 0) {
-        EXPECT_GE(slot_key[at], last) << "slot keys not ascending";
-        last = slot_key[at];
-        got[slot_key[at]] += to_host<Cfg>(slot[at]);
-        in_slots[slot_key[at]]++;
+    const uint32_t per_w = contiguous ? 2 * tpw : 2 * lanes_w;  // the window's slots / parts
+    for (uint32_t l = 0; l < per_w; ++l) {
+      const size_t at = (size_t)w * per_w + l;
+      const uint32_t key = contiguous ? tpart_key[at] : slot_key[at];
+      if (key != 0) {
+        ASSERT_LE(key, c.nb) << "slot " << at << " holds no key";
+        EXPECT_GE(key, last) << "slot keys not ascending";
+        last = key;
+        got[key] += contiguous ? to_host<Cfg>(tpart[at]) : to_host<Cfg>(slot[at]);
+        in_slots[key]++;
       }
     }
     for (uint32_t k = 1; k <= c.nb; ++k) {
@@ -250,12 +261,16 @@ TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {
   uint64_t seed = 1;
   for (bool prefetch : {false, true})  // the prefetch's value loads run here too (its prefetches are no-ops)
     for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c, prefetch);
+  for (const Case& c : kCases) {  // the contiguous layout (with and without the prefetch)
+    run_case<ec::G1Config>(seed, c, seed % 2 == 1, true);
+    ++seed;
+  }
 }
 
 TEST(GpuBatchAffineEmulation, G2BucketsEqualDirectSums) {
   uint64_t seed = 100;
   for (const Case& c : kCases) {
-    run_case<ec::G2Config>(seed, c, seed % 2 == 1);
+    run_case<ec::G2Config>(seed, c, seed % 2 == 1, seed % 3 == 0);
     ++seed;
   }
 }

@@ -88,7 +88,10 @@
 // PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
 // some spilled) instead of unbounded (0 or unset; G1: 168 registers, 3 blocks), for comparison; any
 // other value makes run() throw std::invalid_argument. PROOFLINE_MSM_BA_PREFETCH=1 has the step kernel
-// ask L2 for the lanes it visits next (0 or unset: not; other values throw), for comparison.
+// ask L2 for the lanes it visits next (0 or unset: not; other values throw), for comparison;
+// PROOFLINE_MSM_BA_CONTIGUOUS=1 gives each thread K consecutive lanes and sums its runs across them
+// after the last step (2 cut parts per thread for the fold instead of 2 per lane; 0 or unset: the
+// strided layout, lanes t + k·T; other values throw), for comparison.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window) is sized by what
 // is free on the device: as many windows per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
