@@ -583,24 +583,18 @@ struct GpuMsm<Cfg>::Impl {
                                   " outside [1, 256]");
     return (uint32_t)k;
   }
-  /// PROOFLINE_MSM_BA_PREFETCH: "1" → the step kernel prefetches (msm_batch_affine.cuh), "0" or unset → not;
-  /// anything else throws std::invalid_argument.
-  static bool ba_prefetch() {
-    const char* e = std::getenv("PROOFLINE_MSM_BA_PREFETCH");
+  /// Environment switch `name`: "1" → true, "0" or unset → false; anything else throws std::invalid_argument.
+  static bool env_switch(const char* name) {
+    const char* e = std::getenv(name);
     const std::string v = e ? e : "";
     if (v.empty() || v == "0") return false;
     if (v == "1") return true;
-    throw std::invalid_argument("PROOFLINE_MSM_BA_PREFETCH=" + v + ": expected 0 or 1");
+    throw std::invalid_argument(std::string(name) + "=" + v + ": expected 0 or 1");
   }
-  /// PROOFLINE_MSM_BA_CONTIGUOUS: "1" → the contiguous lane layout (msm_batch_affine.cuh, BaGroup), "0" or
-  /// unset → the strided one; anything else throws std::invalid_argument.
-  static bool ba_contiguous() {
-    const char* e = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
-    const std::string v = e ? e : "";
-    if (v.empty() || v == "0") return false;
-    if (v == "1") return true;
-    throw std::invalid_argument("PROOFLINE_MSM_BA_CONTIGUOUS=" + v + ": expected 0 or 1");
-  }
+  /// PROOFLINE_MSM_BA_PREFETCH=1: the step kernel prefetches (msm_batch_affine.cuh).
+  static bool ba_prefetch() { return env_switch("PROOFLINE_MSM_BA_PREFETCH"); }
+  /// PROOFLINE_MSM_BA_CONTIGUOUS=1: the contiguous lane layout (msm_batch_affine.cuh, BaGroup).
+  static bool ba_contiguous() { return env_switch("PROOFLINE_MSM_BA_CONTIGUOUS"); }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
