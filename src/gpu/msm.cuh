@@ -927,19 +927,23 @@ struct GpuMsm<Cfg>::Impl {
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-    // lanes per group: acc, cur, prefix, two slots with keys per lane (the contiguous layout: two XYZZ
-    // parts with keys per K lanes instead), plus the thread products (one per K lanes) and their
-    // inversion levels
+    // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products (one
+    // per K lanes) and their inversion levels, and with the contiguous layout two XYZZ parts with keys
+    // per thread
     const uint32_t tpw = contiguous ? (lanes_w + K - 1) / K : 0;  // threads per window (contiguous)
-    const size_t per_lane =
-        sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4) + (contiguous ? (2 * (sizeof(DXB) + 4) + K - 1) / K : 0);
+    const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
+    if (!contiguous) {  // the parts of an earlier contiguous call are not this one's to count as free
+      ba_tpart.release();
+      ba_tpart_key.release();
+    }
     const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_pre.bytes() + ba_slot.bytes() +
                         ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes() + ba_tpart.bytes() +
                         ba_tpart_key.bytes();
     const size_t avail = device_bytes_available() + held;
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-    const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F);
+    const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F) +
+                              (size_t)tpw * 2 * (sizeof(DXB) + 4);
     size_t gw = std::min<size_t>((size_t)W, usable / per_window);
     gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
     if (gw == 0) return false;

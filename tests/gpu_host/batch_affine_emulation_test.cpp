@@ -222,19 +222,29 @@ void run_case(uint64_t seed, const Case& c, bool prefetch, bool contiguous = fal
       want[k] += (v & md::kSignBit) ? -p : p;
     }
     std::map<uint32_t, int> in_slots;
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> span;  // key → first and last slot holding it
     uint32_t last = 0;
     const uint32_t per_w = contiguous ? 2 * tpw : 2 * lanes_w;  // the window's slots / parts
+    std::vector<uint32_t> kk(per_w);
     for (uint32_t l = 0; l < per_w; ++l) {
       const size_t at = (size_t)w * per_w + l;
-      const uint32_t key = contiguous ? tpart_key[at] : slot_key[at];
+      const uint32_t key = kk[l] = contiguous ? tpart_key[at] : slot_key[at];
       if (key != 0) {
         ASSERT_LE(key, c.nb) << "slot " << at << " holds no key";
         EXPECT_GE(key, last) << "slot keys not ascending";
         last = key;
         got[key] += contiguous ? to_host<Cfg>(tpart[at]) : to_host<Cfg>(slot[at]);
         in_slots[key]++;
+        if (!span.count(key)) span[key].first = l;
+        span[key].second = l;
       }
     }
+    // the fold assigns a cut key's bucket once per unbroken block of its slots: a key's slots must
+    // follow one another with no empty slot between them (a run through a whole lane or thread
+    // leaves its sum and an identity under its key, not an empty slot)
+    for (const auto& [key, fl] : span)
+      for (uint32_t l = fl.first; l <= fl.second; ++l)
+        ASSERT_EQ(kk[l], key) << "window " << w << ": the slots of key " << key << " broken at " << l;
     for (uint32_t k = 1; k <= c.nb; ++k) {
       const P b = to_host<Cfg>(buckets[(size_t)w * c.nb + k - 1]);
       // fold_cut assigns a cut key's bucket (fold_short_kernel, the fold levels): a lane must not
@@ -264,6 +274,24 @@ TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {
   for (const Case& c : kCases) {  // the contiguous layout (with and without the prefetch)
     run_case<ec::G1Config>(seed, c, seed % 2 == 1, true);
     ++seed;
+  }
+}
+
+// Random shapes, most of them with lanes shorter than the runs (nb small against n) and more lanes
+// per thread than a window has, both layouts, with and without the prefetch.
+TEST(GpuBatchAffineEmulation, RandomShapes) {
+  std::mt19937_64 rng(2026);
+  for (int i = 0; i < 60; ++i) {
+    Case c;
+    c.n = 1 + (uint32_t)(rng() % 400);
+    c.windows = 1 + (uint32_t)(rng() % 3);
+    c.nb = 1 + (uint32_t)(rng() % 40);
+    c.L = 1 + (uint32_t)(rng() % 12);
+    c.K = 1 + (uint32_t)(rng() % 20);
+    if (i % 4 == 3)
+      run_case<ec::G2Config>(500 + i, c, rng() % 2 == 1, rng() % 2 == 1);
+    else
+      run_case<ec::G1Config>(500 + i, c, rng() % 2 == 1, rng() % 2 == 1);
   }
 }
 
