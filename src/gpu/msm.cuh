@@ -918,6 +918,9 @@ struct GpuMsm<Cfg>::Impl {
     const bool bounded = bound == 4;
     const bool prefetch = ba_prefetch();
     const bool contiguous = ba_contiguous();
+    if (bounded && (prefetch || contiguous))  // not compiled: the bounded kernel is for comparison only
+      throw std::invalid_argument(
+          "PROOFLINE_MSM_BA_BLOCKS=4 with PROOFLINE_MSM_BA_PREFETCH=1 or PROOFLINE_MSM_BA_CONTIGUOUS=1: not compiled");
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -1003,14 +1006,27 @@ struct GpuMsm<Cfg>::Impl {
       const uint32_t threads = contiguous ? gcount * tpw : (lanes + K - 1) / K;
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
+        // the prefetch and the contiguous layout held to G1's 3 blocks per SM (≤ 168 registers, as the
+        // plain kernel); unbounded they take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07)
+        constexpr int kB = kIsG1 ? 3 : 0;
+        FB* const pre = ba_pre.as<FB>();
+        FB* const u = ba_u.as<FB>();
         if (bounded)
-          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s,
-                                                             prefetch);
+          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+        else if (prefetch && contiguous)
+          ba_step_kernel<FB, kB, true, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+        else if (prefetch)
+          ba_step_kernel<FB, kB, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+        else if (contiguous)
+          ba_step_kernel<FB, kB, false, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         else
-          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, ba_pre.as<FB>(), ba_u.as<FB>(), threads, K, s,
-                                                             prefetch);
+          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         check_launch();
         if (s < L) batch_invert(ba_u.as<FB>(), threads);
+      }
+      if (contiguous) {
+        ba_flush_threads_kernel<FB><<<tblocks, 128, 0, stream>>>(g, threads, K);
+        check_launch();
       }
       prof.mark("accumulate");
       for (uint32_t wl = 0; wl < gcount; ++wl) {

@@ -307,6 +307,14 @@ __device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K) {
   }
 }
 
+/// The contiguous layout's merge (ba_flush_thread) for threads 0 … threads − 1, launched after step L: in
+/// a kernel of its own so that its XYZZ additions add no registers to ba_step_kernel.
+template <class F>
+__global__ void __launch_bounds__(128) ba_flush_threads_kernel(BaGroup<F> g, uint32_t threads, uint32_t K) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < threads) ba_flush_thread(g, t, K);
+}
+
 template <class F>
 __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
   const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
@@ -360,39 +368,44 @@ __device__ inline void ba_prefetch_lane(const BaGroup<F>& g, const F* pre, uint3
 ///      addition is left pending: pre[lane] = the product of the denominators before it in this
 ///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending);
 ///      s = L: the run each lane holds is flushed.
-/// With `prefetch`, while visiting a lane the thread asks L2 for the state lines and entry values of
+/// With kPrefetch, while visiting a lane the thread asks L2 for the state lines and entry values of
 /// the lane two visits ahead and for the points of the lane one visit ahead (their values loaded one
 /// visit before): the gathers' DRAM latency overlaps the arithmetic (ncu on an H100, 2026-12-07:
 /// without it a third of the stalls wait on L1TEX at 12 warps per SM). The results do not depend on it.
-/// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (0: none,
-/// G1: 168 registers on sm_90, no spills; G2: 255; 4: ≤ 128 registers, ~330 B spilled).
-template <class F, int kMinBlocks>
+/// kContiguous: the contiguous layout (BaGroup::threads_per_window; the flush after step L is
+/// ba_flush_threads_kernel's).
+/// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
+/// 2026-12-07 — 0: none, G1 168 registers, no spills; G2 255, 1,064 B frame; G1 with the prefetch and/or
+/// the contiguous layout 172–178 unbounded, so msm.cuh runs them at 3: 168 registers, 48–80 B spilled;
+/// 4: ≤ 128 registers, ~330 B spilled).
+template <class F, int kMinBlocks, bool kPrefetch = false, bool kContiguous = false>
 __global__ void __launch_bounds__(128, kMinBlocks)
-    ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s,
-                   bool prefetch) {
+    ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   F inv = s > 0 ? u[t] : F::one();
   F prod = F::one();
   const bool ascending = (s & 1) == 0;
-  const uint32_t tpw = g.threads_per_window;
-  const uint32_t cwin = tpw ? t / tpw : 0, cfirst = tpw ? (t % tpw) * K : 0;  // contiguous: window, first lane
-  // the lane of visit i (≥ g.lanes: none)
+  // the lane of visit i (≥ g.lanes: none); kContiguous: g.threads_per_window ≠ 0, thread t's lanes
+  // consecutive in window t / threads_per_window (template, so that the strided kernel carries none of it)
   auto lane_at = [&](uint32_t i) -> uint64_t {
     if (i >= K) return ~uint64_t{0};
     const uint32_t k = ascending ? i : K - 1 - i;
-    if (tpw == 0) return (uint64_t)t + (uint64_t)k * threads;
-    const uint32_t l = cfirst + k;
-    return l < g.lanes_per_window ? (uint64_t)cwin * g.lanes_per_window + l : ~uint64_t{0};
+    if constexpr (kContiguous) {
+      const uint32_t tpw = g.threads_per_window, l = (t % tpw) * K + k;
+      return l < g.lanes_per_window ? (uint64_t)(t / tpw) * g.lanes_per_window + l : ~uint64_t{0};
+    } else {
+      return (uint64_t)t + (uint64_t)k * threads;
+    }
   };
   uint32_t nv0 = kBaNoVal, nv1 = kBaNoVal;  // the entry values of visit i + 1's lane (prefetch)
-  if (prefetch) {
+  if constexpr (kPrefetch) {
     const uint64_t l1 = lane_at(1);
     if (l1 < g.lanes) ba_prefetch_lane(g, pre, (uint32_t)l1, s, nv0, nv1);
   }
 #pragma unroll 1
   for (uint32_t i = 0; i < K; ++i) {
-    if (prefetch) {  // visit i + 1's points, then visit i + 2's state and values
+    if constexpr (kPrefetch) {  // visit i + 1's points, then visit i + 2's state and values
       if (nv0 != kBaNoVal) ba_prefetch_l2(g.bases + (nv0 & kIndexMask), sizeof(DevAffine<F>));
       if (nv1 != kBaNoVal) ba_prefetch_l2(g.bases + (nv1 & kIndexMask), sizeof(DevAffine<F>));
       nv0 = nv1 = kBaNoVal;
@@ -441,7 +454,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
         acc = lv.point(g.bases, j);
         have_acc = acc_changed = true;
       }
-    } else if (cur != 0 && tpw == 0) {  // (contiguous: ba_flush_thread below)
+    } else if (cur != 0 && !kContiguous) {  // (contiguous: ba_flush_threads_kernel after this launch)
       if (!have_acc) acc = g.acc[lane];
       const uint32_t key = cur & kBaKeyMask;
       ba_flush(g, lv, lane, cur, acc, lv.hi < g.n && lv.keys[lv.hi] == key);
@@ -450,7 +463,6 @@ __global__ void __launch_bounds__(128, kMinBlocks)
     if (cur != cur0) g.cur[lane] = cur;
   }
   if (s < g.L) u[t] = prod;
-  else if (tpw != 0) ba_flush_thread(g, t, K);
 }
 
 /// One window's 2·lanes_per_window slots as msm.cuh's partial sums (XYZZ points, keys) for fold_cut.

@@ -461,6 +461,12 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
       expect_same_cfg(g, bases, scalars,
                       "contiguous lanes, L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
                       adds_cfg(gpu::BucketAdd::kBatchAffine, steps, 0, lanes));
+  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the bounded kernel has neither the prefetch nor this layout
+  {
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
+  }
+  ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
   ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "2", 1);  // only 0 and 1
   {
     g.set_bases(bases);

@@ -200,7 +200,17 @@ void run_case(uint64_t seed, const Case& c, bool prefetch, bool contiguous = fal
                           contiguous ? tpart.data() : nullptr, contiguous ? tpart_key.data() : nullptr};
   launch(lanes, [&] { md::ba_init_kernel<F>(grp); });
   for (uint32_t s = 0; s <= c.L; ++s) {
-    launch(threads, [&] { md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s, prefetch); });
+    launch(threads, [&] {
+      if (prefetch && contiguous)
+        md::ba_step_kernel<F, 0, true, true>(grp, pre.data(), u.data(), threads, c.K, s);
+      else if (prefetch)
+        md::ba_step_kernel<F, 0, true>(grp, pre.data(), u.data(), threads, c.K, s);
+      else if (contiguous)
+        md::ba_step_kernel<F, 0, false, true>(grp, pre.data(), u.data(), threads, c.K, s);
+      else
+        md::ba_step_kernel<F, 0>(grp, pre.data(), u.data(), threads, c.K, s);
+    });
+    if (s == c.L && contiguous) launch(threads, [&] { md::ba_flush_threads_kernel<F>(grp, threads, c.K); });
     if (s < c.L) {
       for (const auto& x : u) ASSERT_FALSE(x.is_zero()) << "a zero denominator product at step " << s;
       std::vector<F> want(u.size());
