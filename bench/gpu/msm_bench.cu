@@ -16,6 +16,9 @@
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
 //       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 16.
+//   env BA_VARIANTS=plain,prefetch,contiguous,both (any comma list): and once per listed step-kernel variant,
+//       set through PROOFLINE_MSM_BA_PREFETCH / PROOFLINE_MSM_BA_CONTIGUOUS around each of its calls (column
+//       "adds": "… prefetch" etc.); unset: the environment's.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -194,6 +197,26 @@ std::vector<int> ba_steps() {
   return out;
 }
 
+/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_PREFETCH, PROOFLINE_MSM_BA_CONTIGUOUS) triples; one ("", nullptr,
+/// nullptr) entry (the environment's) when unset.
+struct BaVariant {
+  std::string name;
+  const char* prefetch = nullptr;
+  const char* contiguous = nullptr;
+};
+std::vector<BaVariant> ba_variants() {
+  std::vector<BaVariant> out;
+  for (const auto& name : env_list("BA_VARIANTS")) {
+    if (name == "plain") out.push_back({name, "0", "0"});
+    else if (name == "prefetch") out.push_back({name, "1", "0"});
+    else if (name == "contiguous") out.push_back({name, "0", "1"});
+    else if (name == "both") out.push_back({name, "1", "1"});
+    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not plain, prefetch, contiguous or both");
+  }
+  if (out.empty()) out.push_back({});
+  return out;
+}
+
 /// BA_LANES as a list of K values (lanes per thread); {0} (the default rule) when unset.
 std::vector<int> ba_lanes() {
   std::vector<int> out;
@@ -236,25 +259,32 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     struct Row {
       gpu::GpuMsmConfig cfg;
       std::string variant, adds;
+      BaVariant ba;
     };
     std::vector<Row> rows;
     for (int c : ws)
       for (const auto& variant : variants)
         for (const auto& [aname, add] : bucket_adds())
           for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps())
-            for (int lanes : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_lanes()) {
-              Row row{{}, variant.name, lanes ? aname + " K=" + std::to_string(lanes) : aname};
-              row.cfg.window_bits = c;
-              row.cfg.g1_kernels = variant.g1;
-              row.cfg.g2_kernels = variant.g2;
-              row.cfg.bucket_add = add;
-              row.cfg.batch_affine_steps = steps;
-              row.cfg.batch_affine_lanes = lanes;
-              rows.push_back(row);
-            }
+            for (int lanes : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_lanes())
+              for (const auto& bv : add == gpu::BucketAdd::kXyzz ? std::vector<BaVariant>{{}} : ba_variants()) {
+                Row row{{}, variant.name, lanes ? aname + " K=" + std::to_string(lanes) : aname, bv};
+                if (!bv.name.empty()) row.adds += " " + bv.name;
+                row.cfg.window_bits = c;
+                row.cfg.g1_kernels = variant.g1;
+                row.cfg.g2_kernels = variant.g2;
+                row.cfg.bucket_add = add;
+                row.cfg.batch_affine_steps = steps;
+                row.cfg.batch_affine_lanes = lanes;
+                rows.push_back(row);
+              }
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
+      if (row.ba.prefetch) {  // the step-kernel variant of this row (read by GpuMsm::run at each call)
+        ::setenv("PROOFLINE_MSM_BA_PREFETCH", row.ba.prefetch, 1);
+        ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", row.ba.contiguous, 1);
+      }
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
         const auto got = g.run_device(d_scalars, n, 0, row.cfg);
