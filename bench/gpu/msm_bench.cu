@@ -16,9 +16,9 @@
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
 //       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 16.
-//   env BA_VARIANTS=plain,prefetch,contiguous,both (any comma list): and once per listed step-kernel variant,
-//       set through PROOFLINE_MSM_BA_PREFETCH / PROOFLINE_MSM_BA_CONTIGUOUS around each of its calls (column
-//       "adds": "… prefetch" etc.); unset: the environment's.
+//   env BA_VARIANTS=plain,contiguous (any comma list): and once per listed lane layout of the step kernel,
+//       set through PROOFLINE_MSM_BA_CONTIGUOUS around each of its calls (column "adds": "… contiguous");
+//       unset: the environment's.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -197,21 +197,18 @@ std::vector<int> ba_steps() {
   return out;
 }
 
-/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_PREFETCH, PROOFLINE_MSM_BA_CONTIGUOUS) triples; one ("", nullptr,
-/// nullptr) entry (the environment's) when unset.
+/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_CONTIGUOUS) pairs; one ("", nullptr) entry (the environment's)
+/// when unset.
 struct BaVariant {
   std::string name;
-  const char* prefetch = nullptr;
   const char* contiguous = nullptr;
 };
 std::vector<BaVariant> ba_variants() {
   std::vector<BaVariant> out;
   for (const auto& name : env_list("BA_VARIANTS")) {
-    if (name == "plain") out.push_back({name, "0", "0"});
-    else if (name == "prefetch") out.push_back({name, "1", "0"});
-    else if (name == "contiguous") out.push_back({name, "0", "1"});
-    else if (name == "both") out.push_back({name, "1", "1"});
-    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not plain, prefetch, contiguous or both");
+    if (name == "plain") out.push_back({name, "0"});
+    else if (name == "contiguous") out.push_back({name, "1"});
+    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not plain or contiguous");
   }
   if (out.empty()) out.push_back({});
   return out;
@@ -281,10 +278,8 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
-      if (row.ba.prefetch) {  // the step-kernel variant of this row (read by GpuMsm::run at each call)
-        ::setenv("PROOFLINE_MSM_BA_PREFETCH", row.ba.prefetch, 1);
+      if (row.ba.contiguous)  // the lane layout of this row (read by GpuMsm::run at each call)
         ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", row.ba.contiguous, 1);
-      }
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
         const auto got = g.run_device(d_scalars, n, 0, row.cfg);

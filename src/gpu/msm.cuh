@@ -591,8 +591,6 @@ struct GpuMsm<Cfg>::Impl {
     if (v == "1") return true;
     throw std::invalid_argument(std::string(name) + "=" + v + ": expected 0 or 1");
   }
-  /// PROOFLINE_MSM_BA_PREFETCH=1: the step kernel prefetches (msm_batch_affine.cuh).
-  static bool ba_prefetch() { return env_switch("PROOFLINE_MSM_BA_PREFETCH"); }
   /// PROOFLINE_MSM_BA_CONTIGUOUS=1: the contiguous lane layout (msm_batch_affine.cuh, BaGroup).
   static bool ba_contiguous() { return env_switch("PROOFLINE_MSM_BA_CONTIGUOUS"); }
   using HostXyzz = ec::XyzzPoint<Cfg>;
@@ -916,11 +914,9 @@ struct GpuMsm<Cfg>::Impl {
     if (bound != 0 && bound != 4)
       throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=" + std::to_string(bound) + ": expected 0 or 4");
     const bool bounded = bound == 4;
-    const bool prefetch = ba_prefetch();
     const bool contiguous = ba_contiguous();
-    if (bounded && (prefetch || contiguous))  // not compiled: the bounded kernel is for comparison only
-      throw std::invalid_argument(
-          "PROOFLINE_MSM_BA_BLOCKS=4 with PROOFLINE_MSM_BA_PREFETCH=1 or PROOFLINE_MSM_BA_CONTIGUOUS=1: not compiled");
+    if (bounded && contiguous)  // not compiled: the bounded kernel is for comparison only
+      throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=4 with PROOFLINE_MSM_BA_CONTIGUOUS=1: not compiled");
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -945,16 +941,20 @@ struct GpuMsm<Cfg>::Impl {
     const size_t avail = device_bytes_available() + held;
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
+    // (the contiguous layout's states: K per thread, up to K − 1 more than its lanes per window)
     const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F) +
-                              (size_t)tpw * 2 * (sizeof(DXB) + 4);
+                              (size_t)tpw * 2 * (sizeof(DXB) + 4) +
+                              (contiguous ? (size_t)(K - 1) * (sizeof(DA) + 4 + sizeof(F)) : 0);
     size_t gw = std::min<size_t>((size_t)W, usable / per_window);
     gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
     if (gw == 0) return false;
     const size_t lanes_max = gw * lanes_w;
-    ba_acc.ensure(lanes_max * sizeof(DA));
-    ba_cur.ensure(lanes_max * 4);
-    ba_pre.ensure(lanes_max * sizeof(F));
     const size_t threads_max = contiguous ? gw * tpw : (lanes_max + K - 1) / K;
+    // acc, cur and the prefixes at the lanes' state indices (msm_batch_affine.cuh, ba_state)
+    const size_t states_max = contiguous ? (size_t)ba_states(K, (uint32_t)threads_max) : lanes_max;
+    ba_acc.ensure(states_max * sizeof(DA));
+    ba_cur.ensure(states_max * 4);
+    ba_pre.ensure(states_max * sizeof(F));
     ba_slot.ensure(2 * lanes_max * sizeof(DA));
     ba_slot_key.ensure(2 * lanes_max * 4);
     if (contiguous) {
@@ -999,26 +999,23 @@ struct GpuMsm<Cfg>::Impl {
                     tpw,
                     contiguous ? ba_tpart.as<DXB>() : nullptr,
                     contiguous ? ba_tpart_key.as<uint32_t>() : nullptr};
+      const uint32_t threads = contiguous ? gcount * tpw : (lanes + K - 1) / K;
+      g.states = contiguous ? (uint32_t)ba_states(K, threads) : lanes;
       CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
-      const uint32_t blocks = (lanes + 255) / 256;
+      const uint32_t blocks = (std::max(lanes, g.states) + 255) / 256;
       ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
       check_launch();
-      const uint32_t threads = contiguous ? gcount * tpw : (lanes + K - 1) / K;
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
-        // the prefetch and the contiguous layout held to G1's 3 blocks per SM (≤ 168 registers, as the
-        // plain kernel); unbounded they take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07)
+        // the contiguous layout held to G1's 3 blocks per SM (≤ 168 registers, as the plain kernel);
+        // unbounded it takes 172–178 and falls to 2 (ptxas sm_90, 2026-12-07)
         constexpr int kB = kIsG1 ? 3 : 0;
         FB* const pre = ba_pre.as<FB>();
         FB* const u = ba_u.as<FB>();
         if (bounded)
           ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
-        else if (prefetch && contiguous)
-          ba_step_kernel<FB, kB, true, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
-        else if (prefetch)
-          ba_step_kernel<FB, kB, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         else if (contiguous)
-          ba_step_kernel<FB, kB, false, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+          ba_step_kernel<FB, kB, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         else
           ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         check_launch();

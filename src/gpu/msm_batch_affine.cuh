@@ -150,8 +150,8 @@ struct BaGroup {
   const uint32_t* vals;   ///< sorted values (point index | sign << 31), n per window
   const DevAffine<F>* bases;
   DevXyzz<F>* buckets;    ///< nb per window
-  DevAffine<F>* acc;      ///< per lane
-  uint32_t* cur;          ///< per lane: key | kRunBeganBefore | kBaPending (0: no run yet)
+  DevAffine<F>* acc;      ///< per lane, at its state index (ba_state: k·T + t for thread t's k-th lane)
+  uint32_t* cur;          ///< per lane, at its state index: key | kRunBeganBefore | kBaPending (0: no run yet)
   DevAffine<F>* slot;     ///< 2 per lane (the contiguous layout uses 2g only: a run that began before
                           ///< lane g and ended inside it, for ba_flush_thread)
   uint32_t* slot_key;     ///< 2 per lane (0: empty)
@@ -162,7 +162,21 @@ struct BaGroup {
   uint32_t threads_per_window = 0;
   DevXyzz<F>* tpart = nullptr;   ///< contiguous: 2 per thread, window by window (fold_cut's part form)
   uint32_t* tpart_key = nullptr;  ///< contiguous: 2 per thread (0: empty)
+  /// The entries of acc, cur and the prefixes: K·T (ba_states), which the contiguous layout's rounding
+  /// of lanes to threads may take above `lanes`.
+  uint32_t states = 0;
 };
+
+/// The state index of thread t's k-th lane (acc, cur and the prefix of ba_step_kernel live there):
+/// k·threads + t in both layouts, so that the 32 threads of a warp touch 32 consecutive entries at
+/// every visit (for the strided layout that is the lane itself). Keying them by the lane instead put
+/// the contiguous layout's warp on 32 entries K apart: 1.9× the step time on an H100 (bench/RESULTS.md,
+/// 2026-12-07 afternoon).
+PROOFLINE_HD uint64_t ba_state(uint32_t k, uint32_t t, uint32_t threads) {
+  return (uint64_t)k * threads + t;
+}
+/// The entries of acc, cur and the prefixes for `lanes` lanes held K per thread by `threads` threads.
+PROOFLINE_HD uint64_t ba_states(uint32_t K, uint32_t threads) { return (uint64_t)K * threads; }
 
 enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
 
@@ -252,7 +266,7 @@ __device__ void ba_flush(const BaGroup<F>& g, const BaLaneView<F>& lv, uint32_t 
 /// same key when it also continues past them) or tpart[2t + 1] (continues past them). So fold_cut sees
 /// 2 parts per thread, not 2 per lane.
 template <class F>
-__device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K) {
+__device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K, uint32_t threads) {
   const uint32_t wl = t / g.threads_per_window, first = (t % g.threads_per_window) * K;
   const uint32_t end = first + K < g.lanes_per_window ? first + K : g.lanes_per_window;
   DevXyzz<F>* tp = g.tpart + 2 * (size_t)t;
@@ -298,9 +312,10 @@ __device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K) {
       take(g.slot[2 * (size_t)lane], head, true);
       leave(lv, false);
     }
-    const uint32_t cur = g.cur[lane];
+    const uint64_t st = ba_state(l - first, t, threads);
+    const uint32_t cur = g.cur[st];
     if (cur == 0) continue;  // no run (an open run always continues into a lane that holds it)
-    take(g.acc[lane], cur & kBaKeyMask, (cur & kRunBeganBefore) != 0);
+    take(g.acc[st], cur & kBaKeyMask, (cur & kRunBeganBefore) != 0);
     const bool continues = lv.hi < g.n && lv.keys[lv.hi] == key;
     if (continues && l + 1 < end) continue;  // the thread's next lane carries it on
     leave(lv, continues);
@@ -312,73 +327,39 @@ __device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K) {
 template <class F>
 __global__ void __launch_bounds__(128) ba_flush_threads_kernel(BaGroup<F> g, uint32_t threads, uint32_t K) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t < threads) ba_flush_thread(g, t, K);
+  if (t < threads) ba_flush_thread(g, t, K, threads);
 }
 
+/// Every state's cur (g.states of them) and every lane's slot keys to 0; launched over
+/// max(g.lanes, g.states) threads.
 template <class F>
 __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
-  const uint32_t lane = blockIdx.x * blockDim.x + threadIdx.x;
-  if (lane >= g.lanes) return;
-  g.cur[lane] = 0;
-  g.slot_key[2 * (size_t)lane] = 0;
-  g.slot_key[2 * (size_t)lane + 1] = 0;
-}
-
-/// Asks for the lines of [p, p + bytes) in L2 (`prefetch.global.L2`, no register written); a no-op on
-/// the host (the emulation test compiles these templates there).
-__device__ inline void ba_prefetch_l2(const void* p, uint32_t bytes) {
-#ifdef __CUDA_ARCH__
-  const char* b = static_cast<const char*>(p);
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(b));
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(b + bytes - 1));
-  if (bytes > 128) asm volatile("prefetch.global.L2 [%0];" ::"l"(b + 128));
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-/// The values (point index | sign) of entries lo + s − 1 and lo + s of lane `lane` (kBaNoVal where
-/// that entry is outside the lane's range), with the lane's state lines (cur, acc, pre, the keys)
-/// asked for in L2: ba_step_kernel's prefetch, two lanes ahead.
-constexpr uint32_t kBaNoVal = 0xffffffffu;
-template <class F>
-__device__ inline void ba_prefetch_lane(const BaGroup<F>& g, const F* pre, uint32_t lane, uint32_t s, uint32_t& v0,
-                                        uint32_t& v1) {
-  v0 = v1 = kBaNoVal;
-  if (lane >= g.lanes) return;
-  const BaLaneView<F> lv(g, lane);
-  ba_prefetch_l2(g.cur + lane, 4);
-  ba_prefetch_l2(g.acc + lane, sizeof(DevAffine<F>));
-  ba_prefetch_l2(pre + lane, sizeof(F));
-  if (s > 0 && lv.lo + s - 1 < lv.hi) v0 = lv.vals[lv.lo + s - 1];
-  if (s < g.L && lv.lo + s < lv.hi) {
-    ba_prefetch_l2(lv.keys + lv.lo + s, 4);
-    v1 = lv.vals[lv.lo + s];
-  }
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < g.states) g.cur[i] = 0;
+  if (i >= g.lanes) return;
+  g.slot_key[2 * (size_t)i] = 0;
+  g.slot_key[2 * (size_t)i + 1] = 0;
 }
 
 /// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes t + k·threads, in
 /// the order ascending in k for even s, descending for odd s (the reverse of launch s − 1's):
+/// (a lane's acc, cur and prefix pre at its state index ba_state(k, t, threads)):
 ///   1. the addition step s − 1 left pending (kBaPending in cur) is done: its denominator d is
-///      recomputed from the same acc and point, the lane's inverse is inv·pre[lane] where inv, starting
+///      recomputed from the same acc and point, the lane's inverse is inv·pre where inv, starting
 ///      from u[t] (the inverse of launch s − 1's product, by batch_invert), is (Π of the denominators
 ///      of this lane and those before it in launch s − 1's order)^(−1); then inv ← inv·d;
 ///   2. s < L: entry lo + s — a new run starts (the finished one flushed, as accumulate_kernel), or an
-///      addition is left pending: pre[lane] = the product of the denominators before it in this
+///      addition is left pending: pre = the product of the denominators before it in this
 ///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending);
 ///      s = L: the run each lane holds is flushed.
-/// With kPrefetch, while visiting a lane the thread asks L2 for the state lines and entry values of
-/// the lane two visits ahead and for the points of the lane one visit ahead (their values loaded one
-/// visit before): the gathers' DRAM latency overlaps the arithmetic (ncu on an H100, 2026-12-07:
-/// without it a third of the stalls wait on L1TEX at 12 warps per SM). The results do not depend on it.
 /// kContiguous: the contiguous layout (BaGroup::threads_per_window; the flush after step L is
 /// ba_flush_threads_kernel's).
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
-/// 2026-12-07 — 0: none, G1 168 registers, no spills; G2 255, 1,064 B frame; G1 with the prefetch and/or
-/// the contiguous layout 172–178 unbounded, so msm.cuh runs them at 3: 168 registers, 48–80 B spilled;
-/// 4: ≤ 128 registers, ~330 B spilled).
-template <class F, int kMinBlocks, bool kPrefetch = false, bool kContiguous = false>
+/// 2026-12-07 — 0: none, G1 168 registers, no spills; G2 255, 1,064 B frame; G1 with the contiguous
+/// layout 172–178 unbounded, so msm.cuh runs it at 3: 168 registers, 48–80 B spilled; 4: ≤ 128
+/// registers, ~330 B spilled). (An L2 prefetch of the lanes ahead was tried and removed: on an H100 it
+/// took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
+template <class F, int kMinBlocks, bool kContiguous = false>
 __global__ void __launch_bounds__(128, kMinBlocks)
     ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -388,9 +369,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
   const bool ascending = (s & 1) == 0;
   // the lane of visit i (≥ g.lanes: none); kContiguous: g.threads_per_window ≠ 0, thread t's lanes
   // consecutive in window t / threads_per_window (template, so that the strided kernel carries none of it)
-  auto lane_at = [&](uint32_t i) -> uint64_t {
-    if (i >= K) return ~uint64_t{0};
-    const uint32_t k = ascending ? i : K - 1 - i;
+  auto lane_at = [&](uint32_t k) -> uint64_t {
     if constexpr (kContiguous) {
       const uint32_t tpw = g.threads_per_window, l = (t % tpw) * K + k;
       return l < g.lanes_per_window ? (uint64_t)(t / tpw) * g.lanes_per_window + l : ~uint64_t{0};
@@ -398,34 +377,24 @@ __global__ void __launch_bounds__(128, kMinBlocks)
       return (uint64_t)t + (uint64_t)k * threads;
     }
   };
-  uint32_t nv0 = kBaNoVal, nv1 = kBaNoVal;  // the entry values of visit i + 1's lane (prefetch)
-  if constexpr (kPrefetch) {
-    const uint64_t l1 = lane_at(1);
-    if (l1 < g.lanes) ba_prefetch_lane(g, pre, (uint32_t)l1, s, nv0, nv1);
-  }
 #pragma unroll 1
   for (uint32_t i = 0; i < K; ++i) {
-    if constexpr (kPrefetch) {  // visit i + 1's points, then visit i + 2's state and values
-      if (nv0 != kBaNoVal) ba_prefetch_l2(g.bases + (nv0 & kIndexMask), sizeof(DevAffine<F>));
-      if (nv1 != kBaNoVal) ba_prefetch_l2(g.bases + (nv1 & kIndexMask), sizeof(DevAffine<F>));
-      nv0 = nv1 = kBaNoVal;
-      const uint64_t l2 = lane_at(i + 2);
-      if (l2 < g.lanes) ba_prefetch_lane(g, pre, (uint32_t)l2, s, nv0, nv1);
-    }
-    const uint64_t lane64 = lane_at(i);
+    const uint32_t k = ascending ? i : K - 1 - i;
+    const uint64_t lane64 = lane_at(k);
     if (lane64 >= g.lanes) continue;
     const uint32_t lane = (uint32_t)lane64;
+    const uint64_t st = ba_state(k, t, threads);  // == lane in the strided layout
     const BaLaneView<F> lv(g, lane);
-    uint32_t cur = g.cur[lane];
+    uint32_t cur = g.cur[st];
     const uint32_t cur0 = cur;
     DevAffine<F> acc;
     bool have_acc = false, acc_changed = false;
     if (cur & kBaPending) {  // 1.
-      acc = g.acc[lane];
+      acc = g.acc[st];
       have_acc = true;
       const DevAffine<F> p = lv.point(g.bases, lv.lo + s - 1);
       const F d = ba_denominator(acc, p);
-      const F inv_lane = inv * pre[lane];
+      const F inv_lane = inv * pre[st];
       inv = inv * d;
       acc = ba_sum(acc, p, inv_lane);
       acc_changed = true;
@@ -436,16 +405,16 @@ __global__ void __launch_bounds__(128, kMinBlocks)
       const uint32_t op = lv.op(s, cur & kBaKeyMask, key);
       if (op == kBaAdd) {
         if (!have_acc) {
-          acc = g.acc[lane];
+          acc = g.acc[st];
           have_acc = true;
         }
         const F d = ba_denominator(acc, lv.point(g.bases, lv.lo + s));
-        pre[lane] = prod;
+        pre[st] = prod;
         prod = prod * d;
         cur |= kBaPending;
       } else if (op == kBaStart) {
         if (cur != 0) {
-          if (!have_acc) acc = g.acc[lane];
+          if (!have_acc) acc = g.acc[st];
           ba_flush(g, lv, lane, cur, acc, false);
         }
         const uint32_t j = lv.lo + s;
@@ -455,12 +424,12 @@ __global__ void __launch_bounds__(128, kMinBlocks)
         have_acc = acc_changed = true;
       }
     } else if (cur != 0 && !kContiguous) {  // (contiguous: ba_flush_threads_kernel after this launch)
-      if (!have_acc) acc = g.acc[lane];
+      if (!have_acc) acc = g.acc[st];
       const uint32_t key = cur & kBaKeyMask;
       ba_flush(g, lv, lane, cur, acc, lv.hi < g.n && lv.keys[lv.hi] == key);
     }
-    if (acc_changed) g.acc[lane] = acc;
-    if (cur != cur0) g.cur[lane] = cur;
+    if (acc_changed) g.acc[st] = acc;
+    if (cur != cur0) g.cur[st] = cur;
   }
   if (s < g.L) u[t] = prod;
 }

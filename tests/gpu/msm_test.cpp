@@ -410,20 +410,16 @@ TEST(GpuMsm, G2BatchAffine) {
   }
   edge_cases<ec::G2Config>(42, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(43, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
-  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "1", 1);  // the step kernel asks L2 for the lanes ahead
-  edge_cases<ec::G2Config>(44, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
-  bits_split<ec::G2Config>(45, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
   ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
   edge_cases<ec::G2Config>(46, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(47, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
   ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
-  ::unsetenv("PROOFLINE_MSM_BA_PREFETCH");
 }
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4 / PROOFLINE_MSM_BA_PREFETCH=1 /
-// PROOFLINE_MSM_BA_CONTIGUOUS=1) under the default config.
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4 / PROOFLINE_MSM_BA_CONTIGUOUS=1) under the
+// default config.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
   std::mt19937_64 rng(31);
@@ -445,13 +441,8 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   }
   ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
   expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_BLOCKS=3 threw");
-  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "1", 1);  // the step kernel asks L2 for the lanes ahead
-  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_PREFETCH=1");
-  for (int c : {3, 13, 22})
-    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, prefetch",
-                    adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
   ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
-  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_PREFETCH=1, contiguous lanes");
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, contiguous lanes");
   for (int c : {3, 13, 22})
     expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, contiguous lanes",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
@@ -461,7 +452,7 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
       expect_same_cfg(g, bases, scalars,
                       "contiguous lanes, L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
                       adds_cfg(gpu::BucketAdd::kBatchAffine, steps, 0, lanes));
-  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the bounded kernel has neither the prefetch nor this layout
+  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the bounded kernel does not have this layout
   {
     g.set_bases(bases);
     EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
@@ -473,14 +464,6 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
     EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
   }
   ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
-  ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
-  ::setenv("PROOFLINE_MSM_BA_PREFETCH", "yes", 1);  // only 0 and 1
-  {
-    g.set_bases(bases);
-    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
-  }
-  ::unsetenv("PROOFLINE_MSM_BA_PREFETCH");
-  ::unsetenv("PROOFLINE_MSM_BA_LANES");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
   ::unsetenv("PROOFLINE_MSM_XYZZ");

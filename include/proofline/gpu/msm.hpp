@@ -87,8 +87,7 @@
 // denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
 // PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
 // some spilled) instead of unbounded (0 or unset; G1: 168 registers, 3 blocks), for comparison; any
-// other value makes run() throw std::invalid_argument. PROOFLINE_MSM_BA_PREFETCH=1 has the step kernel
-// ask L2 for the lanes it visits next (0 or unset: not; other values throw), for comparison;
+// other value makes run() throw std::invalid_argument.
 // PROOFLINE_MSM_BA_CONTIGUOUS=1 gives each thread K consecutive lanes and sums its runs across them
 // after the last step (2 cut parts per thread for the fold instead of 2 per lane; 0 or unset: the
 // strided layout, lanes t + k·T; other values throw), for comparison.
