@@ -15,10 +15,10 @@
 //   env BA_STEPS=16,32,64 (any comma list): batch-affine runs once per listed L
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
-//       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 16.
-//   env BA_VARIANTS=plain,contiguous (any comma list): and once per listed lane layout of the step kernel,
-//       set through PROOFLINE_MSM_BA_CONTIGUOUS around each of its calls (column "adds": "… contiguous");
-//       unset: the environment's.
+//       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 32.
+//   env BA_VARIANTS=strided,contiguous (any comma list): and once per listed lane layout of the step kernel,
+//       set through PROOFLINE_MSM_BA_CONTIGUOUS (0, 1) around each of its calls (column "adds": "… strided");
+//       unset: the environment's (contiguous unless PROOFLINE_MSM_BA_CONTIGUOUS=0).
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -206,9 +206,9 @@ struct BaVariant {
 std::vector<BaVariant> ba_variants() {
   std::vector<BaVariant> out;
   for (const auto& name : env_list("BA_VARIANTS")) {
-    if (name == "plain") out.push_back({name, "0"});
+    if (name == "strided") out.push_back({name, "0"});
     else if (name == "contiguous") out.push_back({name, "1"});
-    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not plain or contiguous");
+    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not strided or contiguous");
   }
   if (out.empty()) out.push_back({});
   return out;

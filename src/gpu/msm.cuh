@@ -483,6 +483,23 @@ inline size_t device_bytes_available() {
   return free_b;
 }
 
+/// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 points (G2:
+/// XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread (contiguous), at
+/// most kBaGroupWindows windows per group. Measured on an H100, 2026-12-07 (bench/RESULTS.md): G1
+/// contiguous L 32 K 32 against XYZZ 502.4 / 511.2 ms at 2^26, 912.4 / 991.6 at 2^27; G2 2^24 629 / 551.
+constexpr uint64_t kBaMinG1 = uint64_t{1} << 26;
+constexpr uint32_t kBaSteps = 32, kBaLanes = 32, kBaGroupWindows = 4;
+/// Device bytes of one window's batch-affine state: ⌈n/L⌉ lanes of acc (affine), cur, a prefix (field
+/// element) and two slots with keys, the thread products and their inversion levels, and with the
+/// contiguous layout (threads_per_window ≠ 0) two XYZZ parts with keys per thread and the up to K − 1
+/// states its rounding adds. `affine`, `field`, `xyzz`: the group's sizes.
+inline size_t ba_window_bytes(size_t lanes_w, uint32_t K, size_t threads_per_window, size_t affine, size_t field,
+                              size_t xyzz) {
+  const size_t per_lane = affine + 4 + field + 2 * (affine + 4);
+  return lanes_w * per_lane + (lanes_w / K + 64) * 2 * field + threads_per_window * 2 * (xyzz + 4) +
+         (threads_per_window != 0 ? (size_t)(K - 1) * (affine + 4 + field) : 0);
+}
+
 }  // namespace msm_detail
 }  // namespace proofline::gpu
 
@@ -562,14 +579,13 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.bucket_add == BucketAdd::kXyzz) return false;
     if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
     if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-    // Off unless asked: the earlier form (several launches per step) measured 1.38–1.69× slower than XYZZ
-    // at 2^24–2^27 on the H200 (bench/RESULTS.md, 2026-12-04); the fused one is not yet measured.
-    return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", ~uint64_t{0});
+    // G1 from 2^26 points (contiguous lanes, msm_detail::kBaMinG1); G2 only when asked (it loses there)
+    return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", kIsG1 ? msm_detail::kBaMinG1 : ~uint64_t{0});
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").
   static uint32_t batch_affine_steps(const GpuMsmConfig& cfg) {
     const uint64_t l = cfg.batch_affine_steps > 0 ? (uint64_t)cfg.batch_affine_steps
-                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_STEPS", 32);
+                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_STEPS", msm_detail::kBaSteps);
     if (l < 1 || l > 1024)
       throw std::invalid_argument("GpuMsm::run: batch-affine steps " + std::to_string(l) + " outside [1, 1024]");
     return (uint32_t)l;
@@ -577,7 +593,7 @@ struct GpuMsm<Cfg>::Impl {
   /// K, the batch-affine lanes per thread (msm.hpp "Bucket additions").
   static uint32_t batch_affine_lanes(const GpuMsmConfig& cfg) {
     const uint64_t k = cfg.batch_affine_lanes > 0 ? (uint64_t)cfg.batch_affine_lanes
-                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_LANES", 16);
+                                                  : msm_detail::env_u64("PROOFLINE_MSM_BA_LANES", msm_detail::kBaLanes);
     if (k < 1 || k > 256)
       throw std::invalid_argument("GpuMsm::run: batch-affine lanes per thread " + std::to_string(k) +
                                   " outside [1, 256]");
@@ -591,8 +607,19 @@ struct GpuMsm<Cfg>::Impl {
     if (v == "1") return true;
     throw std::invalid_argument(std::string(name) + "=" + v + ": expected 0 or 1");
   }
-  /// PROOFLINE_MSM_BA_CONTIGUOUS=1: the contiguous lane layout (msm_batch_affine.cuh, BaGroup).
-  static bool ba_contiguous() { return env_switch("PROOFLINE_MSM_BA_CONTIGUOUS"); }
+  /// The contiguous lane layout (msm_batch_affine.cuh, BaGroup) unless PROOFLINE_MSM_BA_CONTIGUOUS=0
+  /// (the strided one, for comparison); values other than 0 and 1 throw std::invalid_argument.
+  static bool ba_contiguous() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+    return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_CONTIGUOUS");
+  }
+  /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or kBaGroupWindows.
+  static uint32_t ba_group_windows() {
+    const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", msm_detail::kBaGroupWindows);
+    if (g < 1 || g > 64)
+      throw std::invalid_argument("PROOFLINE_MSM_BA_GROUP=" + std::to_string(g) + ": expected 1 … 64");
+    return (uint32_t)g;
+  }
   using HostXyzz = ec::XyzzPoint<Cfg>;
   static_assert(sizeof(HostXyzz) == sizeof(DX), "device XYZZ mirrors the host XyzzPoint");
   static_assert(sizeof(typename Cfg::Field) == sizeof(F), "device field mirrors the host field");
@@ -910,13 +937,8 @@ struct GpuMsm<Cfg>::Impl {
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
-    const uint64_t bound = env_u64("PROOFLINE_MSM_BA_BLOCKS", 0);  // checked before anything is done
-    if (bound != 0 && bound != 4)
-      throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=" + std::to_string(bound) + ": expected 0 or 4");
-    const bool bounded = bound == 4;
-    const bool contiguous = ba_contiguous();
-    if (bounded && contiguous)  // not compiled: the bounded kernel is for comparison only
-      throw std::invalid_argument("PROOFLINE_MSM_BA_BLOCKS=4 with PROOFLINE_MSM_BA_CONTIGUOUS=1: not compiled");
+    const bool contiguous = ba_contiguous();  // both checked before anything is done
+    const uint32_t group_max = ba_group_windows();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     ensure_parts(lanes_w);
@@ -930,7 +952,6 @@ struct GpuMsm<Cfg>::Impl {
     // per K lanes) and their inversion levels, and with the contiguous layout two XYZZ parts with keys
     // per thread
     const uint32_t tpw = contiguous ? (lanes_w + K - 1) / K : 0;  // threads per window (contiguous)
-    const size_t per_lane = sizeof(DA) + 4 + sizeof(F) + 2 * (sizeof(DA) + 4);
     if (!contiguous) {  // the parts of an earlier contiguous call are not this one's to count as free
       ba_tpart.release();
       ba_tpart_key.release();
@@ -941,11 +962,8 @@ struct GpuMsm<Cfg>::Impl {
     const size_t avail = device_bytes_available() + held;
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-    // (the contiguous layout's states: K per thread, up to K − 1 more than its lanes per window)
-    const size_t per_window = (size_t)lanes_w * per_lane + ((size_t)lanes_w / K + 64) * 2 * sizeof(F) +
-                              (size_t)tpw * 2 * (sizeof(DXB) + 4) +
-                              (contiguous ? (size_t)(K - 1) * (sizeof(DA) + 4 + sizeof(F)) : 0);
-    size_t gw = std::min<size_t>((size_t)W, usable / per_window);
+    const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
+    size_t gw = std::min<size_t>({(size_t)W, (size_t)group_max, usable / per_window});
     gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
     if (gw == 0) return false;
     const size_t lanes_max = gw * lanes_w;
@@ -1007,17 +1025,15 @@ struct GpuMsm<Cfg>::Impl {
       check_launch();
       const uint32_t tblocks = (threads + 127) / 128;
       for (uint32_t s = 0; s <= L; ++s) {
-        // the contiguous layout held to G1's 3 blocks per SM (≤ 168 registers, as the plain kernel);
-        // unbounded it takes 172–178 and falls to 2 (ptxas sm_90, 2026-12-07)
+        // G1's step kernels held to 3 blocks per SM (≤ 168 registers, 44–84 B spilled); unbounded they
+        // take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07); G2's take 255 either way
         constexpr int kB = kIsG1 ? 3 : 0;
         FB* const pre = ba_pre.as<FB>();
         FB* const u = ba_u.as<FB>();
-        if (bounded)
-          ba_step_kernel<FB, 4><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
-        else if (contiguous)
+        if (contiguous)
           ba_step_kernel<FB, kB, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         else
-          ba_step_kernel<FB, 0><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+          ba_step_kernel<FB, kB><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
         check_launch();
         if (s < L) batch_invert(ba_u.as<FB>(), threads);
       }

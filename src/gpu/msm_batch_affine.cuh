@@ -355,9 +355,8 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
 /// kContiguous: the contiguous layout (BaGroup::threads_per_window; the flush after step L is
 /// ba_flush_threads_kernel's).
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
-/// 2026-12-07 — 0: none, G1 168 registers, no spills; G2 255, 1,064 B frame; G1 with the contiguous
-/// layout 172–178 unbounded, so msm.cuh runs it at 3: 168 registers, 48–80 B spilled; 4: ≤ 128
-/// registers, ~330 B spilled). (An L2 prefetch of the lanes ahead was tried and removed: on an H100 it
+/// 2026-12-07 — 0: none, G1 178 registers in either layout (2 blocks per SM), G2 255 with a 1,064 B
+/// frame; 3, as msm.cuh runs G1: 168 registers, 44–84 B spilled). (An L2 prefetch of the lanes ahead was tried and removed: on an H100 it
 /// took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
 template <class F, int kMinBlocks, bool kContiguous = false>
 __global__ void __launch_bounds__(128, kMinBlocks)

@@ -145,6 +145,18 @@ TEST(GpuMsmWindow, MeasuredWidthsAtTheNearestPowerOfTwo) {
   EXPECT_THROW(gpu::gpu_msm_window_bits(1000, 3), std::invalid_argument);
 }
 
+// The batch-affine state a default G1 MSM holds (msm.hpp gpu_msm_batch_affine_bytes), worked by hand:
+// 2^27 points, c = 22, 12 windows in groups of 4; ⌈n/32⌉ = 4,194,304 lanes per window of 348 B (acc
+// 96, cur 4, prefix 48, two slots of 96 + 4), (lanes/32 + 64) thread products and their levels of
+// 2 × 48 B, 131,072 threads of two 196-byte parts, 31 rounding states of 148 B; no device needed.
+TEST(GpuMsmWindow, BatchAffineStateBytes) {
+  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 27, 1), 4 * size_t{1'523'591'660});
+  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 26, 1), 4 * size_t{761'801'196});
+  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes((size_t{1} << 26) - 1, 1), 0u);  // XYZZ below 2^26
+  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 27, 2), 0u);        // G2: XYZZ by default
+  EXPECT_THROW(gpu::gpu_msm_batch_affine_bytes(1000, 3), std::invalid_argument);
+}
+
 template <class Cfg>
 void edge_cases(uint64_t seed, size_t n, const gpu::GpuMsmConfig& cfg = {}) {
   using A = ec::AffinePoint<Cfg>;
@@ -324,7 +336,8 @@ TEST(GpuMsm, G1KernelVariantsAgree) {
   }
 }
 
-// Batch-affine bucket additions (msm.hpp "Bucket additions", opt-in: PROOFLINE_MSM_BA_MIN or GpuMsmConfig::bucket_add)
+// Batch-affine bucket additions (msm.hpp "Bucket additions": G1's default from 2^26 points; below that and
+// for G2 through PROOFLINE_MSM_BA_MIN or GpuMsmConfig::bucket_add)
 // forced at every size, and XYZZ forced beside it: both equal the CPU. Sizes 1, 2, 3, 31, 2^10,
 // 2^16, 2^20 (2^20: 4096 random bases repeated, so the CPU reference stays cheap); lane lengths L =
 // 1 (no affine addition at all: everything through the fold), 2, 3 (most runs cut), the default, 64.
@@ -381,7 +394,7 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   bits_split<ec::G1Config>(28, 5000, adds_cfg(BucketAdd::kBatchAffine));
   bits_split<ec::G1Config>(29, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
   bits_split<ec::G1Config>(30, 5000, adds_cfg(BucketAdd::kXyzz));
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // the same through the contiguous lane layout
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // the same through the strided lane layout
   edge_cases<ec::G1Config>(33, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 5));
   edge_cases<ec::G1Config>(34, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 128, 16));
   edge_cases<ec::G1Config>(35, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 33, 0, 1));
@@ -410,7 +423,7 @@ TEST(GpuMsm, G2BatchAffine) {
   }
   edge_cases<ec::G2Config>(42, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(43, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // the strided lane layout
   edge_cases<ec::G2Config>(46, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(47, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
   ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
@@ -418,8 +431,8 @@ TEST(GpuMsm, G2BatchAffine) {
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_BLOCKS=4 / PROOFLINE_MSM_BA_CONTIGUOUS=1) under the
-// default config.
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2 / PROOFLINE_MSM_BA_CONTIGUOUS=0) under the
+// default config, and the values they refuse.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
   std::mt19937_64 rng(31);
@@ -432,32 +445,29 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::setenv("PROOFLINE_MSM_BA_STEPS", "5", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_MIN=0, PROOFLINE_MSM_BA_STEPS=5");
   ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
-  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the step kernel bounded to 4 blocks per SM
-  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_BLOCKS=4");
-  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "3", 1);  // only 0 and 4 are compiled
-  {
-    g.set_bases(bases);
-    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
+  for (const char* group : {"1", "2"}) {  // the default width's windows in groups of 1 and of 2
+    ::setenv("PROOFLINE_MSM_BA_GROUP", group, 1);
+    expect_same(g, bases, scalars, std::string("PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_GROUP=") + group);
   }
-  ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
-  expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_BLOCKS=3 threw");
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "1", 1);  // a thread's lanes consecutive, its runs merged
-  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, contiguous lanes");
+  for (const char* bad : {"0", "65", "x"}) {  // 1 … 64 only
+    ::setenv("PROOFLINE_MSM_BA_GROUP", bad, 1);
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument) << "PROOFLINE_MSM_BA_GROUP=" << bad;
+  }
+  ::unsetenv("PROOFLINE_MSM_BA_GROUP");
+  expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_GROUP=0 threw");
+  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // thread t's lanes t + k·T, 2 cut parts per lane
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, strided lanes");
   for (int c : {3, 13, 22})
-    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, contiguous lanes",
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, strided lanes",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
   ::unsetenv("PROOFLINE_MSM_BA_LANES");
+  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
   for (int steps : {1, 2, 64})
     for (int lanes : {1, 5, 32, 256})
       expect_same_cfg(g, bases, scalars,
                       "contiguous lanes, L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
                       adds_cfg(gpu::BucketAdd::kBatchAffine, steps, 0, lanes));
-  ::setenv("PROOFLINE_MSM_BA_BLOCKS", "4", 1);  // the bounded kernel does not have this layout
-  {
-    g.set_bases(bases);
-    EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
-  }
-  ::unsetenv("PROOFLINE_MSM_BA_BLOCKS");
   ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "2", 1);  // only 0 and 1
   {
     g.set_bases(bases);

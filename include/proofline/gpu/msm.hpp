@@ -77,24 +77,25 @@
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
-// same group element. G1 and G2 run batch-affine only when asked: for a tail of at least
-// PROOFLINE_MSM_BA_MIN points (unset: never; on the H200 on 2026-12-04 its earlier form, several
-// launches per step over every lane, was 1.38–1.69× slower than XYZZ at 2^24–2^27, bench/RESULTS.md; the present one-launch
-// form is not yet measured) or by GpuMsmConfig::bucket_add; XYZZ otherwise;
+// same group element. G1 runs batch-affine by default for a tail of at least 2^26 points (measured
+// on an H100 80GB HBM3, 2026-12-07, bench/RESULTS.md: 502.4 against XYZZ's 511.2 ms at 2^26, 912.4
+// against 991.6 at 2^27; smaller sizes not yet measured in this form), G2 only when asked (2^24:
+// 629 against 551 ms); PROOFLINE_MSM_BA_MIN=N moves the threshold of both to N points, and
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
-// PROOFLINE_MSM_BA_LANES (default 16) is K, the lanes one thread carries through a step (its
+// PROOFLINE_MSM_BA_LANES (default 32) is K, the lanes one thread carries through a step (its
 // denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
-// PROOFLINE_MSM_BA_BLOCKS=4 runs the step kernel bounded to 4 blocks of 128 per SM (≤ 128 registers,
-// some spilled) instead of unbounded (0 or unset; G1: 168 registers, 3 blocks), for comparison; any
-// other value makes run() throw std::invalid_argument.
-// PROOFLINE_MSM_BA_CONTIGUOUS=1 gives each thread K consecutive lanes and sums its runs across them
-// after the last step (2 cut parts per thread for the fold instead of 2 per lane; 0 or unset: the
-// strided layout, lanes t + k·T; other values throw), for comparison.
+// a thread's K lanes are consecutive and its runs are summed across them after the last step (2 cut
+// parts per thread for the fold); PROOFLINE_MSM_BA_CONTIGUOUS=0 gives thread t the lanes t + k·T
+// instead (2 cut parts per lane: the fold 30× longer), for comparison; other values but 1 throw.
+// PROOFLINE_MSM_BA_GROUP (1 … 64, default 4) bounds the windows per group (their lanes step
+// together; fewer windows, less state); a value outside that range makes run() throw
+// std::invalid_argument.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window) is sized by what
-// is free on the device: as many windows per group as fit in half the free memory (or the DeviceBudget's headroom); if not even one fits,
-// the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
+// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window;
+// gpu_msm_batch_affine_bytes) is sized by what is free on the device: as many windows per group as
+// fit in half the free memory (or the DeviceBudget's headroom), at most PROOFLINE_MSM_BA_GROUP; if
+// not even one fits, the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
 //
 // ---- Memory and errors --------------------------------------------------------------------------
@@ -159,7 +160,7 @@ struct GpuMsmConfig {
   /// Batch-affine entries per lane (= steps); 0: PROOFLINE_MSM_BA_STEPS or 32. At most 1024.
   int batch_affine_steps = 0;
   /// Batch-affine lanes per thread (K: one running product per K lanes in Montgomery's trick);
-  /// 0: PROOFLINE_MSM_BA_LANES or 16. At most 256.
+  /// 0: PROOFLINE_MSM_BA_LANES or 32. At most 256.
   int batch_affine_lanes = 0;
 };
 
@@ -168,6 +169,13 @@ struct GpuMsmConfig {
 /// (src/gpu/msm_g1.cu's tables; bench/RESULTS.md "MSM window per size"), elsewhere a cost model
 /// W·(n + 2.1·2^c + 140000) over c = 2..22. Throws std::invalid_argument for another group.
 int gpu_msm_window_bits(std::size_t n, int group = 1);
+
+/// Device bytes of the batch-affine lanes' state that a default-configured MSM of n points (no 0/1
+/// scalars) of group 1 (G1) or 2 (G2) holds beside the scratch above: one group of
+/// min(W, 4) windows at L = 32, K = 32 ("Bucket additions"; the environment's PROOFLINE_MSM_BA_*
+/// settings are not read), or 0 where the default is XYZZ. For planning device memory: G1 2^27 ≈
+/// 6.1 GB. Throws std::invalid_argument for another group.
+std::size_t gpu_msm_batch_affine_bytes(std::size_t n, int group = 1);
 
 /// A GPU MSM context for one curve (Cfg = ec::G1Config or ec::G2Config) on the current device.
 /// Owns device buffers (allocated on first use, grown when needed, reused) and one CUDA stream.
