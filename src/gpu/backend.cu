@@ -215,10 +215,10 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
   const std::size_t threads = (n + per_thread - 1) / per_thread;
   // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
-  // are the backend's own vectors, counted there), and the batch-affine lanes' state where that is
-  // the default for n points
-  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4) +
-         gpu_msm_batch_affine_bytes(n, xyzz > 192 ? 2 : 1);
+  // are the backend's own vectors, counted there). Not the batch-affine lanes' state of G1's large MSMs:
+  // it takes what is free when the MSM runs (at most half of it) or the MSM runs XYZZ (msm.hpp
+  // "Bucket additions"), so a plan that fits without it never turns to streaming for it
+  return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4);
 }
 
 /// Whether the lean working set keeps NTT tables of `bytes` across a partition's MSMs (small ones)

@@ -53,16 +53,6 @@ int gpu_msm_window_bits(std::size_t n, int group) {
   return group == 1 ? pick(kMeasuredG1, int(std::size(kMeasuredG1))) : pick(kMeasuredG2, int(std::size(kMeasuredG2)));
 }
 
-std::size_t gpu_msm_batch_affine_bytes(std::size_t n, int group) {
-  using namespace msm_detail;
-  const int c = gpu_msm_window_bits(n, group);  // validates group
-  if (group != 1 || n < kBaMinG1) return 0;
-  const std::size_t windows = (255 + c - 1) / c;  // signed digits: W = ⌈255/c⌉ (msm.hpp "Algorithm")
-  const std::size_t lanes_w = (n + kBaSteps - 1) / kBaSteps, tpw = (lanes_w + kBaLanes - 1) / kBaLanes;
-  return std::min<std::size_t>(windows, kBaGroupWindows) *
-         ba_window_bytes(lanes_w, kBaLanes, tpw, sizeof(DevAffine<DevFp>), sizeof(DevFp), sizeof(DevXyzz<DevFp>));
-}
-
 template class GpuMsm<ec::G1Config>;
 
 ec::G1Projective msm_g1(std::span<const ec::G1Affine> bases, std::span<const ff::Fr> scalars,

@@ -145,18 +145,6 @@ TEST(GpuMsmWindow, MeasuredWidthsAtTheNearestPowerOfTwo) {
   EXPECT_THROW(gpu::gpu_msm_window_bits(1000, 3), std::invalid_argument);
 }
 
-// The batch-affine state a default G1 MSM holds (msm.hpp gpu_msm_batch_affine_bytes), worked by hand:
-// 2^27 points, c = 22, 12 windows in groups of 4; ⌈n/32⌉ = 4,194,304 lanes per window of 348 B (acc
-// 96, cur 4, prefix 48, two slots of 96 + 4), (lanes/32 + 64) thread products and their levels of
-// 2 × 48 B, 131,072 threads of two 196-byte parts, 31 rounding states of 148 B; no device needed.
-TEST(GpuMsmWindow, BatchAffineStateBytes) {
-  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 27, 1), 4 * size_t{1'523'591'660});
-  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 26, 1), 4 * size_t{761'801'196});
-  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes((size_t{1} << 26) - 1, 1), 0u);  // XYZZ below 2^26
-  EXPECT_EQ(gpu::gpu_msm_batch_affine_bytes(size_t{1} << 27, 2), 0u);        // G2: XYZZ by default
-  EXPECT_THROW(gpu::gpu_msm_batch_affine_bytes(1000, 3), std::invalid_argument);
-}
-
 template <class Cfg>
 void edge_cases(uint64_t seed, size_t n, const gpu::GpuMsmConfig& cfg = {}) {
   using A = ec::AffinePoint<Cfg>;

@@ -92,10 +92,11 @@
 // together; fewer windows, less state); a value outside that range makes run() throw
 // std::invalid_argument.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window;
-// gpu_msm_batch_affine_bytes) is sized by what is free on the device: as many windows per group as
-// fit in half the free memory (or the DeviceBudget's headroom), at most PROOFLINE_MSM_BA_GROUP; if
-// not even one fits, the call runs XYZZ. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
+// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window: G1 2^27 in
+// groups of 4 windows ≈ 6.1 GB) is sized by what is free on the device when the call runs: as many
+// windows per group as fit in half the free memory (or the DeviceBudget's headroom), at most
+// PROOFLINE_MSM_BA_GROUP; if not even one fits, the call runs XYZZ. So a caller that plans device
+// memory (GpuBackend) plans XYZZ's scratch and lets batch-affine use what is left. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
 //
 // ---- Memory and errors --------------------------------------------------------------------------
@@ -170,12 +171,6 @@ struct GpuMsmConfig {
 /// W·(n + 2.1·2^c + 140000) over c = 2..22. Throws std::invalid_argument for another group.
 int gpu_msm_window_bits(std::size_t n, int group = 1);
 
-/// Device bytes of the batch-affine lanes' state that a default-configured MSM of n points (no 0/1
-/// scalars) of group 1 (G1) or 2 (G2) holds beside the scratch above: one group of
-/// min(W, 4) windows at L = 32, K = 32 ("Bucket additions"; the environment's PROOFLINE_MSM_BA_*
-/// settings are not read), or 0 where the default is XYZZ. For planning device memory: G1 2^27 ≈
-/// 6.1 GB. Throws std::invalid_argument for another group.
-std::size_t gpu_msm_batch_affine_bytes(std::size_t n, int group = 1);
 
 /// A GPU MSM context for one curve (Cfg = ec::G1Config or ec::G2Config) on the current device.
 /// Owns device buffers (allocated on first use, grown when needed, reused) and one CUDA stream.
