@@ -27,7 +27,8 @@
 #             then bench/porep.sh: SUSTAINED + 1 sectors through one c2 --first-alone, each proof
 #             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
 #             default (the compiled form: witness-only, the constraints on the device), prover (c2
-#             --prover-mode: a, b, c built on the host)
+#             --prover-mode: a, b, c built on the host), xyzz (the default form with PROOFLINE_MSM_XYZZ=1:
+#             every MSM's buckets in XYZZ, as before batch-affine became G1's default from 2^26 points)
 #   post32    WindowPoSt, one partition: setup, gen-vanilla, submit --local, verify --post
 #   snap32    SnapDeals: setup, gen-vanilla snap, submit --local --kind snap-update, verify --snap
 #   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); once its buffers are
@@ -420,7 +421,7 @@ pass_r1cs() {
   return "$rc"
 }
 
-pass_porep32() {  # one sustained run per POREP_FORMS word: default (the compiled form) and/or prover (c2 --prover-mode)
+pass_porep32() {  # one sustained run per POREP_FORMS word: default (the compiled form), prover (c2 --prover-mode), xyzz
   local form rc=0
   need_backend
   ensure_params porep "$SECTOR" || return 1
@@ -428,7 +429,8 @@ pass_porep32() {  # one sustained run per POREP_FORMS word: default (the compile
     case $form in
       default | compiled) porep_run porep "$SECTOR" "$BACKEND" "$SUSTAINED" || rc=1 ;;
       prover) porep_run porep-prover "$SECTOR" "$BACKEND" "$SUSTAINED" C2_ARGS=--prover-mode || rc=1 ;;
-      *) say "  porep32: unknown POREP_FORMS word '$form' (default, prover)"; rc=1 ;;
+      xyzz) porep_run porep-xyzz "$SECTOR" "$BACKEND" "$SUSTAINED" PROOFLINE_MSM_XYZZ=1 || rc=1 ;;
+      *) say "  porep32: unknown POREP_FORMS word '$form' (default, prover, xyzz)"; rc=1 ;;
     esac
   done
   return "$rc"
