@@ -278,14 +278,20 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
-      if (row.ba.contiguous)  // the lane layout of this row (read by GpuMsm::run at each call)
-        ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", row.ba.contiguous, 1);
+      // the lane layout of this row (read by GpuMsm::run at each call), the environment's restored after it
+      const char* env_layout = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+      const std::string saved = env_layout ? env_layout : "";
+      if (row.ba.contiguous) ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", row.ba.contiguous, 1);
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
         const auto got = g.run_device(d_scalars, n, 0, row.cfg);
         const auto b = std::chrono::steady_clock::now();
         if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
         if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
+      }
+      if (row.ba.contiguous) {
+        if (env_layout) ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", saved.c_str(), 1);
+        else ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
       }
       std::sort(ms.begin(), ms.end());
       const int c = row.cfg.window_bits;

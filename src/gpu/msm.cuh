@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -941,7 +942,6 @@ struct GpuMsm<Cfg>::Impl {
     const uint32_t group_max = ba_group_windows();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
-    ensure_parts(lanes_w);
     cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
     cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
     size_t sort_bytes = 0;
@@ -952,14 +952,12 @@ struct GpuMsm<Cfg>::Impl {
     // per K lanes) and their inversion levels, and with the contiguous layout two XYZZ parts with keys
     // per thread
     const uint32_t tpw = contiguous ? (lanes_w + K - 1) / K : 0;  // threads per window (contiguous)
-    if (!contiguous) {  // the parts of an earlier contiguous call are not this one's to count as free
-      ba_tpart.release();
-      ba_tpart_key.release();
-    }
-    const size_t held = ba_acc.bytes() + ba_cur.bytes() + ba_pre.bytes() + ba_slot.bytes() +
-                        ba_slot_key.bytes() + ba_inv.bytes() + ba_u.bytes() + ba_tpart.bytes() +
-                        ba_tpart_key.bytes();
-    const size_t avail = device_bytes_available() + held;
+    // The state lives for this call only, stream-ordered (cudaMallocAsync / cudaFreeAsync on the MSM
+    // stream: no device-wide synchronization beside a concurrent MSM), so between calls it neither
+    // holds memory that a caller's plan does not count nor looks free to it.
+    for (DeviceBuffer* b : ba_state_buffers()) b->release();
+    for (DeviceBuffer* b : ba_state_buffers()) b->set_stream(stream);
+    const size_t avail = device_bytes_available();
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
     const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
@@ -970,17 +968,24 @@ struct GpuMsm<Cfg>::Impl {
     const size_t threads_max = contiguous ? gw * tpw : (lanes_max + K - 1) / K;
     // acc, cur and the prefixes at the lanes' state indices (msm_batch_affine.cuh, ba_state)
     const size_t states_max = contiguous ? (size_t)ba_states(K, (uint32_t)threads_max) : lanes_max;
-    ba_acc.ensure(states_max * sizeof(DA));
-    ba_cur.ensure(states_max * 4);
-    ba_pre.ensure(states_max * sizeof(F));
-    ba_slot.ensure(2 * lanes_max * sizeof(DA));
-    ba_slot_key.ensure(2 * lanes_max * 4);
-    if (contiguous) {
-      ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
-      ba_tpart_key.ensure(2 * threads_max * 4);
+    try {  // memory taken meanwhile by another thread (a concurrent MSM): XYZZ instead, nothing done yet
+      ensure_parts(contiguous ? tpw : lanes_w);  // fold_cut's parts: 2 per thread (contiguous) or per lane
+      ba_acc.ensure(states_max * sizeof(DA));
+      ba_cur.ensure(states_max * 4);
+      ba_pre.ensure(states_max * sizeof(F));
+      ba_slot.ensure(2 * lanes_max * sizeof(DA));
+      ba_slot_key.ensure(2 * lanes_max * 4);
+      if (contiguous) {
+        ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
+        ba_tpart_key.ensure(2 * threads_max * 4);
+      }
+      ba_u.ensure(threads_max * sizeof(F));
+      ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
+    } catch (const CudaError& e) {
+      if (e.code() != (int)cudaErrorMemoryAllocation) throw;
+      for (DeviceBuffer* b : ba_state_buffers()) b->release();
+      return false;
     }
-    ba_u.ensure(threads_max * sizeof(F));
-    ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
 
     // every window sorted in place (the result lands in either buffer of the pair; copied back)
     for (int w = 0; w < W; ++w) {
@@ -1063,7 +1068,12 @@ struct GpuMsm<Cfg>::Impl {
       }
       prof.mark("fold");
     }
+    for (DeviceBuffer* b : ba_state_buffers()) b->release();  // stream-ordered: after the fold's kernels
     return true;
+  }
+  /// The batch-affine lanes' state (accumulate_batch_affine).
+  std::array<DeviceBuffer*, 9> ba_state_buffers() {
+    return {&ba_acc, &ba_cur, &ba_pre, &ba_slot, &ba_slot_key, &ba_inv, &ba_u, &ba_tpart, &ba_tpart_key};
   }
 
   /// Steps 1–5 over n scalars: scalar k is d_scalars[p], point bases[p], p = idx[k] (idx null: p = k).

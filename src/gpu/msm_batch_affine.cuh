@@ -1,5 +1,5 @@
 // src/gpu/msm_batch_affine.cuh — batch-affine bucket accumulation of the GPU MSM (step 3 of
-// proofline/gpu/msm.hpp's algorithm, G1 and G2, opt-in): the kernels and the batch inversion, over
+// proofline/gpu/msm.hpp's algorithm; G1's default for large tails, G2 on request): the kernels and the batch inversion, over
 // Fp (G1) or Fp2 (G2). Included by msm.cuh only, after its constants (kSignBit, kIndexMask);
 // msm.cuh's Impl::accumulate_batch_affine drives the kernels.
 //
@@ -15,8 +15,8 @@
 // Every affine addition of one step shares one field inversion (Montgomery's trick over the whole
 // group), so ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition.
 //
-// Steps (ba_step_kernel). Thread t of a group holds K lanes (t, t + T, t + 2T, …; T threads) and
-// visits them once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step
+// Steps (ba_step_kernel). Thread t of a group holds K lanes (contiguous layout, the default: K
+// consecutive lanes of one window; strided: t, t + T, t + 2T, …; T threads) and visits them once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step
 // s's: for a lane whose step s − 1 is an addition it recomputes the denominator and applies the
 // inverse (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
 // pending, multiplying its denominator into the thread's running product (the trick forwards; the
@@ -175,7 +175,8 @@ struct BaGroup {
 PROOFLINE_HD uint64_t ba_state(uint32_t k, uint32_t t, uint32_t threads) {
   return (uint64_t)k * threads + t;
 }
-/// The entries of acc, cur and the prefixes for `lanes` lanes held K per thread by `threads` threads.
+/// The entries of acc, cur and the prefixes when `threads` threads hold K lanes each (at least the lanes:
+/// the contiguous layout rounds each window's lanes up to whole threads).
 PROOFLINE_HD uint64_t ba_states(uint32_t K, uint32_t threads) { return (uint64_t)K * threads; }
 
 enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
@@ -341,8 +342,8 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
   g.slot_key[2 * (size_t)i + 1] = 0;
 }
 
-/// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes t + k·threads, in
-/// the order ascending in k for even s, descending for odd s (the reverse of launch s − 1's):
+/// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes (k = 0 … K − 1: lane
+/// t + k·threads, or with kContiguous the window's lane (t mod tpw)·K + k), in the order ascending in k for even s, descending for odd s (the reverse of launch s − 1's):
 /// (a lane's acc, cur and prefix pre at its state index ba_state(k, t, threads)):
 ///   1. the addition step s − 1 left pending (kBaPending in cur) is done: its denominator d is
 ///      recomputed from the same acc and point, the lane's inverse is inv·pre where inv, starting

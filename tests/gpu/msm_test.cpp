@@ -341,8 +341,8 @@ TEST(GpuMsm, G1BatchAffineSizes) {
     for (int steps : {0, 1, 2, 3, 64})
       expect_same_cfg(g, bases, scalars, "random, batch-affine", adds_cfg(BucketAdd::kBatchAffine, steps));
     // lanes per thread: one (no running product), two, three (a thread's last lanes past the group's
-    // end), the default, and more lanes than the whole call has
-    for (int lanes : {1, 2, 3, 16, 256})
+    // end), 16, the default (32), and more lanes than the whole call has
+    for (int lanes : {1, 2, 3, 16, 32, 256})
       expect_same_cfg(g, bases, scalars, "random, batch-affine, K=" + std::to_string(lanes),
                       adds_cfg(BucketAdd::kBatchAffine, 5, 0, lanes));
   }
@@ -449,6 +449,10 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   for (int c : {3, 13, 22})
     expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, strided lanes",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  for (const char* layout : {"1", ""}) {  // both the contiguous layout, as unset
+    ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", layout, 1);
+    expect_same(g, bases, scalars, std::string("PROOFLINE_MSM_BA_CONTIGUOUS='") + layout + "'");
+  }
   ::unsetenv("PROOFLINE_MSM_BA_LANES");
   ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
   for (int steps : {1, 2, 64})

@@ -29,7 +29,7 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 and G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
+//     G1 by default from 2^26 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
 //     ("lanes"), but each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
 //     the cut runs then go through the same XYZZ fold;
@@ -95,8 +95,11 @@
 // call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window: G1 2^27 in
 // groups of 4 windows ≈ 6.1 GB) is sized by what is free on the device when the call runs: as many
 // windows per group as fit in half the free memory (or the DeviceBudget's headroom), at most
-// PROOFLINE_MSM_BA_GROUP; if not even one fits, the call runs XYZZ. So a caller that plans device
-// memory (GpuBackend) plans XYZZ's scratch and lets batch-affine use what is left. The sum of the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2
+// PROOFLINE_MSM_BA_GROUP; if not even one fits (or an allocation fails meanwhile), the call runs
+// XYZZ. The state is allocated stream-ordered for the call and freed at its end, so a caller that
+// plans device memory (GpuBackend) plans XYZZ's scratch and lets batch-affine use what is left. The
+// environment switches are read only when batch-affine is selected. The sum of the scalar-1 bases
+// (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
 //
 // ---- Memory and errors --------------------------------------------------------------------------
@@ -143,9 +146,9 @@ enum class G1Kernels {
 
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
 enum class BucketAdd {
-  kFromEnv,      ///< PROOFLINE_MSM_XYZZ / PROOFLINE_MSM_BA_MIN (G1: batch-affine only from BA_MIN tail points)
+  kFromEnv,      ///< batch-affine from PROOFLINE_MSM_BA_MIN tail points (unset: G1 2^26, G2 never); PROOFLINE_MSM_XYZZ=1: never
   kXyzz,         ///< XYZZ mixed additions
-  kBatchAffine,  ///< batch-affine at any size (G1; G2 ignores it and runs XYZZ)
+  kBatchAffine,  ///< batch-affine at any size (G1 and G2), or XYZZ where not even one window's lanes fit
 };
 
 /// Options of one GPU MSM call.
@@ -170,7 +173,6 @@ struct GpuMsmConfig {
 /// (src/gpu/msm_g1.cu's tables; bench/RESULTS.md "MSM window per size"), elsewhere a cost model
 /// W·(n + 2.1·2^c + 140000) over c = 2..22. Throws std::invalid_argument for another group.
 int gpu_msm_window_bits(std::size_t n, int group = 1);
-
 
 /// A GPU MSM context for one curve (Cfg = ec::G1Config or ec::G2Config) on the current device.
 /// Owns device buffers (allocated on first use, grown when needed, reused) and one CUDA stream.
