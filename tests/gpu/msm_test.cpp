@@ -471,6 +471,13 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::unsetenv("PROOFLINE_MSM_XYZZ");
   ::unsetenv("PROOFLINE_MSM_BA_STEPS");
   ::unsetenv("PROOFLINE_MSM_BA_MIN");
+  // the lanes' state lives for one call: after a batch-affine call the object holds what an XYZZ call
+  // of the same size left (its parts are the larger), nothing more
+  gpu::GpuMsmG1 fresh;
+  expect_same_cfg(fresh, bases, scalars, "XYZZ, then the bytes held", adds_cfg(gpu::BucketAdd::kXyzz));
+  const size_t held = fresh.device_bytes();
+  expect_same_cfg(fresh, bases, scalars, "batch-affine after it", adds_cfg(gpu::BucketAdd::kBatchAffine));
+  EXPECT_EQ(fresh.device_bytes(), held) << "batch-affine kept device memory after its call";
 }
 
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {
