@@ -16,9 +16,10 @@
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
 //       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 32.
-//   env BA_VARIANTS=strided,contiguous (any comma list): and once per listed lane layout of the step kernel,
-//       set through PROOFLINE_MSM_BA_CONTIGUOUS (0, 1) around each of its calls (column "adds": "… strided");
-//       unset: the environment's (contiguous unless PROOFLINE_MSM_BA_CONTIGUOUS=0).
+//   env BA_VARIANTS=overlap,one-stream (any comma list): and once per listed stepping of a group's windows
+//       (two halves on two streams, or all on one), set through PROOFLINE_MSM_BA_OVERLAP (1, 0) around
+//       each of its calls (column "adds": "… one-stream"); unset: the environment's (two streams unless
+//       PROOFLINE_MSM_BA_OVERLAP=0).
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -197,18 +198,18 @@ std::vector<int> ba_steps() {
   return out;
 }
 
-/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_CONTIGUOUS) pairs; one ("", nullptr) entry (the environment's)
+/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_OVERLAP) pairs; one ("", nullptr) entry (the environment's)
 /// when unset.
 struct BaVariant {
   std::string name;
-  const char* contiguous = nullptr;
+  const char* overlap = nullptr;
 };
 std::vector<BaVariant> ba_variants() {
   std::vector<BaVariant> out;
   for (const auto& name : env_list("BA_VARIANTS")) {
-    if (name == "strided") out.push_back({name, "0"});
-    else if (name == "contiguous") out.push_back({name, "1"});
-    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not strided or contiguous");
+    if (name == "overlap") out.push_back({name, "1"});
+    else if (name == "one-stream") out.push_back({name, "0"});
+    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not overlap or one-stream");
   }
   if (out.empty()) out.push_back({});
   return out;
@@ -278,10 +279,10 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
-      // the lane layout of this row (read by GpuMsm::run at each call), the environment's restored after it
-      const char* env_layout = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
-      const std::string saved = env_layout ? env_layout : "";
-      if (row.ba.contiguous) ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", row.ba.contiguous, 1);
+      // the stepping of this row (read by GpuMsm::run at each call), the environment's restored after it
+      const char* env_overlap = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
+      const std::string saved = env_overlap ? env_overlap : "";
+      if (row.ba.overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", row.ba.overlap, 1);
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
         const auto got = g.run_device(d_scalars, n, 0, row.cfg);
@@ -289,9 +290,9 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
         if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
         if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
       }
-      if (row.ba.contiguous) {
-        if (env_layout) ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", saved.c_str(), 1);
-        else ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+      if (row.ba.overlap) {
+        if (env_overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", saved.c_str(), 1);
+        else ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
       }
       std::sort(ms.begin(), ms.end());
       const int c = row.cfg.window_bits;

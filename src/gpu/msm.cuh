@@ -485,20 +485,20 @@ inline size_t device_bytes_available() {
 }
 
 /// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 points (G2:
-/// XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread (contiguous), at
-/// most kBaGroupWindows windows per group. Measured on an H100, 2026-12-07 (bench/RESULTS.md): G1
-/// contiguous L 32 K 32 against XYZZ 502.4 / 511.2 ms at 2^26, 912.4 / 991.6 at 2^27; G2 2^24 629 / 551.
+/// XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread, all windows in
+/// one group where they fit. Measured on an H100, 2026-12-07 (bench/RESULTS.md): G1 L 32 K 32, one
+/// group, against XYZZ 502.4 / 511.2 ms at 2^26, 912.4 / 991.6 at 2^27; G2 2^24 629 / 551.
 constexpr uint64_t kBaMinG1 = uint64_t{1} << 26;
-constexpr uint32_t kBaSteps = 32, kBaLanes = 32, kBaGroupWindows = 4;
+constexpr uint32_t kBaSteps = 32, kBaLanes = 32;
 /// Device bytes of one window's batch-affine state: ⌈n/L⌉ lanes of acc (affine), cur, a prefix (field
-/// element) and two slots with keys, the thread products and their inversion levels, and with the
-/// contiguous layout (threads_per_window ≠ 0) two XYZZ parts with keys per thread and the up to K − 1
-/// states its rounding adds. `affine`, `field`, `xyzz`: the group's sizes.
+/// element) and a slot with its key, the thread products and (twice, one per half of a group) their
+/// inversion levels, two XYZZ parts with keys per thread and the up to K − 1 states the rounding of
+/// the lanes to threads adds. `affine`, `field`, `xyzz`: the group's sizes.
 inline size_t ba_window_bytes(size_t lanes_w, uint32_t K, size_t threads_per_window, size_t affine, size_t field,
                               size_t xyzz) {
-  const size_t per_lane = affine + 4 + field + 2 * (affine + 4);
-  return lanes_w * per_lane + (lanes_w / K + 64) * 2 * field + threads_per_window * 2 * (xyzz + 4) +
-         (threads_per_window != 0 ? (size_t)(K - 1) * (affine + 4 + field) : 0);
+  const size_t per_lane = affine + 4 + field + (affine + 4);
+  return lanes_w * per_lane + (lanes_w / K + 64) * 3 * field + threads_per_window * 2 * (xyzz + 4) +
+         (size_t)(K - 1) * (affine + 4 + field);
 }
 
 }  // namespace msm_detail
@@ -580,7 +580,7 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.bucket_add == BucketAdd::kXyzz) return false;
     if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
     if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-    // G1 from 2^26 points (contiguous lanes, msm_detail::kBaMinG1); G2 only when asked (it loses there)
+    // G1 from 2^26 points (msm_detail::kBaMinG1); G2 only when asked (it loses there)
     return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", kIsG1 ? msm_detail::kBaMinG1 : ~uint64_t{0});
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").
@@ -608,15 +608,16 @@ struct GpuMsm<Cfg>::Impl {
     if (v == "1") return true;
     throw std::invalid_argument(std::string(name) + "=" + v + ": expected 0 or 1");
   }
-  /// The contiguous lane layout (msm_batch_affine.cuh, BaGroup) unless PROOFLINE_MSM_BA_CONTIGUOUS=0
-  /// (the strided one, for comparison); values other than 0 and 1 throw std::invalid_argument.
-  static bool ba_contiguous() {
-    const char* e = std::getenv("PROOFLINE_MSM_BA_CONTIGUOUS");
-    return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_CONTIGUOUS");
+  /// A batch-affine group's windows stepped as two halves on two streams (each half's inversion levels
+  /// beside the other half's step) unless PROOFLINE_MSM_BA_OVERLAP=0 (one stream, for comparison);
+  /// values other than 0 and 1 throw std::invalid_argument.
+  static bool ba_overlap() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
+    return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_OVERLAP");
   }
-  /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or kBaGroupWindows.
+  /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or, unset, all of them.
   static uint32_t ba_group_windows() {
-    const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", msm_detail::kBaGroupWindows);
+    const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", 64);
     if (g < 1 || g > 64)
       throw std::invalid_argument("PROOFLINE_MSM_BA_GROUP=" + std::to_string(g) + ": expected 1 … 64");
     return (uint32_t)g;
@@ -627,6 +628,9 @@ struct GpuMsm<Cfg>::Impl {
   static_assert(sizeof(ff::Fr) == sizeof(DevFr), "device Fr mirrors the host Fr");
 
   cudaStream_t stream = nullptr;
+  /// The second half of a batch-affine group runs here (accumulate_batch_affine); fork/join events.
+  cudaStream_t ba_stream = nullptr;
+  cudaEvent_t ba_fork = nullptr, ba_join = nullptr;
   DeviceBuffer bases_owned{"GPU MSM bases"};
   const DA* bases = nullptr;
   size_t nbases = 0;
@@ -649,6 +653,9 @@ struct GpuMsm<Cfg>::Impl {
     release_scratch();
     bases_owned.release();
     staging.release();
+    if (ba_fork) cudaEventDestroy(ba_fork);
+    if (ba_join) cudaEventDestroy(ba_join);
+    if (ba_stream) cudaStreamDestroy(ba_stream);
     if (stream) cudaStreamDestroy(stream);
   }
   void release_scratch() {
@@ -900,27 +907,27 @@ struct GpuMsm<Cfg>::Impl {
     }
     return total;
   }
-  /// v[0..m) (nonzero Fp or Fp2, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh), with ba_inv
-  /// holding batch_invert_scratch(m) values.
+  /// v[0..m) (nonzero Fp or Fp2, m ≥ 1) replaced by their inverses (msm_batch_affine.cuh) on stream `st`,
+  /// with `scratch` holding batch_invert_scratch(m) values.
   template <class FB>
-  void batch_invert(FB* v, uint32_t m) {
+  void batch_invert(FB* v, uint32_t m, FB* scratch, cudaStream_t st) {
     using namespace msm_detail;
     std::vector<std::pair<FB*, uint32_t>> lv{{v, m}};
-    FB* next = ba_inv.as<FB>();
+    FB* next = scratch;
     while (lv.back().second > kBatchInvertFanIn) {
       const uint32_t mm = (lv.back().second + kBatchInvertFanIn - 1) / kBatchInvertFanIn;
       lv.emplace_back(next, mm);
       next += mm;
     }
     for (size_t i = 0; i + 1 < lv.size(); ++i) {
-      batch_invert_up_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i + 1].first,
+      batch_invert_up_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, st>>>(lv[i + 1].first,
                                                                                      lv[i].first, lv[i].second);
       check_launch();
     }
-    batch_invert_top_kernel<FB><<<1, 1, 0, stream>>>(lv.back().first, next, lv.back().second);
+    batch_invert_top_kernel<FB><<<1, 1, 0, st>>>(lv.back().first, next, lv.back().second);
     check_launch();
     for (size_t i = lv.size() - 1; i-- > 0;) {
-      batch_invert_down_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, stream>>>(lv[i].first,
+      batch_invert_down_kernel<FB><<<(lv[i + 1].second + 255) / 256, 256, 0, st>>>(lv[i].first,
                                                                                        lv[i + 1].first, lv[i].second);
       check_launch();
     }
@@ -928,30 +935,33 @@ struct GpuMsm<Cfg>::Impl {
 
   /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
   /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
-  /// groups as large as the free memory allows, each group in L + 1 launches of ba_step_kernel with
-  /// a batch inversion of the thread products between them, its cut runs folded per window by
-  /// fold_cut. Returns false, having done nothing, if not even one window's lanes fit (the caller
-  /// then runs XYZZ).
+  /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
+  /// launches of ba_step_kernel with a batch inversion of the thread products between them — split,
+  /// unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves on two streams, so that one half's inversion
+  /// levels (latency-bound: a few small launches and one Fermat inversion in one thread) run beside
+  /// the other half's step —, its cut runs folded per window by fold_cut. Returns false, having done
+  /// nothing, if fewer than half the windows fit at once (the caller then runs XYZZ): on an H100 three
+  /// groups of 4 windows, each paying the L + 1 inversions, lost to XYZZ (bench/RESULTS.md, 2026-12-07
+  /// evening).
   bool accumulate_batch_affine(int W, int c, uint32_t nb, uint32_t n32, uint32_t L, uint32_t K, const DA* d_bases,
                                msm_detail::Profile& prof) {
     using namespace msm_detail;
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
-    const bool contiguous = ba_contiguous();  // both checked before anything is done
-    const uint32_t group_max = ba_group_windows();
+    const uint32_t group_max = ba_group_windows();  // both checked before anything is done
+    const bool overlap = ba_overlap();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
+    const uint32_t tpw = (lanes_w + K - 1) / K;  // threads per window
     cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
     cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
     size_t sort_bytes = 0;
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-    // lanes per group: acc, cur, prefix, two slots with keys per lane, plus the thread products (one
-    // per K lanes) and their inversion levels, and with the contiguous layout two XYZZ parts with keys
-    // per thread
-    const uint32_t tpw = contiguous ? (lanes_w + K - 1) / K : 0;  // threads per window (contiguous)
+    // per window: acc, cur, prefix and a slot with its key per lane, the thread products and their
+    // inversion levels, two XYZZ parts with keys per thread (ba_window_bytes).
     // The state lives for this call only, stream-ordered (cudaMallocAsync / cudaFreeAsync on the MSM
     // stream: no device-wide synchronization beside a concurrent MSM), so between calls it neither
     // holds memory that a caller's plan does not count nor looks free to it.
@@ -961,30 +971,34 @@ struct GpuMsm<Cfg>::Impl {
     const size_t margin = size_t{256} << 20;
     const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
     const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
-    size_t gw = std::min<size_t>({(size_t)W, (size_t)group_max, usable / per_window});
-    gw = std::min<size_t>(gw, (size_t{1} << 31) / lanes_w);  // lane indices stay below 2^31
-    if (gw == 0) return false;
+    const size_t fit = std::min<size_t>(usable / per_window, (size_t{1} << 31) / lanes_w);  // lane indices < 2^31
+    if (fit == 0 || 2 * fit < (size_t)W) return false;
+    const size_t gw = std::min<size_t>({(size_t)W, (size_t)group_max, fit});
     const size_t lanes_max = gw * lanes_w;
-    const size_t threads_max = contiguous ? gw * tpw : (lanes_max + K - 1) / K;
+    const size_t threads_max = gw * tpw;
     // acc, cur and the prefixes at the lanes' state indices (msm_batch_affine.cuh, ba_state)
-    const size_t states_max = contiguous ? (size_t)ba_states(K, (uint32_t)threads_max) : lanes_max;
+    const size_t states_max = (size_t)ba_states(K, (uint32_t)threads_max);
+    const size_t inv_scratch = batch_invert_scratch(threads_max);
     try {  // memory taken meanwhile by another thread (a concurrent MSM): XYZZ instead, nothing done yet
-      ensure_parts(contiguous ? tpw : lanes_w);  // fold_cut's parts: 2 per thread (contiguous) or per lane
+      ensure_parts(tpw);  // fold_cut's parts: 2 per thread
       ba_acc.ensure(states_max * sizeof(DA));
       ba_cur.ensure(states_max * 4);
       ba_pre.ensure(states_max * sizeof(F));
-      ba_slot.ensure(2 * lanes_max * sizeof(DA));
-      ba_slot_key.ensure(2 * lanes_max * 4);
-      if (contiguous) {
-        ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
-        ba_tpart_key.ensure(2 * threads_max * 4);
-      }
+      ba_slot.ensure(lanes_max * sizeof(DA));
+      ba_slot_key.ensure(lanes_max * 4);
+      ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
+      ba_tpart_key.ensure(2 * threads_max * 4);
       ba_u.ensure(threads_max * sizeof(F));
-      ba_inv.ensure(batch_invert_scratch(threads_max) * sizeof(F));
+      ba_inv.ensure(2 * inv_scratch * sizeof(F));  // one scratch per half
     } catch (const CudaError& e) {
       if (e.code() != (int)cudaErrorMemoryAllocation) throw;
       for (DeviceBuffer* b : ba_state_buffers()) b->release();
       return false;
+    }
+    if (overlap && gw > 1) {
+      if (!ba_stream) CUDA_CHECK(cudaStreamCreateWithFlags(&ba_stream, cudaStreamNonBlocking));
+      if (!ba_fork) CUDA_CHECK(cudaEventCreateWithFlags(&ba_fork, cudaEventDisableTiming));
+      if (!ba_join) CUDA_CHECK(cudaEventCreateWithFlags(&ba_join, cudaEventDisableTiming));
     }
 
     // every window sorted in place (the result lands in either buffer of the pair; copied back)
@@ -1002,68 +1016,83 @@ struct GpuMsm<Cfg>::Impl {
     }
     prof.mark("sort");
 
+    // G1's step kernels held to 3 blocks per SM (≤ 168 registers, 44–84 B spilled); unbounded they
+    // take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07); G2's take 255 either way
+    constexpr int kB = kIsG1 ? 3 : 0;
+    struct Half {
+      BaGroup<FB> g;
+      uint32_t threads;
+      FB *pre, *u, *scratch;
+      cudaStream_t st;
+    };
     for (size_t w0 = 0; w0 < (size_t)W; w0 += gw) {
       const uint32_t gcount = (uint32_t)std::min<size_t>(gw, (size_t)W - w0);
-      const uint32_t lanes = gcount * lanes_w;
       DX* wb = buckets.as<DX>() + w0 * nb;
-      BaGroup<FB> g{keys.as<uint32_t>() + w0 * n,
-                    vals.as<uint32_t>() + w0 * n,
-                    reinterpret_cast<const DAB*>(d_bases),
-                    reinterpret_cast<DXB*>(wb),
-                    ba_acc.as<DAB>(),
-                    ba_cur.as<uint32_t>(),
-                    ba_slot.as<DAB>(),
-                    ba_slot_key.as<uint32_t>(),
-                    n32,
-                    L,
-                    lanes_w,
-                    lanes,
-                    nb,
-                    tpw,
-                    contiguous ? ba_tpart.as<DXB>() : nullptr,
-                    contiguous ? ba_tpart_key.as<uint32_t>() : nullptr};
-      const uint32_t threads = contiguous ? gcount * tpw : (lanes + K - 1) / K;
-      g.states = contiguous ? (uint32_t)ba_states(K, threads) : lanes;
       CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
-      const uint32_t blocks = (std::max(lanes, g.states) + 255) / 256;
-      ba_init_kernel<FB><<<blocks, 256, 0, stream>>>(g);
-      check_launch();
-      const uint32_t tblocks = (threads + 127) / 128;
-      for (uint32_t s = 0; s <= L; ++s) {
-        // G1's step kernels held to 3 blocks per SM (≤ 168 registers, 44–84 B spilled); unbounded they
-        // take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07); G2's take 255 either way
-        constexpr int kB = kIsG1 ? 3 : 0;
-        FB* const pre = ba_pre.as<FB>();
-        FB* const u = ba_u.as<FB>();
-        if (contiguous)
-          ba_step_kernel<FB, kB, true><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
-        else
-          ba_step_kernel<FB, kB><<<tblocks, 128, 0, stream>>>(g, pre, u, threads, K, s);
+      const uint32_t halves = overlap && gcount > 1 ? 2 : 1;
+      Half hv[2];
+      uint32_t wdone = 0;
+      size_t states_done = 0;
+      for (uint32_t h = 0; h < halves; ++h) {
+        const uint32_t count = h + 1 < halves ? (gcount + 1) / 2 : gcount - wdone;
+        const uint32_t lanes = count * lanes_w, threads = count * tpw;
+        const size_t lane0 = (size_t)wdone * lanes_w, thread0 = (size_t)wdone * tpw;
+        BaGroup<FB> g{keys.as<uint32_t>() + (w0 + wdone) * n,
+                      vals.as<uint32_t>() + (w0 + wdone) * n,
+                      reinterpret_cast<const DAB*>(d_bases),
+                      reinterpret_cast<DXB*>(wb + (size_t)wdone * nb),
+                      ba_acc.as<DAB>() + states_done,
+                      ba_cur.as<uint32_t>() + states_done,
+                      ba_slot.as<DAB>() + lane0,
+                      ba_slot_key.as<uint32_t>() + lane0,
+                      n32,
+                      L,
+                      lanes_w,
+                      lanes,
+                      nb,
+                      tpw,
+                      ba_tpart.as<DXB>() + 2 * thread0,
+                      ba_tpart_key.as<uint32_t>() + 2 * thread0};
+        g.states = (uint32_t)ba_states(K, threads);
+        hv[h] = Half{g, threads, ba_pre.as<FB>() + states_done, ba_u.as<FB>() + thread0,
+                     ba_inv.as<FB>() + h * inv_scratch, h == 0 ? stream : ba_stream};
+        ba_init_kernel<FB><<<(std::max(lanes, g.states) + 255) / 256, 256, 0, stream>>>(g);
         check_launch();
-        if (s < L) batch_invert(ba_u.as<FB>(), threads);
+        wdone += count;
+        states_done += g.states;
       }
-      if (contiguous) {
-        ba_flush_threads_kernel<FB><<<tblocks, 128, 0, stream>>>(g, threads, K);
+      if (halves == 2) {  // the second half starts after the memset and the inits
+        CUDA_CHECK(cudaEventRecord(ba_fork, stream));
+        CUDA_CHECK(cudaStreamWaitEvent(ba_stream, ba_fork, 0));
+      }
+      for (uint32_t s = 0; s <= L; ++s) {
+        for (uint32_t h = 0; h < halves; ++h) {
+          const Half& x = hv[h];
+          ba_step_kernel<FB, kB><<<(x.threads + 127) / 128, 128, 0, x.st>>>(x.g, x.pre, x.u, x.threads, K, s);
+          check_launch();
+          if (s < L) batch_invert(x.u, x.threads, x.scratch, x.st);
+        }
+      }
+      for (uint32_t h = 0; h < halves; ++h) {
+        const Half& x = hv[h];
+        ba_flush_threads_kernel<FB><<<(x.threads + 127) / 128, 128, 0, x.st>>>(x.g, x.threads, K);
         check_launch();
+      }
+      if (halves == 2) {  // the fold (on the MSM stream) after both halves
+        CUDA_CHECK(cudaEventRecord(ba_join, ba_stream));
+        CUDA_CHECK(cudaStreamWaitEvent(stream, ba_join, 0));
       }
       prof.mark("accumulate");
+      const BaGroup<FB>& g0 = hv[0].g;  // the halves' parts lie window after window from the group's first
       for (uint32_t wl = 0; wl < gcount; ++wl) {
-        if (contiguous) {  // the window's threads' parts, already XYZZ
-          const uint32_t m = 2 * tpw;
-          CUDA_CHECK(cudaMemcpyAsync(part[0].get(), g.tpart + (size_t)wl * m, (size_t)m * sizeof(DXB),
-                                     cudaMemcpyDeviceToDevice, stream));
-          CUDA_CHECK(cudaMemcpyAsync(part_keys[0].get(), g.tpart_key + (size_t)wl * m, (size_t)m * 4,
-                                     cudaMemcpyDeviceToDevice, stream));
-        } else {
-          const uint32_t m = 2 * lanes_w;
-          ba_slots_to_parts_kernel<FB><<<(m + 255) / 256, 256, 0, stream>>>(
-              part[0].as<DXB>(), part_keys[0].as<uint32_t>(), g.slot + (size_t)wl * m, g.slot_key + (size_t)wl * m,
-              m);
-          check_launch();
-        }
+        const uint32_t m = 2 * tpw;  // the window's threads' parts, already XYZZ
+        CUDA_CHECK(cudaMemcpyAsync(part[0].get(), g0.tpart + (size_t)wl * m, (size_t)m * sizeof(DXB),
+                                   cudaMemcpyDeviceToDevice, stream));
+        CUDA_CHECK(cudaMemcpyAsync(part_keys[0].get(), g0.tpart_key + (size_t)wl * m, (size_t)m * 4,
+                                   cudaMemcpyDeviceToDevice, stream));
         with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
           using G = decltype(f);
-          fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), contiguous ? tpw : lanes_w);
+          fold_cut<G>(reinterpret_cast<DevXyzz<G>*>(wb + (size_t)wl * nb), tpw);
         });
       }
       prof.mark("fold");

@@ -15,24 +15,25 @@
 // Every affine addition of one step shares one field inversion (Montgomery's trick over the whole
 // group), so ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition.
 //
-// Steps (ba_step_kernel). Thread t of a group holds K lanes (contiguous layout, the default: K
-// consecutive lanes of one window; strided: t, t + T, t + 2T, …; T threads) and visits them once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step
-// s's: for a lane whose step s − 1 is an addition it recomputes the denominator and applies the
-// inverse (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
+// Steps (ba_step_kernel). Thread t of a group holds K consecutive lanes of one window and visits them
+// once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step s's: for a
+// lane whose step s − 1 is an addition it recomputes the denominator and applies the inverse
+// (Montgomery's trick backwards), then for step s it either starts a run or leaves an addition
 // pending, multiplying its denominator into the thread's running product (the trick forwards; the
 // exclusive prefix is kept per lane, one field element). Between launches batch_invert inverts the T
 // thread products (levels of 16 and one Fermat inversion), so per addition: 3 products of the trick
 // (prefix, inverse, running inverse), λ, λ², λ·(x1 − x3), and 3/K of the levels. The backward pass
 // must visit the lanes in the reverse of the forward order, so launches alternate ascending and
 // descending k. One launch and the inversion levels per step; a lane's state (acc, cur, prefix)
-// lives in device memory between launches.
+// lives in device memory between launches, at index k·T + t (ba_state).
 // Flush, the same rule as accumulate_kernel: a run wholly inside the range becomes its bucket
-// (buckets[key − 1] = the run's sum as XYZZ); a run cut by a range end leaves its sum in the lane's
-// slots 2g (began before the range) / 2g + 1 (continues past it), which the XYZZ fold of msm.cuh
-// (fold_cut) then adds into the buckets, exactly as for the XYZZ path's partial sums. With the
-// contiguous layout (BaGroup::threads_per_window) a thread's K lanes are consecutive, and its runs are
-// summed across them after the last step (ba_flush_thread): 2 parts per thread instead of 2 per lane.
-//
+// (buckets[key − 1] = the run's sum as XYZZ); a run that began before the lane and ends inside it
+// leaves its sum in the lane's slot; after the last step ba_flush_thread sums the thread's runs across
+// its K lanes, so that only a run cut by the thread's first or last lane leaves a part (2 per thread),
+// which the XYZZ fold of msm.cuh (fold_cut) adds into the buckets, exactly as for the XYZZ path's
+// partial sums. (A strided layout — thread t holding lanes t, t + T, … with 2 slots per lane — lost
+// to this one at every L and K on an H100 and was removed; bench/RESULTS.md, 2026-12-07.)
+
 // Affine addition a + p (a = acc, p = the entry's point; (0, 0) = identity, ec.cuh):
 //   a or p identity            the other; no inversion needed (denominator 1)
 //   x_a != x_p                 λ = (y_p − y_a)/(x_p − x_a)
@@ -152,31 +153,29 @@ struct BaGroup {
   DevXyzz<F>* buckets;    ///< nb per window
   DevAffine<F>* acc;      ///< per lane, at its state index (ba_state: k·T + t for thread t's k-th lane)
   uint32_t* cur;          ///< per lane, at its state index: key | kRunBeganBefore | kBaPending (0: no run yet)
-  DevAffine<F>* slot;     ///< 2 per lane (the contiguous layout uses 2g only: a run that began before
-                          ///< lane g and ended inside it, for ba_flush_thread)
-  uint32_t* slot_key;     ///< 2 per lane (0: empty)
+  DevAffine<F>* slot;     ///< 1 per lane: a run that began before the lane and ended inside it (ba_flush_thread)
+  uint32_t* slot_key;     ///< 1 per lane (0: empty)
   uint32_t n, L, lanes_per_window, lanes, nb;
-  /// 0: the strided layout (thread t's lanes t + k·T). Else the contiguous one: this many threads per
-  /// window, thread t holding lanes tw·K … tw·K + K − 1 of window t / threads_per_window (tw = t mod
-  /// threads_per_window), its runs merged across its lanes at the end (ba_flush_thread) into 2 parts.
+  /// Threads per window (⌈lanes_per_window / K⌉): thread t holds lanes tw·K … tw·K + K − 1 of window
+  /// t / threads_per_window (tw = t mod threads_per_window), its runs merged across its lanes at the
+  /// end (ba_flush_thread) into 2 parts.
   uint32_t threads_per_window = 0;
-  DevXyzz<F>* tpart = nullptr;   ///< contiguous: 2 per thread, window by window (fold_cut's part form)
-  uint32_t* tpart_key = nullptr;  ///< contiguous: 2 per thread (0: empty)
-  /// The entries of acc, cur and the prefixes: K·T (ba_states), which the contiguous layout's rounding
-  /// of lanes to threads may take above `lanes`.
+  DevXyzz<F>* tpart = nullptr;   ///< 2 per thread, window by window (fold_cut's part form)
+  uint32_t* tpart_key = nullptr;  ///< 2 per thread (0: empty)
+  /// The entries of acc, cur and the prefixes: K·T (ba_states), which the rounding of each window's
+  /// lanes to whole threads may take above `lanes`.
   uint32_t states = 0;
 };
 
 /// The state index of thread t's k-th lane (acc, cur and the prefix of ba_step_kernel live there):
-/// k·threads + t in both layouts, so that the 32 threads of a warp touch 32 consecutive entries at
-/// every visit (for the strided layout that is the lane itself). Keying them by the lane instead put
-/// the contiguous layout's warp on 32 entries K apart: 1.9× the step time on an H100 (bench/RESULTS.md,
-/// 2026-12-07 afternoon).
+/// k·threads + t, so that the 32 threads of a warp touch 32 consecutive entries at every visit. Keying
+/// them by the lane instead put a warp on 32 entries K apart: 1.9× the step time on an H100
+/// (bench/RESULTS.md, 2026-12-07 afternoon).
 PROOFLINE_HD uint64_t ba_state(uint32_t k, uint32_t t, uint32_t threads) {
   return (uint64_t)k * threads + t;
 }
 /// The entries of acc, cur and the prefixes when `threads` threads hold K lanes each (at least the lanes:
-/// the contiguous layout rounds each window's lanes up to whole threads).
+/// each window's lanes are rounded up to whole threads).
 PROOFLINE_HD uint64_t ba_states(uint32_t K, uint32_t threads) { return (uint64_t)K * threads; }
 
 enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
@@ -239,29 +238,23 @@ __device__ DevAffine<F> ba_sum(const DevAffine<F>& a, const DevAffine<F>& p, con
   return r;
 }
 
-/// The lane's run (key cur & kBaKeyMask, sum acc) leaves: its bucket or a slot (file comment).
+/// The lane's finished run (key cur & kBaKeyMask, sum acc; it ends inside the lane) leaves: the lane's
+/// slot if it began before the lane, else its bucket (file comment).
 template <class F>
 __device__ void ba_flush(const BaGroup<F>& g, const BaLaneView<F>& lv, uint32_t lane, uint32_t cur,
-                         const DevAffine<F>& acc, bool continues) {
+                         const DevAffine<F>& acc) {
   const uint32_t key = cur & kBaKeyMask;
   if (cur & kRunBeganBefore) {
-    g.slot[2 * (size_t)lane] = acc;
-    g.slot_key[2 * (size_t)lane] = key;
-    if (continues) {
-      g.slot[2 * (size_t)lane + 1] = DevAffine<F>::identity();
-      g.slot_key[2 * (size_t)lane + 1] = key;
-    }
-  } else if (continues) {
-    g.slot[2 * (size_t)lane + 1] = acc;
-    g.slot_key[2 * (size_t)lane + 1] = key;
+    g.slot[lane] = acc;
+    g.slot_key[lane] = key;
   } else {
     lv.buckets[key - 1] = DevXyzz<F>::from_affine(acc);
   }
 }
 
-/// Contiguous layout, after the last step: thread t's lanes in ascending order, a run that continues
-/// into the thread's next lane summed across them in XYZZ — the next lane holds its part either in slot
-/// 2g (the run ended inside that lane: ba_flush wrote it there) or as its last run (cur, flagged "began
+/// After the last step: thread t's lanes in ascending order, a run that continues into the thread's
+/// next lane summed across them in XYZZ — the next lane holds its part either in its slot (the run
+/// ended inside that lane: ba_flush wrote it there) or as its last run (cur, flagged "began
 /// before") — and each run leaving as accumulate_kernel's do: its bucket when it begins and ends inside
 /// the thread's lanes, else tpart[2t] (began before them; with the identity in tpart[2t + 1] under the
 /// same key when it also continues past them) or tpart[2t + 1] (continues past them). So fold_cut sees
@@ -308,9 +301,9 @@ __device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K, uin
   for (uint32_t l = first; l < end; ++l) {
     const uint32_t lane = wl * g.lanes_per_window + l;
     const BaLaneView<F> lv(g, lane);
-    const uint32_t head = g.slot_key[2 * (size_t)lane];
+    const uint32_t head = g.slot_key[lane];
     if (head != 0) {  // a run that began before this lane and ended inside it
-      take(g.slot[2 * (size_t)lane], head, true);
+      take(g.slot[lane], head, true);
       leave(lv, false);
     }
     const uint64_t st = ba_state(l - first, t, threads);
@@ -323,43 +316,39 @@ __device__ void ba_flush_thread(const BaGroup<F>& g, uint32_t t, uint32_t K, uin
   }
 }
 
-/// The contiguous layout's merge (ba_flush_thread) for threads 0 … threads − 1, launched after step L: in
-/// a kernel of its own so that its XYZZ additions add no registers to ba_step_kernel.
+/// The merge of each thread's lanes (ba_flush_thread) for threads 0 … threads − 1, launched after step L:
+/// in a kernel of its own so that its XYZZ additions add no registers to ba_step_kernel.
 template <class F>
 __global__ void __launch_bounds__(128) ba_flush_threads_kernel(BaGroup<F> g, uint32_t threads, uint32_t K) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < threads) ba_flush_thread(g, t, K, threads);
 }
 
-/// Every state's cur (g.states of them) and every lane's slot keys to 0; launched over
+/// Every state's cur (g.states of them) and every lane's slot key to 0; launched over
 /// max(g.lanes, g.states) threads.
 template <class F>
 __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < g.states) g.cur[i] = 0;
-  if (i >= g.lanes) return;
-  g.slot_key[2 * (size_t)i] = 0;
-  g.slot_key[2 * (size_t)i + 1] = 0;
+  if (i < g.lanes) g.slot_key[i] = 0;
 }
 
-/// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes (k = 0 … K − 1: lane
-/// t + k·threads, or with kContiguous the window's lane (t mod tpw)·K + k), in the order ascending in k for even s, descending for odd s (the reverse of launch s − 1's):
-/// (a lane's acc, cur and prefix pre at its state index ba_state(k, t, threads)):
+/// Launch s of a group (s = 0 … L; the file comment, "Steps"): thread t's K lanes (k = 0 … K − 1: the
+/// window's lane (t mod tpw)·K + k), in the order ascending in k for even s, descending for odd s (the
+/// reverse of launch s − 1's) (a lane's acc, cur and prefix pre at its state index ba_state(k, t, threads)):
 ///   1. the addition step s − 1 left pending (kBaPending in cur) is done: its denominator d is
 ///      recomputed from the same acc and point, the lane's inverse is inv·pre where inv, starting
 ///      from u[t] (the inverse of launch s − 1's product, by batch_invert), is (Π of the denominators
 ///      of this lane and those before it in launch s − 1's order)^(−1); then inv ← inv·d;
 ///   2. s < L: entry lo + s — a new run starts (the finished one flushed, as accumulate_kernel), or an
 ///      addition is left pending: pre = the product of the denominators before it in this
-///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending);
-///      s = L: the run each lane holds is flushed.
-/// kContiguous: the contiguous layout (BaGroup::threads_per_window; the flush after step L is
-/// ba_flush_threads_kernel's).
+///      launch's order, prod ← prod·d; u[t] = prod at the end (1 where nothing is pending).
+///      After step L the runs the lanes hold are merged by ba_flush_threads_kernel.
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
-/// 2026-12-07 — 0: none, G1 178 registers in either layout (2 blocks per SM), G2 255 with a 1,064 B
-/// frame; 3, as msm.cuh runs G1: 168 registers, 44–84 B spilled). (An L2 prefetch of the lanes ahead was tried and removed: on an H100 it
-/// took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
-template <class F, int kMinBlocks, bool kContiguous = false>
+/// 2026-12-07 — 0: none, G1 178 registers (2 blocks per SM), G2 255 with a 1,064 B frame; 3, as msm.cuh
+/// runs G1: 168 registers, 44–84 B spilled). (An L2 prefetch of the lanes ahead was tried and removed:
+/// on an H100 it took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
+template <class F, int kMinBlocks>
 __global__ void __launch_bounds__(128, kMinBlocks)
     ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -367,23 +356,13 @@ __global__ void __launch_bounds__(128, kMinBlocks)
   F inv = s > 0 ? u[t] : F::one();
   F prod = F::one();
   const bool ascending = (s & 1) == 0;
-  // the lane of visit i (≥ g.lanes: none); kContiguous: g.threads_per_window ≠ 0, thread t's lanes
-  // consecutive in window t / threads_per_window (template, so that the strided kernel carries none of it)
-  auto lane_at = [&](uint32_t k) -> uint64_t {
-    if constexpr (kContiguous) {
-      const uint32_t tpw = g.threads_per_window, l = (t % tpw) * K + k;
-      return l < g.lanes_per_window ? (uint64_t)(t / tpw) * g.lanes_per_window + l : ~uint64_t{0};
-    } else {
-      return (uint64_t)t + (uint64_t)k * threads;
-    }
-  };
+  const uint32_t tpw = g.threads_per_window, first = (t % tpw) * K, window_lane0 = (t / tpw) * g.lanes_per_window;
 #pragma unroll 1
   for (uint32_t i = 0; i < K; ++i) {
     const uint32_t k = ascending ? i : K - 1 - i;
-    const uint64_t lane64 = lane_at(k);
-    if (lane64 >= g.lanes) continue;
-    const uint32_t lane = (uint32_t)lane64;
-    const uint64_t st = ba_state(k, t, threads);  // == lane in the strided layout
+    if (first + k >= g.lanes_per_window) continue;  // the window's last thread: fewer than K lanes
+    const uint32_t lane = window_lane0 + first + k;
+    const uint64_t st = ba_state(k, t, threads);
     const BaLaneView<F> lv(g, lane);
     uint32_t cur = g.cur[st];
     const uint32_t cur0 = cur;
@@ -415,7 +394,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
       } else if (op == kBaStart) {
         if (cur != 0) {
           if (!have_acc) acc = g.acc[st];
-          ba_flush(g, lv, lane, cur, acc, false);
+          ba_flush(g, lv, lane, cur, acc);
         }
         const uint32_t j = lv.lo + s;
         const bool before = j == lv.lo && lv.lo > 0 && lv.keys[lv.lo - 1] == key;
@@ -423,28 +402,11 @@ __global__ void __launch_bounds__(128, kMinBlocks)
         acc = lv.point(g.bases, j);
         have_acc = acc_changed = true;
       }
-    } else if (cur != 0 && !kContiguous) {  // (contiguous: ba_flush_threads_kernel after this launch)
-      if (!have_acc) acc = g.acc[st];
-      const uint32_t key = cur & kBaKeyMask;
-      ba_flush(g, lv, lane, cur, acc, lv.hi < g.n && lv.keys[lv.hi] == key);
     }
     if (acc_changed) g.acc[st] = acc;
     if (cur != cur0) g.cur[st] = cur;
   }
   if (s < g.L) u[t] = prod;
-}
-
-/// One window's 2·lanes_per_window slots as msm.cuh's partial sums (XYZZ points, keys) for fold_cut.
-template <class F>
-__global__ void __launch_bounds__(256) ba_slots_to_parts_kernel(DevXyzz<F>* __restrict__ part,
-                                                                uint32_t* __restrict__ part_keys,
-                                                                const DevAffine<F>* __restrict__ slot,
-                                                                const uint32_t* __restrict__ slot_key, uint32_t m) {
-  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= m) return;
-  const uint32_t k = slot_key[i];
-  part_keys[i] = k;
-  part[i] = k ? DevXyzz<F>::from_affine(slot[i]) : DevXyzz<F>::identity();
 }
 
 }  // namespace msm_detail

@@ -382,12 +382,12 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   bits_split<ec::G1Config>(28, 5000, adds_cfg(BucketAdd::kBatchAffine));
   bits_split<ec::G1Config>(29, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
   bits_split<ec::G1Config>(30, 5000, adds_cfg(BucketAdd::kXyzz));
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // the same through the strided lane layout
+  ::setenv("PROOFLINE_MSM_BA_OVERLAP", "0", 1);  // the same with a group's windows on one stream
   edge_cases<ec::G1Config>(33, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 5));
   edge_cases<ec::G1Config>(34, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 128, 16));
   edge_cases<ec::G1Config>(35, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 33, 0, 1));
   bits_split<ec::G1Config>(36, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16));
-  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+  ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
 }
 
 // G2 batch-affine lanes (Fp2; the inversion by the norm): random sizes, lane lengths and lanes per
@@ -411,15 +411,15 @@ TEST(GpuMsm, G2BatchAffine) {
   }
   edge_cases<ec::G2Config>(42, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(43, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // the strided lane layout
+  ::setenv("PROOFLINE_MSM_BA_OVERLAP", "0", 1);  // a group's windows on one stream
   edge_cases<ec::G2Config>(46, 300, adds_cfg(BucketAdd::kBatchAffine, 4));
   bits_split<ec::G2Config>(47, 3000, adds_cfg(BucketAdd::kBatchAffine, 0, 0, 5));
-  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+  ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
 }
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2 / PROOFLINE_MSM_BA_CONTIGUOUS=0) under the
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2, 3 / PROOFLINE_MSM_BA_OVERLAP=0) under the
 // default config, and the values they refuse.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
@@ -433,7 +433,7 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::setenv("PROOFLINE_MSM_BA_STEPS", "5", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_MIN=0, PROOFLINE_MSM_BA_STEPS=5");
   ::setenv("PROOFLINE_MSM_BA_LANES", "7", 1);
-  for (const char* group : {"1", "2"}) {  // the default width's windows in groups of 1 and of 2
+  for (const char* group : {"1", "2", "3"}) {  // the default width's windows in groups of 1, 2 (halves of 1), 3 (2 + 1)
     ::setenv("PROOFLINE_MSM_BA_GROUP", group, 1);
     expect_same(g, bases, scalars, std::string("PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_GROUP=") + group);
   }
@@ -444,28 +444,27 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   }
   ::unsetenv("PROOFLINE_MSM_BA_GROUP");
   expect_same(g, bases, scalars, "after PROOFLINE_MSM_BA_GROUP=0 threw");
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "0", 1);  // thread t's lanes t + k·T, 2 cut parts per lane
-  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, strided lanes");
+  ::setenv("PROOFLINE_MSM_BA_OVERLAP", "0", 1);  // a group's windows stepped together on one stream
+  expect_same(g, bases, scalars, "PROOFLINE_MSM_BA_LANES=7, PROOFLINE_MSM_BA_OVERLAP=0");
   for (int c : {3, 13, 22})
-    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, strided lanes",
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, one stream",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
-  for (const char* layout : {"1", ""}) {  // both the contiguous layout, as unset
-    ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", layout, 1);
-    expect_same(g, bases, scalars, std::string("PROOFLINE_MSM_BA_CONTIGUOUS='") + layout + "'");
+  for (const char* overlap : {"1", ""}) {  // both two streams, as unset
+    ::setenv("PROOFLINE_MSM_BA_OVERLAP", overlap, 1);
+    expect_same(g, bases, scalars, std::string("PROOFLINE_MSM_BA_OVERLAP='") + overlap + "'");
   }
   ::unsetenv("PROOFLINE_MSM_BA_LANES");
-  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+  ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
   for (int steps : {1, 2, 64})
     for (int lanes : {1, 5, 32, 256})
-      expect_same_cfg(g, bases, scalars,
-                      "contiguous lanes, L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
+      expect_same_cfg(g, bases, scalars, "lanes L=" + std::to_string(steps) + " K=" + std::to_string(lanes),
                       adds_cfg(gpu::BucketAdd::kBatchAffine, steps, 0, lanes));
-  ::setenv("PROOFLINE_MSM_BA_CONTIGUOUS", "2", 1);  // only 0 and 1
+  ::setenv("PROOFLINE_MSM_BA_OVERLAP", "2", 1);  // only 0 and 1
   {
     g.set_bases(bases);
     EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
   }
-  ::unsetenv("PROOFLINE_MSM_BA_CONTIGUOUS");
+  ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
   ::unsetenv("PROOFLINE_MSM_XYZZ");

@@ -86,17 +86,20 @@
 // PROOFLINE_MSM_BA_LANES (default 32) is K, the lanes one thread carries through a step (its
 // denominators multiplied into one running product, so the inversion levels see 1/K of the lanes);
 // a thread's K lanes are consecutive and its runs are summed across them after the last step (2 cut
-// parts per thread for the fold); PROOFLINE_MSM_BA_CONTIGUOUS=0 gives thread t the lanes t + k·T
-// instead (2 cut parts per lane: the fold 30× longer), for comparison; other values but 1 throw.
-// PROOFLINE_MSM_BA_GROUP (1 … 64, default 4) bounds the windows per group (their lanes step
+// parts per thread for the fold).
+// PROOFLINE_MSM_BA_GROUP (1 … 64, default: all) bounds the windows per group (their lanes step
 // together; fewer windows, less state); a value outside that range makes run() throw
-// std::invalid_argument.
+// std::invalid_argument. A group's windows step as two halves on two streams, so that one half's
+// batch inversion (a few small launches and one Fermat inversion in one thread per step) runs beside
+// the other half's step; PROOFLINE_MSM_BA_OVERLAP=0 steps them together on one stream, for
+// comparison (other values but 1 throw).
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 350 B, G2 ≈ 700 B per lane, ⌈n/L⌉ lanes per window: G1 2^27 in
-// groups of 4 windows ≈ 6.1 GB) is sized by what is free on the device when the call runs: as many
+// call. The lanes' state (G1 ≈ 250 B, G2 ≈ 500 B per lane, ⌈n/L⌉ lanes per window: G1 2^27, all 12
+// windows at once, ≈ 12.6 GB) is sized by what is free on the device when the call runs: as many
 // windows per group as fit in half the free memory (or the DeviceBudget's headroom), at most
-// PROOFLINE_MSM_BA_GROUP; if not even one fits (or an allocation fails meanwhile), the call runs
-// XYZZ. The state is allocated stream-ordered for the call and freed at its end, so a caller that
+// PROOFLINE_MSM_BA_GROUP; if fewer than half the windows fit at once (or an allocation fails
+// meanwhile), the call runs XYZZ — three groups, each paying its L + 1 inversions, lost to XYZZ on an
+// H100. The state is allocated stream-ordered for the call and freed at its end, so a caller that
 // plans device memory (GpuBackend) plans XYZZ's scratch and lets batch-affine use what is left. The
 // environment switches are read only when batch-affine is selected. The sum of the scalar-1 bases
 // (step 0) always uses XYZZ. G2's lanes run over Fp2
