@@ -484,11 +484,13 @@ inline size_t device_bytes_available() {
   return free_b;
 }
 
-/// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 points (G2:
-/// XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread, all windows in
-/// one group where they fit. Measured on an H100, 2026-12-07 (bench/RESULTS.md): G1 L 32 K 32, one
-/// group, against XYZZ 502.4 / 511.2 ms at 2^26, 912.4 / 991.6 at 2^27; G2 2^24 629 / 551.
-constexpr uint64_t kBaMinG1 = uint64_t{1} << 26;
+/// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 = 3·2^25 points
+/// (G2: XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread, all windows
+/// in one group where they fit. Measured on an H100, 2026-12-07 evening (bench/RESULTS.md), G1 L 32
+/// K 32, one group in two halves, the state allocated per call, against XYZZ: 282.0 / 279.0 ms at
+/// 2^25, 516.7 / 511.9 at 2^26, 936.1 / 991.5 at 2^27 — so the threshold lies between the measured
+/// loss at 2^26 and gain at 2^27 (the 32 GiB PoRep H MSM has 2^27 − 1 points); G2 2^24 629 / 551.
+constexpr uint64_t kBaMinG1 = uint64_t{3} << 25;
 constexpr uint32_t kBaSteps = 32, kBaLanes = 32;
 /// Device bytes of one window's batch-affine state: ⌈n/L⌉ lanes of acc (affine), cur, a prefix (field
 /// element) and a slot with its key, the thread products and (twice, one per half of a group) their
@@ -580,7 +582,7 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.bucket_add == BucketAdd::kXyzz) return false;
     if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
     if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-    // G1 from 2^26 points (msm_detail::kBaMinG1); G2 only when asked (it loses there)
+    // G1 from 3·2^25 points (msm_detail::kBaMinG1); G2 only when asked (it loses there)
     return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", kIsG1 ? msm_detail::kBaMinG1 : ~uint64_t{0});
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").

@@ -324,7 +324,7 @@ TEST(GpuMsm, G1KernelVariantsAgree) {
   }
 }
 
-// Batch-affine bucket additions (msm.hpp "Bucket additions": G1's default from 2^26 points; below that and
+// Batch-affine bucket additions (msm.hpp "Bucket additions": G1's default from 3·2^25 points; below that and
 // for G2 through PROOFLINE_MSM_BA_MIN or GpuMsmConfig::bucket_add)
 // forced at every size, and XYZZ forced beside it: both equal the CPU. Sizes 1, 2, 3, 31, 2^10,
 // 2^16, 2^20 (2^20: 4096 random bases repeated, so the CPU reference stays cheap); lane lengths L =

@@ -29,7 +29,7 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 by default from 2^26 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
+//     G1 by default from 3·2^25 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
 //     ("lanes"), but each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
 //     the cut runs then go through the same XYZZ fold;
@@ -77,10 +77,10 @@
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
-// same group element. G1 runs batch-affine by default for a tail of at least 2^26 points (measured
-// on an H100 80GB HBM3, 2026-12-07, bench/RESULTS.md: 502.4 against XYZZ's 511.2 ms at 2^26, 912.4
-// against 991.6 at 2^27; smaller sizes not yet measured in this form), G2 only when asked (2^24:
-// 629 against 551 ms); PROOFLINE_MSM_BA_MIN=N moves the threshold of both to N points, and
+// same group element. G1 runs batch-affine by default for a tail of at least 3·2^25 points (measured
+// on an H100 80GB HBM3, 2026-12-07 evening, bench/RESULTS.md, with the state allocated per call:
+// 282.0 against XYZZ's 279.0 ms at 2^25, 516.7 against 511.9 at 2^26, 936.1 against 991.5 at 2^27),
+// G2 only when asked (2^24: 629 against 551 ms); PROOFLINE_MSM_BA_MIN=N moves the threshold of both to N points, and
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
 // PROOFLINE_MSM_BA_LANES (default 32) is K, the lanes one thread carries through a step (its
