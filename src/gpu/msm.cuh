@@ -997,6 +997,21 @@ struct GpuMsm<Cfg>::Impl {
       for (DeviceBuffer* b : ba_state_buffers()) b->release();
       return false;
     }
+    // On every way out from here (an exception included): the second stream joined into the MSM stream
+    // if it was forked, then the state released stream-ordered on the MSM stream — after the join, so
+    // after every kernel of both halves (a failed launch must not leave the second half writing into
+    // memory that the next call is given).
+    struct StateGuard {
+      Impl& m;
+      bool forked = false;
+      ~StateGuard() {
+        if (forked && cudaEventRecord(m.ba_join, m.ba_stream) == cudaSuccess)
+          (void)cudaStreamWaitEvent(m.stream, m.ba_join, 0);
+        else if (forked)
+          (void)cudaStreamSynchronize(m.ba_stream);
+        for (DeviceBuffer* b : m.ba_state_buffers()) b->release();
+      }
+    } guard{*this};
     if (overlap && gw > 1) {
       if (!ba_stream) CUDA_CHECK(cudaStreamCreateWithFlags(&ba_stream, cudaStreamNonBlocking));
       if (!ba_fork) CUDA_CHECK(cudaEventCreateWithFlags(&ba_fork, cudaEventDisableTiming));
@@ -1032,39 +1047,35 @@ struct GpuMsm<Cfg>::Impl {
       DX* wb = buckets.as<DX>() + w0 * nb;
       CUDA_CHECK(cudaMemsetAsync(wb, 0, (size_t)gcount * nb * sizeof(DX), stream));  // all-zero XYZZ = identity
       const uint32_t halves = overlap && gcount > 1 ? 2 : 1;
-      Half hv[2];
-      uint32_t wdone = 0;
-      size_t states_done = 0;
-      for (uint32_t h = 0; h < halves; ++h) {
-        const uint32_t count = h + 1 < halves ? (gcount + 1) / 2 : gcount - wdone;
-        const uint32_t lanes = count * lanes_w, threads = count * tpw;
-        const size_t lane0 = (size_t)wdone * lanes_w, thread0 = (size_t)wdone * tpw;
-        BaGroup<FB> g{keys.as<uint32_t>() + (w0 + wdone) * n,
-                      vals.as<uint32_t>() + (w0 + wdone) * n,
-                      reinterpret_cast<const DAB*>(d_bases),
-                      reinterpret_cast<DXB*>(wb + (size_t)wdone * nb),
-                      ba_acc.as<DAB>() + states_done,
-                      ba_cur.as<uint32_t>() + states_done,
-                      ba_slot.as<DAB>() + lane0,
-                      ba_slot_key.as<uint32_t>() + lane0,
-                      n32,
-                      L,
-                      lanes_w,
-                      lanes,
-                      nb,
-                      tpw,
-                      ba_tpart.as<DXB>() + 2 * thread0,
-                      ba_tpart_key.as<uint32_t>() + 2 * thread0};
-        g.states = (uint32_t)ba_states(K, threads);
-        hv[h] = Half{g, threads, ba_pre.as<FB>() + states_done, ba_u.as<FB>() + thread0,
+      const uint32_t group_threads = gcount * tpw;
+      const BaGroup<FB> whole{keys.as<uint32_t>() + w0 * n,
+                              vals.as<uint32_t>() + w0 * n,
+                              reinterpret_cast<const DAB*>(d_bases),
+                              reinterpret_cast<DXB*>(wb),
+                              ba_acc.as<DAB>(),
+                              ba_cur.as<uint32_t>(),
+                              ba_slot.as<DAB>(),
+                              ba_slot_key.as<uint32_t>(),
+                              n32,
+                              L,
+                              lanes_w,
+                              gcount * lanes_w,
+                              nb,
+                              tpw,
+                              ba_tpart.as<DXB>(),
+                              ba_tpart_key.as<uint32_t>(),
+                              (uint32_t)ba_states(K, group_threads)};
+      Half hv[2]{};
+      for (uint32_t h = 0; h < halves; ++h) {  // msm_batch_affine.cuh's ba_half: the offsets the emulation test checks
+        const BaHalf<FB> x = ba_half(whole, gcount, halves, h, K);
+        hv[h] = Half{x.g, x.threads, ba_pre.as<FB>() + x.state0, ba_u.as<FB>() + x.thread0,
                      ba_inv.as<FB>() + h * inv_scratch, h == 0 ? stream : ba_stream};
-        ba_init_kernel<FB><<<(std::max(lanes, g.states) + 255) / 256, 256, 0, stream>>>(g);
+        ba_init_kernel<FB><<<(std::max(x.g.lanes, x.g.states) + 255) / 256, 256, 0, stream>>>(x.g);
         check_launch();
-        wdone += count;
-        states_done += g.states;
       }
       if (halves == 2) {  // the second half starts after the memset and the inits
         CUDA_CHECK(cudaEventRecord(ba_fork, stream));
+        guard.forked = true;
         CUDA_CHECK(cudaStreamWaitEvent(ba_stream, ba_fork, 0));
       }
       for (uint32_t s = 0; s <= L; ++s) {
@@ -1083,14 +1094,14 @@ struct GpuMsm<Cfg>::Impl {
       if (halves == 2) {  // the fold (on the MSM stream) after both halves
         CUDA_CHECK(cudaEventRecord(ba_join, ba_stream));
         CUDA_CHECK(cudaStreamWaitEvent(stream, ba_join, 0));
+        guard.forked = false;
       }
       prof.mark("accumulate");
-      const BaGroup<FB>& g0 = hv[0].g;  // the halves' parts lie window after window from the group's first
-      for (uint32_t wl = 0; wl < gcount; ++wl) {
+      for (uint32_t wl = 0; wl < gcount; ++wl) {  // the halves' parts lie window after window (ba_half)
         const uint32_t m = 2 * tpw;  // the window's threads' parts, already XYZZ
-        CUDA_CHECK(cudaMemcpyAsync(part[0].get(), g0.tpart + (size_t)wl * m, (size_t)m * sizeof(DXB),
+        CUDA_CHECK(cudaMemcpyAsync(part[0].get(), whole.tpart + (size_t)wl * m, (size_t)m * sizeof(DXB),
                                    cudaMemcpyDeviceToDevice, stream));
-        CUDA_CHECK(cudaMemcpyAsync(part_keys[0].get(), g0.tpart_key + (size_t)wl * m, (size_t)m * 4,
+        CUDA_CHECK(cudaMemcpyAsync(part_keys[0].get(), whole.tpart_key + (size_t)wl * m, (size_t)m * 4,
                                    cudaMemcpyDeviceToDevice, stream));
         with_kernel_field(msm_detail::KernelGroup::kFoldReduce, [&](auto f) {
           using G = decltype(f);
@@ -1099,8 +1110,7 @@ struct GpuMsm<Cfg>::Impl {
       }
       prof.mark("fold");
     }
-    for (DeviceBuffer* b : ba_state_buffers()) b->release();  // stream-ordered: after the fold's kernels
-    return true;
+    return true;  // the guard releases the state, stream-ordered: after the fold's kernels
   }
   /// The batch-affine lanes' state (accumulate_batch_affine).
   std::array<DeviceBuffer*, 9> ba_state_buffers() {

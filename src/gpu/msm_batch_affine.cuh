@@ -13,7 +13,8 @@
 //                            cur = key (no addition);
 //   key == cur               acc = acc + point, an affine addition.
 // Every affine addition of one step shares one field inversion (Montgomery's trick over the whole
-// group), so ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition.
+// group, or over each half where msm.cuh steps a group as two halves on two streams: ba_half), so
+// ≈ 6 products per addition instead of the 8M + 2S of an XYZZ mixed addition.
 //
 // Steps (ba_step_kernel). Thread t of a group holds K consecutive lanes of one window and visits them
 // once per launch; launch s (s = 0 … L) finishes step s − 1's additions and prepares step s's: for a
@@ -177,6 +178,40 @@ PROOFLINE_HD uint64_t ba_state(uint32_t k, uint32_t t, uint32_t threads) {
 /// The entries of acc, cur and the prefixes when `threads` threads hold K lanes each (at least the lanes:
 /// each window's lanes are rounded up to whole threads).
 PROOFLINE_HD uint64_t ba_states(uint32_t K, uint32_t threads) { return (uint64_t)K * threads; }
+
+/// Half h of a group of `windows` windows stepped as `halves` (1 or 2) groups of their own (msm.cuh
+/// runs the two on two streams, so that one's batch inversion runs beside the other's step): the first
+/// ⌈windows/2⌉ windows, then the rest. `whole` views the group (pointers at its first window, lane,
+/// thread and state; threads_per_window set); the half's view has its pointers moved to its first
+/// window, lanes and states, so the halves' states, slots and parts lie one after the other exactly
+/// where the whole group's would. threads: the half's; thread0 / state0: where its threads (the thread
+/// products u) and states (the prefixes) begin within the group's.
+template <class F>
+struct BaHalf {
+  BaGroup<F> g;
+  uint32_t threads;
+  uint64_t thread0, state0;
+};
+template <class F>
+inline BaHalf<F> ba_half(const BaGroup<F>& whole, uint32_t windows, uint32_t halves, uint32_t h, uint32_t K) {
+  const uint32_t first = halves == 2 ? (windows + 1) / 2 : windows;
+  const uint32_t w0 = h == 0 ? 0 : first, count = h == 0 ? first : windows - first;
+  const uint32_t tpw = whole.threads_per_window;
+  BaHalf<F> r{whole, count * tpw, (uint64_t)w0 * tpw, ba_states(K, w0 * tpw)};
+  const uint64_t lane0 = (uint64_t)w0 * whole.lanes_per_window;
+  r.g.keys += (uint64_t)w0 * whole.n;
+  r.g.vals += (uint64_t)w0 * whole.n;
+  r.g.buckets += (uint64_t)w0 * whole.nb;
+  r.g.acc += r.state0;
+  r.g.cur += r.state0;
+  r.g.slot += lane0;
+  r.g.slot_key += lane0;
+  r.g.tpart += 2 * r.thread0;
+  r.g.tpart_key += 2 * r.thread0;
+  r.g.lanes = count * whole.lanes_per_window;
+  r.g.states = (uint32_t)ba_states(K, r.threads);
+  return r;
+}
 
 enum : uint32_t { kBaNone = 0, kBaStart = 1, kBaAdd = 2 };
 

@@ -198,30 +198,31 @@ void run_case(uint64_t seed, const Case& c, bool halves) {
   std::vector<uint32_t> tpart_key(2 * (size_t)threads, 0xdeadu);
   std::vector<F> pre(states + kGuard, F::one()), u(threads, F::one());
   for (uint32_t i = states; i < states + kGuard; ++i) acc[i] = A{F::one(), F::one()};
-  // the windows as one group, or (halves, as msm.cuh's accumulate_batch_affine steps them on two
-  // streams) as two groups of ⌈windows/2⌉ and ⌊windows/2⌋ windows at the same offsets msm.cuh gives them
+  // the windows as one group, or (halves) as the two halves msm.cuh steps on two streams, through the
+  // same ba_half msm.cuh calls (their offsets into the group's state, slots and parts)
   struct Half {
     md::BaGroup<F> g;
     uint32_t threads;
     F *pre, *u;
   };
+  const md::BaGroup<F> whole{keys.data(), vals.data(), bases.data(), buckets.data(), acc.data(), cur.data(),
+                             slot.data(), slot_key.data(), c.n, c.L, lanes_w, lanes, c.nb, tpw,
+                             tpart.data(), tpart_key.data(), states};
   std::vector<Half> hv;
   const uint32_t nh = halves && c.windows > 1 ? 2 : 1;
-  uint32_t wdone = 0;
-  size_t states_done = 0;
+  uint64_t states_done = 0, threads_done = 0;
   for (uint32_t h = 0; h < nh; ++h) {
-    const uint32_t count = h + 1 < nh ? (c.windows + 1) / 2 : c.windows - wdone;
-    const uint32_t ht = count * tpw;
-    const size_t lane0 = (size_t)wdone * lanes_w, thread0 = (size_t)wdone * tpw;
-    md::BaGroup<F> grp{keys.data() + (size_t)wdone * c.n, vals.data() + (size_t)wdone * c.n, bases.data(),
-                       buckets.data() + (size_t)wdone * c.nb, acc.data() + states_done, cur.data() + states_done,
-                       slot.data() + lane0, slot_key.data() + lane0, c.n, c.L, lanes_w, count * lanes_w, c.nb, tpw,
-                       tpart.data() + 2 * thread0, tpart_key.data() + 2 * thread0,
-                       (uint32_t)md::ba_states(c.K, ht)};
-    hv.push_back({grp, ht, pre.data() + states_done, u.data() + thread0});
-    wdone += count;
-    states_done += grp.states;
+    const md::BaHalf<F> x = md::ba_half(whole, c.windows, nh, h, c.K);
+    // the halves tile the group: each begins where the one before it ended
+    ASSERT_EQ(x.state0, states_done);
+    ASSERT_EQ(x.thread0, threads_done);
+    ASSERT_EQ(x.g.slot, slot.data() + threads_done / tpw * lanes_w);
+    ASSERT_EQ(x.g.tpart, tpart.data() + 2 * threads_done);
+    hv.push_back({x.g, x.threads, pre.data() + x.state0, u.data() + x.thread0});
+    states_done += x.g.states;
+    threads_done += x.threads;
   }
+  ASSERT_EQ(threads_done, threads) << "the halves' threads are not the group's";
   ASSERT_EQ(states_done, states) << "the halves' states are not the group's";
   for (auto& x : hv) launch(std::max(x.g.lanes, x.g.states), [&] { md::ba_init_kernel<F>(x.g); });
   for (uint32_t s = 0; s <= c.L; ++s)

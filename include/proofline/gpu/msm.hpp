@@ -31,7 +31,8 @@
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
 //     G1 by default from 3·2^25 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
 //     ("lanes"), but each lane's running sum is affine and the additions of all lanes of a group of windows are
-//     done in L steps, each step's additions sharing one field inversion (Montgomery's trick);
+//     done in L steps, each step's additions sharing one field inversion per half of the group
+//     (Montgomery's trick; the two halves step on two streams);
 //     the cut runs then go through the same XYZZ fold;
 //  4. reduction of Σ_j (j+1)·B_j per window on the device in levels of segments of 16
 //     (each segment: running sums T = Σ i·x_i, R = Σ x_i; R is multiplied by 16 with four
@@ -94,8 +95,8 @@
 // the other half's step; PROOFLINE_MSM_BA_OVERLAP=0 steps them together on one stream, for
 // comparison (other values but 1 throw).
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
-// call. The lanes' state (G1 ≈ 250 B, G2 ≈ 500 B per lane, ⌈n/L⌉ lanes per window: G1 2^27, all 12
-// windows at once, ≈ 12.6 GB) is sized by what is free on the device when the call runs: as many
+// call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
+// window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) is sized by what is free on the device when the call runs: as many
 // windows per group as fit in half the free memory (or the DeviceBudget's headroom), at most
 // PROOFLINE_MSM_BA_GROUP; if fewer than half the windows fit at once (or an allocation fails
 // meanwhile), the call runs XYZZ — three groups, each paying its L + 1 inversions, lost to XYZZ on an
@@ -110,7 +111,8 @@
 // Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
 // W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 22 (its default since 2026-12-06): about
 // 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state, sized
-// by the free memory (above): ≈ 350 B × ⌈n/L⌉ per window of a group.
+// by the free memory (above): G1 ≈ 265 B × ⌈n/L⌉ per window of a group (248 B per lane, the threads'
+// parts and inversion scratch), G2 about twice that.
 // Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
 // with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and
 // the device) stay usable: free something or use smaller calls and retry.
@@ -149,9 +151,9 @@ enum class G1Kernels {
 
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
 enum class BucketAdd {
-  kFromEnv,      ///< batch-affine from PROOFLINE_MSM_BA_MIN tail points (unset: G1 2^26, G2 never); PROOFLINE_MSM_XYZZ=1: never
+  kFromEnv,      ///< batch-affine from PROOFLINE_MSM_BA_MIN tail points (unset: G1 3·2^25, G2 never); PROOFLINE_MSM_XYZZ=1: never
   kXyzz,         ///< XYZZ mixed additions
-  kBatchAffine,  ///< batch-affine at any size (G1 and G2), or XYZZ where not even one window's lanes fit
+  kBatchAffine,  ///< batch-affine at any size (G1 and G2), or XYZZ where fewer than half the windows' lanes fit at once
 };
 
 /// Options of one GPU MSM call.
