@@ -940,7 +940,7 @@ struct GpuMsm<Cfg>::Impl {
   /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
   /// launches of ba_step_kernel with a batch inversion of the thread products between them — split,
   /// unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves on two streams, so that one half's inversion
-  /// levels (latency-bound: a few small launches and one Fermat inversion in one thread) run beside
+  /// levels (latency-bound: a few small launches and one inversion in one thread) run beside
   /// the other half's step —, its cut runs folded per window by fold_cut. Returns false, having done
   /// nothing, if fewer than half the windows fit at once (the caller then runs XYZZ): on an H100 three
   /// groups of 4 windows, each paying the L + 1 inversions, lost to XYZZ (bench/RESULTS.md, 2026-12-07

@@ -13,8 +13,11 @@
 // blocks of threads with two inversion levels. So the order of
 // Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
 // pending-addition bookkeeping are checked without a device; test_gpu checks the kernels themselves.
+// Beside them: the one-thread Fp inversion of fp_inverse.cuh (the device's top of the batch inversion,
+// plain C++) against ff::Fp::inverse limb for limb.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -336,6 +339,46 @@ TEST(GpuBatchAffineEmulation, G2BucketsEqualDirectSums) {
     run_case<ec::G2Config>(seed, c, seed % 2 == 1);
     ++seed;
   }
+}
+
+// The one-thread inversion at the top of the batch inversion (fp_inverse.cuh: the binary extended
+// Euclidean algorithm, Montgomery limbs in and out), the very code the device runs, against
+// ff::Fp::inverse limb for limb: random values, the edge values 1, −1, 2, 2^(−1), R mod p and values
+// near p, every input also as its unreduced representative a + k·p below 2^384, and 0 (no inverse: 0).
+TEST(GpuBatchAffineEmulation, FpInverseEqualsHost) {
+  auto to32 = [](const ff::Fp& x) {
+    std::array<uint32_t, 12> r{};
+    for (int i = 0; i < 6; ++i) {
+      r[2 * i] = (uint32_t)x.limbs[i];
+      r[2 * i + 1] = (uint32_t)(x.limbs[i] >> 32);
+    }
+    return r;
+  };
+  std::mt19937_64 rng(381);
+  std::vector<ff::Fp> xs;
+  const ff::Fp one = ff::Fp::one(), two = one + one;
+  xs.insert(xs.end(), {one, -one, two, two.inverse(), ff::Fp::from_montgomery(ff::Fp::kR), -two,
+                       ff::Fp::from_montgomery({1, 0, 0, 0, 0, 0}), ff::Fp::from_montgomery({2, 0, 0, 0, 0, 0})});
+  for (int i = 0; i < 3000; ++i) xs.push_back(ff::Fp::random(rng));
+  std::array<uint32_t, 12> p32{};
+  for (int i = 0; i < 12; ++i) p32[i] = g::FpParams32::mod(i);
+  for (const ff::Fp& x : xs) {
+    const auto want = to32(x.inverse());
+    auto in = to32(x);
+    for (int k = 0; k < 9; ++k) {  // a, a + p, …: every representative below 2^384
+      std::array<uint32_t, 12> got{};
+      g::fp_inverse_mont(in.data(), got.data());
+      ASSERT_EQ(got, want) << "the inverse of limbs " << ::testing::PrintToString(to32(x)) << " + " << k << "·p";
+      if (g::fp_inv_detail::add(in.data(), p32.data()) != 0) break;  // past 2^384
+    }
+  }
+  std::array<uint32_t, 12> zero{}, got{};
+  got.fill(7);
+  g::fp_inverse_mont(zero.data(), got.data());
+  EXPECT_EQ(got, zero);
+  got.fill(7);
+  g::fp_inverse_mont(p32.data(), got.data());  // p itself ≡ 0
+  EXPECT_EQ(got, zero);
 }
 
 }  // namespace

@@ -91,7 +91,7 @@
 // PROOFLINE_MSM_BA_GROUP (1 … 64, default: all) bounds the windows per group (their lanes step
 // together; fewer windows, less state); a value outside that range makes run() throw
 // std::invalid_argument. A group's windows step as two halves on two streams, so that one half's
-// batch inversion (a few small launches and one Fermat inversion in one thread per step) runs beside
+// batch inversion (a few small launches and one inversion in one thread per step) runs beside
 // the other half's step; PROOFLINE_MSM_BA_OVERLAP=0 steps them together on one stream, for
 // comparison (other values but 1 throw).
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
