@@ -11,7 +11,8 @@
 //       variants (GpuMsmConfig::g1_kernels); unset: PROOFLINE_G1_KERNELS's choice (column "kernels": env).
 //   env BUCKET_ADD=xyzz,batch-affine (any comma list): each spec is timed once per listed bucket
 //       addition (GpuMsmConfig::bucket_add); unset: one run per spec
-//       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": env).
+//       with the environment's choice (PROOFLINE_MSM_XYZZ, PROOFLINE_MSM_BA_MIN; column "adds": "env: " and what ran).
+//   Column "adds" also says "(ran xyzz)" where a batch-affine row fell back to XYZZ (too few windows fit).
 //   env BA_STEPS=16,32,64 (any comma list): batch-affine runs once per listed L
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
@@ -296,9 +297,15 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       }
       std::sort(ms.begin(), ms.end());
       const int c = row.cfg.window_bits;
+      // what step 3 ran (GpuMsm::last_bucket_add): a batch-affine row that fell back to XYZZ says so
+      std::string adds = row.adds;
+      const gpu::BucketAdd ran = g.last_bucket_add();
+      const char* ran_name = ran == gpu::BucketAdd::kXyzz ? "xyzz" : ran == gpu::BucketAdd::kBatchAffine ? "batch-affine" : "none";
+      if (row.cfg.bucket_add == gpu::BucketAdd::kFromEnv) adds += std::string(": ") + ran_name;
+      else if (ran != row.cfg.bucket_add) adds += std::string(" (ran ") + ran_name + ")";
       std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s | %s | %d |\n", curve == 1 ? "G1" : "G2", s.lg,
                   c ? c : gpu::gpu_msm_window_bits(n, curve), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
-                  g.device_bytes() / double(1 << 30), row.variant.c_str(), row.adds.c_str(), row.cfg.batch_affine_steps);
+                  g.device_bytes() / double(1 << 30), row.variant.c_str(), adds.c_str(), row.cfg.batch_affine_steps);
       std::fflush(stdout);
     }
   }

@@ -543,6 +543,8 @@ struct GpuMsm<Cfg>::Impl {
                 "the lean G1 kernels' field has the layout of the old");
   /// The G2 kernel choice of the current run() (resolved GpuMsmConfig::g2_kernels).
   G2Kernels g2_kernels = G2Kernels::kNew;
+  /// What step 3 of the last run() ran (GpuMsm::last_bucket_add).
+  BucketAdd last_bucket_add = BucketAdd::kFromEnv;
   /// The G1 kernel choice of the current run() (resolved GpuMsmConfig::g1_kernels).
   G1Kernels g1_kernels = G1Kernels::kNew;
   /// fn(G{}) with G the coordinate field `group` runs over in this run (G2: F, FNew, FLean or
@@ -729,6 +731,7 @@ struct GpuMsm<Cfg>::Impl {
 
   Projective run(const DevFr* d_scalars, size_t n, size_t offset, const GpuMsmConfig& cfg) {
     using namespace msm_detail;
+    last_bucket_add = BucketAdd::kFromEnv;  // no tail yet
     if (offset > nbases || n > nbases - offset)
       throw std::invalid_argument("GpuMsm::run: " + std::to_string(n) + " scalars at offset " +
                                   std::to_string(offset) + " but only " + std::to_string(nbases) +
@@ -1156,6 +1159,7 @@ struct GpuMsm<Cfg>::Impl {
     const bool batch_affine =
         batch_affine_selected(cfg, n32) &&
         accumulate_batch_affine(W, c, nb, n32, batch_affine_steps(cfg), batch_affine_lanes(cfg), d_bases, prof);
+    last_bucket_add = batch_affine ? BucketAdd::kBatchAffine : BucketAdd::kXyzz;
     for (int w = 0; w < W && !batch_affine; ++w) {
       size_t tb = cub_temp.bytes();
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, keys.as<uint32_t>() + (size_t)w * n,
@@ -1267,6 +1271,10 @@ typename GpuMsm<Cfg>::Projective GpuMsm<Cfg>::run_device(const void* d_scalars, 
 template <class Cfg>
 std::size_t GpuMsm<Cfg>::device_bytes() const {
   return impl_->device_bytes();
+}
+template <class Cfg>
+BucketAdd GpuMsm<Cfg>::last_bucket_add() const {
+  return impl_->last_bucket_add;
 }
 template <class Cfg>
 void GpuMsm<Cfg>::release_scratch() {

@@ -477,6 +477,12 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   const size_t held = fresh.device_bytes();
   expect_same_cfg(fresh, bases, scalars, "batch-affine after it", adds_cfg(gpu::BucketAdd::kBatchAffine));
   EXPECT_EQ(fresh.device_bytes(), held) << "batch-affine kept device memory after its call";
+  EXPECT_EQ(fresh.last_bucket_add(), gpu::BucketAdd::kBatchAffine) << "3,000 points: every window's lanes fit";
+  expect_same_cfg(fresh, bases, scalars, "XYZZ again", adds_cfg(gpu::BucketAdd::kXyzz));
+  EXPECT_EQ(fresh.last_bucket_add(), gpu::BucketAdd::kXyzz);
+  std::vector<ff::Fr> ones(bases.size(), ff::Fr::one());  // no tail: every scalar 1 (the 0/1 split takes all)
+  expect_same_cfg(fresh, bases, ones, "every scalar 1, batch-affine asked", adds_cfg(gpu::BucketAdd::kBatchAffine));
+  EXPECT_EQ(fresh.last_bucket_add(), gpu::BucketAdd::kFromEnv) << "a call without tail points added none";
 }
 
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {

@@ -214,6 +214,10 @@ class GpuMsm {
 
   /// Device bytes currently held by the object (bases it owns + scratch).
   std::size_t device_bytes() const;
+  /// How step 3 of the last run() / run_device() added its tail points into buckets, after any
+  /// fallback ("Bucket additions": batch-affine runs XYZZ where too few windows fit): kXyzz or
+  /// kBatchAffine; kFromEnv where that call had no tail point (all scalars 0 or 1) or threw first.
+  BucketAdd last_bucket_add() const;
   /// Frees the scratch (not the bases).
   void release_scratch();
 
