@@ -21,6 +21,10 @@
 //       (two halves on two streams, or all on one), set through PROOFLINE_MSM_BA_OVERLAP (1, 0) around
 //       each of its calls (column "adds": "… one-stream"); unset: the environment's (two streams unless
 //       PROOFLINE_MSM_BA_OVERLAP=0).
+//   env BA_STATE=per-call,kept (any comma list): and once per listed life of the batch-affine state
+//       (GpuMsm::keep_batch_affine_state: allocated per call, or once and reused, as a backend that plans
+//       it does; column "adds": "… kept"); unset: per call (GpuMsm's default). The state kept by a row is
+//       freed after it.
 //
 // Data, as in the sppark anchor (shared/reference/anchor-sppark-h200.md): 4096 distinct G1 points
 // (2048 for G2), random multiples of the generator, repeated on the device to fill N (each copy
@@ -216,6 +220,18 @@ std::vector<BaVariant> ba_variants() {
   return out;
 }
 
+/// BA_STATE as a list of keep flags (GpuMsm::keep_batch_affine_state); {false} when unset.
+std::vector<bool> ba_state_keep() {
+  std::vector<bool> out;
+  for (const auto& name : env_list("BA_STATE")) {
+    if (name == "per-call") out.push_back(false);
+    else if (name == "kept") out.push_back(true);
+    else throw std::invalid_argument("BA_STATE: '" + name + "' is not per-call or kept");
+  }
+  if (out.empty()) out.push_back(false);
+  return out;
+}
+
 /// BA_LANES as a list of K values (lanes per thread); {0} (the default rule) when unset.
 std::vector<int> ba_lanes() {
   std::vector<int> out;
@@ -259,6 +275,7 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       gpu::GpuMsmConfig cfg;
       std::string variant, adds;
       BaVariant ba;
+      bool keep = false;
     };
     std::vector<Row> rows;
     for (int c : ws)
@@ -266,9 +283,11 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
         for (const auto& [aname, add] : bucket_adds())
           for (int steps : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_steps())
             for (int lanes : add == gpu::BucketAdd::kXyzz ? std::vector<int>{0} : ba_lanes())
-              for (const auto& bv : add == gpu::BucketAdd::kXyzz ? std::vector<BaVariant>{{}} : ba_variants()) {
-                Row row{{}, variant.name, lanes ? aname + " K=" + std::to_string(lanes) : aname, bv};
+              for (const auto& bv : add == gpu::BucketAdd::kXyzz ? std::vector<BaVariant>{{}} : ba_variants())
+                for (const bool keep : add == gpu::BucketAdd::kXyzz ? std::vector<bool>{false} : ba_state_keep()) {
+                Row row{{}, variant.name, lanes ? aname + " K=" + std::to_string(lanes) : aname, bv, keep};
                 if (!bv.name.empty()) row.adds += " " + bv.name;
+                if (keep) row.adds += " kept";
                 row.cfg.window_bits = c;
                 row.cfg.g1_kernels = variant.g1;
                 row.cfg.g2_kernels = variant.g2;
@@ -284,6 +303,7 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       const char* env_overlap = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
       const std::string saved = env_overlap ? env_overlap : "";
       if (row.ba.overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", row.ba.overlap, 1);
+      g.keep_batch_affine_state(row.keep);  // kept: allocated by the warm-up, reused by the timed calls
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
         const auto got = g.run_device(d_scalars, n, 0, row.cfg);
@@ -295,6 +315,8 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
         if (env_overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", saved.c_str(), 1);
         else ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
       }
+      const double mem_gib = g.device_bytes() / double(1 << 30);  // with a kept state: before it is freed
+      g.keep_batch_affine_state(false);
       std::sort(ms.begin(), ms.end());
       const int c = row.cfg.window_bits;
       // what step 3 ran (GpuMsm::last_bucket_add): a batch-affine row that fell back to XYZZ says so
@@ -305,7 +327,7 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       else if (ran != row.cfg.bucket_add) adds += std::string(" (ran ") + ran_name + ")";
       std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s | %s | %d |\n", curve == 1 ? "G1" : "G2", s.lg,
                   c ? c : gpu::gpu_msm_window_bits(n, curve), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
-                  g.device_bytes() / double(1 << 30), row.variant.c_str(), adds.c_str(), row.cfg.batch_affine_steps);
+                  mem_gib, row.variant.c_str(), adds.c_str(), row.cfg.batch_affine_steps);
       std::fflush(stdout);
     }
   }

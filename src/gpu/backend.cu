@@ -440,6 +440,21 @@ struct GpuBackend::Impl {
     return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, false) + cc + extra <=
            device_budget();
   }
+  /// Whether the G1 MSMs of p keep their batch-affine state between calls (GpuMsm::keep_batch_affine_state,
+  /// backend.hpp "Residency"): p's SRS resident with the full working set and whole MSMs, and room in the
+  /// budget for the state of p's largest G1 MSM beside what is held, that working set (with the wide
+  /// table where the domain has it) and a compiled circuit (the one on the device, else the reserve for
+  /// one of p's shape). The state comes after the compiled circuit and the wide table: without it the MSM
+  /// still runs batch-affine with a per-call state where half the free memory holds one, else XYZZ.
+  bool want_ba_keep(const Parameters& p, const Resident& res) const {
+    if (res.mode != SrsMode::Resident || res.lean || res.msm_chunk != 0) return false;
+    const std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
+    const std::size_t state = GpuMsmG1::batch_affine_state_bytes(n, cfg.msm);
+    if (state == 0) return false;
+    const bool wide = domain ? domain->wide_twiddles() : want_wide(p, res);  // the table first
+    const std::size_t cc = compiled_dev ? compiled_dev->device_bytes() : kCompiledReserve * p.domain_size();
+    return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, 0, false, wide) + cc + state <= device_budget();
+  }
   static constexpr std::size_t kCompiledReserve = 64;
   std::size_t held_device_bytes(const Parameters* except) const {
     std::size_t b = 0;
@@ -561,6 +576,7 @@ struct GpuBackend::Impl {
       }
       drop(p);
     }
+    g1.keep_batch_affine_state(false);  // a kept state is not in plan()'s count: freed before a new SRS
     const auto t0 = Clock::now();
     auto r = std::make_unique<Resident>();
     r->key = &p;
@@ -869,6 +885,7 @@ struct GpuBackend::Impl {
     if (!compiled_dev || compiled_src != cc) {
       compiled_dev.reset();
       compiled_src.reset();
+      g1.keep_batch_affine_state(false);  // want_ba_keep counts the new circuit at the next partition
       // The compiled circuit before the wide table (want_wide): a wide domain is dropped before a new
       // compiled circuit goes up, and remade at its next use only if want_wide, which then counts
       // this circuit's own bytes, still finds room (a new circuit is rare: once per shape).
@@ -1181,6 +1198,9 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
+    // the G1 batch-affine state kept across this partition's MSMs and the next partition's where the plan
+    // has room for it (want_ba_keep), else allocated per call (or XYZZ) and nothing kept
+    g1.keep_batch_affine_state(want_ba_keep(p, res));
     if (res.lean) return prove_one_lean(p, res, w, t, cancel, k);
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.rows();

@@ -901,6 +901,44 @@ struct GpuMsm<Cfg>::Impl {
       reduce_level_kernel<G, false><<<(total + 127) / 128, 128, 0, stream>>>(p_out, q_out, p_in, q_in, m, total);
   }
 
+  /// The batch-affine state of a call over a tail of n points in W windows, L entries per lane, K lanes
+  /// per thread, at most `group` windows per group (and lane indices below 2^31): the bytes of each
+  /// buffer (accumulate_batch_affine ensures exactly these; batch_affine_state_bytes sums them).
+  struct BaSizes {
+    size_t windows = 0, inv_scratch = 0;
+    size_t acc = 0, cur = 0, pre = 0, slot = 0, slot_key = 0, tpart = 0, tpart_key = 0, u = 0, inv = 0;
+    size_t total() const { return acc + cur + pre + slot + slot_key + tpart + tpart_key + u + inv; }
+  };
+  static BaSizes ba_sizes(size_t n, int W, uint32_t L, uint32_t K, uint32_t group) {
+    BaSizes z;
+    const size_t lanes_w = (n + L - 1) / L;
+    const size_t tpw = (lanes_w + K - 1) / K;  // threads per window
+    z.windows = std::min<size_t>({(size_t)W, (size_t)group, (size_t{1} << 31) / std::max<size_t>(lanes_w, 1)});
+    const size_t lanes = z.windows * lanes_w, threads = z.windows * tpw;
+    // acc, cur and the prefixes at the lanes' state indices (msm_batch_affine.cuh, ba_state)
+    const size_t states = (size_t)msm_detail::ba_states(K, (uint32_t)threads);
+    z.inv_scratch = batch_invert_scratch(threads);
+    z.acc = states * sizeof(DA);
+    z.cur = states * 4;
+    z.pre = states * sizeof(F);
+    z.slot = lanes * sizeof(DA);
+    z.slot_key = lanes * 4;
+    z.tpart = 2 * threads * sizeof(DX);
+    z.tpart_key = 2 * threads * 4;
+    z.u = threads * sizeof(F);
+    z.inv = 2 * z.inv_scratch * sizeof(F);
+    return z;
+  }
+  /// Bytes of the kept batch-affine state of a call over n points with cfg (GpuMsm::batch_affine_state_bytes).
+  static size_t kept_state_bytes(size_t n, const GpuMsmConfig& cfg) {
+    if (n == 0 || n > msm_detail::kIndexMask || !batch_affine_selected(cfg, (uint32_t)n)) return 0;
+    const int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n, kIsG1 ? 1 : 2);
+    const int W = (255 + c - 1) / c;
+    return ba_sizes(n, W, batch_affine_steps(cfg), batch_affine_lanes(cfg), ba_group_windows()).total();
+  }
+  /// The batch-affine state kept between calls (GpuMsm::keep_batch_affine_state).
+  bool ba_keep = false;
+
   /// Scratch values batch_invert needs for m values: the levels above the first, and the top's
   /// prefix products.
   static size_t batch_invert_scratch(size_t m) {
@@ -965,54 +1003,61 @@ struct GpuMsm<Cfg>::Impl {
     CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
     cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
-    // per window: acc, cur, prefix and a slot with its key per lane, the thread products and their
-    // inversion levels, two XYZZ parts with keys per thread (ba_window_bytes).
-    // The state lives for this call only, stream-ordered (cudaMallocAsync / cudaFreeAsync on the MSM
-    // stream: no device-wide synchronization beside a concurrent MSM), so between calls it neither
-    // holds memory that a caller's plan does not count nor looks free to it.
-    for (DeviceBuffer* b : ba_state_buffers()) b->release();
-    for (DeviceBuffer* b : ba_state_buffers()) b->set_stream(stream);
-    const size_t avail = device_bytes_available();
-    const size_t margin = size_t{256} << 20;
-    const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-    const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
-    const size_t fit = std::min<size_t>(usable / per_window, (size_t{1} << 31) / lanes_w);  // lane indices < 2^31
-    if (fit == 0 || 2 * fit < (size_t)W) return false;
-    const size_t gw = std::min<size_t>({(size_t)W, (size_t)group_max, fit});
-    const size_t lanes_max = gw * lanes_w;
-    const size_t threads_max = gw * tpw;
-    // acc, cur and the prefixes at the lanes' state indices (msm_batch_affine.cuh, ba_state)
-    const size_t states_max = (size_t)ba_states(K, (uint32_t)threads_max);
-    const size_t inv_scratch = batch_invert_scratch(threads_max);
+    // The state (ba_sizes): as many windows per group as fit, at most PROOFLINE_MSM_BA_GROUP. Per call
+    // (the default) it is allocated stream-ordered (cudaMallocAsync / cudaFreeAsync on the MSM stream: no
+    // device-wide synchronization beside a concurrent MSM) and freed at the call's end, so between calls
+    // it neither holds memory that a caller's plan does not count nor looks free to it; it takes at most
+    // half of what is free. Kept (keep_batch_affine_state: a caller that counts it in its plan), it is
+    // allocated once, all windows in one group, and reused by later calls.
+    const bool keep = ba_keep;
+    BaSizes z{};
+    if (keep) {
+      z = ba_sizes(n, W, L, K, group_max);
+      for (DeviceBuffer* b : ba_state_buffers()) b->set_stream(nullptr);  // a per-call state released first
+    } else {
+      for (DeviceBuffer* b : ba_state_buffers()) b->release();
+      for (DeviceBuffer* b : ba_state_buffers()) b->set_stream(stream);
+      const size_t avail = device_bytes_available();
+      const size_t margin = size_t{256} << 20;
+      const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
+      const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
+      const size_t fit = std::min<size_t>(usable / per_window, (size_t{1} << 31) / lanes_w);  // lane indices < 2^31
+      if (fit == 0 || 2 * fit < (size_t)W) return false;
+      z = ba_sizes(n, W, L, K, (uint32_t)std::min<size_t>(group_max, fit));
+    }
+    const size_t gw = z.windows;
     try {  // memory taken meanwhile by another thread (a concurrent MSM): XYZZ instead, nothing done yet
       ensure_parts(tpw);  // fold_cut's parts: 2 per thread
-      ba_acc.ensure(states_max * sizeof(DA));
-      ba_cur.ensure(states_max * 4);
-      ba_pre.ensure(states_max * sizeof(F));
-      ba_slot.ensure(lanes_max * sizeof(DA));
-      ba_slot_key.ensure(lanes_max * 4);
-      ba_tpart.ensure(2 * threads_max * sizeof(DXB));  // the threads' parts (XYZZ)
-      ba_tpart_key.ensure(2 * threads_max * 4);
-      ba_u.ensure(threads_max * sizeof(F));
-      ba_inv.ensure(2 * inv_scratch * sizeof(F));  // one scratch per half
+      ba_acc.ensure(z.acc);
+      ba_cur.ensure(z.cur);
+      ba_pre.ensure(z.pre);
+      ba_slot.ensure(z.slot);
+      ba_slot_key.ensure(z.slot_key);
+      ba_tpart.ensure(z.tpart);  // the threads' parts (XYZZ)
+      ba_tpart_key.ensure(z.tpart_key);
+      ba_u.ensure(z.u);
+      ba_inv.ensure(z.inv);  // one scratch per half
     } catch (const CudaError& e) {
       if (e.code() != (int)cudaErrorMemoryAllocation) throw;
       for (DeviceBuffer* b : ba_state_buffers()) b->release();
       return false;
     }
+    const size_t inv_scratch = z.inv_scratch;
     // On every way out from here (an exception included): the second stream joined into the MSM stream
     // if it was forked, then the state released stream-ordered on the MSM stream — after the join, so
     // after every kernel of both halves (a failed launch must not leave the second half writing into
     // memory that the next call is given).
+    // A kept state stays after a normal end (the next call's kernels follow this call's on the MSM stream).
     struct StateGuard {
       Impl& m;
-      bool forked = false;
+      bool forked = false, keep = false;
       ~StateGuard() {
         if (forked && cudaEventRecord(m.ba_join, m.ba_stream) == cudaSuccess)
           (void)cudaStreamWaitEvent(m.stream, m.ba_join, 0);
         else if (forked)
           (void)cudaStreamSynchronize(m.ba_stream);
-        for (DeviceBuffer* b : m.ba_state_buffers()) b->release();
+        if (!keep)
+          for (DeviceBuffer* b : m.ba_state_buffers()) b->release();
       }
     } guard{*this};
     if (overlap && gw > 1) {
@@ -1113,7 +1158,8 @@ struct GpuMsm<Cfg>::Impl {
       }
       prof.mark("fold");
     }
-    return true;  // the guard releases the state, stream-ordered: after the fold's kernels
+    guard.keep = keep;
+    return true;  // the guard releases a per-call state, stream-ordered: after the fold's kernels
   }
   /// The batch-affine lanes' state (accumulate_batch_affine).
   std::array<DeviceBuffer*, 9> ba_state_buffers() {
@@ -1279,6 +1325,16 @@ BucketAdd GpuMsm<Cfg>::last_bucket_add() const {
 template <class Cfg>
 void GpuMsm<Cfg>::release_scratch() {
   impl_->release_scratch();
+}
+template <class Cfg>
+void GpuMsm<Cfg>::keep_batch_affine_state(bool keep) {
+  impl_->ba_keep = keep;
+  if (!keep)
+    for (DeviceBuffer* b : impl_->ba_state_buffers()) b->release();
+}
+template <class Cfg>
+std::size_t GpuMsm<Cfg>::batch_affine_state_bytes(std::size_t n, const GpuMsmConfig& cfg) {
+  return Impl::kept_state_bytes(n, cfg);
 }
 
 }  // namespace proofline::gpu

@@ -485,6 +485,50 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   EXPECT_EQ(fresh.last_bucket_add(), gpu::BucketAdd::kFromEnv) << "a call without tail points added none";
 }
 
+// A kept batch-affine state (GpuMsm::keep_batch_affine_state): the first batch-affine call allocates
+// exactly batch_affine_state_bytes(n) more than a per-call object holds after the same call; later calls
+// (the same size, a smaller one, other L and K that need no more) reuse it without a byte more; a larger
+// call grows it to that call's size; keep(false) frees it; every result equals the CPU's.
+TEST(GpuMsm, G1BatchAffineKeptState) {
+  REQUIRE_CUDA_DEVICE();
+  using gpu::BucketAdd;
+  std::mt19937_64 rng(51);
+  auto big = random_bases<ec::G1Config>(6000, rng);
+  auto big_scalars = random_scalars(big.size(), rng);
+  std::vector<ec::G1Affine> bases(big.begin(), big.begin() + 3000);
+  std::vector<ff::Fr> scalars(big_scalars.begin(), big_scalars.begin() + 3000);
+  const auto ba = adds_cfg(BucketAdd::kBatchAffine);
+  const size_t state = gpu::GpuMsmG1::batch_affine_state_bytes(bases.size(), ba);
+  ASSERT_GT(state, 0u);
+  EXPECT_EQ(gpu::GpuMsmG1::batch_affine_state_bytes(bases.size(), adds_cfg(BucketAdd::kXyzz)), 0u);
+  EXPECT_EQ(gpu::GpuMsmG2::batch_affine_state_bytes(bases.size()), 0u) << "G2 runs XYZZ unless asked";
+  gpu::GpuMsmG1 per_call, kept;
+  expect_same_cfg(per_call, bases, scalars, "per call", ba);
+  kept.keep_batch_affine_state(true);
+  expect_same_cfg(kept, bases, scalars, "kept, first call", ba);
+  EXPECT_EQ(kept.last_bucket_add(), BucketAdd::kBatchAffine);
+  const size_t held = kept.device_bytes();
+  EXPECT_EQ(held, per_call.device_bytes() + state) << "the kept state is what batch_affine_state_bytes says";
+  expect_same_cfg(kept, bases, scalars, "kept, second call", ba);
+  EXPECT_EQ(kept.device_bytes(), held);
+  std::vector<ec::G1Affine> small(bases.begin(), bases.begin() + 1000);
+  std::vector<ff::Fr> small_scalars(scalars.begin(), scalars.begin() + 1000);
+  expect_same_cfg(kept, small, small_scalars, "kept, a smaller call", ba);
+  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 1", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 1));
+  expect_same_cfg(kept, bases, scalars, "kept, L 32 K 7", adds_cfg(BucketAdd::kBatchAffine, 32, 0, 7));
+  expect_same_cfg(kept, small, small_scalars, "kept, XYZZ between", adds_cfg(BucketAdd::kXyzz));
+  expect_same_cfg(kept, bases, scalars, "kept, after XYZZ", ba);
+  EXPECT_EQ(kept.device_bytes(), held) << "smaller calls and other L, K reuse the state";
+  expect_same_cfg(kept, big, big_scalars, "kept, a larger call", ba);
+  gpu::GpuMsmG1 per_call_big;
+  expect_same_cfg(per_call_big, big, big_scalars, "per call, the larger", ba);
+  EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes() + gpu::GpuMsmG1::batch_affine_state_bytes(big.size(), ba));
+  kept.keep_batch_affine_state(false);
+  EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes()) << "keep(false) frees the state";
+  expect_same_cfg(kept, big, big_scalars, "per call again", ba);
+  EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes());
+}
+
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {
   REQUIRE_CUDA_DEVICE();
   std::mt19937_64 rng(8);

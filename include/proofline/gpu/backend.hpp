@@ -105,6 +105,12 @@
 // Scratch for a partition (kept between calls, freed by release_scratch()): 3·m·32 B (a, b, c) +
 // aux·32 B + the A/B scalar vectors + the NTT tables + the MSM scratch (msm.hpp, "Memory") + in
 // streamed mode the chunk buffers (working_bytes() estimates it; "Working set" below).
+// The batch-affine state of the G1 MSMs (msm.hpp "Bucket additions"; ≈ 13.3 GB for a 2^27 H MSM) is
+// not in working_bytes(), so no plan turns lean or streamed for it: each partition keeps it between
+// calls (GpuMsm::keep_batch_affine_state) where the budget holds it beside a resident SRS, the full
+// working set with whole MSMs, a compiled circuit (or its reserve) and the wide NTT table; else each
+// MSM allocates it per call (at most half of what is free) or runs XYZZ. A kept state is freed before
+// a new SRS is planned and before a new compiled circuit goes up, and by release_scratch().
 //
 // ---- Working set ----------------------------------------------------------------------------------
 // Full: all of the above on the device at once (the schedules of "Schedule"). Lean: at most the

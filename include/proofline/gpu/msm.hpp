@@ -218,7 +218,19 @@ class GpuMsm {
   /// fallback ("Bucket additions": batch-affine runs XYZZ where too few windows fit): kXyzz or
   /// kBatchAffine; kFromEnv where that call had no tail point (all scalars 0 or 1) or threw first.
   BucketAdd last_bucket_add() const;
-  /// Frees the scratch (not the bases).
+  /// keep = true: the batch-affine state ("Bucket additions") is allocated once, for all windows in one
+  /// group, by the first call that runs batch-affine and reused by later calls (grown when a call needs
+  /// more) — for a caller that counts it in its own plan of device memory (batch_affine_state_bytes);
+  /// the free-memory rule does not apply then, and a failed allocation still falls back to XYZZ. false
+  /// (the default): allocated per call and freed at its end; switching to false frees a kept state now.
+  void keep_batch_affine_state(bool keep);
+  /// Device bytes of the state a kept batch-affine call over n points with cfg allocates (all windows
+  /// in one group, at most PROOFLINE_MSM_BA_GROUP; L, K from cfg or the environment); 0 where such a
+  /// call runs XYZZ (n below the threshold, G2 unless asked, PROOFLINE_MSM_XYZZ). An upper bound: the
+  /// state is sized by the call's tail (n less its 0 and 1 scalars). Throws std::invalid_argument for
+  /// a bad environment value, as run() does.
+  static std::size_t batch_affine_state_bytes(std::size_t n, const GpuMsmConfig& cfg = {});
+  /// Frees the scratch (not the bases), a kept batch-affine state included.
   void release_scratch();
 
   struct Impl;
