@@ -488,7 +488,8 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
 // A kept batch-affine state (GpuMsm::keep_batch_affine_state): the first batch-affine call allocates
 // exactly batch_affine_state_bytes(n) more than a per-call object holds after the same call; later calls
 // (the same size, a smaller one, other L and K that need no more) reuse it without a byte more; a larger
-// call grows it to that call's size; keep(false) frees it; every result equals the CPU's.
+// call grows it to that call's size, and so do calls with more threads (K = 1) or more rounded states; keep(false)
+// frees it; every result equals the CPU's.
 TEST(GpuMsm, G1BatchAffineKeptState) {
   REQUIRE_CUDA_DEVICE();
   using gpu::BucketAdd;
@@ -514,8 +515,10 @@ TEST(GpuMsm, G1BatchAffineKeptState) {
   std::vector<ec::G1Affine> small(bases.begin(), bases.begin() + 1000);
   std::vector<ff::Fr> small_scalars(scalars.begin(), scalars.begin() + 1000);
   expect_same_cfg(kept, small, small_scalars, "kept, a smaller call", ba);
-  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 1", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 1));
-  expect_same_cfg(kept, bases, scalars, "kept, L 32 K 7", adds_cfg(BucketAdd::kBatchAffine, 32, 0, 7));
+  // fewer lanes (L 64), fewer or as many lanes per thread: no buffer needs more (K = 1 or 7 would:
+  // more threads, or more states from the rounding of 94 lanes to threads of 7)
+  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 32", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 32));
+  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 16", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 16));
   expect_same_cfg(kept, small, small_scalars, "kept, XYZZ between", adds_cfg(BucketAdd::kXyzz));
   expect_same_cfg(kept, bases, scalars, "kept, after XYZZ", ba);
   EXPECT_EQ(kept.device_bytes(), held) << "smaller calls and other L, K reuse the state";
@@ -523,6 +526,10 @@ TEST(GpuMsm, G1BatchAffineKeptState) {
   gpu::GpuMsmG1 per_call_big;
   expect_same_cfg(per_call_big, big, big_scalars, "per call, the larger", ba);
   EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes() + gpu::GpuMsmG1::batch_affine_state_bytes(big.size(), ba));
+  for (int lanes : {1, 7})  // these grow the kept state (more threads, more rounded states); results still exact
+    expect_same_cfg(kept, bases, scalars, "kept, L 32 K " + std::to_string(lanes),
+                    adds_cfg(BucketAdd::kBatchAffine, 32, 0, lanes));
+  EXPECT_GT(kept.device_bytes(), per_call_big.device_bytes() + gpu::GpuMsmG1::batch_affine_state_bytes(big.size(), ba));
   kept.keep_batch_affine_state(false);
   EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes()) << "keep(false) frees the state";
   expect_same_cfg(kept, big, big_scalars, "per call again", ba);
