@@ -619,6 +619,10 @@ struct GpuMsm<Cfg>::Impl {
     const char* e = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
     return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_OVERLAP");
   }
+  /// Each half's batch inversions on a stream of the greatest priority (PROOFLINE_MSM_BA_PRIORITY=1; "0"
+  /// or unset: on the half's own stream; other values throw std::invalid_argument): the inversion levels
+  /// (small, latency-bound launches) then take the first SM slots the other half's step blocks free.
+  static bool ba_priority() { return env_switch("PROOFLINE_MSM_BA_PRIORITY"); }
   /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or, unset, all of them.
   static uint32_t ba_group_windows() {
     const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", 64);
@@ -635,6 +639,11 @@ struct GpuMsm<Cfg>::Impl {
   /// The second half of a batch-affine group runs here (accumulate_batch_affine); fork/join events.
   cudaStream_t ba_stream = nullptr;
   cudaEvent_t ba_fork = nullptr, ba_join = nullptr;
+  /// With PROOFLINE_MSM_BA_PRIORITY=1: each half's batch inversions on a stream of the device's greatest
+  /// priority (ba_chain[h]), ordered after the half's step by ba_stepped[h] and before its next step by
+  /// ba_inverted[h] (accumulate_batch_affine).
+  cudaStream_t ba_chain[2] = {nullptr, nullptr};
+  cudaEvent_t ba_stepped[2] = {nullptr, nullptr}, ba_inverted[2] = {nullptr, nullptr};
   DeviceBuffer bases_owned{"GPU MSM bases"};
   const DA* bases = nullptr;
   size_t nbases = 0;
@@ -660,6 +669,11 @@ struct GpuMsm<Cfg>::Impl {
     if (ba_fork) cudaEventDestroy(ba_fork);
     if (ba_join) cudaEventDestroy(ba_join);
     if (ba_stream) cudaStreamDestroy(ba_stream);
+    for (int h = 0; h < 2; ++h) {
+      if (ba_stepped[h]) cudaEventDestroy(ba_stepped[h]);
+      if (ba_inverted[h]) cudaEventDestroy(ba_inverted[h]);
+      if (ba_chain[h]) cudaStreamDestroy(ba_chain[h]);
+    }
     if (stream) cudaStreamDestroy(stream);
   }
   void release_scratch() {
@@ -992,8 +1006,9 @@ struct GpuMsm<Cfg>::Impl {
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
-    const uint32_t group_max = ba_group_windows();  // both checked before anything is done
+    const uint32_t group_max = ba_group_windows();  // all checked before anything is done
     const bool overlap = ba_overlap();
+    const bool priority = ba_priority();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     const uint32_t tpw = (lanes_w + K - 1) / K;  // threads per window
@@ -1050,8 +1065,12 @@ struct GpuMsm<Cfg>::Impl {
     // A kept state stays after a normal end (the next call's kernels follow this call's on the MSM stream).
     struct StateGuard {
       Impl& m;
-      bool forked = false, keep = false;
+      bool forked = false, keep = false, chained = false;
       ~StateGuard() {
+        // inversions still queued on the priority streams (a throw between a half's fork to its chain
+        // and the wait for it): waited for, since they write the state
+        for (int h = 0; chained && h < 2; ++h)
+          if (m.ba_chain[h]) (void)cudaStreamSynchronize(m.ba_chain[h]);
         if (forked && cudaEventRecord(m.ba_join, m.ba_stream) == cudaSuccess)
           (void)cudaStreamWaitEvent(m.stream, m.ba_join, 0);
         else if (forked)
@@ -1064,6 +1083,17 @@ struct GpuMsm<Cfg>::Impl {
       if (!ba_stream) CUDA_CHECK(cudaStreamCreateWithFlags(&ba_stream, cudaStreamNonBlocking));
       if (!ba_fork) CUDA_CHECK(cudaEventCreateWithFlags(&ba_fork, cudaEventDisableTiming));
       if (!ba_join) CUDA_CHECK(cudaEventCreateWithFlags(&ba_join, cudaEventDisableTiming));
+    }
+    const bool chains = priority && overlap && gw > 1;  // with one stream the chain is on the critical path anyway
+    if (chains) {
+      int least = 0, greatest = 0;
+      CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      for (int h = 0; h < 2; ++h) {
+        if (!ba_chain[h]) CUDA_CHECK(cudaStreamCreateWithPriority(&ba_chain[h], cudaStreamNonBlocking, greatest));
+        if (!ba_stepped[h]) CUDA_CHECK(cudaEventCreateWithFlags(&ba_stepped[h], cudaEventDisableTiming));
+        if (!ba_inverted[h]) CUDA_CHECK(cudaEventCreateWithFlags(&ba_inverted[h], cudaEventDisableTiming));
+      }
+      guard.chained = true;
     }
 
     // every window sorted in place (the result lands in either buffer of the pair; copied back)
@@ -1131,7 +1161,15 @@ struct GpuMsm<Cfg>::Impl {
           const Half& x = hv[h];
           ba_step_kernel<FB, kB><<<(x.threads + 127) / 128, 128, 0, x.st>>>(x.g, x.pre, x.u, x.threads, K, s);
           check_launch();
-          if (s < L) batch_invert(x.u, x.threads, x.scratch, x.st);
+          if (s < L && chains && halves == 2) {  // the inversion on the half's priority stream, then back
+            CUDA_CHECK(cudaEventRecord(ba_stepped[h], x.st));
+            CUDA_CHECK(cudaStreamWaitEvent(ba_chain[h], ba_stepped[h], 0));
+            batch_invert(x.u, x.threads, x.scratch, ba_chain[h]);
+            CUDA_CHECK(cudaEventRecord(ba_inverted[h], ba_chain[h]));
+            CUDA_CHECK(cudaStreamWaitEvent(x.st, ba_inverted[h], 0));
+          } else if (s < L) {
+            batch_invert(x.u, x.threads, x.scratch, x.st);
+          }
         }
       }
       for (uint32_t h = 0; h < halves; ++h) {

@@ -419,7 +419,8 @@ TEST(GpuMsm, G2BatchAffine) {
 
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
-// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2, 3 / PROOFLINE_MSM_BA_OVERLAP=0) under the
+// (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2, 3 / PROOFLINE_MSM_BA_OVERLAP=0 /
+// PROOFLINE_MSM_BA_PRIORITY=1) under the
 // default config, and the values they refuse.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
@@ -465,6 +466,17 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
     EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
   }
   ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
+  ::setenv("PROOFLINE_MSM_BA_PRIORITY", "1", 1);  // each half's inversions on a priority stream
+  for (int c : {3, 13, 22})
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, priority streams",
+                    adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
+  expect_same_cfg(g, bases, scalars, "priority streams, L 3 K 5", adds_cfg(gpu::BucketAdd::kBatchAffine, 3, 0, 5));
+  ::setenv("PROOFLINE_MSM_BA_PRIORITY", "yes", 1);  // only 0 and 1
+  {
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, adds_cfg(gpu::BucketAdd::kBatchAffine)), std::invalid_argument);
+  }
+  ::unsetenv("PROOFLINE_MSM_BA_PRIORITY");
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
   ::unsetenv("PROOFLINE_MSM_XYZZ");

@@ -93,7 +93,10 @@
 // std::invalid_argument. A group's windows step as two halves on two streams, so that one half's
 // batch inversion (a few small launches and one inversion in one thread per step) runs beside
 // the other half's step; PROOFLINE_MSM_BA_OVERLAP=0 steps them together on one stream, for
-// comparison (other values but 1 throw).
+// comparison (other values but 1 throw). PROOFLINE_MSM_BA_PRIORITY=1 (default 0; other values but
+// 0 and 1 throw) moves each half's batch inversions to a stream of the device's greatest priority,
+// ordered between the half's steps by events, so that their small launches take the first SM slots
+// the other half's step blocks free (for measurement; two halves only).
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
 // window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) is sized by what is free on the device when the call runs: as many
