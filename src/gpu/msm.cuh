@@ -484,13 +484,14 @@ inline size_t device_bytes_available() {
   return free_b;
 }
 
-/// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 = 3·2^25 points
+/// Batch-affine defaults (msm.hpp "Bucket additions"): G1 tails of at least kBaMinG1 = 2^24 points
 /// (G2: XYZZ unless asked), L = kBaSteps entries per lane, K = kBaLanes lanes per thread, all windows
-/// in one group where they fit. Measured on an H100, 2026-12-07 evening (bench/RESULTS.md), G1 L 32
-/// K 32, one group in two halves, the state allocated per call, against XYZZ: 282.0 / 279.0 ms at
-/// 2^25, 516.7 / 511.9 at 2^26, 936.1 / 991.5 at 2^27 — so the threshold lies between the measured
-/// loss at 2^26 and gain at 2^27 (the 32 GiB PoRep H MSM has 2^27 − 1 points); G2 2^24 629 / 551.
-constexpr uint64_t kBaMinG1 = uint64_t{3} << 25;
+/// in one group where they fit. Measured on an H100, 2026-12-07 night (bench/RESULTS.md), G1 L 32 K 32,
+/// one group in two halves with their inversions on priority streams, the state kept, against XYZZ:
+/// 100.4 / 83.2 ms at 2^23, 139.1 / 151.1 at 2^24, 237.4 / 279.3 at 2^25, 463.3 / 511.3 at 2^26,
+/// 869.6 / 993.1 at 2^27 (allocated per call: 102.0, 142.0, 243.7 at 2^23 … 2^25) — so the threshold is
+/// the smallest measured gain; G2 2^24 629 / 551 (evening, per call, no priority streams).
+constexpr uint64_t kBaMinG1 = uint64_t{1} << 24;
 constexpr uint32_t kBaSteps = 32, kBaLanes = 32;
 /// Device bytes of one window's batch-affine state: ⌈n/L⌉ lanes of acc (affine), cur, a prefix (field
 /// element) and a slot with its key, the thread products and (twice, one per half of a group) their
@@ -584,7 +585,7 @@ struct GpuMsm<Cfg>::Impl {
     if (cfg.bucket_add == BucketAdd::kXyzz) return false;
     if (cfg.bucket_add == BucketAdd::kBatchAffine) return true;
     if (msm_detail::env_flag("PROOFLINE_MSM_XYZZ")) return false;
-    // G1 from 3·2^25 points (msm_detail::kBaMinG1); G2 only when asked (it loses there)
+    // G1 from 2^24 points (msm_detail::kBaMinG1); G2 only when asked (it loses there)
     return n >= msm_detail::env_u64("PROOFLINE_MSM_BA_MIN", kIsG1 ? msm_detail::kBaMinG1 : ~uint64_t{0});
   }
   /// L, the entries per batch-affine lane (msm.hpp "Bucket additions").
@@ -619,10 +620,14 @@ struct GpuMsm<Cfg>::Impl {
     const char* e = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
     return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_OVERLAP");
   }
-  /// Each half's batch inversions on a stream of the greatest priority (PROOFLINE_MSM_BA_PRIORITY=1; "0"
-  /// or unset: on the half's own stream; other values throw std::invalid_argument): the inversion levels
-  /// (small, latency-bound launches) then take the first SM slots the other half's step blocks free.
-  static bool ba_priority() { return env_switch("PROOFLINE_MSM_BA_PRIORITY"); }
+  /// Each half's batch inversions on a stream of the greatest priority unless PROOFLINE_MSM_BA_PRIORITY=0
+  /// (on the half's own stream; values other than 0 and 1 throw std::invalid_argument): the inversion
+  /// levels (small, latency-bound launches) then take the first SM slots the other half's step blocks
+  /// free — 20–21 ms of 484 / 891 at G1 2^26 / 2^27 on an H100 (bench/RESULTS.md, 2026-12-07 night).
+  static bool ba_priority() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_PRIORITY");
+    return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_PRIORITY");
+  }
   /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or, unset, all of them.
   static uint32_t ba_group_windows() {
     const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", 64);
@@ -996,7 +1001,8 @@ struct GpuMsm<Cfg>::Impl {
   /// launches of ba_step_kernel with a batch inversion of the thread products between them — split,
   /// unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves on two streams, so that one half's inversion
   /// levels (latency-bound: a few small launches and one inversion in one thread) run beside
-  /// the other half's step —, its cut runs folded per window by fold_cut. Returns false, having done
+  /// the other half's step, on a stream of the greatest priority unless PROOFLINE_MSM_BA_PRIORITY=0 —,
+  /// its cut runs folded per window by fold_cut. Returns false, having done
   /// nothing, if fewer than half the windows fit at once (the caller then runs XYZZ): on an H100 three
   /// groups of 4 windows, each paying the L + 1 inversions, lost to XYZZ (bench/RESULTS.md, 2026-12-07
   /// evening).

@@ -324,7 +324,7 @@ TEST(GpuMsm, G1KernelVariantsAgree) {
   }
 }
 
-// Batch-affine bucket additions (msm.hpp "Bucket additions": G1's default from 3·2^25 points; below that and
+// Batch-affine bucket additions (msm.hpp "Bucket additions": G1's default from 2^24 points; below that and
 // for G2 through PROOFLINE_MSM_BA_MIN or GpuMsmConfig::bucket_add)
 // forced at every size, and XYZZ forced beside it: both equal the CPU. Sizes 1, 2, 3, 31, 2^10,
 // 2^16, 2^20 (2^20: 4096 random bases repeated, so the CPU reference stays cheap); lane lengths L =
@@ -420,7 +420,7 @@ TEST(GpuMsm, G2BatchAffine) {
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
 // (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2, 3 / PROOFLINE_MSM_BA_OVERLAP=0 /
-// PROOFLINE_MSM_BA_PRIORITY=1) under the
+// PROOFLINE_MSM_BA_PRIORITY=0) under the
 // default config, and the values they refuse.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
@@ -466,11 +466,11 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
     EXPECT_THROW(g.run(scalars, 0, gpu::GpuMsmConfig{}), std::invalid_argument);
   }
   ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
-  ::setenv("PROOFLINE_MSM_BA_PRIORITY", "1", 1);  // each half's inversions on a priority stream
+  ::setenv("PROOFLINE_MSM_BA_PRIORITY", "0", 1);  // each half's inversions on its own stream
   for (int c : {3, 13, 22})
-    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, priority streams",
+    expect_same_cfg(g, bases, scalars, "window sweep, batch-affine, no priority streams",
                     adds_cfg(gpu::BucketAdd::kBatchAffine, 0, c));
-  expect_same_cfg(g, bases, scalars, "priority streams, L 3 K 5", adds_cfg(gpu::BucketAdd::kBatchAffine, 3, 0, 5));
+  expect_same_cfg(g, bases, scalars, "no priority streams, L 3 K 5", adds_cfg(gpu::BucketAdd::kBatchAffine, 3, 0, 5));
   ::setenv("PROOFLINE_MSM_BA_PRIORITY", "yes", 1);  // only 0 and 1
   {
     g.set_bases(bases);

@@ -29,7 +29,7 @@
 //     which form a sorted (key, XYZZ) list again and are folded by the same kernel, 32 entries
 //     per thread, level after level until one thread remains (so a bucket holding every point,
 //     e.g. all scalars equal, costs O(L + 32·levels) depth, not O(n/L)).
-//     G1 by default from 3·2^25 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
+//     G1 by default from 2^24 points, G2 on request: batch-affine instead (below, "Bucket additions"): the same ranges
 //     ("lanes"), but each lane's running sum is affine and the additions of all lanes of a group of windows are
 //     done in L steps, each step's additions sharing one field inversion per half of the group
 //     (Montgomery's trick; the two halves step on two streams);
@@ -78,10 +78,11 @@
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
 // path) or in affine coordinates with one inversion per step shared by every lane of a group of
 // windows (batch-affine: ≈ 6 products per addition; src/gpu/msm_batch_affine.cuh). Both give the
-// same group element. G1 runs batch-affine by default for a tail of at least 3·2^25 points (measured
-// on an H100 80GB HBM3, 2026-12-07 evening, bench/RESULTS.md, with the state allocated per call:
-// 282.0 against XYZZ's 279.0 ms at 2^25, 516.7 against 511.9 at 2^26, 936.1 against 991.5 at 2^27),
-// G2 only when asked (2^24: 629 against 551 ms); PROOFLINE_MSM_BA_MIN=N moves the threshold of both to N points, and
+// same group element. G1 runs batch-affine by default for a tail of at least 2^24 points (measured
+// on an H100 80GB HBM3, 2026-12-07 night, bench/RESULTS.md, the state kept, inversions on priority
+// streams: 100.4 against XYZZ's 83.2 ms at 2^23, 139.1 against 151.1 at 2^24, 237.4 against 279.3 at
+// 2^25, 463.3 against 511.3 at 2^26, 869.6 against 993.1 at 2^27), G2 only when asked (2^24: 629
+// against 551 ms); PROOFLINE_MSM_BA_MIN=N moves the threshold of both to N points, and
 // PROOFLINE_MSM_XYZZ=1 (any value but "0") selects XYZZ always, for comparison.
 // PROOFLINE_MSM_BA_STEPS (default 32) is L, the entries per lane and steps per group;
 // PROOFLINE_MSM_BA_LANES (default 32) is K, the lanes one thread carries through a step (its
@@ -93,10 +94,11 @@
 // std::invalid_argument. A group's windows step as two halves on two streams, so that one half's
 // batch inversion (a few small launches and one inversion in one thread per step) runs beside
 // the other half's step; PROOFLINE_MSM_BA_OVERLAP=0 steps them together on one stream, for
-// comparison (other values but 1 throw). PROOFLINE_MSM_BA_PRIORITY=1 (default 0; other values but
-// 0 and 1 throw) moves each half's batch inversions to a stream of the device's greatest priority,
-// ordered between the half's steps by events, so that their small launches take the first SM slots
-// the other half's step blocks free (for measurement; two halves only).
+// comparison (other values but 1 throw). Each half's batch inversions run on a stream of the device's
+// greatest priority, ordered between the half's steps by events, so that their small launches take the
+// first SM slots the other half's step blocks free (20–21 ms at G1 2^26 / 2^27 on an H100);
+// PROOFLINE_MSM_BA_PRIORITY=0 keeps them on the half's own stream, for comparison (other values but 0
+// and 1 throw).
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
 // window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) is sized by what is free on the device when the call runs: as many
@@ -154,7 +156,7 @@ enum class G1Kernels {
 
 /// How step 3 adds points into buckets ("Bucket additions" above); both give the same group element.
 enum class BucketAdd {
-  kFromEnv,      ///< batch-affine from PROOFLINE_MSM_BA_MIN tail points (unset: G1 3·2^25, G2 never); PROOFLINE_MSM_XYZZ=1: never
+  kFromEnv,      ///< batch-affine from PROOFLINE_MSM_BA_MIN tail points (unset: G1 2^24, G2 never); PROOFLINE_MSM_XYZZ=1: never
   kXyzz,         ///< XYZZ mixed additions
   kBatchAffine,  ///< batch-affine at any size (G1 and G2), or XYZZ where fewer than half the windows' lanes fit at once
 };
