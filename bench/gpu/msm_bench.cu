@@ -17,10 +17,12 @@
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
 //       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 32.
-//   env BA_VARIANTS=overlap,one-stream (any comma list): and once per listed stepping of a group's windows
-//       (two halves on two streams, or all on one), set through PROOFLINE_MSM_BA_OVERLAP (1, 0) around
-//       each of its calls (column "adds": "… one-stream"); unset: the environment's (two streams unless
-//       PROOFLINE_MSM_BA_OVERLAP=0).
+//   env BA_VARIANTS=overlap,one-stream,pipeline,no-pipeline (any comma list): and once per listed
+//       variant of the steps, each set through its environment switch around each of its calls (column
+//       "adds": "… one-stream"): overlap / one-stream, a group's windows as two halves on two streams or
+//       all on one (PROOFLINE_MSM_BA_OVERLAP=1 / 0); pipeline / no-pipeline, G1's software-pipelined
+//       step kernel or the plain one (PROOFLINE_MSM_BA_PIPELINE=1 / 0). Unset: the environment's (two
+//       streams unless PROOFLINE_MSM_BA_OVERLAP=0; the plain step unless PROOFLINE_MSM_BA_PIPELINE=1).
 //   env BA_STATE=per-call,kept (any comma list): and once per listed life of the batch-affine state
 //       (GpuMsm::keep_batch_affine_state: allocated per call, or once and reused, as a backend that plans
 //       it does; column "adds": "… kept"); unset: per call (GpuMsm's default). The state kept by a row is
@@ -203,18 +205,22 @@ std::vector<int> ba_steps() {
   return out;
 }
 
-/// BA_VARIANTS as (name, PROOFLINE_MSM_BA_OVERLAP) pairs; one ("", nullptr) entry (the environment's)
-/// when unset.
+/// BA_VARIANTS as (name, environment variable, value) entries; one ("", nullptr, nullptr) entry (the
+/// environment's) when unset.
 struct BaVariant {
   std::string name;
-  const char* overlap = nullptr;
+  const char* var = nullptr;  ///< the switch this variant sets around its row's calls (nullptr: none)
+  const char* value = nullptr;
 };
 std::vector<BaVariant> ba_variants() {
   std::vector<BaVariant> out;
   for (const auto& name : env_list("BA_VARIANTS")) {
-    if (name == "overlap") out.push_back({name, "1"});
-    else if (name == "one-stream") out.push_back({name, "0"});
-    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not overlap or one-stream");
+    if (name == "overlap") out.push_back({name, "PROOFLINE_MSM_BA_OVERLAP", "1"});
+    else if (name == "one-stream") out.push_back({name, "PROOFLINE_MSM_BA_OVERLAP", "0"});
+    else if (name == "pipeline") out.push_back({name, "PROOFLINE_MSM_BA_PIPELINE", "1"});
+    else if (name == "no-pipeline") out.push_back({name, "PROOFLINE_MSM_BA_PIPELINE", "0"});
+    else
+      throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not overlap, one-stream, pipeline or no-pipeline");
   }
   if (out.empty()) out.push_back({});
   return out;
@@ -299,10 +305,11 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
-      // the stepping of this row (read by GpuMsm::run at each call), the environment's restored after it
-      const char* env_overlap = std::getenv("PROOFLINE_MSM_BA_OVERLAP");
-      const std::string saved = env_overlap ? env_overlap : "";
-      if (row.ba.overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", row.ba.overlap, 1);
+      // the step variant of this row (its switch read by GpuMsm::run at each call), the environment's
+      // value restored after it
+      const char* env_before = row.ba.var ? std::getenv(row.ba.var) : nullptr;
+      const std::string saved = env_before ? env_before : "";
+      if (row.ba.var) ::setenv(row.ba.var, row.ba.value, 1);
       g.keep_batch_affine_state(row.keep);  // kept: allocated by the warm-up, reused by the timed calls
       for (int r = 0; r <= reps; ++r) {
         const auto a = std::chrono::steady_clock::now();
@@ -311,9 +318,9 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
         if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(b - a).count());
         if (r == 0 || r == reps) ok = ok && got.to_affine() == want;
       }
-      if (row.ba.overlap) {
-        if (env_overlap) ::setenv("PROOFLINE_MSM_BA_OVERLAP", saved.c_str(), 1);
-        else ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
+      if (row.ba.var) {
+        if (env_before) ::setenv(row.ba.var, saved.c_str(), 1);
+        else ::unsetenv(row.ba.var);
       }
       const double mem_gib = g.device_bytes() / double(1 << 30);  // with a kept state: before it is freed
       g.keep_batch_affine_state(false);
