@@ -984,8 +984,10 @@ struct GpuMsm<Cfg>::Impl {
   /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
   /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
   /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
-  /// launches of ba_step_kernel with a batch inversion of the thread products between them — split,
-  /// unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves on two streams, so that one half's inversion
+  /// launches of ba_step_kernel (G1 with PROOFLINE_MSM_BA_PIPELINE=1: ba_step_pipelined_kernel, the
+  /// same steps with the next lane's loads overlapping this lane's products) with a batch inversion
+  /// of the thread products between them — split, unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves
+  /// on two streams, so that one half's inversion
   /// levels (latency-bound: a few small launches and one inversion in one thread) run beside
   /// the other half's step —, its cut runs folded per window by fold_cut. Returns false, having done
   /// nothing, if fewer than half the windows fit at once (the caller then runs XYZZ): on an H100 three
@@ -997,7 +999,7 @@ struct GpuMsm<Cfg>::Impl {
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
-    const uint32_t group_max = ba_group_windows();  // both checked before anything is done
+    const uint32_t group_max = ba_group_windows();  // all three switches checked before anything is done
     const bool overlap = ba_overlap();
     const bool pipeline_asked = ba_pipeline();
     const size_t n = n32;

@@ -379,7 +379,9 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
 /// 2026-12-07 — 0: none, G1 178 registers (2 blocks per SM), G2 255 with a 1,064 B frame; 3, as msm.cuh
 /// runs G1: 168 registers, 44–84 B spilled). (An L2 prefetch of the lanes ahead was tried and removed:
-/// on an H100 it took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
+/// on an H100 it took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.) G1's
+/// ba_step_pipelined_kernel (below) is the same launch with the next lane's loads overlapping this
+/// lane's products.
 template <class F, int kMinBlocks>
 __global__ void __launch_bounds__(128, kMinBlocks)
     ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
