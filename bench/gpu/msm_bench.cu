@@ -17,10 +17,13 @@
 //       (GpuMsmConfig::batch_affine_steps); unset: PROOFLINE_MSM_BA_STEPS or 32.
 //   env BA_LANES=4,16,64 (any comma list): and once per listed K, the lanes per thread
 //       (GpuMsmConfig::batch_affine_lanes, column "adds": "batch-affine K=…"); unset: PROOFLINE_MSM_BA_LANES or 32.
-//   env BA_VARIANTS=overlap,one-stream,priority,no-priority (any comma list): and once per listed stepping
-//       of a group's windows (two halves on two streams, or all on one: PROOFLINE_MSM_BA_OVERLAP 1, 0;
-//       the inversions on priority streams or not: PROOFLINE_MSM_BA_PRIORITY 1, 0), the variable set around
-//       each of its calls (column "adds": "… one-stream"); unset: the environment's.
+//   env BA_VARIANTS=overlap,one-stream,priority,no-priority,pipeline,no-pipeline (any comma list): and once
+//       per listed variant of the steps, each set through its environment switch around each of its calls
+//       (column "adds": "… one-stream"): overlap / one-stream, a group's windows as two halves on two
+//       streams or all on one (PROOFLINE_MSM_BA_OVERLAP=1 / 0); priority / no-priority, each half's
+//       inversions on a priority stream or its own (PROOFLINE_MSM_BA_PRIORITY=1 / 0); pipeline /
+//       no-pipeline, G1's software-pipelined step kernel or the plain one (PROOFLINE_MSM_BA_PIPELINE=1 / 0).
+//       Unset: the environment's.
 //   env BA_STATE=per-call,kept (any comma list): and once per listed life of the batch-affine state
 //       (GpuMsm::keep_batch_affine_state: allocated per call, or once and reused, as a backend that plans
 //       it does; column "adds": "… kept"); unset: per call (GpuMsm's default). The state kept by a row is
@@ -203,11 +206,11 @@ std::vector<int> ba_steps() {
   return out;
 }
 
-/// BA_VARIANTS as (name, environment variable, value) triples; one ("", nullptr) entry (the environment's)
-/// when unset.
+/// BA_VARIANTS as (name, environment variable, value) entries; one ("", nullptr, nullptr) entry (the
+/// environment's) when unset.
 struct BaVariant {
   std::string name;
-  const char* var = nullptr;  ///< the environment variable the variant sets around its row
+  const char* var = nullptr;  ///< the switch this variant sets around its row's calls (nullptr: none)
   const char* value = nullptr;
 };
 std::vector<BaVariant> ba_variants() {
@@ -217,7 +220,11 @@ std::vector<BaVariant> ba_variants() {
     else if (name == "one-stream") out.push_back({name, "PROOFLINE_MSM_BA_OVERLAP", "0"});
     else if (name == "priority") out.push_back({name, "PROOFLINE_MSM_BA_PRIORITY", "1"});
     else if (name == "no-priority") out.push_back({name, "PROOFLINE_MSM_BA_PRIORITY", "0"});
-    else throw std::invalid_argument("BA_VARIANTS: '" + name + "' is not overlap, one-stream, priority or no-priority");
+    else if (name == "pipeline") out.push_back({name, "PROOFLINE_MSM_BA_PIPELINE", "1"});
+    else if (name == "no-pipeline") out.push_back({name, "PROOFLINE_MSM_BA_PIPELINE", "0"});
+    else
+      throw std::invalid_argument("BA_VARIANTS: '" + name +
+                                  "' is not overlap, one-stream, priority, no-priority, pipeline or no-pipeline");
   }
   if (out.empty()) out.push_back({});
   return out;
@@ -302,7 +309,8 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
     for (const auto& row : rows) {
       std::vector<double> ms;
       bool ok = true;
-      // the stepping of this row (read by GpuMsm::run at each call), the environment's restored after it
+      // the step variant of this row (its switch read by GpuMsm::run at each call), the environment's
+      // value restored after it
       const char* env_before = row.ba.var ? std::getenv(row.ba.var) : nullptr;
       const std::string saved = env_before ? env_before : "";
       if (row.ba.var) ::setenv(row.ba.var, row.ba.value, 1);

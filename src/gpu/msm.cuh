@@ -628,6 +628,11 @@ struct GpuMsm<Cfg>::Impl {
     const char* e = std::getenv("PROOFLINE_MSM_BA_PRIORITY");
     return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_PRIORITY");
   }
+  /// G1's batch-affine steps by ba_step_pipelined_kernel (msm_batch_affine.cuh: the next lane's acc and
+  /// points copied into shared memory while this lane computes) where PROOFLINE_MSM_BA_PIPELINE=1; "0"
+  /// or unset: ba_step_kernel (the default until the variant is timed on a device); other values throw
+  /// std::invalid_argument. G2 keeps ba_step_kernel either way.
+  static bool ba_pipeline() { return env_switch("PROOFLINE_MSM_BA_PIPELINE"); }
   /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or, unset, all of them.
   static uint32_t ba_group_windows() {
     const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", 64);
@@ -998,8 +1003,10 @@ struct GpuMsm<Cfg>::Impl {
   /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
   /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
   /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
-  /// launches of ba_step_kernel with a batch inversion of the thread products between them — split,
-  /// unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves on two streams, so that one half's inversion
+  /// launches of ba_step_kernel (G1 with PROOFLINE_MSM_BA_PIPELINE=1: ba_step_pipelined_kernel, the
+  /// same steps with the next lane's loads overlapping this lane's products) with a batch inversion
+  /// of the thread products between them — split, unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves
+  /// on two streams, so that one half's inversion
   /// levels (latency-bound: a few small launches and one inversion in one thread) run beside
   /// the other half's step, on a stream of the greatest priority unless PROOFLINE_MSM_BA_PRIORITY=0 —,
   /// its cut runs folded per window by fold_cut. Returns false, having done
@@ -1012,9 +1019,10 @@ struct GpuMsm<Cfg>::Impl {
     using FB = BaField;
     using DAB = DevAffine<FB>;
     using DXB = DevXyzz<FB>;
-    const uint32_t group_max = ba_group_windows();  // all checked before anything is done
+    const uint32_t group_max = ba_group_windows();  // all four switches checked before anything is done
     const bool overlap = ba_overlap();
     const bool priority = ba_priority();
+    const bool pipeline_asked = ba_pipeline();
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     const uint32_t tpw = (lanes_w + K - 1) / K;  // threads per window
@@ -1120,6 +1128,20 @@ struct GpuMsm<Cfg>::Impl {
     // G1's step kernels held to 3 blocks per SM (≤ 168 registers, 44–84 B spilled); unbounded they
     // take 172–178 and fall to 2 (ptxas sm_90, 2026-12-07); G2's take 255 either way
     constexpr int kB = kIsG1 ? 3 : 0;
+    // The pipelined step (G1 only): its cp.async copies read 16-byte chunks of the bases and the sums, so
+    // both must be 16-byte aligned (always so for cudaMalloc'd buffers and 96-byte points; else the
+    // plain step); its 73 KiB of dynamic shared memory per block are above the 48 KiB a launch gets
+    // without asking, and the largest carveout leaves room for 3 blocks per SM.
+    const bool pipeline = kIsG1 && pipeline_asked && reinterpret_cast<uintptr_t>(d_bases) % 16 == 0 &&
+                          reinterpret_cast<uintptr_t>(ba_acc.get()) % 16 == 0;
+    if constexpr (kIsG1) {
+      if (pipeline) {
+        CUDA_CHECK(cudaFuncSetAttribute(ba_step_pipelined_kernel<FB, kB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)BaSlots<FB>::kBytes));
+        CUDA_CHECK(cudaFuncSetAttribute(ba_step_pipelined_kernel<FB, kB>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        (int)cudaSharedmemCarveoutMaxShared));
+      }
+    }
     struct Half {
       BaGroup<FB> g;
       uint32_t threads;
@@ -1165,7 +1187,16 @@ struct GpuMsm<Cfg>::Impl {
       for (uint32_t s = 0; s <= L; ++s) {
         for (uint32_t h = 0; h < halves; ++h) {
           const Half& x = hv[h];
-          ba_step_kernel<FB, kB><<<(x.threads + 127) / 128, 128, 0, x.st>>>(x.g, x.pre, x.u, x.threads, K, s);
+          bool launched = false;
+          if constexpr (kIsG1) {  // G2's pipelined kernel is never instantiated
+            if (pipeline) {
+              ba_step_pipelined_kernel<FB, kB><<<(x.threads + 127) / 128, BaSlots<FB>::kThreads, BaSlots<FB>::kBytes,
+                                                 x.st>>>(x.g, x.pre, x.u, x.threads, K, s);
+              launched = true;
+            }
+          }
+          if (!launched)
+            ba_step_kernel<FB, kB><<<(x.threads + 127) / 128, 128, 0, x.st>>>(x.g, x.pre, x.u, x.threads, K, s);
           check_launch();
           if (s < L && chains && halves == 2) {  // the inversion on the half's priority stream, then back
             CUDA_CHECK(cudaEventRecord(ba_stepped[h], x.st));

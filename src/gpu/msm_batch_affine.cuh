@@ -47,6 +47,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "ec.cuh"
 #include "fp_inverse.cuh"
@@ -258,6 +259,17 @@ __device__ DevAffine<F> ba_sum(const DevAffine<F>& a, const DevAffine<F>& p, con
   return r;
 }
 
+/// Step 1 of a visit (ba_step_kernel's doc): acc ← acc + p, the addition launch s − 1 left pending, by
+/// the lane's inverse inv·pre_lane (pre_lane: its prefix, read where it is needed); then inv ← inv·d,
+/// d = the addition's denominator, for the lanes visited after it.
+template <class F>
+__device__ void ba_finish_pending(DevAffine<F>& acc, const DevAffine<F>& p, const F& pre_lane, F& inv) {
+  const F d = ba_denominator(acc, p);
+  const F inv_lane = inv * pre_lane;
+  inv = inv * d;
+  acc = ba_sum(acc, p, inv_lane);
+}
+
 /// The lane's finished run (key cur & kBaKeyMask, sum acc; it ends inside the lane) leaves: the lane's
 /// slot if it began before the lane, else its bucket (file comment).
 template <class F>
@@ -367,7 +379,9 @@ __global__ void __launch_bounds__(256) ba_init_kernel(BaGroup<F> g) {
 /// Blocks of 128 threads; kMinBlocks is __launch_bounds__' minimum of resident blocks per SM (ptxas sm_90,
 /// 2026-12-07 — 0: none, G1 178 registers (2 blocks per SM), G2 255 with a 1,064 B frame; 3, as msm.cuh
 /// runs G1: 168 registers, 44–84 B spilled). (An L2 prefetch of the lanes ahead was tried and removed:
-/// on an H100 it took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.)
+/// on an H100 it took the step 30 % longer, bench/RESULTS.md 2026-12-07 afternoon.) G1's
+/// ba_step_pipelined_kernel (below) is the same launch with the next lane's loads overlapping this
+/// lane's products.
 template <class F, int kMinBlocks>
 __global__ void __launch_bounds__(128, kMinBlocks)
     ba_step_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K, uint32_t s) {
@@ -391,11 +405,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
     if (cur & kBaPending) {  // 1.
       acc = g.acc[st];
       have_acc = true;
-      const DevAffine<F> p = lv.point(g.bases, lv.lo + s - 1);
-      const F d = ba_denominator(acc, p);
-      const F inv_lane = inv * pre[st];
-      inv = inv * d;
-      acc = ba_sum(acc, p, inv_lane);
+      ba_finish_pending(acc, lv.point(g.bases, lv.lo + s - 1), pre[st], inv);
       acc_changed = true;
       cur &= ~kBaPending;
     }
@@ -421,6 +431,241 @@ __global__ void __launch_bounds__(128, kMinBlocks)
         cur = key | (before ? kRunBeganBefore : 0u);
         acc = lv.point(g.bases, j);
         have_acc = acc_changed = true;
+      }
+    }
+    if (acc_changed) g.acc[st] = acc;
+    if (cur != cur0) g.cur[st] = cur;
+  }
+  if (s < g.L) u[t] = prod;
+}
+
+// ---- the step, software-pipelined (PROOFLINE_MSM_BA_PIPELINE=1; G1 only, msm.cuh) -----------------
+// ba_step_kernel visits a thread's K lanes one after another and each visit waits for its own loads:
+// cur, the entry's key and value, then the random gathers of one or two 96-byte points and the
+// lane's acc, and only then multiplies. ba_step_pipelined_kernel does the same arithmetic, in the
+// same order, on the same state, but requests visit i + 1's acc and points before it multiplies
+// for visit i: asynchronous global → shared copies (cp.async, 16 bytes each, L2 only) into slots of
+// shared memory that belong to the thread alone (no __syncthreads, nothing shared between
+// threads), two per thread (visit i's in slot i mod 2, visit i + 1's in the other).
+// Per visit, one group of copies (committed even when empty, so that "all but the newest group
+// done" is always "the visit about to compute has landed"):
+//   acc                   where the lane has a run (cur != 0) and the visit touches it (an
+//                         addition pending or entry lo + s to take);
+//   the pending point     bases[vals[lo + s − 1]] where step s − 1 left an addition (kBaPending);
+//   step s's point        bases[vals[lo + s]] where s < L, lo + s < hi and its key is nonzero.
+// The small words a visit needs to decide what to copy (cur, keys[lo + s], vals[lo + s − 1],
+// vals[lo + s]) are read with ordinary loads when its copies are requested (one visit ahead) and
+// parked in the thread's BaLaneWords in shared memory until it computes; the prefix pre (48 B, only
+// where an addition is pending) is an ordinary load where it is used, as in ba_step_kernel.
+// Shared memory per block (BaSlots): 128 threads × (2 slots × (acc + 2 points) + words) =
+// 128 × (2 × 288 + 8) B = 74,752 B for G1 (73 KiB), so 3 blocks (plus 1 KiB reserved each: 222 KiB)
+// fit an H100's 228 KiB, as many as its registers allow (168 each, __launch_bounds__(128, 3)). The
+// prefix in the slots too would be 84 KiB a block: 2 blocks per SM. Kept in registers instead
+// (loaded at the top of the iteration) it took ptxas sm_90 from 52 to 72 B of spill stores, and
+// the words in registers from 52 to 84 (2026-12-08).
+// The slots are laid out chunk-major (chunk c of every thread's slot side by side), so a warp's
+// 16-byte accesses to one chunk are 512 consecutive bytes: no bank conflicts. Compiled by the host
+// compiler (tests/gpu_host's emulation) the copies are plain memcpy into a per-thread host array of
+// the same layout, made when the device would request them, so the emulation checks which lane's
+// data lands in which slot; only the asynchrony (the wait) is the device's alone.
+
+/// A lane's small words for one visit of ba_step_pipelined_kernel, read when its copies are requested
+/// (one visit ahead) and kept in shared memory (BaSlots::words) until it computes: cur as the launch
+/// found it (0 for a lane past the window's), and in `entry` the key of entry lo + s (0 where step s
+/// does nothing: s = L, past the range, or key 0; at most kBaKeyMask) with the signs of the visit's
+/// two points above it (kBaNegPending: vals[lo + s − 1] had kSignBit, kBaNegStep: vals[lo + s]).
+constexpr uint32_t kBaNegPending = 0x80000000u, kBaNegStep = 0x40000000u;
+static_assert(((kBaNegPending | kBaNegStep) & kBaKeyMask) == 0, "the signs lie above the key");
+struct BaLaneWords {
+  uint32_t cur = 0, entry = 0;
+  __device__ uint32_t key() const { return entry & kBaKeyMask; }
+};
+
+/// 16 bytes of a slot: the unit of one cp.async.
+#if defined(__CUDACC__)
+using BaChunk = uint4;
+#else
+struct alignas(16) BaChunk {
+  uint32_t w[4];
+};
+#endif
+
+/// The two slots and the lane words of ba_step_pipelined_kernel's thread threadIdx.x (the comment above):
+/// slot b (0, 1) holds parts kBaSlotAcc, kBaSlotPending, kBaSlotStep, each an affine point of F in
+/// kChunks chunks of 16 bytes; chunk c of part p of slot b of thread tid at ((b·3 + p)·kChunks + c)·kThreads
+/// + tid; after all chunks, one BaLaneWords per thread.
+enum : uint32_t { kBaSlotAcc = 0, kBaSlotPending = 1, kBaSlotStep = 2 };
+template <class F>
+struct BaSlots {
+  static_assert(sizeof(DevAffine<F>) % sizeof(BaChunk) == 0, "an affine point is whole 16-byte chunks");
+  static constexpr uint32_t kChunks = sizeof(DevAffine<F>) / sizeof(BaChunk);  ///< G1: 6, G2: 12
+  static constexpr uint32_t kThreads = 128;                                    ///< the kernel's block size
+  static constexpr size_t kChunkBytes = size_t{2} * 3 * kChunks * kThreads * sizeof(BaChunk);
+  /// Dynamic shared memory of one block, bytes: the slots, then one BaLaneWords per thread (G1: 73,728 +
+  /// 1,024 = 74,752).
+  static constexpr size_t kBytes = kChunkBytes + kThreads * sizeof(BaLaneWords);
+  BaChunk* base;
+  uint32_t tid;
+
+  __device__ explicit BaSlots(uint32_t thread_in_block) : tid(thread_in_block) {
+#if defined(__CUDACC__)
+    extern __shared__ BaChunk ba_slot_chunks[];
+    base = ba_slot_chunks;
+#else  // the host emulation runs one thread at a time: one block's slots
+    static thread_local BaChunk host_chunks[kBytes / sizeof(BaChunk)];
+    base = host_chunks;
+#endif
+  }
+  __device__ BaChunk* chunk(uint32_t b, uint32_t part, uint32_t c) const {
+    return base + ((b * 3 + part) * kChunks + c) * kThreads + tid;
+  }
+  /// The thread's lane words (after the chunks; a warp's 32 are 256 consecutive bytes).
+  __device__ BaLaneWords& words() const {
+    return reinterpret_cast<BaLaneWords*>(base + kChunkBytes / sizeof(BaChunk))[tid];
+  }
+  /// Requests a copy of *src (16-byte aligned, global memory) into part `part` of slot b.
+  __device__ void fetch(uint32_t b, uint32_t part, const DevAffine<F>* src) const {
+    const BaChunk* from = reinterpret_cast<const BaChunk*>(src);
+#pragma unroll
+    for (uint32_t c = 0; c < kChunks; ++c) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      const uint32_t to = (uint32_t)__cvta_generic_to_shared(chunk(b, part, c));
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to), "l"(from + c) : "memory");
+#elif defined(__CUDACC__)
+      *chunk(b, part, c) = from[c];  // before sm_80 (and nvcc's host pass): a plain copy
+#else
+      std::memcpy(chunk(b, part, c), from + c, sizeof(BaChunk));
+#endif
+    }
+  }
+  /// Part `part` of slot b, landed (after ba_copies_wait_all_but_newest).
+  __device__ DevAffine<F> read(uint32_t b, uint32_t part) const {
+    DevAffine<F> r;
+#if defined(__CUDACC__)
+    uint32_t* w = reinterpret_cast<uint32_t*>(&r);
+#pragma unroll
+    for (uint32_t c = 0; c < kChunks; ++c) {
+      const uint4 q = *chunk(b, part, c);  // one 16-byte shared load
+      w[4 * c] = q.x;
+      w[4 * c + 1] = q.y;
+      w[4 * c + 2] = q.z;
+      w[4 * c + 3] = q.w;
+    }
+#else
+    for (uint32_t c = 0; c < kChunks; ++c)
+      std::memcpy(reinterpret_cast<unsigned char*>(&r) + c * sizeof(BaChunk), chunk(b, part, c), sizeof(BaChunk));
+#endif
+    return r;
+  }
+};
+
+/// The copies requested since the last commit form one group (cp.async.commit_group; none on the host).
+__device__ inline void ba_copies_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+/// Waits until every committed group but the newest has landed (cp.async.wait_group 1); the "memory"
+/// clobber keeps the slot reads after it.
+__device__ inline void ba_copies_wait_all_but_newest() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#endif
+}
+
+/// ba_step_kernel's launch s, software-pipelined (the section comment above BaLaneWords): the same visits in the same
+/// order (ascending k for even s, descending for odd s), the same arithmetic and the same writes, so
+/// the same state bit for bit. Blocks of BaSlots<F>::kThreads = 128 threads with BaSlots<F>::kBytes of
+/// dynamic shared memory; every pointer the copies read (g.acc, g.bases) 16-byte aligned (msm.cuh
+/// checks and otherwise launches ba_step_kernel).
+template <class F, int kMinBlocks>
+__global__ void __launch_bounds__(128, kMinBlocks)
+    ba_step_pipelined_kernel(BaGroup<F> g, F* __restrict__ pre, F* __restrict__ u, uint32_t threads, uint32_t K,
+                             uint32_t s) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  const BaSlots<F> slots(threadIdx.x);
+  F inv = s > 0 ? u[t] : F::one();
+  F prod = F::one();
+  const bool ascending = (s & 1) == 0;
+  const uint32_t tpw = g.threads_per_window, first = (t % tpw) * K, window_lane0 = (t / tpw) * g.lanes_per_window;
+  // visit i's lane: k = i ascending, K − 1 − i descending; its words read into slots.words() and its
+  // copies requested into slot i mod 2 (not committed)
+  auto request = [&](uint32_t i) {
+    BaLaneWords w;
+    const uint32_t k = ascending ? i : K - 1 - i;
+    if (first + k >= g.lanes_per_window) {  // the window's last thread: fewer than K lanes
+      slots.words() = w;
+      return;
+    }
+    const uint64_t st = ba_state(k, t, threads);
+    const BaLaneView<F> lv(g, window_lane0 + first + k);
+    const uint32_t j = lv.lo + s;
+    // all four loads independent of one another (each vals word read where it exists, used or not),
+    // so that they are in flight together
+    w.cur = g.cur[st];
+    const uint32_t v_pending = s > 0 && j - 1 < lv.hi ? lv.vals[j - 1] : 0u;
+    uint32_t v_step = 0;
+    uint32_t key = 0;
+    if (s < g.L && j < lv.hi) {
+      key = lv.keys[j];
+      v_step = lv.vals[j];
+    }
+    const bool pending = (w.cur & kBaPending) != 0;
+    if (w.cur != 0 && (pending || key != 0)) slots.fetch(i & 1, kBaSlotAcc, &g.acc[st]);
+    if (pending) slots.fetch(i & 1, kBaSlotPending, &g.bases[v_pending & kIndexMask]);
+    if (key != 0) slots.fetch(i & 1, kBaSlotStep, &g.bases[v_step & kIndexMask]);
+    w.entry = key | (v_pending & kSignBit ? kBaNegPending : 0u) | (v_step & kSignBit ? kBaNegStep : 0u);
+    slots.words() = w;
+  };
+  request(0);
+  ba_copies_commit();
+#pragma unroll 1
+  for (uint32_t i = 0; i < K; ++i) {
+    const BaLaneWords w = slots.words();  // visit i's, before request(i + 1) puts visit i + 1's there
+    const uint32_t k = ascending ? i : K - 1 - i;
+    const uint64_t st = ba_state(k, t, threads);
+    if (i + 1 < K) request(i + 1);
+    ba_copies_commit();  // one group per visit, empty or not
+    ba_copies_wait_all_but_newest();  // visit i's group has landed
+    if (first + k >= g.lanes_per_window) continue;
+    const uint32_t b = i & 1, lane = window_lane0 + first + k;
+    const BaLaneView<F> lv(g, lane);
+    uint32_t cur = w.cur;
+    const uint32_t cur0 = cur;
+    DevAffine<F> acc;
+    bool have_acc = false, acc_changed = false;
+    if (cur & kBaPending) {  // 1. (ba_step_kernel)
+      acc = slots.read(b, kBaSlotAcc);
+      have_acc = true;
+      DevAffine<F> p = slots.read(b, kBaSlotPending);
+      if (w.entry & kBaNegPending) p.y = -p.y;
+      ba_finish_pending(acc, p, pre[st], inv);
+      acc_changed = true;
+      cur &= ~kBaPending;
+    }
+    const uint32_t key = w.key();
+    if (key != 0) {  // 2. (s < L and lo + s < hi, else the key was left 0)
+      DevAffine<F> p = slots.read(b, kBaSlotStep);
+      if (w.entry & kBaNegStep) p.y = -p.y;
+      if (key == (cur & kBaKeyMask)) {  // an addition, left pending
+        if (!have_acc) {
+          acc = slots.read(b, kBaSlotAcc);
+          have_acc = true;
+        }
+        const F d = ba_denominator(acc, p);
+        pre[st] = prod;
+        prod = prod * d;
+        cur |= kBaPending;
+      } else {  // a new run
+        if (cur != 0) {
+          if (!have_acc) acc = slots.read(b, kBaSlotAcc);
+          ba_flush(g, lv, lane, cur, acc);
+        }
+        const bool before = s == 0 && lv.lo > 0 && lv.keys[lv.lo - 1] == key;
+        cur = key | (before ? kRunBeganBefore : 0u);
+        acc = p;
+        acc_changed = true;
       }
     }
     if (acc_changed) g.acc[st] = acc;

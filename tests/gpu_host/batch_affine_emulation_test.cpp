@@ -1,6 +1,7 @@
 // tests/gpu_host/batch_affine_emulation_test.cpp — the batch-affine bucket accumulation of the GPU MSM
-// (src/gpu/msm_batch_affine.cuh: ba_init_kernel, ba_step_kernel, the lanes' flush, and the level
-// kernels of the batch inversion between launches) run on the host: the very kernel templates,
+// (src/gpu/msm_batch_affine.cuh: ba_init_kernel, ba_step_kernel and its software-pipelined variant
+// ba_step_pipelined_kernel, the lanes' flush, and the level kernels of the batch inversion between
+// launches) run on the host: the very kernel templates,
 // compiled by the host compiler over a host field (ff::Fp or ff::Fp2 behind DevField's interface),
 // every thread of every launch run in turn; the top level's inverse is the host field's, and each
 // batch inversion is checked against ff::Fp(2)::inverse value by value. For each window and key the
@@ -13,6 +14,10 @@
 // blocks of threads with two inversion levels. So the order of
 // Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
 // pending-addition bookkeeping are checked without a device; test_gpu checks the kernels themselves.
+// Every case runs with both step kernels (the same expected sums): the pipelined one's copies are
+// plain memcpy here, made when the device would request them (one visit ahead, into the other
+// slot), so a copy of the wrong lane or into the slot still being read shows as a wrong sum; only the
+// asynchrony itself (cp.async.wait_group) is left to test_gpu.
 // Beside them: the one-thread Fp inversion of fp_inverse.cuh (the device's top of the batch inversion,
 // plain C++) against ff::Fp::inverse limb for limb.
 #include <gtest/gtest.h>
@@ -157,14 +162,18 @@ void make_entries(std::mt19937_64& rng, const Case& c, uint32_t npoints, std::ve
   }
 }
 
+/// Which step kernel a case runs: ba_step_kernel, or ba_step_pipelined_kernel (its slots in a host array).
+enum class Step { kPlain, kPipelined };
+
 template <class Cfg>
-void run_case(uint64_t seed, const Case& c, bool halves) {
+void run_case(uint64_t seed, const Case& c, bool halves, Step step) {
   using F = HF<Cfg>;
   using A = Affine<Cfg>;
   using X = Xyzz<Cfg>;
   using P = ec::JacobianPoint<Cfg>;
   SCOPED_TRACE(::testing::Message() << "n=" << c.n << " windows=" << c.windows << " nb=" << c.nb << " L=" << c.L
-                                    << " K=" << c.K << " halves=" << halves);
+                                    << " K=" << c.K << " halves=" << halves
+                                    << (step == Step::kPipelined ? " pipelined" : " plain"));
   std::mt19937_64 rng(seed);
   // bases: random multiples of the generator, with the identity, a repeated point (P + P in a run) and
   // a point next to its negative (P − P) among them
@@ -230,7 +239,10 @@ void run_case(uint64_t seed, const Case& c, bool halves) {
   for (auto& x : hv) launch(std::max(x.g.lanes, x.g.states), [&] { md::ba_init_kernel<F>(x.g); });
   for (uint32_t s = 0; s <= c.L; ++s)
     for (auto& x : hv) {
-      launch(x.threads, [&] { md::ba_step_kernel<F, 0>(x.g, x.pre, x.u, x.threads, c.K, s); });
+      if (step == Step::kPipelined)
+        launch(x.threads, [&] { md::ba_step_pipelined_kernel<F, 0>(x.g, x.pre, x.u, x.threads, c.K, s); });
+      else
+        launch(x.threads, [&] { md::ba_step_kernel<F, 0>(x.g, x.pre, x.u, x.threads, c.K, s); });
       if (s == c.L) launch(x.threads, [&] { md::ba_flush_threads_kernel<F>(x.g, x.threads, c.K); });
       if (s < c.L) {
         std::vector<F> hu(x.u, x.u + x.threads);
@@ -310,34 +322,40 @@ const Case kCases[] = {
 };
 
 TEST(GpuBatchAffineEmulation, G1BucketsEqualDirectSums) {
-  uint64_t seed = 1;
-  for (bool halves : {false, true})
-    for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c, halves);
+  for (Step step : {Step::kPlain, Step::kPipelined}) {
+    uint64_t seed = 1;
+    for (bool halves : {false, true})
+      for (const Case& c : kCases) run_case<ec::G1Config>(seed++, c, halves, step);
+  }
 }
 
 // Random shapes, most of them with lanes shorter than the runs (nb small against n) and more lanes
 // per thread than a window has, as one group and as two halves.
 TEST(GpuBatchAffineEmulation, RandomShapes) {
-  std::mt19937_64 rng(2026);
-  for (int i = 0; i < 60; ++i) {
-    Case c;
-    c.n = 1 + (uint32_t)(rng() % 400);
-    c.windows = 1 + (uint32_t)(rng() % 3);
-    c.nb = 1 + (uint32_t)(rng() % 40);
-    c.L = 1 + (uint32_t)(rng() % 12);
-    c.K = 1 + (uint32_t)(rng() % 20);
-    if (i % 4 == 3)
-      run_case<ec::G2Config>(500 + i, c, rng() % 2 == 1);
-    else
-      run_case<ec::G1Config>(500 + i, c, rng() % 2 == 1);
+  for (Step step : {Step::kPlain, Step::kPipelined}) {
+    std::mt19937_64 rng(2026);
+    for (int i = 0; i < 60; ++i) {
+      Case c;
+      c.n = 1 + (uint32_t)(rng() % 400);
+      c.windows = 1 + (uint32_t)(rng() % 3);
+      c.nb = 1 + (uint32_t)(rng() % 40);
+      c.L = 1 + (uint32_t)(rng() % 12);
+      c.K = 1 + (uint32_t)(rng() % 20);
+      if (i % 4 == 3)
+        run_case<ec::G2Config>(500 + i, c, rng() % 2 == 1, step);
+      else
+        run_case<ec::G1Config>(500 + i, c, rng() % 2 == 1, step);
+    }
   }
 }
 
 TEST(GpuBatchAffineEmulation, G2BucketsEqualDirectSums) {
-  uint64_t seed = 100;
-  for (const Case& c : kCases) {
-    run_case<ec::G2Config>(seed, c, seed % 2 == 1);
-    ++seed;
+  for (Step step : {Step::kPlain, Step::kPipelined}) {
+    uint64_t seed = 100;
+    for (const Case& c : kCases) {
+      run_case<ec::G2Config>(seed, c, seed % 2 == 1, step);
+      ++seed;
+    }
   }
 }
 
