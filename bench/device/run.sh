@@ -28,7 +28,7 @@
 #             verified by `verify --c1` in its own process; once per POREP_FORMS word [default]:
 #             default (the compiled form: witness-only, the constraints on the device), prover (c2
 #             --prover-mode: a, b, c built on the host), xyzz (the default form with PROOFLINE_MSM_XYZZ=1:
-#             every MSM's buckets in XYZZ, as before batch-affine became G1's default from 3·2^25 points)
+#             every MSM's buckets in XYZZ, as before batch-affine became G1's default, now from 2^24 points)
 #   post32    WindowPoSt, one partition: setup, gen-vanilla, submit --local, verify --post
 #   snap32    SnapDeals: setup, gen-vanilla snap, submit --local --kind snap-update, verify --snap
 #   daemon32  the daemon with the PoRep parameters preloaded (engine.preload); once its buffers are

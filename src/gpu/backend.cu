@@ -216,8 +216,8 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t threads = (n + per_thread - 1) / per_thread;
   // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
   // are the backend's own vectors, counted there). Not the batch-affine lanes' state of G1's large MSMs:
-  // it takes what is free when the MSM runs (at most half of it) or the MSM runs XYZZ (msm.hpp
-  // "Bucket additions"), so a plan that fits without it never turns to streaming for it
+  // it is kept only where the budget has room beside the plan (want_ba_keep), else those MSMs run XYZZ
+  // (backend.hpp "Residency"), so a plan that fits without it never turns lean or streamed for it
   return n * (10 + 8 * w + 8 + 8) + w * (std::size_t{1} << (c - 1)) * xyzz + 2 * 2 * threads * (xyzz + 4);
 }
 
@@ -295,6 +295,7 @@ struct GpuBackend::Impl {
   std::size_t compiled_on_device = 0, compiled_on_host = 0;
 
   explicit Impl(GpuBackendConfig c) : cfg(c) {
+    g1_msm_cfg = cfg.msm;
     if (cfg.enforce_device_memory_limit) budget.cap = cfg.device_memory_limit;
     CUDA_CHECK(cudaSetDevice(cfg.device));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -451,7 +452,10 @@ struct GpuBackend::Impl {
     const std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
     const std::size_t state = GpuMsmG1::batch_affine_state_bytes(n, cfg.msm);
     if (state == 0) return false;
-    const bool wide = domain ? domain->wide_twiddles() : want_wide(p, res);  // the table first
+    unsigned lg = 0;
+    while ((std::size_t{1} << lg) < p.domain_size()) ++lg;
+    // the table first: the domain's own where it is p's, else what ensure_h_buffers will make
+    const bool wide = domain && domain->lg_size() == lg ? domain->wide_twiddles() : want_wide(p, res);
     const std::size_t cc = compiled_dev ? compiled_dev->device_bytes() : kCompiledReserve * p.domain_size();
     return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, 0, false, wide) + cc + state <= device_budget();
   }
@@ -577,6 +581,7 @@ struct GpuBackend::Impl {
       drop(p);
     }
     g1.keep_batch_affine_state(false);  // a kept state is not in plan()'s count: freed before a new SRS
+    ba_kept_for = nullptr;
     const auto t0 = Clock::now();
     auto r = std::make_unique<Resident>();
     r->key = &p;
@@ -608,16 +613,25 @@ struct GpuBackend::Impl {
     return *residents.back();
   }
 
+  /// The MSM configuration of the G1 MSMs of the current partition (set by prove_one: cfg.msm, with XYZZ
+  /// where the batch-affine state is not kept and cfg.msm leaves the choice to the environment) and of G2's.
+  GpuMsmConfig g1_msm_cfg;
+  const GpuMsmConfig& msm_config(const GpuMsmG1&) const { return g1_msm_cfg; }
+  const GpuMsmConfig& msm_config(const GpuMsmG2&) const { return cfg.msm; }
+  /// The parameters the kept state was approved for (want_ba_keep), null when none is kept.
+  const Parameters* ba_kept_for = nullptr;
+
   /// Σ scalars[i]·bases[i] over n bases of query k of res: against the resident bases, or streamed
   /// from pinned host memory in chunks through `ring` (copy of chunk i + 1 overlapping the MSM of
   /// chunk i; each chunk's MSM is synchronous, so its buffer is free when the next copy starts).
   template <class Msm>
   auto run_query(Msm& msm, ChunkRing& ring, const Resident& res, int k, const void* d_scalars, std::size_t n)
       -> decltype(msm.run_device(d_scalars, n, 0, cfg.msm)) {
+    const GpuMsmConfig& mc = msm_config(msm);
     if (res.mode == SrsMode::Resident) {
       if (res.msm_chunk == 0 || n <= res.msm_chunk) {
         msm.set_bases_device(res.dev[k].get(), res.len[k]);
-        return msm.run_device(d_scalars, n, 0, cfg.msm);
+        return msm.run_device(d_scalars, n, 0, mc);
       }
       // Slices of the resident bases (backend.hpp "Residency"): the scratch of one slice.
       using Projective = decltype(msm.run_device(d_scalars, n, 0, cfg.msm));
@@ -626,7 +640,7 @@ struct GpuBackend::Impl {
       for (std::size_t off = 0; off < n; off += res.msm_chunk) {
         const std::size_t len = std::min(res.msm_chunk, n - off);
         msm.set_bases_device(static_cast<const unsigned char*>(res.dev[k].get()) + off * pb, len);
-        acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, cfg.msm);
+        acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, mc);
       }
       return acc;
     }
@@ -668,7 +682,7 @@ struct GpuBackend::Impl {
       if (i + 1 < chunks) next = std::async(std::launch::async, copy, i + 1);
       const std::size_t off = i * per, len = std::min(per, n - off);
       msm.set_bases_device(ring.buf[i & 1].get(), len);
-      acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, cfg.msm);
+      acc += msm.run_device(static_cast<const ff::Fr*>(d_scalars) + off, len, 0, mc);
     }
     msm.set_bases_device(nullptr, 0);
     return acc;
@@ -886,6 +900,7 @@ struct GpuBackend::Impl {
       compiled_dev.reset();
       compiled_src.reset();
       g1.keep_batch_affine_state(false);  // want_ba_keep counts the new circuit at the next partition
+      ba_kept_for = nullptr;
       // The compiled circuit before the wide table (want_wide): a wide domain is dropped before a new
       // compiled circuit goes up, and remade at its next use only if want_wide, which then counts
       // this circuit's own bytes, still finds room (a new circuit is rare: once per shape).
@@ -1198,9 +1213,16 @@ struct GpuBackend::Impl {
     const std::size_t m = p.domain_size();
     const std::size_t h_terms = p.h_terms();
     const bool odd_coset = p.h_form == groth16::HForm::OddCoset;
-    // the G1 batch-affine state kept across this partition's MSMs and the next partition's where the plan
-    // has room for it (want_ba_keep), else allocated per call (or XYZZ) and nothing kept
-    g1.keep_batch_affine_state(want_ba_keep(p, res));
+    // The G1 batch-affine state kept across this partition's MSMs and the next partition's where the plan
+    // has room for it (want_ba_keep; a state kept for other parameters freed first: the plan counts p's).
+    // Elsewhere the G1 MSMs run XYZZ unless cfg.msm asks otherwise: a per-call state takes half of what is
+    // free, which the B_G2 MSM's first allocations on their own thread may still need (backend.hpp).
+    const bool keep = want_ba_keep(p, res);
+    if (!keep || ba_kept_for != &p) g1.keep_batch_affine_state(false);
+    g1.keep_batch_affine_state(keep);
+    ba_kept_for = keep ? &p : nullptr;
+    g1_msm_cfg = cfg.msm;
+    if (!keep && g1_msm_cfg.bucket_add == BucketAdd::kFromEnv) g1_msm_cfg.bucket_add = BucketAdd::kXyzz;
     if (res.lean) return prove_one_lean(p, res, w, t, cancel, k);
     if (cfg.overlap_uploads) return prove_one_overlapped(p, res, w, t, cancel, k);
     const std::size_t rows = w.rows();
@@ -1657,6 +1679,7 @@ void GpuBackend::release_scratch() {
   Impl& I = *impl_;
   I.select();
   I.g1.release_scratch();
+  I.ba_kept_for = nullptr;
   I.g2.release_scratch();
   I.ring_g1.release();
   I.ring_g2.release();

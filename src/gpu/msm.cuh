@@ -953,12 +953,42 @@ struct GpuMsm<Cfg>::Impl {
     z.inv = 2 * z.inv_scratch * sizeof(F);
     return z;
   }
-  /// Bytes of the kept batch-affine state of a call over n points with cfg (GpuMsm::batch_affine_state_bytes).
+  /// Bytes of the kept batch-affine state of any call over at most n points with cfg
+  /// (GpuMsm::batch_affine_state_bytes): the state is sized by the call's tail t ≤ n (its scalars other
+  /// than 0 and 1) and the window width c(t), whose window count W falls where c grows (e.g. 13 windows
+  /// of c = 20 just below 2^25.5, 12 of c = 22 above it), so a tail below n can need more than n. The
+  /// maximum over the largest tail of each width between the batch-affine threshold and n, c(t) being
+  /// non-decreasing in t (msm_g1.cu's tables and cost model; GpuMsm.BatchAffineStateBytesBoundEveryTail
+  /// checks the bound over a sweep of tails). 0 where every such call runs XYZZ.
   static size_t kept_state_bytes(size_t n, const GpuMsmConfig& cfg) {
-    if (n == 0 || n > msm_detail::kIndexMask || !batch_affine_selected(cfg, (uint32_t)n)) return 0;
-    const int c = cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(n, kIsG1 ? 1 : 2);
-    const int W = (255 + c - 1) / c;
-    return ba_sizes(n, W, batch_affine_steps(cfg), batch_affine_lanes(cfg), ba_group_windows()).total();
+    n = std::min<size_t>(n, msm_detail::kIndexMask);
+    if (n == 0 || !batch_affine_selected(cfg, (uint32_t)n)) return 0;
+    const uint32_t L = batch_affine_steps(cfg), K = batch_affine_lanes(cfg), group = ba_group_windows();
+    const auto width = [&](size_t t) { return cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(t, kIsG1 ? 1 : 2); };
+    const auto bytes = [&](size_t t) -> size_t {
+      const int W = (255 + width(t) - 1) / width(t);
+      const BaSizes z = ba_sizes(t, W, L, K, group);
+      return 2 * z.windows < (size_t)W ? 0 : z.total();  // fewer than half the windows at once: XYZZ
+    };
+    size_t lo = 1, hi = n;  // the smallest tail that runs batch-affine (selection is monotone in t)
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (batch_affine_selected(cfg, (uint32_t)mid)) hi = mid; else lo = mid + 1;
+    }
+    const size_t least = lo;
+    size_t best = 0;
+    for (size_t t = n;;) {  // t: the largest tail of the width c(t)
+      best = std::max(best, bytes(t));
+      const int c = width(t);
+      size_t a = least, b = t;  // the smallest tail of width c in [least, t]
+      while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (width(mid) >= c) b = mid; else a = mid + 1;
+      }
+      if (a <= least) break;
+      t = a - 1;
+    }
+    return best;
   }
   /// The batch-affine state kept between calls (GpuMsm::keep_batch_affine_state).
   bool ba_keep = false;
@@ -1042,6 +1072,7 @@ struct GpuMsm<Cfg>::Impl {
     BaSizes z{};
     if (keep) {
       z = ba_sizes(n, W, L, K, group_max);
+      if (2 * z.windows < (size_t)W) return false;  // many small groups lose to XYZZ (as below)
       for (DeviceBuffer* b : ba_state_buffers()) b->set_stream(nullptr);  // a per-call state released first
     } else {
       for (DeviceBuffer* b : ba_state_buffers()) b->release();
@@ -1132,8 +1163,16 @@ struct GpuMsm<Cfg>::Impl {
     // both must be 16-byte aligned (always so for cudaMalloc'd buffers and 96-byte points; else the
     // plain step); its 73 KiB of dynamic shared memory per block are above the 48 KiB a launch gets
     // without asking, and the largest carveout leaves room for 3 blocks per SM.
-    const bool pipeline = kIsG1 && pipeline_asked && reinterpret_cast<uintptr_t>(d_bases) % 16 == 0 &&
-                          reinterpret_cast<uintptr_t>(ba_acc.get()) % 16 == 0;
+    bool pipeline = kIsG1 && pipeline_asked && reinterpret_cast<uintptr_t>(d_bases) % 16 == 0 &&
+                    reinterpret_cast<uintptr_t>(ba_acc.get()) % 16 == 0;
+    if constexpr (kIsG1) {
+      if (pipeline) {  // a device that cannot give a block the slots (e.g. 64 KiB on sm_75): the plain step
+        int device = 0, optin = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+        pipeline = (size_t)optin >= (size_t)BaSlots<FB>::kBytes;
+      }
+    }
     if constexpr (kIsG1) {
       if (pipeline) {
         CUDA_CHECK(cudaFuncSetAttribute(ba_step_pipelined_kernel<FB, kB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1234,6 +1273,7 @@ struct GpuMsm<Cfg>::Impl {
       prof.mark("fold");
     }
     guard.keep = keep;
+    guard.chained = false;  // every inversion on the priority streams was waited for by its half's stream
     return true;  // the guard releases a per-call state, stream-ordered: after the fold's kernels
   }
   /// The batch-affine lanes' state (accumulate_batch_affine).

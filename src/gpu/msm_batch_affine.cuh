@@ -48,6 +48,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ec.cuh"
 #include "fp_inverse.cuh"
@@ -490,6 +491,25 @@ struct alignas(16) BaChunk {
 };
 #endif
 
+#if !defined(__CUDACC__)
+/// The host emulation's model of cp.async (tests/gpu_host/batch_affine_emulation_test.cpp): a copy is
+/// queued under the current group number and its slot poisoned; ba_copies_commit starts the next group;
+/// ba_copies_wait_all_but_newest lands every queued copy of an older group. So a read of a slot before
+/// its copy's wait reads the poison, as it could read stale bytes on the device.
+struct BaHostCopy {
+  uint64_t group;
+  BaChunk* dst;
+  const BaChunk* src;
+};
+inline std::vector<BaHostCopy>& ba_host_pending() {
+  static thread_local std::vector<BaHostCopy> v;
+  return v;
+}
+inline uint64_t& ba_host_group() {
+  static thread_local uint64_t g = 0;
+  return g;
+}
+#endif
 /// The two slots and the lane words of ba_step_pipelined_kernel's thread threadIdx.x (the comment above):
 /// slot b (0, 1) holds parts kBaSlotAcc, kBaSlotPending, kBaSlotStep, each an affine point of F in
 /// kChunks chunks of 16 bytes; chunk c of part p of slot b of thread tid at ((b·3 + p)·kChunks + c)·kThreads
@@ -534,7 +554,9 @@ struct BaSlots {
 #elif defined(__CUDACC__)
       *chunk(b, part, c) = from[c];  // before sm_80 (and nvcc's host pass): a plain copy
 #else
-      std::memcpy(chunk(b, part, c), from + c, sizeof(BaChunk));
+      // the host's cp.async: the slot poisoned now, filled when a wait lands this copy's group (BaHostCopy)
+      std::memset(chunk(b, part, c), 0xA5, sizeof(BaChunk));
+      ba_host_pending().push_back({ba_host_group(), chunk(b, part, c), from + c});
 #endif
     }
   }
@@ -563,6 +585,8 @@ struct BaSlots {
 __device__ inline void ba_copies_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");
+#elif !defined(__CUDACC__)
+  ++ba_host_group();
 #endif
 }
 /// Waits until every committed group but the newest has landed (cp.async.wait_group 1); the "memory"
@@ -570,6 +594,16 @@ __device__ inline void ba_copies_commit() {
 __device__ inline void ba_copies_wait_all_but_newest() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+#elif !defined(__CUDACC__)
+  // land every queued copy of a group older than the newest committed one (ba_host_group() − 1)
+  auto& v = ba_host_pending();
+  const uint64_t newest = ba_host_group() - 1;
+  std::vector<BaHostCopy> keep;
+  for (const auto& c : v) {
+    if (c.group < newest) std::memcpy(c.dst, c.src, sizeof(BaChunk));
+    else keep.push_back(c);
+  }
+  v.swap(keep);
 #endif
 }
 

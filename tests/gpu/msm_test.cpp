@@ -554,10 +554,11 @@ TEST(GpuMsm, G1BatchAffineKeptState) {
   auto big_scalars = random_scalars(big.size(), rng);
   std::vector<ec::G1Affine> bases(big.begin(), big.begin() + 3000);
   std::vector<ff::Fr> scalars(big_scalars.begin(), big_scalars.begin() + 3000);
-  const auto ba = adds_cfg(BucketAdd::kBatchAffine);
+  // c fixed, so the bound over every tail up to n is the state of n itself (BatchAffineStateBytes…)
+  const auto ba = adds_cfg(BucketAdd::kBatchAffine, 0, 13);
   const size_t state = gpu::GpuMsmG1::batch_affine_state_bytes(bases.size(), ba);
   ASSERT_GT(state, 0u);
-  EXPECT_EQ(gpu::GpuMsmG1::batch_affine_state_bytes(bases.size(), adds_cfg(BucketAdd::kXyzz)), 0u);
+  EXPECT_EQ(gpu::GpuMsmG1::batch_affine_state_bytes(bases.size(), adds_cfg(BucketAdd::kXyzz, 0, 13)), 0u);
   EXPECT_EQ(gpu::GpuMsmG2::batch_affine_state_bytes(bases.size()), 0u) << "G2 runs XYZZ unless asked";
   gpu::GpuMsmG1 per_call, kept;
   expect_same_cfg(per_call, bases, scalars, "per call", ba);
@@ -573,8 +574,8 @@ TEST(GpuMsm, G1BatchAffineKeptState) {
   expect_same_cfg(kept, small, small_scalars, "kept, a smaller call", ba);
   // fewer lanes (L 64), fewer or as many lanes per thread: no buffer needs more (K = 1 or 7 would:
   // more threads, or more states from the rounding of 94 lanes to threads of 7)
-  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 32", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 32));
-  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 16", adds_cfg(BucketAdd::kBatchAffine, 64, 0, 16));
+  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 32", adds_cfg(BucketAdd::kBatchAffine, 64, 13, 32));
+  expect_same_cfg(kept, bases, scalars, "kept, L 64 K 16", adds_cfg(BucketAdd::kBatchAffine, 64, 13, 16));
   expect_same_cfg(kept, small, small_scalars, "kept, XYZZ between", adds_cfg(BucketAdd::kXyzz));
   expect_same_cfg(kept, bases, scalars, "kept, after XYZZ", ba);
   EXPECT_EQ(kept.device_bytes(), held) << "smaller calls and other L, K reuse the state";
@@ -584,12 +585,56 @@ TEST(GpuMsm, G1BatchAffineKeptState) {
   EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes() + gpu::GpuMsmG1::batch_affine_state_bytes(big.size(), ba));
   for (int lanes : {1, 7})  // these grow the kept state (more threads, more rounded states); results still exact
     expect_same_cfg(kept, bases, scalars, "kept, L 32 K " + std::to_string(lanes),
-                    adds_cfg(BucketAdd::kBatchAffine, 32, 0, lanes));
+                    adds_cfg(BucketAdd::kBatchAffine, 32, 13, lanes));
   EXPECT_GT(kept.device_bytes(), per_call_big.device_bytes() + gpu::GpuMsmG1::batch_affine_state_bytes(big.size(), ba));
   kept.keep_batch_affine_state(false);
   EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes()) << "keep(false) frees the state";
   expect_same_cfg(kept, big, big_scalars, "per call again", ba);
   EXPECT_EQ(kept.device_bytes(), per_call_big.device_bytes());
+}
+
+// batch_affine_state_bytes(n) bounds the state of every call over at most n points (a planner counts it
+// for a kept state): the state is sized by the call's tail t ≤ n and the width c(t), whose window count
+// drops where c grows (13 windows of c = 20 just below 2^25.5, 12 of c = 22 above it), so a tail below n
+// may need more than n. Checked without a device: the bound is monotone in n over tails at and around
+// every width's edges and random ones (a tail's own state is at most its bound); and the value at 2^27,
+// the 32 GiB PoRep H MSM, equals the buffers' sizes from the layout of msm_batch_affine.cuh (L 32, K 32,
+// c 22: 12 windows of 2^22 lanes, 2^17 threads each). Needs no device.
+TEST(GpuMsm, BatchAffineStateBytesBoundEveryTail) {
+  using gpu::GpuMsmG1;
+  const gpu::GpuMsmConfig env{};  // G1 from 2^24 points (msm.hpp)
+  EXPECT_EQ(GpuMsmG1::batch_affine_state_bytes((size_t{1} << 24) - 1, env), 0u) << "below the threshold: XYZZ";
+  EXPECT_GT(GpuMsmG1::batch_affine_state_bytes(size_t{1} << 24, env), 0u);
+  // the reviewer's pair: a tail just below 2^25.5 (c = 20, 13 windows) needs more than n just above it
+  const size_t below = 47453132, above = 47454133;
+  EXPECT_GE(GpuMsmG1::batch_affine_state_bytes(above, env), GpuMsmG1::batch_affine_state_bytes(below, env));
+  std::vector<size_t> ns;
+  for (int k = 24; k <= 30; ++k) {
+    const double edge = std::ldexp(1.0, k) * std::sqrt(2.0);  // 2^(k + 0.5): where the nearest power changes
+    for (long d : {-1000L, -2L, -1L, 0L, 1L, 2L, 1000L}) ns.push_back(size_t(edge) + d);
+    ns.push_back(size_t{1} << k);
+  }
+  std::mt19937_64 rng(61);
+  for (int i = 0; i < 200; ++i) ns.push_back(size_t{1} << 24 | (rng() % ((size_t{1} << 31) - (size_t{1} << 24))));
+  std::sort(ns.begin(), ns.end());
+  size_t prev = 0;
+  for (size_t n : ns) {
+    const size_t b = GpuMsmG1::batch_affine_state_bytes(n, env);
+    EXPECT_GE(b, prev) << "n = " << n << ": the bound fell below a smaller n's";
+    prev = std::max(prev, b);
+  }
+  // the layout at 2^27: states = K·threads = 32·12·2^17, lanes = 12·2^22, threads = 12·2^17; acc 96 B,
+  // cur 4, prefix 48 per state; slot 96 + key 4 per lane; 2 XYZZ parts (192 B) + 2 keys and a product (48 B)
+  // per thread; two inversion scratches of 16 + ⌈m/16⌉ + … values (m = threads, while m > 16)
+  const size_t threads = 12 * (size_t{1} << 17), lanes = 12 * (size_t{1} << 22), states = 32 * threads;
+  size_t inv = 16;
+  for (size_t m = threads; m > 16;) {
+    m = (m + 15) / 16;
+    inv += m;
+  }
+  const size_t want = states * (96 + 4 + 48) + lanes * (96 + 4) + threads * (2 * 192 + 2 * 4 + 48) + 2 * inv * 48;
+  EXPECT_EQ(GpuMsmG1::batch_affine_state_bytes(size_t{1} << 27, env), want);
+  EXPECT_EQ(GpuMsmG1::batch_affine_state_bytes(size_t{1} << 27, adds_cfg(gpu::BucketAdd::kXyzz)), 0u);
 }
 
 TEST(GpuMsm, ResidentBasesOffsetsAndOneShot) {

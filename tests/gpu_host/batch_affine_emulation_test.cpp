@@ -15,9 +15,10 @@
 // Montgomery's trick (forwards in one launch, backwards in the next, alternating) and the
 // pending-addition bookkeeping are checked without a device; test_gpu checks the kernels themselves.
 // Every case runs with both step kernels (the same expected sums): the pipelined one's copies are
-// plain memcpy here, made when the device would request them (one visit ahead, into the other
-// slot), so a copy of the wrong lane or into the slot still being read shows as a wrong sum; only the
-// asynchrony itself (cp.async.wait_group) is left to test_gpu.
+// modelled as cp.async is (msm_batch_affine.cuh, BaHostCopy): queued when the device would request
+// them (one visit ahead, into the other slot) with the slot poisoned, and landed only by the wait that
+// covers their group — so a copy of the wrong lane, into the slot still being read, or read before its
+// wait shows as a wrong sum (a copy landed one group late fails G1BucketsEqualDirectSums).
 // Beside them: the one-thread Fp inversion of fp_inverse.cuh (the device's top of the batch inversion,
 // plain C++) against ff::Fp::inverse limb for limb.
 #include <gtest/gtest.h>

@@ -108,9 +108,11 @@
 // The batch-affine state of the G1 MSMs (msm.hpp "Bucket additions"; ≈ 13.3 GB for a 2^27 H MSM) is
 // not in working_bytes(), so no plan turns lean or streamed for it: each partition keeps it between
 // calls (GpuMsm::keep_batch_affine_state) where the budget holds it beside a resident SRS, the full
-// working set with whole MSMs, a compiled circuit (or its reserve) and the wide NTT table; else each
-// MSM allocates it per call (at most half of what is free) or runs XYZZ. A kept state is freed before
-// a new SRS is planned and before a new compiled circuit goes up, and by release_scratch().
+// working set with whole MSMs, a compiled circuit (or its reserve) and the wide NTT table; else the G1
+// MSMs run XYZZ (unless cfg.msm.bucket_add asks otherwise: a per-call state takes half of what is free,
+// which the B_G2 MSM's first allocations on their own thread may still need). A kept state is freed
+// before a new SRS is planned, before a new compiled circuit goes up, when a partition of other
+// parameters comes, and by release_scratch().
 //
 // ---- Working set ----------------------------------------------------------------------------------
 // Full: all of the above on the device at once (the schedules of "Schedule"). Lean: at most the

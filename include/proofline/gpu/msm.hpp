@@ -108,13 +108,15 @@
 // runs the plain step kernel.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
-// window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) is sized by what is free on the device when the call runs: as many
-// windows per group as fit in half the free memory (or the DeviceBudget's headroom), at most
-// PROOFLINE_MSM_BA_GROUP; if fewer than half the windows fit at once (or an allocation fails
-// meanwhile), the call runs XYZZ — three groups, each paying its L + 1 inversions, lost to XYZZ on an
-// H100. The state is allocated stream-ordered for the call and freed at its end, so a caller that
-// plans device memory (GpuBackend) plans XYZZ's scratch and lets batch-affine use what is left. The
-// environment switches are read only when batch-affine is selected. The sum of the scalar-1 bases
+// window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) lives one of two ways. Per call (the default):
+// sized by what is free on the device when the call runs — as many windows per group as fit in half
+// the free memory (or the DeviceBudget's headroom), at most PROOFLINE_MSM_BA_GROUP —, allocated
+// stream-ordered for the call and freed at its end. Kept (keep_batch_affine_state(true), for a caller
+// that counts batch_affine_state_bytes in its plan, as GpuBackend does where its budget has room; it
+// runs its G1 MSMs XYZZ elsewhere): allocated once, all windows in one group (at most
+// PROOFLINE_MSM_BA_GROUP), and reused. Either way, if fewer than half the windows would step at once
+// (or an allocation fails), the call runs XYZZ — three groups, each paying its L + 1 inversions, lost
+// to XYZZ on an H100. The environment switches are read only when batch-affine is selected. The sum of the scalar-1 bases
 // (step 0) always uses XYZZ. G2's lanes run over Fp2
 // (its inversion by the norm: one Fp inversion per step).
 //
@@ -122,8 +124,8 @@
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
 // Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
 // W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 22 (its default since 2026-12-06): about
-// 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state, sized
-// by the free memory (above): G1 ≈ 265 B × ⌈n/L⌉ per window of a group (248 B per lane, the threads'
+// 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state (per
+// call or kept, above): G1 ≈ 265 B × ⌈n/L⌉ per window of a group (248 B per lane, the threads'
 // parts and inversion scratch), G2 about twice that.
 // Every CUDA call is checked; a failure throws gpu::CudaError. Out-of-memory throws CudaError
 // with code cudaErrorMemoryAllocation (2) after clearing the error state, so the object (and
@@ -236,11 +238,14 @@ class GpuMsm {
   /// the free-memory rule does not apply then, and a failed allocation still falls back to XYZZ. false
   /// (the default): allocated per call and freed at its end; switching to false frees a kept state now.
   void keep_batch_affine_state(bool keep);
-  /// Device bytes of the state a kept batch-affine call over n points with cfg allocates (all windows
-  /// in one group, at most PROOFLINE_MSM_BA_GROUP; L, K from cfg or the environment); 0 where such a
-  /// call runs XYZZ (n below the threshold, G2 unless asked, PROOFLINE_MSM_XYZZ). An upper bound: the
-  /// state is sized by the call's tail (n less its 0 and 1 scalars). Throws std::invalid_argument for
-  /// a bad environment value, as run() does.
+  /// Device bytes of the state kept batch-affine calls over at most n points with cfg allocate (all
+  /// windows in one group, at most PROOFLINE_MSM_BA_GROUP; L, K from cfg or the environment): the
+  /// maximum over every tail t ≤ n (a call's state is sized by its tail — n less its 0 and 1 scalars —
+  /// and the width c(t), whose window count is larger just below each step of c: e.g. 13 windows of
+  /// c = 20 at 2^25.5 − 1 points, 12 of c = 22 above), so a planner may count it for every MSM up to n.
+  /// 0 where every such call runs XYZZ (below the threshold, G2 unless asked, PROOFLINE_MSM_XYZZ, or
+  /// fewer than half the windows per group). Throws std::invalid_argument for a bad PROOFLINE_MSM_BA_MIN,
+  /// _STEPS, _LANES or _GROUP (not for the switches only run() reads).
   static std::size_t batch_affine_state_bytes(std::size_t n, const GpuMsmConfig& cfg = {});
   /// Frees the scratch (not the bases), a kept batch-affine state included.
   void release_scratch();
