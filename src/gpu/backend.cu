@@ -445,8 +445,8 @@ struct GpuBackend::Impl {
   /// backend.hpp "Residency"): p's SRS resident with the full working set and whole MSMs, and room in the
   /// budget for the state of p's largest G1 MSM beside what is held, that working set (with the wide
   /// table where the domain has it) and a compiled circuit (the one on the device, else the reserve for
-  /// one of p's shape). The state comes after the compiled circuit and the wide table: without it the MSM
-  /// still runs batch-affine with a per-call state where half the free memory holds one, else XYZZ.
+  /// one of p's shape). The state comes after the compiled circuit and the wide table: without it the G1
+  /// MSMs run XYZZ (prove_one).
   bool want_ba_keep(const Parameters& p, const Resident& res) const {
     if (res.mode != SrsMode::Resident || res.lean || res.msm_chunk != 0) return false;
     const std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
@@ -1219,7 +1219,7 @@ struct GpuBackend::Impl {
     // free, which the B_G2 MSM's first allocations on their own thread may still need (backend.hpp).
     const bool keep = want_ba_keep(p, res);
     if (!keep || ba_kept_for != &p) g1.keep_batch_affine_state(false);
-    g1.keep_batch_affine_state(keep);
+    if (keep) g1.keep_batch_affine_state(true);
     ba_kept_for = keep ? &p : nullptr;
     g1_msm_cfg = cfg.msm;
     if (!keep && g1_msm_cfg.bucket_add == BucketAdd::kFromEnv) g1_msm_cfg.bucket_add = BucketAdd::kXyzz;

@@ -493,16 +493,6 @@ inline size_t device_bytes_available() {
 /// the smallest measured gain; G2 2^24 629 / 551 (evening, per call, no priority streams).
 constexpr uint64_t kBaMinG1 = uint64_t{1} << 24;
 constexpr uint32_t kBaSteps = 32, kBaLanes = 32;
-/// Device bytes of one window's batch-affine state: ⌈n/L⌉ lanes of acc (affine), cur, a prefix (field
-/// element) and a slot with its key, the thread products and (twice, one per half of a group) their
-/// inversion levels, two XYZZ parts with keys per thread and the up to K − 1 states the rounding of
-/// the lanes to threads adds. `affine`, `field`, `xyzz`: the group's sizes.
-inline size_t ba_window_bytes(size_t lanes_w, uint32_t K, size_t threads_per_window, size_t affine, size_t field,
-                              size_t xyzz) {
-  const size_t per_lane = affine + 4 + field + (affine + 4);
-  return lanes_w * per_lane + (lanes_w / K + 64) * 3 * field + threads_per_window * 2 * (xyzz + 4) +
-         (size_t)(K - 1) * (affine + 4 + field);
-}
 
 }  // namespace msm_detail
 }  // namespace proofline::gpu
@@ -1080,7 +1070,9 @@ struct GpuMsm<Cfg>::Impl {
       const size_t avail = device_bytes_available();
       const size_t margin = size_t{256} << 20;
       const size_t usable = avail > margin ? (avail - margin) / 2 : 0;
-      const size_t per_window = ba_window_bytes(lanes_w, K, tpw, sizeof(DA), sizeof(F), sizeof(DXB));
+      // one window's state (a group of g windows takes at most g times as much: its inversion scratch
+      // grows slower than its threads)
+      const size_t per_window = ba_sizes(n, W, L, K, 1).total();
       const size_t fit = std::min<size_t>(usable / per_window, (size_t{1} << 31) / lanes_w);  // lane indices < 2^31
       if (fit == 0 || 2 * fit < (size_t)W) return false;
       z = ba_sizes(n, W, L, K, (uint32_t)std::min<size_t>(group_max, fit));
@@ -1172,8 +1164,6 @@ struct GpuMsm<Cfg>::Impl {
         CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
         pipeline = (size_t)optin >= (size_t)BaSlots<FB>::kBytes;
       }
-    }
-    if constexpr (kIsG1) {
       if (pipeline) {
         CUDA_CHECK(cudaFuncSetAttribute(ba_step_pipelined_kernel<FB, kB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)BaSlots<FB>::kBytes));

@@ -463,12 +463,12 @@ __global__ void __launch_bounds__(128, kMinBlocks)
 // fit an H100's 228 KiB, as many as its registers allow (168 each, __launch_bounds__(128, 3)). The
 // prefix in the slots too would be 84 KiB a block: 2 blocks per SM. Kept in registers instead
 // (loaded at the top of the iteration) it took ptxas sm_90 from 52 to 72 B of spill stores, and
-// the words in registers from 52 to 84 (2026-12-08).
+// the words in registers from 52 to 84 (2026-12-07).
 // The slots are laid out chunk-major (chunk c of every thread's slot side by side), so a warp's
 // 16-byte accesses to one chunk are 512 consecutive bytes: no bank conflicts. Compiled by the host
-// compiler (tests/gpu_host's emulation) the copies are plain memcpy into a per-thread host array of
-// the same layout, made when the device would request them, so the emulation checks which lane's
-// data lands in which slot; only the asynchrony (the wait) is the device's alone.
+// compiler (tests/gpu_host's emulation) the copies go into a per-thread host array of the same layout,
+// queued when the device would request them and landed only by the wait that covers their group
+// (BaHostCopy), so the emulation checks which lane's data lands in which slot, and when.
 
 /// A lane's small words for one visit of ba_step_pipelined_kernel, read when its copies are requested
 /// (one visit ahead) and kept in shared memory (BaSlots::words) until it computes: cur as the launch
