@@ -336,6 +336,7 @@ void run_curve(const std::vector<Spec>& specs, int curve, int reps, const std::v
       const char* ran_name = ran == gpu::BucketAdd::kXyzz ? "xyzz" : ran == gpu::BucketAdd::kBatchAffine ? "batch-affine" : "none";
       if (row.cfg.bucket_add == gpu::BucketAdd::kFromEnv) adds += std::string(": ") + ran_name;
       else if (ran != row.cfg.bucket_add) adds += std::string(" (ran ") + ran_name + ")";
+      if (g.last_step_pipelined()) adds += " (pipelined step)";  // GpuMsm::last_step_pipelined
       std::printf("| %s | 2^%d | %2d | %9.2f | %9.2f | %s | %.1f GiB | %s | %s | %d |\n", curve == 1 ? "G1" : "G2", s.lg,
                   c ? c : gpu::gpu_msm_window_bits(n, curve), ms.front(), ms[ms.size() / 2], ok ? "ok" : "MISMATCH",
                   mem_gib, row.variant.c_str(), adds.c_str(), row.cfg.batch_affine_steps);

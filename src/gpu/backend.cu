@@ -295,6 +295,14 @@ struct GpuBackend::Impl {
   std::size_t compiled_on_device = 0, compiled_on_host = 0;
 
   explicit Impl(GpuBackendConfig c) : cfg(c) {
+    // PROOFLINE_GPU_OVERLAP_G2=0 / 1 overrides cfg.overlap_g2 (to time each MSM alone in a whole proof:
+    // with it on, the B_G2 MSM shares the device with L, A and B_G1 and their wall times include that)
+    if (const char* e = std::getenv("PROOFLINE_GPU_OVERLAP_G2"); e && *e) {
+      const std::string v = e;
+      if (v != "0" && v != "1")
+        throw std::invalid_argument("PROOFLINE_GPU_OVERLAP_G2=" + v + ": expected 0 or 1");
+      cfg.overlap_g2 = v == "1";
+    }
     g1_msm_cfg = cfg.msm;
     if (cfg.enforce_device_memory_limit) budget.cap = cfg.device_memory_limit;
     CUDA_CHECK(cudaSetDevice(cfg.device));

@@ -536,6 +536,8 @@ struct GpuMsm<Cfg>::Impl {
   G2Kernels g2_kernels = G2Kernels::kNew;
   /// What step 3 of the last run() ran (GpuMsm::last_bucket_add).
   BucketAdd last_bucket_add = BucketAdd::kFromEnv;
+  /// Whether the last run()'s batch-affine steps ran ba_step_pipelined_kernel (GpuMsm::last_step_pipelined).
+  bool last_step_pipelined = false;
   /// The G1 kernel choice of the current run() (resolved GpuMsmConfig::g1_kernels).
   G1Kernels g1_kernels = G1Kernels::kNew;
   /// fn(G{}) with G the coordinate field `group` runs over in this run (G2: F, FNew, FLean or
@@ -746,6 +748,7 @@ struct GpuMsm<Cfg>::Impl {
   Projective run(const DevFr* d_scalars, size_t n, size_t offset, const GpuMsmConfig& cfg) {
     using namespace msm_detail;
     last_bucket_add = BucketAdd::kFromEnv;  // no tail yet
+    last_step_pipelined = false;
     if (offset > nbases || n > nbases - offset)
       throw std::invalid_argument("GpuMsm::run: " + std::to_string(n) + " scalars at offset " +
                                   std::to_string(offset) + " but only " + std::to_string(nbases) +
@@ -1164,6 +1167,7 @@ struct GpuMsm<Cfg>::Impl {
         CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
         pipeline = (size_t)optin >= (size_t)BaSlots<FB>::kBytes;
       }
+      last_step_pipelined = pipeline;
       if (pipeline) {
         CUDA_CHECK(cudaFuncSetAttribute(ba_step_pipelined_kernel<FB, kB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         (int)BaSlots<FB>::kBytes));
@@ -1426,6 +1430,10 @@ std::size_t GpuMsm<Cfg>::device_bytes() const {
 template <class Cfg>
 BucketAdd GpuMsm<Cfg>::last_bucket_add() const {
   return impl_->last_bucket_add;
+}
+template <class Cfg>
+bool GpuMsm<Cfg>::last_step_pipelined() const {
+  return impl_->last_step_pipelined && impl_->last_bucket_add == BucketAdd::kBatchAffine;
 }
 template <class Cfg>
 void GpuMsm<Cfg>::release_scratch() {

@@ -414,6 +414,9 @@ TEST(GpuMsm, G1BatchAffinePipelined) {
   }
   ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
   EXPECT_EQ(g.last_bucket_add(), BucketAdd::kBatchAffine) << "3,000 points: every window's lanes fit";
+  EXPECT_TRUE(g.last_step_pipelined()) << "an sm_90 device gives a block the pipelined step's shared memory";
+  expect_same_cfg(g, bases, scalars, "XYZZ between", adds_cfg(BucketAdd::kXyzz));
+  EXPECT_FALSE(g.last_step_pipelined()) << "XYZZ ran no step kernel";
   edge_cases<ec::G1Config>(61, 31, adds_cfg(BucketAdd::kBatchAffine, 4));
   edge_cases<ec::G1Config>(62, 1000, adds_cfg(BucketAdd::kBatchAffine));
   edge_cases<ec::G1Config>(63, 1000, adds_cfg(BucketAdd::kBatchAffine, 3, 3));

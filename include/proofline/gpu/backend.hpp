@@ -181,7 +181,9 @@ struct GpuBackendConfig {
   /// Window width of every MSM (0: msm.hpp's cost model per MSM size).
   GpuMsmConfig msm{};
   /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
-  /// MSMs, instead of after them. Its stage time then overlaps the others'.
+  /// MSMs, instead of after them. Its stage time then overlaps the others'. The environment's
+  /// PROOFLINE_GPU_OVERLAP_G2=0 / 1 overrides it (to time each MSM alone); another value throws
+  /// std::invalid_argument from the backend's constructor.
   bool overlap_g2 = true;
   /// The overlapped schedule ("Schedule" above): a, b, c and the assignments are copied on a
   /// second stream while the columns already there are transformed, and the assignments while the

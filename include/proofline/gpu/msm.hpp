@@ -232,6 +232,10 @@ class GpuMsm {
   /// fallback ("Bucket additions": batch-affine runs XYZZ where too few windows fit): kXyzz or
   /// kBatchAffine; kFromEnv where that call had no tail point (all scalars 0 or 1) or threw first.
   BucketAdd last_bucket_add() const;
+  /// Whether the last run() / run_device() added its tail points batch-affine with G1's pipelined step
+  /// kernel (PROOFLINE_MSM_BA_PIPELINE=1 and a device that gives a block its 74,752 B of shared memory;
+  /// else the plain step ran): false for XYZZ, G2 and a call without tail points.
+  bool last_step_pipelined() const;
   /// keep = true: the batch-affine state ("Bucket additions") is allocated once, for all windows in one
   /// group, by the first call that runs batch-affine and reused by later calls (grown when a call needs
   /// more) — for a caller that counts it in its own plan of device memory (batch_affine_state_bytes);
