@@ -214,7 +214,7 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t w = (255 + c - 1) / c;
   const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
   const std::size_t threads = (n + per_thread - 1) / per_thread;
-  // split flags and indices, digits (keys + values), sort output, buckets, partial sums (the scalars
+  // split flags and indices, digits (keys + values), their sorts' other slot, CUB temp, buckets, partial sums (the scalars
   // are the backend's own vectors, counted there). Not the batch-affine lanes' state of G1's large MSMs:
   // it is kept only where the budget has room beside the plan (want_ba_keep), else those MSMs run XYZZ
   // (backend.hpp "Residency"), so a plan that fits without it never turns lean or streamed for it

@@ -650,7 +650,7 @@ struct GpuMsm<Cfg>::Impl {
   const DA* bases = nullptr;
   size_t nbases = 0;
   DeviceBuffer scalars{"GPU MSM scalars"}, keys{"GPU MSM digit keys"}, vals{"GPU MSM digit values"},
-      keys_alt{"GPU MSM sorted keys"}, vals_alt{"GPU MSM sorted values"}, buckets{"GPU MSM buckets"}, part[2],
+      ones_keys{"GPU MSM ones keys"}, buckets{"GPU MSM buckets"}, part[2],
       part_keys[2], red_p[2], red_q[2], cub_temp{"GPU MSM sort temp"}, staging{"GPU MSM upload staging"},
       flags{"GPU MSM 0/1 flags"}, idx_tail{"GPU MSM tail indices"}, idx_ones{"GPU MSM one indices"},
       counts{"GPU MSM counts"}, select_temp{"GPU MSM select temp"}, one_bucket{"GPU MSM ones sum"},
@@ -679,7 +679,7 @@ struct GpuMsm<Cfg>::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
   void release_scratch() {
-    for (auto* b : {&scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1], &part_keys[0],
+    for (auto* b : {&scalars, &keys, &vals, &ones_keys, &buckets, &part[0], &part[1], &part_keys[0],
                     &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &flags, &idx_tail,
                     &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre, &ba_slot,
                     &ba_slot_key, &ba_inv, &ba_u, &ba_tpart, &ba_tpart_key})
@@ -687,7 +687,7 @@ struct GpuMsm<Cfg>::Impl {
   }
   size_t device_bytes() const {
     size_t s = 0;
-    for (auto* b : {&bases_owned, &scalars, &keys, &vals, &keys_alt, &vals_alt, &buckets, &part[0], &part[1],
+    for (auto* b : {&bases_owned, &scalars, &keys, &vals, &ones_keys, &buckets, &part[0], &part[1],
                     &part_keys[0], &part_keys[1], &red_p[0], &red_p[1], &red_q[0], &red_q[1], &cub_temp, &staging,
                     &flags, &idx_tail, &idx_ones, &counts, &select_temp, &one_bucket, &ba_acc, &ba_cur, &ba_pre,
                     &ba_slot, &ba_slot_key, &ba_inv, &ba_u, &ba_tpart, &ba_tpart_key})
@@ -889,13 +889,21 @@ struct GpuMsm<Cfg>::Impl {
   Projective sum_of(const uint32_t* idx, uint32_t count, const DA* d_bases) {
     using namespace msm_detail;
     ensure_parts(accumulation_shape(count).second);
-    keys_alt.ensure((size_t)count * 4);
+    // the keys (all 1): in the digit keys' buffer where it holds them (the tail's Pippenger is done),
+    // else in a buffer of their own
+    uint32_t* one_keys = nullptr;
+    if (keys.bytes() >= (size_t)count * 4) {
+      one_keys = keys.as<uint32_t>();
+    } else {
+      ones_keys.ensure((size_t)count * 4);
+      one_keys = ones_keys.as<uint32_t>();
+    }
     one_bucket.ensure(sizeof(DX));
-    fill_u32_kernel<<<(count + 255) / 256, 256, 0, stream>>>(keys_alt.as<uint32_t>(), 1u, count);
+    fill_u32_kernel<<<(count + 255) / 256, 256, 0, stream>>>(one_keys, 1u, count);
     check_launch();
     Profile off(stream);
     off.on = false;
-    accumulate_runs(one_bucket.as<DX>(), 1, keys_alt.as<uint32_t>(), idx, count, d_bases, off);
+    accumulate_runs(one_bucket.as<DX>(), 1, one_keys, idx, count, d_bases, off);
     HostXyzz h;
     CUDA_CHECK(cudaMemcpyAsync(&h, one_bucket.get(), sizeof(DX), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -1049,11 +1057,6 @@ struct GpuMsm<Cfg>::Impl {
     const size_t n = n32;
     const uint32_t lanes_w = (uint32_t)((n + L - 1) / L);
     const uint32_t tpw = (lanes_w + K - 1) / K;  // threads per window
-    cub::DoubleBuffer<uint32_t> dk(keys.as<uint32_t>(), keys_alt.as<uint32_t>());
-    cub::DoubleBuffer<uint32_t> dv(vals.as<uint32_t>(), vals_alt.as<uint32_t>());
-    size_t sort_bytes = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, dk, dv, n32, 0, c, stream));
-    cub_temp.ensure(std::max<size_t>(sort_bytes, 1));
 
     // The state (ba_sizes): as many windows per group as fit, at most PROOFLINE_MSM_BA_GROUP. Per call
     // (the default) it is allocated stream-ordered (cudaMallocAsync / cudaFreeAsync on the MSM stream: no
@@ -1136,12 +1139,15 @@ struct GpuMsm<Cfg>::Impl {
       guard.chained = true;
     }
 
-    // every window sorted in place (the result lands in either buffer of the pair; copied back)
+    // every window sorted one slot down (pippenger's digit layout: window w's digits in slot w + 1, slot
+    // 0 free): from slot w + 1 into slot w, which window w − 1's sort has left free. With an odd number
+    // of radix passes (CUB's 8-bit digits: c = 17 … 24, every width batch-affine runs at) the result
+    // lands in slot w; else it is copied there.
     for (int w = 0; w < W; ++w) {
       uint32_t* kw = keys.as<uint32_t>() + (size_t)w * n;
       uint32_t* vw = vals.as<uint32_t>() + (size_t)w * n;
-      cub::DoubleBuffer<uint32_t> sk(kw, keys_alt.as<uint32_t>());
-      cub::DoubleBuffer<uint32_t> sv(vw, vals_alt.as<uint32_t>());
+      cub::DoubleBuffer<uint32_t> sk(kw + n, kw);
+      cub::DoubleBuffer<uint32_t> sv(vw + n, vw);
       size_t tb = cub_temp.bytes();
       CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, sk, sv, n32, 0, c, stream));
       if (sk.Current() != kw)
@@ -1285,10 +1291,10 @@ struct GpuMsm<Cfg>::Impl {
     const uint32_t nb = 1u << (c - 1);
     const uint32_t nthreads = accumulation_shape(n32).second;
 
-    keys.ensure((size_t)W * n * 4);
-    vals.ensure((size_t)W * n * 4);
-    keys_alt.ensure(n * 4);
-    vals_alt.ensure(n * 4);
+    // digits: window w in slot w + 1 of W + 1 slots of n; slot 0 is the sort's other buffer (the
+    // windows' sorts ping-pong between slots: no copy and no n-sized CUB scratch)
+    keys.ensure((size_t)(W + 1) * n * 4);
+    vals.ensure((size_t)(W + 1) * n * 4);
     buckets.ensure((size_t)W * nb * sizeof(DX));
     ensure_parts(nthreads);
     if (nb > kHostReduceMax) {
@@ -1300,14 +1306,17 @@ struct GpuMsm<Cfg>::Impl {
         red_q[1].ensure(lvl / kReduceSeg);
       }
     }
+    uint32_t* const k0 = keys.as<uint32_t>();  // slot 0
+    uint32_t* const v0 = vals.as<uint32_t>();
     size_t temp_bytes = 0;
-    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.as<uint32_t>(), keys_alt.as<uint32_t>(),
-                                               vals.as<uint32_t>(), vals_alt.as<uint32_t>(), n32, 0, c, stream));
+    {
+      cub::DoubleBuffer<uint32_t> dk(k0 + n, k0), dv(v0 + n, v0);
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, dk, dv, n32, 0, c, stream));
+    }
     cub_temp.ensure(std::max<size_t>(temp_bytes, 1));
 
     msm_detail::Profile prof(stream);
-    digits_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(keys.as<uint32_t>(), vals.as<uint32_t>(), d_scalars, idx,
-                                                        n32, c, W);
+    digits_kernel<<<(n32 + 255) / 256, 256, 0, stream>>>(k0 + n, v0 + n, d_scalars, idx, n32, c, W);
     check_launch();
 
     prof.mark("digits");
@@ -1316,13 +1325,12 @@ struct GpuMsm<Cfg>::Impl {
         accumulate_batch_affine(W, c, nb, n32, batch_affine_steps(cfg), batch_affine_lanes(cfg), d_bases, prof);
     last_bucket_add = batch_affine ? BucketAdd::kBatchAffine : BucketAdd::kXyzz;
     for (int w = 0; w < W && !batch_affine; ++w) {
+      // window w's digits (slot w + 1) sorted against slot 0 (free: the last window's result is summed)
+      cub::DoubleBuffer<uint32_t> sk(k0 + (size_t)(w + 1) * n, k0), sv(v0 + (size_t)(w + 1) * n, v0);
       size_t tb = cub_temp.bytes();
-      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, keys.as<uint32_t>() + (size_t)w * n,
-                                                 keys_alt.as<uint32_t>(), vals.as<uint32_t>() + (size_t)w * n,
-                                                 vals_alt.as<uint32_t>(), n32, 0, c, stream));
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_temp.get(), tb, sk, sv, n32, 0, c, stream));
       prof.mark("sort");
-      accumulate_runs(buckets.as<DX>() + (size_t)w * nb, nb, keys_alt.as<uint32_t>(), vals_alt.as<uint32_t>(), n32,
-                      d_bases, prof);
+      accumulate_runs(buckets.as<DX>() + (size_t)w * nb, nb, sk.Current(), sv.Current(), n32, d_bases, prof);
     }
 
     // device reduction levels

@@ -122,7 +122,8 @@
 //
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
-// Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + W·n·8 (digits) + n·8 (sort output) + CUB temp +
+// Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + (W + 1)·n·8 (digits: window w in slot
+// w + 1, slot 0 the other buffer of the windows' sorts, which ping-pong between slots) + CUB temp (small) +
 // W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 22 (its default since 2026-12-06): about
 // 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state (per
 // call or kept, above): G1 ≈ 265 B × ⌈n/L⌉ per window of a group (248 B per lane, the threads'
