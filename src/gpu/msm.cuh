@@ -621,10 +621,13 @@ struct GpuMsm<Cfg>::Impl {
     return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_PRIORITY");
   }
   /// G1's batch-affine steps by ba_step_pipelined_kernel (msm_batch_affine.cuh: the next lane's acc and
-  /// points copied into shared memory while this lane computes) where PROOFLINE_MSM_BA_PIPELINE=1; "0"
-  /// or unset: ba_step_kernel (the default until the variant is timed on a device); other values throw
-  /// std::invalid_argument. G2 keeps ba_step_kernel either way.
-  static bool ba_pipeline() { return env_switch("PROOFLINE_MSM_BA_PIPELINE"); }
+  /// points copied into shared memory while this lane computes) unless PROOFLINE_MSM_BA_PIPELINE=0
+  /// (ba_step_kernel; 10 / 16 ms slower at G1 2^26 / 2^27 on an H100, bench/RESULTS.md 2026-12-07
+  /// late); other values throw std::invalid_argument. G2 keeps ba_step_kernel either way.
+  static bool ba_pipeline() {
+    const char* e = std::getenv("PROOFLINE_MSM_BA_PIPELINE");
+    return e == nullptr || *e == 0 || env_switch("PROOFLINE_MSM_BA_PIPELINE");
+  }
   /// The most windows per batch-affine group: PROOFLINE_MSM_BA_GROUP (1 … 64) or, unset, all of them.
   static uint32_t ba_group_windows() {
     const uint64_t g = msm_detail::env_u64("PROOFLINE_MSM_BA_GROUP", 64);
@@ -1034,7 +1037,7 @@ struct GpuMsm<Cfg>::Impl {
   /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
   /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
   /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
-  /// launches of ba_step_kernel (G1 with PROOFLINE_MSM_BA_PIPELINE=1: ba_step_pipelined_kernel, the
+  /// launches of ba_step_kernel (G1 unless PROOFLINE_MSM_BA_PIPELINE=0: ba_step_pipelined_kernel, the
   /// same steps with the next lane's loads overlapping this lane's products) with a batch inversion
   /// of the thread products between them — split, unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves
   /// on two streams, so that one half's inversion

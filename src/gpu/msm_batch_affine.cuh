@@ -440,7 +440,7 @@ __global__ void __launch_bounds__(128, kMinBlocks)
   if (s < g.L) u[t] = prod;
 }
 
-// ---- the step, software-pipelined (PROOFLINE_MSM_BA_PIPELINE=1; G1 only, msm.cuh) -----------------
+// ---- the step, software-pipelined (G1's default; PROOFLINE_MSM_BA_PIPELINE=0: the plain one, msm.cuh) --
 // ba_step_kernel visits a thread's K lanes one after another and each visit waits for its own loads:
 // cur, the entry's key and value, then the random gathers of one or two 96-byte points and the
 // lane's acc, and only then multiplies. ba_step_pipelined_kernel does the same arithmetic, in the

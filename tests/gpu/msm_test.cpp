@@ -390,29 +390,35 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
   ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
 }
 
-// G1's software-pipelined batch-affine step (PROOFLINE_MSM_BA_PIPELINE=1, msm_batch_affine.cuh's
-// ba_step_pipelined_kernel): random scalars over lane lengths L, lanes per thread K and windows
-// c = 3, 13, 22 (two streams and one), then G1BatchAffineEdgeCases' edge inputs (zero/one-heavy,
+// G1's batch-affine step kernels, the software-pipelined one (the default, msm_batch_affine.cuh's
+// ba_step_pipelined_kernel) and the plain one (PROOFLINE_MSM_BA_PIPELINE=0): random scalars over lane
+// lengths L, lanes per thread K and windows c = 3, 13, 22 (two streams and one) with each, then G1BatchAffineEdgeCases' edge inputs (zero/one-heavy,
 // all ones, identity bases, P and −P, P + P, the 0/1 split), all equal to the CPU; G2 under the switch
 // (it keeps the plain step) and a value the switch refuses.
 TEST(GpuMsm, G1BatchAffinePipelined) {
   REQUIRE_CUDA_DEVICE();
   using gpu::BucketAdd;
-  ::setenv("PROOFLINE_MSM_BA_PIPELINE", "1", 1);
+  ::unsetenv("PROOFLINE_MSM_BA_PIPELINE");
   std::mt19937_64 rng(51);
   gpu::GpuMsmG1 g;
   auto bases = random_bases<ec::G1Config>(3000, rng);
   auto scalars = random_scalars(3000, rng);
-  for (const char* overlap : {"1", "0"}) {
-    ::setenv("PROOFLINE_MSM_BA_OVERLAP", overlap, 1);
-    for (int c : {3, 13, 22})
-      for (int steps : {1, 2, 32, 64})
-        for (int lanes : {1, 5, 32, 256})
-          expect_same_cfg(g, bases, scalars,
-                          std::string("pipelined, overlap=") + overlap + " K=" + std::to_string(lanes),
-                          adds_cfg(BucketAdd::kBatchAffine, steps, c, lanes));
+  for (const char* pipeline : {"1", "0"}) {
+    ::setenv("PROOFLINE_MSM_BA_PIPELINE", pipeline, 1);
+    for (const char* overlap : {"1", "0"}) {
+      ::setenv("PROOFLINE_MSM_BA_OVERLAP", overlap, 1);
+      for (int c : {3, 13, 22})
+        for (int steps : {1, 2, 32, 64})
+          for (int lanes : {1, 5, 32, 256})
+            expect_same_cfg(g, bases, scalars,
+                            std::string("pipeline=") + pipeline + ", overlap=" + overlap + " K=" + std::to_string(lanes),
+                            adds_cfg(BucketAdd::kBatchAffine, steps, c, lanes));
+    }
+    EXPECT_EQ(g.last_step_pipelined(), *pipeline == '1') << "PROOFLINE_MSM_BA_PIPELINE=" << pipeline;
   }
   ::unsetenv("PROOFLINE_MSM_BA_OVERLAP");
+  ::unsetenv("PROOFLINE_MSM_BA_PIPELINE");  // the default: pipelined
+  expect_same_cfg(g, bases, scalars, "default", adds_cfg(BucketAdd::kBatchAffine));
   EXPECT_EQ(g.last_bucket_add(), BucketAdd::kBatchAffine) << "3,000 points: every window's lanes fit";
   EXPECT_TRUE(g.last_step_pipelined()) << "an sm_90 device gives a block the pipelined step's shared memory";
   expect_same_cfg(g, bases, scalars, "XYZZ between", adds_cfg(BucketAdd::kXyzz));
@@ -426,10 +432,11 @@ TEST(GpuMsm, G1BatchAffinePipelined) {
   edge_cases<ec::G1Config>(67, size_t{1} << 16, adds_cfg(BucketAdd::kBatchAffine, 33, 0, 1));
   bits_split<ec::G1Config>(68, 5000, adds_cfg(BucketAdd::kBatchAffine));
   bits_split<ec::G1Config>(69, size_t{1} << 17, adds_cfg(BucketAdd::kBatchAffine, 16, 22));
-  gpu::GpuMsmG2 g2;  // G2 ignores the switch
+  gpu::GpuMsmG2 g2;  // G2 ignores the switch (here at its default, on)
   auto bases2 = random_bases<ec::G2Config>(1000, rng);
   auto scalars2 = random_scalars(1000, rng);
-  expect_same_cfg(g2, bases2, scalars2, "G2 under PROOFLINE_MSM_BA_PIPELINE=1", adds_cfg(BucketAdd::kBatchAffine, 3));
+  expect_same_cfg(g2, bases2, scalars2, "G2 (always the plain step)", adds_cfg(BucketAdd::kBatchAffine, 3));
+  EXPECT_FALSE(g2.last_step_pipelined());
   ::setenv("PROOFLINE_MSM_BA_PIPELINE", "2", 1);  // only 0 and 1
   g.set_bases(bases);
   EXPECT_THROW(g.run(scalars, 0, adds_cfg(BucketAdd::kBatchAffine)), std::invalid_argument);

@@ -99,12 +99,13 @@
 // first SM slots the other half's step blocks free (20–21 ms at G1 2^26 / 2^27 on an H100);
 // PROOFLINE_MSM_BA_PRIORITY=0 keeps them on the half's own stream, for comparison (other values but 0
 // and 1 throw).
-// PROOFLINE_MSM_BA_PIPELINE=1 runs G1's steps by the
+// G1's steps run the
 // software-pipelined step kernel (src/gpu/msm_batch_affine.cuh, ba_step_pipelined_kernel: while a
 // thread computes one lane, the next lane's sum and points are already being copied into its own
 // slots of shared memory by cp.async; 73 KiB of shared memory per block of 128 threads, 3 blocks per
-// SM on an H100); "0" or unset: the plain step kernel (the default until the variant is timed on a
-// device); other values throw std::invalid_argument. Both give the same state bit for bit. G2 always
+// SM on an H100) — 10 / 16 ms faster at 2^26 / 2^27 on an H100 (bench/RESULTS.md, 2026-12-07 late) —
+// unless PROOFLINE_MSM_BA_PIPELINE=0 (the plain step kernel; also where the device cannot give a block
+// that shared memory); values other than 0 and 1 throw std::invalid_argument. Both give the same state bit for bit. G2 always
 // runs the plain step kernel.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
