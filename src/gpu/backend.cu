@@ -214,7 +214,9 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
   const std::size_t w = (255 + c - 1) / c;
   const std::size_t per_thread = std::clamp<std::size_t>(n / (132 * 256), 4, 64);
   const std::size_t threads = (n + per_thread - 1) / per_thread;
-  // split flags and indices, digits (keys + values), their sorts' other slot, CUB temp, buckets, partial sums (the scalars
+  // split flags and indices, digits (keys + values) and their sorts' other slot (8·(w + 1)), 8 more
+  // (the CUB temp of the old four-pointer sorts, now a margin: kept until a plan is re-measured on a device),
+  // buckets, partial sums (the scalars
   // are the backend's own vectors, counted there). Not the batch-affine lanes' state of G1's large MSMs:
   // it is kept only where the budget has room beside the plan (want_ba_keep), else those MSMs run XYZZ
   // (backend.hpp "Residency"), so a plan that fits without it never turns lean or streamed for it
@@ -297,12 +299,7 @@ struct GpuBackend::Impl {
   explicit Impl(GpuBackendConfig c) : cfg(c) {
     // PROOFLINE_GPU_OVERLAP_G2=0 / 1 overrides cfg.overlap_g2 (to time each MSM alone in a whole proof:
     // with it on, the B_G2 MSM shares the device with L, A and B_G1 and their wall times include that)
-    if (const char* e = std::getenv("PROOFLINE_GPU_OVERLAP_G2"); e && *e) {
-      const std::string v = e;
-      if (v != "0" && v != "1")
-        throw std::invalid_argument("PROOFLINE_GPU_OVERLAP_G2=" + v + ": expected 0 or 1");
-      cfg.overlap_g2 = v == "1";
-    }
+    cfg.overlap_g2 = overlap_g2_in_effect(cfg.overlap_g2);
     g1_msm_cfg = cfg.msm;
     if (cfg.enforce_device_memory_limit) budget.cap = cfg.device_memory_limit;
     CUDA_CHECK(cudaSetDevice(cfg.device));
@@ -1695,7 +1692,16 @@ void GpuBackend::release_scratch() {
   for (DeviceBuffer* b : {&I.abc, &I.aux, &I.sa, &I.sb, &I.words, &I.prefix, &I.packed}) b->release();
 }
 
+bool overlap_g2_in_effect(bool configured) {
+  const char* e = std::getenv("PROOFLINE_GPU_OVERLAP_G2");
+  if (e == nullptr || *e == 0) return configured;
+  const std::string v = e;
+  if (v != "0" && v != "1") throw std::invalid_argument("PROOFLINE_GPU_OVERLAP_G2=" + v + ": expected 0 or 1");
+  return v == "1";
+}
+
 std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base) {
+  (void)overlap_g2_in_effect(base.overlap_g2);  // a bad value throws here, not as "no usable device"
   std::vector<std::unique_ptr<GpuBackend>> out;
   int count = 0;
   try {

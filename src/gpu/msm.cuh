@@ -1035,10 +1035,11 @@ struct GpuMsm<Cfg>::Impl {
   }
 
   /// Step 3 for all W windows by batch-affine lanes of L entries, K lanes per thread
-  /// (msm_batch_affine.cuh): every window's digits sorted in place (keys/vals), then the windows in
-  /// groups as large as the free memory allows (at most PROOFLINE_MSM_BA_GROUP), each group in L + 1
-  /// launches of ba_step_kernel (G1 unless PROOFLINE_MSM_BA_PIPELINE=0: ba_step_pipelined_kernel, the
-  /// same steps with the next lane's loads overlapping this lane's products) with a batch inversion
+  /// (msm_batch_affine.cuh): every window's digits sorted one slot down (window w into slot w of
+  /// keys/vals), then the windows in groups as large as the free memory allows (at most
+  /// PROOFLINE_MSM_BA_GROUP), each group in L + 1 launches of the step kernel (G1:
+  /// ba_step_pipelined_kernel — the same steps with the next lane's loads overlapping this lane's
+  /// products — unless PROOFLINE_MSM_BA_PIPELINE=0; else ba_step_kernel) with a batch inversion
   /// of the thread products between them — split, unless PROOFLINE_MSM_BA_OVERLAP=0, into two halves
   /// on two streams, so that one half's inversion
   /// levels (latency-bound: a few small launches and one inversion in one thread) run beside
@@ -1144,8 +1145,9 @@ struct GpuMsm<Cfg>::Impl {
 
     // every window sorted one slot down (pippenger's digit layout: window w's digits in slot w + 1, slot
     // 0 free): from slot w + 1 into slot w, which window w − 1's sort has left free. With an odd number
-    // of radix passes (CUB's 8-bit digits: c = 17 … 24, every width batch-affine runs at) the result
-    // lands in slot w; else it is copied there.
+    // of radix passes (CUB's 8-bit onesweep passes on sm_90: c = 17 … 24, the default widths from 2^24
+    // points, where batch-affine runs) the result lands in slot w; else (a width set by
+    // GpuMsmConfig::window_bits, a single-tile sort of few points) it is copied there.
     for (int w = 0; w < W; ++w) {
       uint32_t* kw = keys.as<uint32_t>() + (size_t)w * n;
       uint32_t* vw = vals.as<uint32_t>() + (size_t)w * n;

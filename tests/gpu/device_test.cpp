@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "proofline/gpu/backend.hpp"
 #include "proofline/gpu/device.hpp"
 #include "require_device.hpp"
 
@@ -77,3 +80,28 @@ TEST(GpuDevice, CudaCheckThrowsWithContext) {
 }
 
 }  // namespace
+
+// PROOFLINE_GPU_OVERLAP_G2 (backend.hpp overlap_g2_in_effect): "1" / "0" override the configured value,
+// unset or empty keep it, anything else is an error from make_gpu_backends itself — before any device is
+// tried, so a typo is not reported as "no usable CUDA device" and an `auto` engine does not fall back
+// to the CPU over it (the desk review of 5f8e22b). Needs no device.
+namespace gpu = proofline::gpu;
+
+TEST(GpuBackendEnvironment, OverlapG2Override) {
+  const char* saved = std::getenv("PROOFLINE_GPU_OVERLAP_G2");
+  const std::string keep = saved ? saved : "";
+  ::unsetenv("PROOFLINE_GPU_OVERLAP_G2");
+  EXPECT_TRUE(gpu::overlap_g2_in_effect(true));
+  EXPECT_FALSE(gpu::overlap_g2_in_effect(false));
+  ::setenv("PROOFLINE_GPU_OVERLAP_G2", "", 1);
+  EXPECT_TRUE(gpu::overlap_g2_in_effect(true));
+  ::setenv("PROOFLINE_GPU_OVERLAP_G2", "0", 1);
+  EXPECT_FALSE(gpu::overlap_g2_in_effect(true));
+  ::setenv("PROOFLINE_GPU_OVERLAP_G2", "1", 1);
+  EXPECT_TRUE(gpu::overlap_g2_in_effect(false));
+  ::setenv("PROOFLINE_GPU_OVERLAP_G2", "yes", 1);
+  EXPECT_THROW(gpu::overlap_g2_in_effect(true), std::invalid_argument);
+  EXPECT_THROW(gpu::make_gpu_backends(), std::invalid_argument);
+  if (saved) ::setenv("PROOFLINE_GPU_OVERLAP_G2", keep.c_str(), 1);
+  else ::unsetenv("PROOFLINE_GPU_OVERLAP_G2");
+}

@@ -182,8 +182,8 @@ struct GpuBackendConfig {
   GpuMsmConfig msm{};
   /// Run the B_G2 MSM on a second host thread (its own stream) concurrently with H and the G1
   /// MSMs, instead of after them. Its stage time then overlaps the others'. The environment's
-  /// PROOFLINE_GPU_OVERLAP_G2=0 / 1 overrides it (to time each MSM alone); another value throws
-  /// std::invalid_argument from the backend's constructor.
+  /// PROOFLINE_GPU_OVERLAP_G2=0 / 1 overrides it (to time each MSM alone; empty: unset); another value
+  /// throws std::invalid_argument (overlap_g2_in_effect, below).
   bool overlap_g2 = true;
   /// The overlapped schedule ("Schedule" above): a, b, c and the assignments are copied on a
   /// second stream while the columns already there are transformed, and the assignments while the
@@ -382,8 +382,15 @@ class GpuBackend final : public groth16::ProverBackend {
 /// device ordinal. A device is usable when a small test
 /// kernel runs on it (this build's device code targets sm_90: other architectures fail that test).
 /// With no usable device (no driver, no device, or every test failed) returns an empty vector and
-/// writes one line to stderr saying why; it never throws for that. The engine/daemon call this and
+/// writes one line to stderr saying why; it never throws for that (it throws std::invalid_argument for a
+/// PROOFLINE_GPU_OVERLAP_G2 that overlap_g2_in_effect refuses). The engine/daemon call this and
 /// fall back to groth16::CpuBackend on an empty result.
 std::vector<std::unique_ptr<GpuBackend>> make_gpu_backends(const GpuBackendConfig& base = {});
+
+/// GpuBackendConfig::overlap_g2 as a backend built from `configured` runs it: the environment's
+/// PROOFLINE_GPU_OVERLAP_G2 "1" / "0" where set and not empty, else `configured`. Any other value throws
+/// std::invalid_argument naming it — from here, from GpuBackend's constructor and from
+/// make_gpu_backends (before any device is tried: a typo is an error, not an unusable device).
+bool overlap_g2_in_effect(bool configured);
 
 }  // namespace proofline::gpu

@@ -235,7 +235,7 @@ class GpuMsm {
   /// kBatchAffine; kFromEnv where that call had no tail point (all scalars 0 or 1) or threw first.
   BucketAdd last_bucket_add() const;
   /// Whether the last run() / run_device() added its tail points batch-affine with G1's pipelined step
-  /// kernel (PROOFLINE_MSM_BA_PIPELINE=1 and a device that gives a block its 74,752 B of shared memory;
+  /// kernel (unless PROOFLINE_MSM_BA_PIPELINE=0, on a device that gives a block its 74,752 B of shared memory;
   /// else the plain step ran): false for XYZZ, G2 and a call without tail points.
   bool last_step_pipelined() const;
   /// keep = true: the batch-affine state ("Bucket additions") is allocated once, for all windows in one
