@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
   if (compare) other_backend = std::make_unique<gpu::GpuBackend>(other_cfg);
   auto mode = [](const gpu::GpuBackendConfig& c) {
     return std::string(c.overlap_uploads ? "copies overlapped, " : "serial, ") +
-           (gpu::overlap_g2_in_effect(c.overlap_g2) ? "G2 overlapped" : "G2 after G1") + (c.pinned_uploads ? ", pinned" : ", pageable") +
+           (gpu::overlap_g2_in_effect(c.overlap_g2) ? "G2 overlapped" : "G2 after G1") +
+           (c.pinned_uploads ? ", pinned" : ", pageable") +
            (c.device_memory_limit ? ", limit " + std::to_string(c.device_memory_limit >> 30) + " GiB" : "");
   };
   const std::string default_mode = mode(cfg), other_mode = mode(other_cfg);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <future>
@@ -226,6 +227,9 @@ std::size_t msm_scratch_bytes(std::size_t n, std::size_t xyzz) {
 /// Whether the lean working set keeps NTT tables of `bytes` across a partition's MSMs (small ones)
 /// rather than freeing them after the transforms and making them again for the next partition.
 bool lean_keeps_tables(std::size_t bytes) { return bytes <= (std::size_t{64} << 20); }
+
+/// ⌈log2 m⌉ (0 for m ≤ 1): the lg of the NTT domain of m rows (gpu::NttDomain::lg_size).
+unsigned domain_lg(std::size_t m) { return m <= 1 ? 0u : static_cast<unsigned>(std::bit_width(m - 1)); }
 
 /// Host-side rank prefix of a density bitmap: prefix[w] = set bits in words [0, w).
 std::vector<uint32_t> rank_prefix(std::span<const uint64_t> words) {
@@ -457,8 +461,7 @@ struct GpuBackend::Impl {
     const std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
     const std::size_t state = GpuMsmG1::batch_affine_state_bytes(n, cfg.msm);
     if (state == 0) return false;
-    unsigned lg = 0;
-    while ((std::size_t{1} << lg) < p.domain_size()) ++lg;
+    const unsigned lg = domain_lg(p.domain_size());
     // the table first: the domain's own where it is p's, else what ensure_h_buffers will make
     const bool wide = domain && domain->lg_size() == lg ? domain->wide_twiddles() : want_wide(p, res);
     const std::size_t cc = compiled_dev ? compiled_dev->device_bytes() : kCompiledReserve * p.domain_size();
@@ -953,8 +956,7 @@ struct GpuBackend::Impl {
   /// The NTT domain of p's size and the buffer of `columns` of a, b, c (3; 2 for the lean working
   /// set), made or grown on first use; wide: a new domain gets the wide twiddle table (want_wide).
   void ensure_h_buffers(std::size_t m, std::size_t columns, bool wide) {
-    unsigned lg = 0;
-    while ((std::size_t{1} << lg) < m) ++lg;
+    const unsigned lg = domain_lg(m);
     // A domain made compact stays compact until it is remade for another reason (no flip-flop of
     // n·32 bytes between partitions when the budget wavers); a wide one is remade compact when not wanted.
     if (!domain || domain->lg_size() != lg || (domain->wide_twiddles() && !wide)) {

@@ -968,9 +968,11 @@ struct GpuMsm<Cfg>::Impl {
     n = std::min<size_t>(n, msm_detail::kIndexMask);
     if (n == 0 || !batch_affine_selected(cfg, (uint32_t)n)) return 0;
     const uint32_t L = batch_affine_steps(cfg), K = batch_affine_lanes(cfg), group = ba_group_windows();
-    const auto width = [&](size_t t) { return cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(t, kIsG1 ? 1 : 2); };
+    const auto width = [&](size_t t) {
+      return cfg.window_bits ? cfg.window_bits : gpu_msm_window_bits(t, kIsG1 ? 1 : 2);
+    };
     const auto bytes = [&](size_t t) -> size_t {
-      const int W = (255 + width(t) - 1) / width(t);
+      const int c = width(t), W = (255 + c - 1) / c;
       const BaSizes z = ba_sizes(t, W, L, K, group);
       return 2 * z.windows < (size_t)W ? 0 : z.total();  // fewer than half the windows at once: XYZZ
     };

@@ -392,9 +392,10 @@ TEST(GpuMsm, G1BatchAffineEdgeCases) {
 
 // G1's batch-affine step kernels, the software-pipelined one (the default, msm_batch_affine.cuh's
 // ba_step_pipelined_kernel) and the plain one (PROOFLINE_MSM_BA_PIPELINE=0): random scalars over lane
-// lengths L, lanes per thread K and windows c = 3, 13, 22 (two streams and one) with each, then G1BatchAffineEdgeCases' edge inputs (zero/one-heavy,
-// all ones, identity bases, P and −P, P + P, the 0/1 split), all equal to the CPU; G2 under the switch
-// (it keeps the plain step) and a value the switch refuses.
+// lengths L, lanes per thread K and windows c = 3, 13, 22 (two streams and one) with each, then
+// G1BatchAffineEdgeCases' edge inputs (zero/one-heavy, all ones, identity bases, P and −P, P + P, the
+// 0/1 split) with the default, all equal to the CPU; G2 (it keeps the plain step) and a value the
+// switch refuses.
 TEST(GpuMsm, G1BatchAffinePipelined) {
   REQUIRE_CUDA_DEVICE();
   using gpu::BucketAdd;
@@ -410,9 +411,10 @@ TEST(GpuMsm, G1BatchAffinePipelined) {
       for (int c : {3, 13, 22})
         for (int steps : {1, 2, 32, 64})
           for (int lanes : {1, 5, 32, 256})
-            expect_same_cfg(g, bases, scalars,
-                            std::string("pipeline=") + pipeline + ", overlap=" + overlap + " K=" + std::to_string(lanes),
-                            adds_cfg(BucketAdd::kBatchAffine, steps, c, lanes));
+            expect_same_cfg(
+                g, bases, scalars,
+                std::string("pipeline=") + pipeline + ", overlap=" + overlap + " K=" + std::to_string(lanes),
+                adds_cfg(BucketAdd::kBatchAffine, steps, c, lanes));
     }
     EXPECT_EQ(g.last_step_pipelined(), *pipeline == '1') << "PROOFLINE_MSM_BA_PIPELINE=" << pipeline;
   }

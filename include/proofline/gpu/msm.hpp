@@ -105,8 +105,8 @@
 // slots of shared memory by cp.async; 73 KiB of shared memory per block of 128 threads, 3 blocks per
 // SM on an H100) — 10 / 16 ms faster at 2^26 / 2^27 on an H100 (bench/RESULTS.md, 2026-12-07 late) —
 // unless PROOFLINE_MSM_BA_PIPELINE=0 (the plain step kernel; also where the device cannot give a block
-// that shared memory); values other than 0 and 1 throw std::invalid_argument. Both give the same state bit for bit. G2 always
-// runs the plain step kernel.
+// that shared memory); values other than 0 and 1 throw std::invalid_argument. Both give the same state
+// bit for bit. G2 always runs the plain step kernel.
 // GpuMsmConfig::bucket_add / batch_affine_steps / batch_affine_lanes override the environment per
 // call. The lanes' state (G1 ≈ 265 B, G2 ≈ 530 B per lane with the threads' parts, ⌈n/L⌉ lanes per
 // window: G1 2^27, all 12 windows at once, ≈ 13.3 GB) lives one of two ways. Per call (the default):
@@ -117,14 +117,15 @@
 // runs its G1 MSMs XYZZ elsewhere): allocated once, all windows in one group (at most
 // PROOFLINE_MSM_BA_GROUP), and reused. Either way, if fewer than half the windows would step at once
 // (or an allocation fails), the call runs XYZZ — three groups, each paying its L + 1 inversions, lost
-// to XYZZ on an H100. The environment switches are read only when batch-affine is selected. The sum of the scalar-1 bases
-// (step 0) always uses XYZZ. G2's lanes run over Fp2
-// (its inversion by the norm: one Fp inversion per step).
+// to XYZZ on an H100. The environment switches are read only when batch-affine is selected. The sum of
+// the scalar-1 bases (step 0) always uses XYZZ. G2's lanes run over Fp2 (its inversion by the norm: one
+// Fp inversion per step).
 //
 // ---- Memory and errors --------------------------------------------------------------------------
 // A GpuMsm object owns its device buffers; they grow on demand and are reused across calls.
-// Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + (W + 1)·n·8 (digits: window w in slot
-// w + 1, slot 0 the other buffer of the windows' sorts, which ping-pong between slots) + CUB temp (small) +
+// Scratch for n scalars: n·32 (scalars) + n·10 (split flags and indices) + (W + 1)·n·8 (digits: window w
+// in slot w + 1, slot 0 the other buffer of the windows' sorts, which ping-pong between slots) + CUB temp
+// (small) +
 // W·2^(c−1)·sizeof(XYZZ) (buckets) + small. G1 2^26 with c = 22 (its default since 2026-12-06): about
 // 13 GiB, of which 4.5 GiB are buckets (c = 20: 1.2 GiB). Batch-affine adds its lanes' state (per
 // call or kept, above): G1 ≈ 265 B × ⌈n/L⌉ per window of a group (248 B per lane, the threads'
