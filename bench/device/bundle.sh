@@ -13,8 +13,8 @@
 # bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/sass_mix.awk, bench/gpu/profile.sh), stubs/
 # (the Python gRPC stubs of proto/cuzk/v1/proving.proto for the daemon32 pass, made by protoc +
 # grpc_python_plugin when this machine has them) and MANIFEST (what is inside, the commit, the build
-# folders; also beside the archive). xz, because the binaries share most of their code: ~110 MiB
-# packs into ~24 MiB. run.sh unpacks it on the machine (once per warm machine).
+# folders; also beside the archive). xz, because the binaries share most of their code: ~152 MiB
+# packs into ~15 MiB (one stream, a 256 MiB dictionary). run.sh unpacks it on the machine (once per warm machine).
 # DEVRUN=folder writes the bundle there instead (e.g. under /tmp, for a dry run of a build folder
 # that is not yours to write into; run.sh then takes BUNDLE=folder).
 # Fails when the bundle exceeds 64 MiB (the device tool's carry limit, which the working tree shares:
@@ -105,7 +105,10 @@ if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -maxdepth 1 ! -name bundle.t
 fi
 mkdir -p "$out"
 rm -f "$out/bundle.tar.xz" "$out/MANIFEST"
-tar -C "$stage" -cf - . | xz -T0 -6 >"$out/bundle.tar.xz"
+# One xz stream with a dictionary larger than the whole archive: the binaries share most of their
+# code, and only a match window that spans them finds it (-T0 -6 packed each 8 MiB window alone:
+# 44.8 MiB for what this packs into ~16 MiB). Unpacking needs ~256 MiB of memory.
+tar -C "$stage" -cf - . | xz -T1 --lzma2=preset=6,dict=256MiB >"$out/bundle.tar.xz"
 cp "$stage/MANIFEST" "$out/MANIFEST"
 
 size=$(du -sb "$out" | cut -f1)
