@@ -2,7 +2,7 @@
 # bench/device/bundle.sh — packs what bench/device/run.sh needs on a bare CUDA machine into
 # BUILD_DIR/devrun/ (git-ignored: build/ is), for the device tool:
 #
-#   bench/device/bundle.sh [BUILD_DIR=build] [OLD_BUILD_DIR]
+#   [VARIANTS="NAME=BUILD_DIR …"] bench/device/bundle.sh [BUILD_DIR=build] [OLD_BUILD_DIR]
 #   run(command="bash bench/device/run.sh tests kernels", carry=["build/devrun"])
 #
 # BUILD_DIR/devrun/bundle.tar.xz holds, stripped: bin/ (the proofline CLI, test_gpu, the gpu_*_bench
@@ -77,6 +77,26 @@ if [ -n "$old" ]; then
   done <<<"$oldlibs"
 fi
 
+# VARIANTS="NAME=BUILD_DIR …": builds of other branches or flags (a switch compiled in, a kernel variant)
+# timed beside this one in the same call: each build's test_gpu and gpu_*_bench under variants/NAME/
+# (their libraries must be this build's: same machine, same packages).
+varinfo=""
+for v in ${VARIANTS:-}; do
+  name=${v%%=*} dir=${v#*=}
+  [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] && [ -d "$dir" ] || { echo "bundle: VARIANTS entry '$v' is not NAME=BUILD_DIR" >&2; exit 1; }
+  mkdir -p "$stage/variants/$name"
+  for b in "$dir"/test_gpu "$dir"/gpu_*_bench; do
+    [ -x "$b" ] && strip -o "$stage/variants/$name/$(basename "$b")" "$b"
+  done
+  vlibs=$(needed_libs "$stage/variants/$name"/*)
+  while read -r l; do
+    if [ -n "$l" ] && [ ! -e "$stage/lib/$(basename "$l")" ]; then
+      echo "bundle: variant $name needs $(basename "$l"), which the main build does not" >&2; exit 1
+    fi
+  done <<<"$vlibs"
+  varinfo+=" $name=$dir (commit $(git -C "$dir" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+done
+
 cp "$top/bench/porep.sh" "$top/tests/server/cuzk_client.py" "$top/bench/gpu/summary.awk" "$top/bench/gpu/sass_mix.awk" "$top/bench/gpu/profile.sh" \
   "$stage/scripts/"
 stubs="none (no protoc / grpc_python_plugin here: the daemon32 pass cannot run)"
@@ -93,6 +113,7 @@ fi
   echo "tree: commit $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" status --porcelain --untracked-files=no | grep -q . && echo ' (plus uncommitted changes)')"
   echo "build: $build ($(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || echo '?'))"
   echo "old build: ${old:-none}"
+  echo "variants:${varinfo:- none}"
   echo "stubs: $stubs"
   echo "files:"
   (cd "$stage" && find . -type f ! -name MANIFEST -printf '%P %s\n' | sort)
