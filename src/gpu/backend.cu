@@ -451,21 +451,24 @@ struct GpuBackend::Impl {
            device_budget();
   }
   /// Whether the G1 MSMs of p keep their batch-affine state between calls (GpuMsm::keep_batch_affine_state,
-  /// backend.hpp "Residency"): p's SRS resident with the full working set and whole MSMs, and room in the
-  /// budget for the state of p's largest G1 MSM beside what is held, that working set (with the wide
-  /// table where the domain has it) and a compiled circuit (the one on the device, else the reserve for
-  /// one of p's shape). The state comes after the compiled circuit and the wide table: without it the G1
-  /// MSMs run XYZZ (prove_one).
+  /// backend.hpp "Residency"): p's SRS resident with the full working set (whole MSMs, or slices of
+  /// res.msm_chunk bases: an 80 GB card holding a WindowPoSt SRS), and room in the budget for the state
+  /// of p's largest G1 MSM (or slice) beside what is held, that working set (with the wide table where
+  /// the domain has it) and a compiled circuit (the one on the device, else the reserve for one of p's
+  /// shape). The state comes after the compiled circuit and the wide table: without it the G1 MSMs run
+  /// XYZZ (prove_one).
   bool want_ba_keep(const Parameters& p, const Resident& res) const {
-    if (res.mode != SrsMode::Resident || res.lean || res.msm_chunk != 0) return false;
-    const std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
+    if (res.mode != SrsMode::Resident || res.lean) return false;
+    std::size_t n = std::max({p.h_len(), p.l_len(), p.a_len(), p.b_g1_len()});
+    if (res.msm_chunk != 0) n = std::min(n, res.msm_chunk);
     const std::size_t state = GpuMsmG1::batch_affine_state_bytes(n, cfg.msm);
     if (state == 0) return false;
     const unsigned lg = domain_lg(p.domain_size());
     // the table first: the domain's own where it is p's, else what ensure_h_buffers will make
     const bool wide = domain && domain->lg_size() == lg ? domain->wide_twiddles() : want_wide(p, res);
     const std::size_t cc = compiled_dev ? compiled_dev->device_bytes() : kCompiledReserve * p.domain_size();
-    return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, 0, false, wide) + cc + state <= device_budget();
+    return held_device_bytes(nullptr) + GpuBackend::working_bytes(p, res.msm_chunk, false, wide) + cc + state <=
+           device_budget();
   }
   static constexpr std::size_t kCompiledReserve = 64;
   std::size_t held_device_bytes(const Parameters* except) const {
@@ -1539,6 +1542,10 @@ bool GpuBackend::lean_working_set(const Parameters& params) const {
   std::lock_guard<std::mutex> lock(mu_);
   const Resident* r = impl_->find(params);
   return r != nullptr && r->lean;
+}
+bool GpuBackend::last_partition_batch_affine_kept() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return impl_->ba_kept_for != nullptr;
 }
 std::uint64_t GpuBackend::ntt_table_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -266,6 +266,31 @@ TEST(GpuSrs, ResidentMsmSlicesSameProofBytes) {
   }
 }
 
+TEST(GpuSrs, ResidentMsmSlicesKeepTheBatchAffineState) {
+  // Slices of a resident SRS (an 80 GB card holding a WindowPoSt SRS) keep the G1 MSMs' batch-affine
+  // state too, sized by the slice (want_ba_keep): with the threshold at 0 (PROOFLINE_MSM_BA_MIN) every G1
+  // tail runs batch-affine on the kept state — the CPU's proof bytes, and the state reported kept; at
+  // the default threshold (2^24 tail points) slices of 1,024 run XYZZ.
+  REQUIRE_CUDA_DEVICE();
+  Bench12 b;
+  const Parameters shell = b.shell();
+  gpu::GpuBackendConfig cfg;
+  cfg.resident_msm_chunk_points = 1024;
+  {
+    gpu::GpuBackend xyzz(cfg);
+    expect_cpu_proofs(xyzz, shell, b.params, b.circuit, 12, "MSM slices of 1024, default threshold");
+    EXPECT_FALSE(xyzz.last_partition_batch_affine_kept()) << "tails of at most 1,024 points: XYZZ";
+  }
+  struct BaMinZero {  // set for this scope only, also when an assertion returns early
+    BaMinZero() { ::setenv("PROOFLINE_MSM_BA_MIN", "0", 1); }
+    ~BaMinZero() { ::unsetenv("PROOFLINE_MSM_BA_MIN"); }
+  } env;
+  gpu::GpuBackend ba(cfg);
+  EXPECT_EQ(ba.plan_mode(shell), gpu::SrsMode::Resident);
+  expect_cpu_proofs(ba, shell, b.params, b.circuit, 13, "MSM slices of 1024, batch-affine kept");
+  EXPECT_TRUE(ba.last_partition_batch_affine_kept());
+}
+
 TEST(GpuSrs, LeanWorkingSetSameProofBytes) {
   // The lean working set (backend.hpp "Working set"), forced, with the SRS resident (whole MSMs and
   // slices) and streamed, G2 beside the G1 MSMs or after them: the CPU's proof bytes. Two calls of

@@ -108,7 +108,8 @@
 // The batch-affine state of the G1 MSMs (msm.hpp "Bucket additions"; ≈ 13.3 GB for a 2^27 H MSM) is
 // not in working_bytes(), so no plan turns lean or streamed for it: each partition keeps it between
 // calls (GpuMsm::keep_batch_affine_state) where the budget holds it beside a resident SRS, the full
-// working set with whole MSMs, a compiled circuit (or its reserve) and the wide NTT table; else the G1
+// working set with whole MSMs or slices (the state of one slice's MSM, then), a compiled circuit (or
+// its reserve) and the wide NTT table; else the G1
 // MSMs run XYZZ (unless cfg.msm.bucket_add asks otherwise: a per-call state takes half of what is free,
 // which the B_G2 MSM's first allocations on their own thread may still need). A kept state is freed
 // before a new SRS is planned, before a new compiled circuit goes up, when a partition of other
@@ -328,6 +329,9 @@ class GpuBackend final : public groth16::ProverBackend {
   /// Whether params' SRS, as held now, runs its partitions with the lean working set (false when
   /// not held).
   bool lean_working_set(const groth16::Parameters& params) const;
+  /// Whether the last partition proved kept its G1 MSMs' batch-affine state (the paragraph on it under
+  /// "Residency" above): false before the first, and where its G1 MSMs ran XYZZ for want of room.
+  bool last_partition_batch_affine_kept() const;
   /// Device bytes of the NTT domain's tables held now (0 when none): NttDomain::table_bytes_for(m,
   /// true) after a partition of domain size m that got the wide table (ntt_wide_twiddles), else the
   /// compact tables' (until release_scratch).
