@@ -2,7 +2,9 @@
 //  1. the algorithm: mont_mul / mod_add / mod_sub (src/gpu/mont_mul.cuh, the templates DevField runs)
 //     with the portable HostChains equal ff::Fr's and ff::Fp's product, sum and difference on edge
 //     values (0, 1, R mod m, m − 1, m − 2, (m − 1)/2, every limb 0xffffffff below the top one, powers
-//     of two) and random ones;
+//     of two) and random ones; mont_sqr equals mont_mul(a, a) and ff's square on those, the Montgomery
+//     forms of 0..999 and thousands of random values, and a planted bug in it (one off-diagonal
+//     product not doubled) is caught;
 //  2. the PTX: every asm chain of DevChains<8> and DevChains<12> (src/gpu/ff.cuh), read from the
 //     source and run by a small interpreter of the instructions it uses (mad/madc lo/hi, add/addc,
 //     sub/subc with the carry flag), equals HostChains step for step on random and all-ones
@@ -105,6 +107,98 @@ void check_field(std::uint64_t seed) {
 
 TEST(DeviceFieldAlgorithm, FrMatchesHost) { check_field<Fr, g::FrParams32>(1); }
 TEST(DeviceFieldAlgorithm, FpMatchesHost) { check_field<Fp, g::FpParams32>(2); }
+
+/// HostChains with a planted bug for the negative control of mont_sqr: the second row_k<1> of a
+/// squaring (row N − 2: a_{N−2}·a_{N−1} into X at word 2N − 3) is postponed to after dbl_wide, so that
+/// one off-diagonal product is counted once instead of twice.
+template <int N>
+struct UndoubledProductChains : g::HostChains<N> {
+  using Base = g::HostChains<N>;
+  static inline int row1_calls = 0;
+  static inline std::uint32_t* postponed_at = nullptr;
+  static inline std::uint32_t postponed_x = 0, postponed_w = 0;
+  template <int K>
+  static void row_k(std::uint32_t* acc, const std::uint32_t* x, std::uint32_t w) {
+    if constexpr (K == 1) {
+      if (row1_calls++ % 2 == 1) {
+        postponed_at = acc;
+        postponed_x = x[0];
+        postponed_w = w;
+        return;
+      }
+    }
+    Base::template row_k<K>(acc, x, w);
+  }
+  static void add_squares(std::uint32_t* acc, const std::uint32_t* x) {
+    Base::add_squares(acc, x);
+    Base::template row_k<1>(postponed_at, &postponed_x, postponed_w);
+  }
+};
+
+/// The values mont_sqr is checked on: edge_values, the Montgomery forms of 0..999, 4000 random ones.
+template <class F>
+std::vector<F> square_values(std::uint64_t seed) {
+  std::vector<F> vals = edge_values<F>();
+  for (std::uint64_t k = 0; k < 1000; ++k) vals.push_back(F::from_u64(k));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 4000; ++i) vals.push_back(F::random(rng));
+  return vals;
+}
+
+template <class F, class P>
+void check_square(std::uint64_t seed) {
+  constexpr int N = P::N;
+  using Ch = g::HostChains<N>;
+  std::array<std::uint32_t, N> da, sq, mul;
+  int checked = 0;
+  for (const F& a : square_values<F>(seed)) {
+    std::memcpy(da.data(), a.limbs.data(), sizeof(da));
+    g::mont_sqr<P, Ch>(sq.data(), da.data());
+    g::mont_mul<P, Ch>(mul.data(), da.data(), da.data());
+    ASSERT_EQ(sq, mul) << "mont_sqr vs mont_mul " << a.to_hex();
+    F got;
+    std::memcpy(got.limbs.data(), sq.data(), sizeof(sq));
+    ASSERT_EQ(got, a.square()) << "mont_sqr vs square " << a.to_hex();
+    ASSERT_EQ(got, a * a) << "mont_sqr vs a·a " << a.to_hex();
+    ++checked;
+  }
+  EXPECT_GT(checked, 5000);
+  // aliasing: x = x², as DevField::sqr's callers do
+  std::mt19937_64 rng(seed + 1);
+  F want = F::random(rng);
+  std::memcpy(da.data(), want.limbs.data(), sizeof(da));
+  for (int i = 0; i < 100; ++i) {
+    g::mont_sqr<P, Ch>(da.data(), da.data());
+    want = want.square();
+  }
+  F got;
+  std::memcpy(got.limbs.data(), da.data(), sizeof(da));
+  EXPECT_EQ(got, want);
+}
+
+TEST(DeviceFieldAlgorithm, FrSquareMatchesHost) { check_square<Fr, g::FrParams32>(5); }
+TEST(DeviceFieldAlgorithm, FpSquareMatchesHost) { check_square<Fp, g::FpParams32>(6); }
+
+template <class F, class P>
+int undoubled_mismatches() {
+  constexpr int N = P::N;
+  std::array<std::uint32_t, N> da, sq;
+  int bad = 0;
+  for (const F& a : square_values<F>(7)) {
+    std::memcpy(da.data(), a.limbs.data(), sizeof(da));
+    g::mont_sqr<P, UndoubledProductChains<N>>(sq.data(), da.data());
+    F got;
+    std::memcpy(got.limbs.data(), sq.data(), sizeof(sq));
+    bad += got != a.square();
+  }
+  return bad;
+}
+
+TEST(DeviceFieldAlgorithm, SquareCheckCatchesAnUndoubledProduct) {
+  // negative control: with a_{N−2}·a_{N−1} counted once, every value with both limbs nonzero is wrong
+  EXPECT_GT((undoubled_mismatches<Fr, g::FrParams32>()), 3000);
+  EXPECT_GT((undoubled_mismatches<Fp, g::FpParams32>()), 3000);
+}
 
 // ---- 2. the PTX chains -----------------------------------------------------------------------
 
@@ -279,6 +373,69 @@ void check_chains(const std::string& src, std::uint64_t seed) {
       }
       if (fn == "sub") ASSERT_EQ(env["mask"], mask) << "DevChains<" << N << ">::sub mask round " << round;
     }
+  }
+}
+
+/// mont_sqr's chains of DevChains<N> (`fn`, and `k` for row_k<k>) against HostChains<N>: every operand
+/// of the asm statement ("acc[i]", "r[i]", "x[i]", "y[i]", "w") after one run on random words (round 0:
+/// all ones), each operand array backed by 3N words.
+template <int N>
+void check_sqr_chain(const std::string& src, const std::string& fn, int k, std::uint64_t seed) {
+  using Ch = g::HostChains<N>;
+  const AsmChain c = find_chain(src, fn == "row_k" ? k : N, fn);
+  ASSERT_FALSE(c.instrs.empty()) << "DevChains<" << N << ">::" << fn << " " << k << " not found in ff.cuh";
+  // what was parsed: 2K multiply-adds + the carry word, 3K + 2 operands (row_k); 2N adds and 4N
+  // operands (add_wide), 2N adds and 2N operands (dbl_wide), 2N multiply-adds and 3N operands (add_squares)
+  const std::map<std::string, std::pair<std::size_t, std::size_t>> shape = {
+      {"row_k", {2 * k + 1, 3 * k + 2}}, {"add_wide", {2 * N, 4 * N}},
+      {"dbl_wide", {2 * N, 2 * N}}, {"add_squares", {2 * N, 3 * N}}};
+  ASSERT_EQ(c.instrs.size(), shape.at(fn).first) << fn << " " << k;
+  ASSERT_EQ(c.operands.size(), shape.at(fn).second) << fn << " " << k;
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < 200; ++round) {
+    std::map<std::string, std::vector<std::uint32_t>> arr;
+    for (const char* name : {"acc", "r", "x", "y"}) {
+      auto& v = arr[name];
+      v.resize(3 * N);
+      for (auto& w : v) w = round == 0 ? 0xffffffffu : std::uint32_t(rng());
+    }
+    const std::uint32_t w = round == 0 ? 0xffffffffu : std::uint32_t(rng());
+    std::map<std::string, std::uint32_t> env = {{"w", w}};
+    auto split = [](const std::string& op) {
+      const auto b = op.find('[');
+      return std::pair{op.substr(0, b), b == std::string::npos ? -1 : std::stoi(op.substr(b + 1))};
+    };
+    for (const auto& op : c.operands) {
+      const auto [name, i] = split(op);
+      if (i >= 0) env[op] = arr.at(name).at(i);
+    }
+    std::string why;
+    ASSERT_TRUE(run_chain(c, env, why)) << fn << ": " << why;
+    if (fn == "row_k") {
+      if (k == 1) Ch::template row_k<1>(arr["acc"].data(), arr["x"].data(), w);
+      if (k == 2) Ch::template row_k<2>(arr["acc"].data(), arr["x"].data(), w);
+      if (k == 3) Ch::template row_k<3>(arr["acc"].data(), arr["x"].data(), w);
+      if (k == 4) Ch::template row_k<4>(arr["acc"].data(), arr["x"].data(), w);
+      if (k == 5) Ch::template row_k<5>(arr["acc"].data(), arr["x"].data(), w);
+    }
+    if (fn == "add_wide") Ch::add_wide(arr["r"].data(), arr["y"].data());
+    if (fn == "dbl_wide") Ch::dbl_wide(arr["r"].data());
+    if (fn == "add_squares") Ch::add_squares(arr["acc"].data(), arr["x"].data());
+    for (const auto& op : c.operands) {
+      const auto [name, i] = split(op);
+      const std::uint32_t want = i >= 0 ? arr.at(name).at(i) : w;
+      ASSERT_EQ(env.at(op), want) << "DevChains<" << N << ">::" << fn << " " << k << " " << op << " round " << round;
+    }
+  }
+}
+
+TEST(DeviceFieldPtx, SquareChainsMatchHostChains) {
+  const std::string src = read_ff_cuh();
+  ASSERT_FALSE(src.empty()) << "cannot read src/gpu/ff.cuh next to " << __FILE__;
+  for (int k = 1; k <= 5; ++k) check_sqr_chain<12>(src, "row_k", k, 10 + k);  // N = 8 uses k <= 3 of the same text
+  for (const std::string fn : {"add_wide", "dbl_wide", "add_squares"}) {
+    check_sqr_chain<8>(src, fn, 0, 20);
+    check_sqr_chain<12>(src, fn, 0, 21);
   }
 }
 
