@@ -86,8 +86,11 @@ for v in ${VARIANTS:-}; do
   [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] && [ -d "$dir" ] || { echo "bundle: VARIANTS entry '$v' is not NAME=BUILD_DIR" >&2; exit 1; }
   mkdir -p "$stage/variants/$name"
   for b in "$dir"/test_gpu "$dir"/gpu_*_bench; do
-    [ -x "$b" ] && strip -o "$stage/variants/$name/$(basename "$b")" "$b"
+    if [ -x "$b" ]; then strip -o "$stage/variants/$name/$(basename "$b")" "$b"; fi
   done
+  if [ -z "$(ls -A "$stage/variants/$name")" ]; then
+    echo "bundle: variant $name: no test_gpu or gpu_*_bench built in $dir" >&2; exit 1
+  fi
   vlibs=$(needed_libs "$stage/variants/$name"/*)
   while read -r l; do
     if [ -n "$l" ] && [ ! -e "$stage/lib/$(basename "$l")" ]; then
