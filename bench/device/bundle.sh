@@ -9,7 +9,8 @@
 # benchmarks and proofline_pipeline_bench, those that are built; the CLI and test_gpu must be), lib/
 # (the shared libraries they load that a bare CUDA machine lacks: ldd minus the C/C++ runtime and the
 # driver), old/ (with OLD_BUILD_DIR: that build's gpu_*_bench and proofline CLI, for the kernels and
-# c1read passes' old-vs-new tables, and old/lib/ for libraries of theirs that lib/ lacks), scripts/ (what run.sh calls:
+# c1read passes' old-vs-new tables, and old/lib/ for libraries of theirs that lib/ lacks), variants/NAME/
+# (with VARIANTS, below: other builds' test_gpu and gpu_*_bench), scripts/ (what run.sh calls:
 # bench/porep.sh, tests/server/cuzk_client.py, bench/gpu/summary.awk, bench/gpu/sass_mix.awk, bench/gpu/profile.sh), stubs/
 # (the Python gRPC stubs of proto/cuzk/v1/proving.proto for the daemon32 pass, made by protoc +
 # grpc_python_plugin when this machine has them) and MANIFEST (what is inside, the commit, the build
@@ -83,7 +84,10 @@ fi
 varinfo=""
 for v in ${VARIANTS:-}; do
   name=${v%%=*} dir=${v#*=}
-  [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] && [ -d "$dir" ] || { echo "bundle: VARIANTS entry '$v' is not NAME=BUILD_DIR" >&2; exit 1; }
+  if [[ "$v" != *=* ]] || ! [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || [ ! -d "$dir" ]; then
+    echo "bundle: VARIANTS entry '$v' is not NAME=BUILD_DIR (an existing folder)" >&2; exit 1
+  fi
+  if [ -e "$stage/variants/$name" ]; then echo "bundle: VARIANTS names $name twice" >&2; exit 1; fi
   mkdir -p "$stage/variants/$name"
   for b in "$dir"/test_gpu "$dir"/gpu_*_bench; do
     if [ -x "$b" ]; then strip -o "$stage/variants/$name/$(basename "$b")" "$b"; fi
@@ -97,7 +101,8 @@ for v in ${VARIANTS:-}; do
       echo "bundle: variant $name needs $(basename "$l"), which the main build does not" >&2; exit 1
     fi
   done <<<"$vlibs"
-  varinfo+=" $name=$dir (commit $(git -C "$dir" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$dir/CMakeCache.txt" 2>/dev/null)  # the tree it was built from
+  varinfo+=" $name=$dir (commit $(git -C "${src:-$dir}" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 done
 
 cp "$top/bench/porep.sh" "$top/tests/server/cuzk_client.py" "$top/bench/gpu/summary.awk" "$top/bench/gpu/sass_mix.awk" "$top/bench/gpu/profile.sh" \
@@ -129,9 +134,10 @@ if [ -e "$out" ] && [ -n "$(find "$out" -mindepth 1 -maxdepth 1 ! -name bundle.t
 fi
 mkdir -p "$out"
 rm -f "$out/bundle.tar.xz" "$out/MANIFEST"
-# One xz stream with a dictionary larger than the whole archive: the binaries share most of their
-# code, and only a match window that spans them finds it (-T0 -6 packed each 8 MiB window alone:
-# 44.8 MiB for what this packs into ~16 MiB). Unpacking needs ~256 MiB of memory.
+# One xz stream with a 256 MiB dictionary (larger than the archive of one build with an old one and
+# two variants): the binaries share most of their code, and only a match window that spans them finds
+# it (-T0 -6 made independent blocks with an 8 MiB dictionary each: 44.8 MiB for the 9 binaries this
+# packs into 14.8). Packing needs ~2.7 GiB of memory, unpacking ~256 MiB.
 tar -C "$stage" -cf - . | xz -T1 --lzma2=preset=6,dict=256MiB >"$out/bundle.tar.xz"
 cp "$stage/MANIFEST" "$out/MANIFEST"
 
@@ -139,7 +145,7 @@ size=$(du -sb "$out" | cut -f1)
 raw=$(du -sb "$stage" | cut -f1)
 tree=$(cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 -r du -cb 2>/dev/null | tail -n1 | cut -f1)
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
-echo "bundle: $out: $(mib "$size") ($(mib "$raw") unpacked: ${#bins[@]} binaries, ${#oldbins[@]} old, $(find "$stage/lib" "$stage/old" -name '*.so*' 2>/dev/null | wc -l) libraries)"
+echo "bundle: $out: $(mib "$size") ($(mib "$raw") unpacked: ${#bins[@]} binaries, ${#oldbins[@]} old, $(find "$stage/variants" -type f 2>/dev/null | wc -l) in variants, $(find "$stage/lib" "$stage/old" -name '*.so*' 2>/dev/null | wc -l) libraries)"
 echo "bundle: with the working tree ($(mib "$tree")): $(mib $((size + tree))) of the device tool's 64 MiB"
 if [ "$size" -gt $((64 << 20)) ]; then
   echo "bundle: $out exceeds 64 MiB: the device tool cannot carry it" >&2

@@ -1545,7 +1545,7 @@ bool GpuBackend::lean_working_set(const Parameters& params) const {
 }
 bool GpuBackend::last_partition_batch_affine_kept() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return impl_->ba_kept_for != nullptr;
+  return impl_->ba_kept_for != nullptr && impl_->g1.last_bucket_add() == BucketAdd::kBatchAffine;
 }
 std::uint64_t GpuBackend::ntt_table_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);

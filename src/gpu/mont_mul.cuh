@@ -251,14 +251,15 @@ PROOFLINE_HD void sqr_rows(uint32_t* X, uint32_t* Y, const uint32_t* ae, const u
 ///      split by the parity of j − i as mont_mul splits a, each half is dense — a_i·a_{i+1+2t} has lo
 ///      and hi at words 2i + 1 + 2t, 2i + 2 + 2t (X), a_i·a_{i+2+2t} at 2i + 2 + 2t, 2i + 3 + 2t (Y) —
 ///      one row_k each, carry into the word above. Row 0 lands in zeros at distinct words (plain
-///      products, as mont_mul's row 0). No carry is lost: the carry word of each part of row i is at
-///      least that of every earlier part of its accumulator, whose sum (< N·2^(32·word)) fits below
-///      and in it, and words above it are still 0.
+///      products, as mont_mul's row 0). No carry is lost: after rows 0 … I each of X and Y is at most
+///      (Σ_{i<=I} a_i·2^(32i))·a < 2^(32(N + I + 1)), so it fits in words 0 … N + I; the carry word of
+///      row I's parts is N + I or N + I + 1, never lower than an earlier row's, so every word above it
+///      is still 0 and no chain carries out.
 ///   2. T = a² = 2(X + Y) + Σ a_i²·2^(64i): add_wide, dbl_wide, add_squares (T < m² < 2^(64N)).
 ///   3. Montgomery reduction of T = T_lo + T_hi·2^(32N): mont_mul's loop on A = T_lo, B = 0 without
-///      the a·b_i rows (N rows of m·μ, split as there) leaves A + B = (T_lo + m·Σμ)/2^(32N) <= m; then
-///      r = A + B + T_hi <= m + (m − 1)²/2^(32N) < 2m (m < 2^(32N − 1)), and one conditional
-///      subtraction.
+///      the a·b_i rows (N rows of m·μ_i, split as there) leaves A + B = (T_lo + m·Σ μ_i·2^(32i))/2^(32N)
+///      <= m; then r = A + B + T_hi <= m + (m − 1)²/2^(32N) < 1.5m (m < 2^(32N − 1)), and one
+///      conditional subtraction.
 ///
 /// Multiplications, by construction (and so in the PTX nvcc 13 emits for DevFp and DevFr): mad/madc
 /// in DevChains' asm, plus the plain products of row 0 (mul.wide.u32, 32×32→64) and μ (mul.lo):

@@ -801,13 +801,14 @@ struct GpuMsm<Cfg>::Impl {
   }
 
   /// Entries per accumulation thread and the thread count for `count` sorted entries: enough
-  /// threads to fill the device, 4..64 entries per thread (PROOFLINE_MSM_ACC_ENTRIES: another most,
-  /// 4 … 4096, for measurement: more entries per thread, fewer cut parts to fold).
+  /// threads to fill the device, 4..64 entries per thread (PROOFLINE_MSM_ACC_ENTRIES: a larger most,
+  /// 64 … 4096, for measurement: more entries per thread, fewer cut parts to fold; not smaller, since
+  /// the backend's memory plans count the parts of at most 64 entries per thread).
   static std::pair<uint32_t, uint32_t> accumulation_shape(uint32_t count) {
     const size_t fill = (size_t)msm_detail::sm_count() * 256;
     const uint64_t most = msm_detail::env_u64("PROOFLINE_MSM_ACC_ENTRIES", 64);
-    if (most < 4 || most > 4096)
-      throw std::invalid_argument("PROOFLINE_MSM_ACC_ENTRIES=" + std::to_string(most) + ": expected 4 … 4096");
+    if (most < 64 || most > 4096)
+      throw std::invalid_argument("PROOFLINE_MSM_ACC_ENTRIES=" + std::to_string(most) + ": expected 64 … 4096");
     const uint32_t L = (uint32_t)std::clamp<size_t>(count / fill, 4, most);
     return {L, (count + L - 1) / L};
   }

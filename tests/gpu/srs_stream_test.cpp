@@ -268,9 +268,10 @@ TEST(GpuSrs, ResidentMsmSlicesSameProofBytes) {
 
 TEST(GpuSrs, ResidentMsmSlicesKeepTheBatchAffineState) {
   // Slices of a resident SRS (an 80 GB card holding a WindowPoSt SRS) keep the G1 MSMs' batch-affine
-  // state too, sized by the slice (want_ba_keep): with the threshold at 0 (PROOFLINE_MSM_BA_MIN) every G1
-  // tail runs batch-affine on the kept state — the CPU's proof bytes, and the state reported kept; at
-  // the default threshold (2^24 tail points) slices of 1,024 run XYZZ.
+  // state too, sized by the slice (want_ba_keep): with the threshold at 0 (PROOFLINE_MSM_BA_MIN, which
+  // moves G2's too) every tail runs batch-affine, G1's on the kept state — the CPU's proof bytes, and
+  // the last G1 slice reported batch-affine on a kept state; at the default threshold (2^24 tail
+  // points) slices of 1,024 run XYZZ.
   REQUIRE_CUDA_DEVICE();
   Bench12 b;
   const Parameters shell = b.shell();

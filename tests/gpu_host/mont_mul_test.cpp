@@ -108,9 +108,10 @@ void check_field(std::uint64_t seed) {
 TEST(DeviceFieldAlgorithm, FrMatchesHost) { check_field<Fr, g::FrParams32>(1); }
 TEST(DeviceFieldAlgorithm, FpMatchesHost) { check_field<Fp, g::FpParams32>(2); }
 
-/// HostChains with a planted bug for the negative control of mont_sqr: the second row_k<1> of a
-/// squaring (row N − 2: a_{N−2}·a_{N−1} into X at word 2N − 3) is postponed to after dbl_wide, so that
-/// one off-diagonal product is counted once instead of twice.
+/// HostChains with a planted bug for the negative control of mont_sqr: of a squaring's four row_k<1>
+/// (rows N − 4 into Y, N − 3 into X and into Y, N − 2 into X), the fourth (a_{N−2}·a_{N−1} into X at
+/// word 2N − 3) is postponed to after dbl_wide, so that one off-diagonal product is counted once
+/// instead of twice.
 template <int N>
 struct UndoubledProductChains : g::HostChains<N> {
   using Base = g::HostChains<N>;
@@ -120,7 +121,7 @@ struct UndoubledProductChains : g::HostChains<N> {
   template <int K>
   static void row_k(std::uint32_t* acc, const std::uint32_t* x, std::uint32_t w) {
     if constexpr (K == 1) {
-      if (row1_calls++ % 2 == 1) {
+      if (row1_calls++ % 4 == 3) {
         postponed_at = acc;
         postponed_x = x[0];
         postponed_w = w;

@@ -330,7 +330,10 @@ class GpuBackend final : public groth16::ProverBackend {
   /// not held).
   bool lean_working_set(const groth16::Parameters& params) const;
   /// Whether the last partition proved kept its G1 MSMs' batch-affine state (the paragraph on it under
-  /// "Residency" above): false before the first, and where its G1 MSMs ran XYZZ for want of room.
+  /// "Residency" above) and the last G1 MSM (or slice) it ran added its points of scalars other than 0
+  /// and 1 batch-affine (GpuMsm::last_bucket_add): false before the first partition, where the plan had
+  /// no room for the state (the G1 MSMs ran XYZZ), and where that MSM had no such points, fell back to
+  /// XYZZ (the state's allocation failed) or had fewer than the batch-affine threshold.
   bool last_partition_batch_affine_kept() const;
   /// Device bytes of the NTT domain's tables held now (0 when none): NttDomain::table_bytes_for(m,
   /// true) after a partition of domain size m that got the wide table (ntt_wide_twiddles), else the

@@ -74,10 +74,11 @@
 // once per process): new (also when unset), lean-4 or lean-5; any other value makes G1 run() throw
 // std::invalid_argument. GpuMsmConfig::g1_kernels overrides it per call. G2 ignores both.
 //
-// XYZZ accumulation (step 3 below) gives each thread count / (SMs · 256) sorted entries, at least 4
-// and at most 64, and folds the 2 cut parts per thread into the buckets afterwards;
-// PROOFLINE_MSM_ACC_ENTRIES=N (4 … 4096, else run() throws std::invalid_argument) sets another most,
-// for measurement.
+// XYZZ accumulation (step 3 of the algorithm above) gives each thread count / (SMs · 256) sorted
+// entries, at least 4 and at most 64, and folds the 2 cut parts per thread into the buckets
+// afterwards; PROOFLINE_MSM_ACC_ENTRIES=N (64 … 4096: fewer parts, never more than the memory plans
+// count) sets a larger most, for measurement — a value outside that range makes the first
+// accumulation of a run() throw std::invalid_argument.
 //
 // ---- Bucket additions (PROOFLINE_MSM_XYZZ, GpuMsmConfig::bucket_add) ------------------------------
 // Step 3 adds the sorted points either into XYZZ buckets (8M + 2S per mixed addition, the older
