@@ -476,7 +476,7 @@ TEST(GpuMsm, G2BatchAffine) {
 // Every window width with batch-affine lanes (1 to 4 device reduction levels after it), and the
 // environment switches: PROOFLINE_MSM_XYZZ=1 and PROOFLINE_MSM_BA_MIN=0 / PROOFLINE_MSM_BA_STEPS=5
 // (/ PROOFLINE_MSM_BA_LANES=7 / PROOFLINE_MSM_BA_GROUP=1, 2, 3 / PROOFLINE_MSM_BA_OVERLAP=0 /
-// PROOFLINE_MSM_BA_PRIORITY=0) under the
+// PROOFLINE_MSM_BA_PRIORITY=0, and PROOFLINE_MSM_ACC_ENTRIES of the XYZZ path) under the
 // default config, and the values they refuse.
 TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   REQUIRE_CUDA_DEVICE();
@@ -536,6 +536,15 @@ TEST(GpuMsm, G1BatchAffineWindowsAndEnvironment) {
   ::setenv("PROOFLINE_MSM_XYZZ", "1", 1);
   expect_same(g, bases, scalars, "PROOFLINE_MSM_XYZZ=1");
   ::unsetenv("PROOFLINE_MSM_XYZZ");
+  for (const char* bad : {"8", "4097", "x"}) {  // the XYZZ accumulation's most entries per thread: 64 … 4096
+    ::setenv("PROOFLINE_MSM_ACC_ENTRIES", bad, 1);
+    g.set_bases(bases);
+    EXPECT_THROW(g.run(scalars, 0, adds_cfg(gpu::BucketAdd::kXyzz)), std::invalid_argument)
+        << "PROOFLINE_MSM_ACC_ENTRIES=" << bad;
+  }
+  ::setenv("PROOFLINE_MSM_ACC_ENTRIES", "4096", 1);
+  expect_same_cfg(g, bases, scalars, "PROOFLINE_MSM_ACC_ENTRIES=4096", adds_cfg(gpu::BucketAdd::kXyzz));
+  ::unsetenv("PROOFLINE_MSM_ACC_ENTRIES");
   ::unsetenv("PROOFLINE_MSM_BA_STEPS");
   ::unsetenv("PROOFLINE_MSM_BA_MIN");
   // the lanes' state lives for one call: after a batch-affine call the object holds what an XYZZ call
